@@ -1,0 +1,111 @@
+"""Counter-based randomness and the deal itself (DESIGN §3, RULES R-DEAL-1/2).
+
+A deal is identified by ``(seed, index)``. Two independent streams derive from it:
+
+* the *cards* stream (``STREAM_CARDS``) shuffles the deck, and nothing else;
+* the *bots* stream (``STREAM_BOTS``) feeds every random choice of every bot in the deal,
+  in the chronological order of the decisions.
+
+So the same cards can be replayed by other bots or from other seats, a deal can be
+replayed alone, and results do not depend on threads or chunking. The numba kernels
+implement the very same arithmetic (``tarotsim._kernels``); this plain-Python version is
+what the reference engine and the tests use. All arithmetic is modulo 2**64.
+
+Contract (shared by every engine in this project):
+
+* ``stream_state(seed, index, stream)``: the initial 64-bit state.
+* ``next_u64``: splitmix64: ``state += GOLDEN``; output ``mix64(state)``.
+* ``below(n)``: ``((next_u64() >> 32) * n) >> 32``, a number in ``0..n-1`` (``n < 2**31``).
+* Shuffle: the deck ids ``0..77`` in id order, Fisher-Yates from the top:
+  for ``i`` from 77 down to 1, ``j = below(i + 1)``, swap ``a[i]`` and ``a[j]``.
+* Deal: ``dealer = index % n_seats``. The active players in dealing order start with
+  ``(dealer + 1) % n_seats`` and skip the 5d dummy (the dealer). The k-th of them receives
+  ``a[k*h:(k+1)*h]`` (h = hand size), and the chien is the last cards ``a[n_active*h:]``.
+  A uniform shuffle makes every partition equally likely, so this is the same distribution
+  as dealing packets with chien cards in the gaps (R-DEAL-2).
+"""
+
+from __future__ import annotations
+
+from .cards import N_CARDS
+from .rules import Rules
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+STREAM_CARDS = 0
+STREAM_BOTS = 1
+
+#: Hand and chien sizes per table (R-DEAL-1).
+HAND_SIZE = {"3": 24, "4": 18, "5": 15, "5d": 18}
+CHIEN_SIZE = {"3": 6, "4": 6, "5": 3, "5d": 6}
+
+
+def mix64(z: int) -> int:
+    """The splitmix64 finaliser."""
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_state(seed: int, index: int, stream: int) -> int:
+    """Initial state of one stream of deal ``(seed, index)``."""
+    h = mix64((seed + GOLDEN) & MASK64)
+    h = mix64(((h ^ index) + GOLDEN) & MASK64)
+    return mix64(((h ^ stream) + GOLDEN) & MASK64)
+
+
+class Rng:
+    """A splitmix64 stream (plain Python twin of the kernels' inline generator)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int):
+        self.state = state & MASK64
+
+    @classmethod
+    def for_deal(cls, seed: int, index: int, stream: int) -> "Rng":
+        return cls(stream_state(seed, index, stream))
+
+    def next_u64(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in 0..n-1."""
+        return ((self.next_u64() >> 32) * n) >> 32
+
+
+def shuffled_deck(seed: int, index: int) -> list[int]:
+    """The 78 card ids in the order of deal ``(seed, index)``."""
+    rng = Rng.for_deal(seed, index, STREAM_CARDS)
+    a = list(range(N_CARDS))
+    for i in range(N_CARDS - 1, 0, -1):
+        j = rng.below(i + 1)
+        a[i], a[j] = a[j], a[i]
+    return a
+
+
+def dealing_order(rules: Rules, dealer: int) -> list[int]:
+    """Active seats in dealing (= bidding, = trick-1) order from the dealer's right (R-GEN-2)."""
+    n = rules.n_seats
+    order = [(dealer + 1 + k) % n for k in range(n)]
+    if rules.table == "5d":
+        order.remove(dealer)  # the dealer is the dummy (R-DEAL-6)
+    return order
+
+
+def deal(rules: Rules, seed: int, index: int) -> tuple[int, list[list[int]], list[int]]:
+    """Deal ``(seed, index)``: ``(dealer, hands by seat as sorted id lists, sorted chien ids)``."""
+    if rules.table not in HAND_SIZE:
+        raise ValueError(f"table {rules.table} is not simulated")
+    a = shuffled_deck(seed, index)
+    dealer = index % rules.n_seats
+    h = HAND_SIZE[rules.table]
+    hands: list[list[int]] = [[] for _ in range(rules.n_seats)]
+    order = dealing_order(rules, dealer)
+    for k, seat in enumerate(order):
+        hands[seat] = sorted(a[k * h:(k + 1) * h])
+    chien = sorted(a[len(order) * h:])
+    return dealer, hands, chien

@@ -1,0 +1,177 @@
+"""`tarotsim score`, `tarotsim sheet` and `tarotsim options` as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tarotsim.cli import main
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_score_ex2_table(capsys):
+    code, out, err = run(capsys, "score", "--contract", "garde_sans", "--oudlers", "2", "--points", "37",
+                         "--petit-au-bout", "defence", "--poignee", "simple:defence")
+    assert code == 0 and err == ""
+    assert "failed by 4" in out and "-528" in out and "+176" in out
+
+
+def test_score_json_ex3(capsys):
+    code, out, _ = run(capsys, "score", "--table", "3", "--contract", "garde", "--oudlers", "2", "--points",
+                       "45.5", "--poignee", "double:defence", "--names", "A,B,C", "--json")
+    d = json.loads(out)
+    assert code == 0
+    assert (d["target"], d["difference"], d["made"], d["value"]) == (41, 5, True, 90)
+    assert d["scores"] == {"A": 180, "B": -90, "C": -90}
+
+
+def test_score_defence_points_and_taker_name(capsys):
+    code, out, _ = run(capsys, "score", "--contract", "prise", "--oudlers", "1", "--defence-points", "40",
+                       "--names", "Emma,Nico,Pat,Lea", "--taker", "pat", "--json")
+    assert json.loads(out)["scores"] == {"Emma": -25, "Nico": -25, "Pat": 75, "Lea": -25}
+
+
+def test_score_ex5_partner_and_ex6_alone_with_misere(capsys):
+    _, out, _ = run(capsys, "score", "--table", "5", "--contract", "prise", "--oudlers", "1", "--points", "48.5",
+                    "--petit-au-bout", "attack", "--poignee", "simple:attack", "--json")
+    assert list(json.loads(out)["scores"].values()) == [-76, -38, 38, 38, 38]
+    _, out, _ = run(capsys, "score", "--table", "5", "--contract", "garde_sans", "--oudlers", "1", "--points",
+                    "61", "--petit-au-bout", "defence", "--alone", "--misere", "P2:tete", "--option", "misere=on",
+                    "--json")
+    assert list(json.loads(out)["scores"].values()) == [390, -60, -110, -110, -110]
+
+
+def test_score_5d_dummy(capsys):
+    _, out, _ = run(capsys, "score", "--table", "5d", "--contract", "prise", "--oudlers", "1", "--points", "51",
+                    "--dummy", "P3", "--json")
+    assert list(json.loads(out)["scores"].values()) == [75, -25, 0, -25, -25]
+
+
+def test_score_half_point_at_four_warns_on_stderr(capsys):
+    code, out, err = run(capsys, "score", "--contract", "garde", "--oudlers", "2", "--points", "41.5", "--json")
+    assert code == 0 and "R-COUNT-5" in err and json.loads(out)["difference"] == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["--contract", "gardex", "--oudlers", "1", "--points", "50"],
+    ["--table", "6", "--contract", "garde", "--oudlers", "1", "--points", "50"],
+    ["--contract", "garde", "--oudlers", "4", "--points", "50"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "92"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50.2"],
+    ["--contract", "garde", "--oudlers", "1"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--defence-points", "41"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--partner", "P2"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--misere", "P2:atout"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--poignee", "quadruple:attack"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--poignee", "triple:defence",
+     "--poignee", "triple:defence"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--poignee", "simple:attack",
+     "--poignee", "simple:attack"],
+    ["--table", "2", "--contract", "garde", "--oudlers", "1", "--points", "50", "--poignee", "simple:attack"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--taker", "Zoe"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--names", "A,B,C"],
+    ["--contract", "garde", "--oudlers", "1", "--points", "50", "--option", "nope=1"],
+    ["--contract", "garde", "--oudlers", "3", "--points", "5"],
+])
+def test_score_bad_input_is_one_line_exit_2(capsys, argv):
+    code, out, err = run(capsys, "score", *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("tarotsim: error:") and "Traceback" not in err
+
+
+def test_console_script_bad_input_has_no_traceback():
+    p = subprocess.run([sys.executable, "-m", "tarotsim.cli", "score", "--contract", "x"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
+
+
+def test_help_teaches(capsys):
+    code, out, _ = run(capsys, "score", "--help")
+    assert code == 0 and "--poignee" in out and "Example" in out
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "sheet" in out and "score" in out
+
+
+def test_options_lists_every_variant(capsys):
+    code, out, _ = run(capsys, "options")
+    assert code == 0
+    for name in ("pab_multiplied", "poignee_to", "defence_slam_bonus", "misere", "excuse_slam_lead"):
+        assert name in out
+
+
+SHEET = """taker,contract,oudlers,points,defence_points,petit_au_bout,poignees,chelem
+Emma,garde,2,45,,,,
+Nico,prise,1,,43,defence,simple:attack,
+Pat,pass,,,,,,
+Lea,garde_sans,3,91,,attack,,announced_made
+"""
+
+
+@pytest.fixture
+def sheet_file(tmp_path):
+    p = tmp_path / "evening.csv"
+    p.write_text(SHEET)
+    return p
+
+
+def test_sheet_running_totals_and_winner(capsys, sheet_file):
+    code, out, _ = run(capsys, "sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea")
+    assert code == 0
+    assert "winner: Lea with 2280" in out and "R-SCORE-3" in out
+
+
+def test_sheet_json(capsys, sheet_file):
+    code, out, _ = run(capsys, "sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea", "--json")
+    d = json.loads(out)
+    assert [x["scores"]["Emma"] for x in d["deals"]] == [174, 58, 0, -760]
+    assert d["deals"][2]["scores"] == {"Emma": 0, "Nico": 0, "Pat": 0, "Lea": 0}  # a row of pass
+    assert d["totals"] == {"Emma": -528, "Nico": -992, "Pat": -760, "Lea": 2280}
+    assert all(sum(x["scores"].values()) == 0 for x in d["deals"])
+
+
+def test_sheet_until_stops_at_the_first_deal_past_the_target(capsys, sheet_file):
+    code, out, _ = run(capsys, "sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea", "--until", "150",
+                       "--json")
+    d = json.loads(out)
+    assert len(d["deals"]) == 1 and d["finished_at_deal"] == 1 and d["deals_not_played"] == 3
+    code, out, _ = run(capsys, "sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea", "--until", "150")
+    assert "game over at deal 1" in out and "winner: Emma" in out
+
+
+def test_sheet_table_5_partner_and_alone(capsys, tmp_path):
+    p = tmp_path / "five.csv"
+    p.write_text("taker,contract,oudlers,points,partner\nA,prise,1,51,C\nB,garde,1,51,\n")
+    code, out, _ = run(capsys, "sheet", str(p), "--players", "A,B,C,D,E", "--json")
+    d = json.loads(out)
+    assert d["deals"][0]["scores"] == {"A": 50, "B": -25, "C": 25, "D": -25, "E": -25}
+    assert d["deals"][1]["scores"] == {"A": -50, "B": 200, "C": -50, "D": -50, "E": -50}
+
+
+@pytest.mark.parametrize("body,where", [
+    ("taker,contract,oudlers,points\nEmma,garde,5,45\n", "row 2, column oudlers"),
+    ("taker,contract,oudlers,points\nEmma,garde,2,45\nZoe,garde,2,45\n", "row 3, column taker"),
+    ("taker,contract,oudlers,points\nEmma,grade,2,45\n", "row 2, column contract"),
+    ("taker,contract,oudlers,points\nEmma,garde,2,\n", "row 2, column points"),
+    ("taker,contract,oudlers,points,partner\nEmma,garde,2,45,Nico\n", "row 2, column partner"),
+    ("taker,contract,oudlers,points,poignees\nEmma,garde,2,45,simple:nobody\n", "row 2, column poignees"),
+    ("taker,contract,oudlers,points,miseres\nEmma,garde,2,45,Nico:atout\n", "row 2, column miseres"),
+    ("taker,contract,oudlers,points,colour\nEmma,garde,2,45,red\n", "unknown column"),
+    ("taker,oudlers,points\nEmma,2,45\n", "lacks column"),
+])
+def test_sheet_bad_rows_name_row_and_column_and_print_nothing(capsys, tmp_path, body, where):
+    p = tmp_path / "bad.csv"
+    p.write_text(body)
+    code, out, err = run(capsys, "sheet", str(p), "--players", "Emma,Nico,Pat,Lea")
+    assert code == 2 and out == "" and where in err and err.count("\n") == 1
+
+
+def test_sheet_missing_file(capsys):
+    code, out, err = run(capsys, "sheet", "/nonexistent/x.csv")
+    assert code == 2 and "cannot read" in err
