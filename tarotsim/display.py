@@ -1,0 +1,100 @@
+"""Human-readable rendering of a deal record (DESIGN §6) for ``tarotsim show`` and ``replay``."""
+
+from __future__ import annotations
+
+from .cards import SUIT_SYMBOLS, Card, format_points
+from .rules import MULTIPLIERS, CONTRACTS, TARGETS
+
+
+def hand_by_suit(names) -> str:
+    """``T21 T14 T3 EX | ♠ K 10 4 | ♥ … `` : trumps high to low, then each suit high to low."""
+    cards = sorted((Card.parse(n) for n in names), reverse=True)
+    trumps = [str(c) for c in cards if c.is_trump] + [str(c) for c in cards if c.is_excuse]
+    parts = [" ".join(trumps)] if trumps else []
+    for s in range(4):
+        suit = [c.pretty()[:-1] for c in cards if c.suit == s]
+        if suit:
+            parts.append(SUIT_SYMBOLS[s] + " " + " ".join(suit))
+    return "  |  ".join(parts) if parts else "-"
+
+
+def _pretty(names) -> str:
+    return " ".join(Card.parse(n).pretty() for n in names)
+
+
+def format_record(rec: dict, names: list[str] | None = None) -> str:
+    """The whole deal, readable: hands, bids, chien, écart, declarations, tricks, count, scores."""
+    n = len(rec["hands"])
+    names = names or [f"seat {i}" for i in range(n)]
+    w = max(len(x) for x in names)
+    out = []
+    ident = f"seed {rec['seed']}, index {rec['index']}" if rec.get("seed") is not None else "hand-entered deal"
+    out.append(f"Table {rec['table']} — {ident} — dealer {names[rec['dealer']]}")
+    if rec.get("options"):
+        out.append("options: " + ", ".join(f"{k}={v}" for k, v in rec["options"].items()))
+    out.append("")
+    out.append("Hands")
+    for seat, hand in enumerate(rec["hands"]):
+        label = "(dummy, sits out)" if rec["table"] == "5d" and seat == rec["dealer"] else hand_by_suit(hand)
+        out.append(f"  {names[seat].ljust(w)}  {label}")
+    out.append(f"  {'chien'.ljust(w)}  {hand_by_suit(rec['chien'])}")
+    out.append("")
+    if rec["outcome"] == "petit_sec":
+        seat = rec.get("petit_sec_seat")
+        who = names[seat] if seat is not None else "a player"
+        out.append(f"Petit sec: {who} holds the Petit as his only trump; the deal is annulled (R-DEAL-4).")
+        return "\n".join(out)
+    bids = ", ".join(f"{names[s]} {b}" for s, b in rec["bids"])
+    out.append(f"Bids: {bids}" + ("  (contract forced)" if rec.get("forced") else ""))
+    if rec["outcome"] == "all_passed":
+        out.append("Everybody passed: the deal is thrown in (R-BID-3).")
+        return "\n".join(out)
+    taker = rec["taker"]
+    line = f"Taker: {names[taker]}, {rec['contract']} (x{MULTIPLIERS[CONTRACTS.index(rec['contract'])]})"
+    if rec.get("called"):
+        partner = names[rec["partner"]] if rec.get("partner") is not None else "nobody: the taker plays alone"
+        line += f"; calls {Card.parse(rec['called']).pretty()}, partner {partner}"
+    out.append(line)
+    if rec["contract"] in ("prise", "garde"):
+        out.append(f"Chien shown: {_pretty(rec['chien'])}; écart: {_pretty(rec['ecart'])}")
+    else:
+        side = "attack" if rec["contract"] == "garde_sans" else "defence"
+        out.append(f"Chien unseen, counts for the {side}")
+    for d in rec.get("declarations", []):
+        who = names[d["seat"]]
+        if d["kind"] == "poignee":
+            out.append(f"{who} shows a {d['level']} poignée: {' '.join(d['cards'])}")
+        elif d["kind"] == "chelem":
+            out.append(f"{who} announces a chelem")
+        else:
+            out.append(f"{who} declares {d['kind'].replace('_', ' ')}")
+    out.append("")
+    out.append("Tricks (leader first; * = winner)")
+    for i, t in enumerate(rec["tricks"], 1):
+        seats = [(t["leader"] + k) % n for k in range(n)]
+        if rec["table"] == "5d":
+            seats = [s for s in [(t["leader"] + k) % n for k in range(n)] if s != rec["dealer"]]
+        cells = []
+        for seat, c in zip(seats, t["cards"]):
+            mark = "*" if seat == t["winner"] else " "
+            cells.append(f"{names[seat]}:{Card.parse(c).pretty()}{mark}")
+        out.append(f"  {i:>2}. " + "  ".join(c.ljust(w + 6) for c in cells))
+    res = rec.get("result")
+    if res:
+        out.append("")
+        hp = res["attack_half_points"]
+        target = TARGETS[res["oudlers"]]
+        out.append(f"Attack: {format_points(hp)} points with {res['oudlers']} oudler(s); target {target}; "
+                   f"{'made' if res['made'] else 'failed'} by {abs(res['difference'])}"
+                   f"  (defence {format_points(182 - hp)})")
+        extras = []
+        if res.get("petit_au_bout"):
+            extras.append(f"petit au bout: {res['petit_au_bout']}")
+        if res.get("chelem"):
+            extras.append(f"chelem: {res['chelem']}")
+        if extras:
+            out.append("; ".join(extras))
+        out.append(f"Value V = {res['value']:+d} per defender")
+    out.append("")
+    out.append("Scores: " + ", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(rec["scores"])))
+    return "\n".join(out)

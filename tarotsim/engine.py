@@ -1,0 +1,371 @@
+"""The step-by-step facade: a deal that a person or a Python bot plays one decision at a time.
+
+:class:`Game` follows the python-chess / OpenSpiel pattern::
+
+    game = Game(Rules("4"), seed=7, index=0)        # chance (the deal) from (seed, index)
+    while not game.done:
+        d = game.decision                            # Decision(kind, seat)
+        choice = some_bot.choose(game.view(d.seat), game.legal_actions(), rng)
+        game.apply(choice)                           # verified, then applied; an Event is logged
+    game.scores, game.record()
+
+For each kind of action there is ``can_*`` (bool), ``verify_*`` (raises
+:class:`IllegalPlayError` naming the rule id, e.g. ``"must overtrump: holds T17 above T12
+(R-PLAY-4b)"``) and the action itself, which verifies and then applies; a refused action
+leaves the state unchanged. The rules themselves are those of the plain-Python engine of
+:mod:`tarotsim.reference` (written from RULES.md), which the numba kernels are tested
+against: the slow path and the fast path play the same deal for the same seed and bots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .reference.deal import Decision, ReferenceDeal, as_card, as_cards
+from .reference.errors import RuleViolation
+from .reference.play import record_from_deal
+from .rng import STREAM_BOTS, Rng, deal
+from .rules import CONTRACTS, Rules
+
+__all__ = ["Decision", "EcartChoice", "Event", "Game", "IllegalPlayError", "PyRandomBot", "SeatView", "play_game"]
+
+
+class IllegalPlayError(RuleViolation):
+    """An action the rules forbid; ``rule_id`` names the rule (R-PLAY-6)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened in a deal: ``kind`` (bid, call, ecart, chelem, poignee,
+    misere, card, trick), the seat, and the value (a bid, a card, cards, a level …)."""
+
+    kind: str
+    seat: int | None
+    value: object = None
+
+
+@dataclass(frozen=True)
+class EcartChoice:
+    """What the écart may be (R-CHIEN-2): ``size`` cards among ``normal``; when ``normal`` is
+    short, all of it plus ``trumps_needed`` trumps among ``trumps``."""
+
+    size: int
+    normal: tuple[Card, ...]
+    trumps: tuple[Card, ...]
+    trumps_needed: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat may see (DESIGN §4): its own hand and the public history only."""
+
+    seat: int
+    table: str
+    dealer: int
+    decision: Decision | None
+    hand: tuple[Card, ...]
+    bids: tuple[tuple[int, str], ...]
+    taker: int | None
+    contract: str | None
+    called: Card | None
+    partner: int | None             # known to the partner himself, to all once the called card is out
+    chien: tuple[Card, ...] | None  # shown for prise/garde (R-CHIEN-1), else unseen
+    ecart: tuple[Card, ...] | None  # the taker's own écart (others see only trumps shown)
+    declarations: tuple[dict, ...]
+    tricks: tuple[tuple[int, tuple[tuple[int, Card], ...], int], ...]  # (leader, plays, winner)
+    trick: tuple[tuple[int, Card], ...]  # the trick being played
+    options: dict = field(default_factory=dict)
+
+
+class Game:
+    """One deal of French Tarot, played decision by decision.
+
+    Parameters
+    ----------
+    rules : Rules
+        Table 3, 4, 5 or 5d and variant options.
+    seed, index : int
+        Deal identity: the cards come from ``tarotsim.rng.deal(rules, seed, index)``.
+    hands, chien, dealer :
+        Alternatively, a hand-entered deal (card names, ids or Cards, one hand per seat).
+    forced : (seat, contract) or None
+        Skip the auction: that seat takes that contract.
+    """
+
+    def __init__(self, rules: Rules | None = None, seed: int | None = None, index: int = 0, *,
+                 hands=None, chien=None, dealer: int | None = None, forced=None):
+        self.rules = rules or Rules()
+        if hands is None:
+            if seed is None:
+                raise ValueError("give (seed, index) or hands, chien and dealer")
+            dealer, hands, chien = deal(self.rules, seed, index)
+        elif chien is None or dealer is None:
+            raise ValueError("a hand-entered deal needs hands, chien and dealer")
+        self.seed, self.index = (seed, index) if seed is not None else (None, None)
+        if forced is not None and forced[1] not in CONTRACTS:
+            raise IllegalPlayError("R-BID-1", f"unknown contract {forced[1]!r}")
+        try:
+            self._deal = ReferenceDeal(self.rules, dealer, hands, chien, forced=forced)
+        except RuleViolation as e:
+            raise IllegalPlayError(e.rule_id, e.message) from None
+        self.events: list[Event] = []
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def decision(self) -> Decision | None:
+        """Who acts next and on what (``bid``, ``call``, ``ecart``, ``chelem``, ``poignee``,
+        ``misere_atout``, ``misere_tete``, ``card``), or None when the deal is over."""
+        return self._deal.decision()
+
+    @property
+    def to_move(self) -> int | None:
+        d = self.decision
+        return d.seat if d else None
+
+    @property
+    def done(self) -> bool:
+        return self._deal.done
+
+    @property
+    def outcome(self) -> str | None:
+        return self._deal.outcome
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._deal.scores)
+
+    @property
+    def result(self) -> dict | None:
+        return self._deal.result
+
+    @property
+    def breakdown(self):
+        return self._deal.breakdown
+
+    def hand(self, seat: int) -> list[Card]:
+        return list(self._deal.hands[seat])
+
+    # -- legal choices -------------------------------------------------------------------------
+    def legal_bids(self) -> list[str]:
+        return self._deal.legal_bids()
+
+    def legal_calls(self) -> list[Card]:
+        return self._deal.legal_calls()
+
+    def legal_cards(self) -> list[Card]:
+        d = self.decision
+        return self._deal.legal_cards(d.seat) if d and d.kind == "card" else []
+
+    def ecart_choice(self) -> EcartChoice | None:
+        d = self._deal
+        if d.phase != "ecart":
+            return None
+        return EcartChoice(d.ecart_size, tuple(d.ecart_normal()), tuple(d.ecart_trump_choices()),
+                           d.ecart_trumps_needed())
+
+    def legal_actions(self):
+        """The choices of the current decision: bids, callable cards, an :class:`EcartChoice`,
+        ``[False, True]`` (chelem, misère), poignée levels with ``None`` first, or cards."""
+        d = self.decision
+        if d is None:
+            return []
+        if d.kind == "bid":
+            return self.legal_bids()
+        if d.kind == "call":
+            return self.legal_calls()
+        if d.kind == "ecart":
+            return self.ecart_choice()
+        if d.kind == "poignee":
+            return [None] + self._deal.poignee_levels(d.seat)
+        if d.kind == "card":
+            return self.legal_cards()
+        return [False, True]
+
+    # -- verify / can / do -------------------------------------------------------------------------
+    def _seat(self, kind: str, seat: int | None) -> int:
+        d = self.decision
+        if d is None:
+            raise IllegalPlayError("R-PLAY-6", "the deal is over")
+        if seat is None:
+            seat = d.seat
+        kinds = (kind,) if kind != "misere" else ("misere_atout", "misere_tete")
+        if d.kind not in kinds and not (kind == "card" and d.kind in ("poignee", "misere_atout", "misere_tete")):
+            raise IllegalPlayError("R-PLAY-6", f"seat {d.seat} is to decide on {d.kind.replace('_', ' ')}, "
+                                               f"not to {kind}")
+        return seat
+
+    def verify_play(self, card, seat: int | None = None) -> Card:
+        """Raise :class:`IllegalPlayError` unless the card may be played now; return it."""
+        seat = self._seat("card", seat)
+        try:
+            return self._deal.check_play(seat, as_card(card))
+        except RuleViolation as e:
+            raise IllegalPlayError(e.rule_id, e.message) from None
+        except ValueError as e:
+            raise IllegalPlayError("R-CARD-1", str(e)) from None
+
+    def can_play(self, card, seat: int | None = None) -> bool:
+        try:
+            self.verify_play(card, seat)
+        except IllegalPlayError:
+            return False
+        return True
+
+    def play(self, card, seat: int | None = None) -> Event:
+        """Play a card (declarations not yet made by this seat are declined)."""
+        card = self.verify_play(card, seat)
+        seat = self._deal.next_player()
+        n_before = len(self._deal.tricks)
+        self._deal.play(seat, card)
+        ev = self._log("card", seat, card)
+        if len(self._deal.tricks) > n_before:
+            t = self._deal.tricks[-1]
+            self._log("trick", t.winner, tuple(t.cards))
+        return ev
+
+    def _do(self, kind: str, fn, seat, value, *args):
+        seat = self._seat(kind, seat)
+        try:
+            fn(seat, *args)
+        except RuleViolation as e:
+            raise IllegalPlayError(e.rule_id, e.message) from None
+        except ValueError as e:
+            raise IllegalPlayError("R-CARD-1", str(e)) from None
+        return self._log(kind, seat, value)
+
+    def bid(self, bid: str, seat: int | None = None) -> Event:
+        return self._do("bid", self._deal.bid, seat, bid, bid)
+
+    def can_bid(self, bid: str) -> bool:
+        return self.decision is not None and self.decision.kind == "bid" and bid in self.legal_bids()
+
+    def call(self, card, seat: int | None = None) -> Event:
+        card = as_card(card)
+        return self._do("call", self._deal.call, seat, card, card)
+
+    def verify_ecart(self, cards, seat: int | None = None) -> list[Card]:
+        seat = self._seat("ecart", seat)
+        try:
+            return self._deal.check_ecart(seat, as_cards(cards))
+        except RuleViolation as e:
+            raise IllegalPlayError(e.rule_id, e.message) from None
+
+    def can_discard(self, cards) -> bool:
+        try:
+            self.verify_ecart(cards)
+        except (IllegalPlayError, ValueError):
+            return False
+        return True
+
+    def discard(self, cards, seat: int | None = None) -> Event:
+        cards = self.verify_ecart(cards, seat)
+        return self._do("ecart", self._deal.discard, seat, tuple(cards), cards)
+
+    def announce_chelem(self, yes: bool = True, seat: int | None = None) -> Event:
+        return self._do("chelem", self._deal.announce_chelem, seat, bool(yes), bool(yes))
+
+    def declare_poignee(self, level: str | None, cards=None, seat: int | None = None) -> Event:
+        """Show a poignée of ``level`` (``cards`` default: the lowest trumps), or decline (None)."""
+        ev = self._do("poignee", self._deal.declare_poignee, seat, level, level, cards)
+        shown = self._deal._poignee_shown.get(ev.seat)
+        if shown:
+            self.events[-1] = Event("poignee", ev.seat, (level, tuple(shown[1])))
+        return self.events[-1]
+
+    def declare_misere(self, yes: bool, seat: int | None = None) -> Event:
+        d = self.decision
+        kind = d.kind.split("_", 1)[1] if d and d.kind.startswith("misere") else "atout"
+        return self._do("misere", self._deal.declare_misere, seat, (kind, bool(yes)), kind, bool(yes))
+
+    def apply(self, action) -> Event:
+        """Apply the answer to the current decision, whatever its kind."""
+        d = self.decision
+        if d is None:
+            raise IllegalPlayError("R-PLAY-6", "the deal is over")
+        if d.kind == "bid":
+            return self.bid(action)
+        if d.kind == "call":
+            return self.call(action)
+        if d.kind == "ecart":
+            return self.discard(action)
+        if d.kind == "chelem":
+            return self.announce_chelem(action)
+        if d.kind == "poignee":
+            if isinstance(action, tuple):
+                return self.declare_poignee(*action)
+            return self.declare_poignee(action)
+        if d.kind.startswith("misere"):
+            return self.declare_misere(action)
+        return self.play(action)
+
+    def _log(self, kind, seat, value) -> Event:
+        ev = Event(kind, seat, value)
+        self.events.append(ev)
+        return ev
+
+    # -- views and records -----------------------------------------------------------------------
+    def view(self, seat: int) -> SeatView:
+        """Everything ``seat`` may see, and nothing more (DESIGN §4)."""
+        d = self._deal
+        shown_chien = d.contract in ("prise", "garde") and d.phase not in ("bid", "call")
+        # R-CALL-3: the partner is known to himself, and to all once the called card is played
+        called_played = d.called is not None and any(
+            c == d.called for c in [c for t in d.tricks for c in t.cards] + [c for _, c in d.trick])
+        partner = d.partner if (seat == d.partner or called_played) else None
+        return SeatView(
+            seat=seat, table=d.table, dealer=d.dealer, decision=d.decision(),
+            hand=tuple(d.hands[seat]), bids=tuple(d.bids), taker=d.taker, contract=d.contract,
+            called=d.called, partner=partner,
+            chien=tuple(d.chien) if shown_chien else None,
+            ecart=tuple(d.ecart) if seat == d.taker and d.ecart else None,
+            declarations=tuple(dict(x) for x in d.declarations),
+            tricks=tuple((t.leader, t.plays, t.winner) for t in d.tricks),
+            trick=tuple(d.trick), options=self.rules.non_default_options())
+
+    def record(self) -> dict:
+        """The deal record (DESIGN §6) of a finished deal."""
+        return record_from_deal(self._deal, self.seed, self.index)
+
+
+def play_game(game: Game, bots, rng: Rng | None = None) -> Game:
+    """Play ``game`` to the end with Python bots (one per seat, or one for all seats).
+
+    A bot is any object with ``choose(view, legal, rng)`` returning an answer that
+    :meth:`Game.apply` takes. All seats draw from one generator, by default the deal's bots
+    stream, so random bots here give the same deal as the fast path.
+    """
+    if rng is None:
+        if game.seed is None:
+            raise ValueError("a hand-entered deal needs an explicit rng")
+        rng = Rng.for_deal(game.seed, game.index, STREAM_BOTS)
+    if not isinstance(bots, (list, tuple)):
+        bots = [bots] * game.rules.n_seats
+    while (d := game.decision) is not None:
+        choice = bots[d.seat].choose(game.view(d.seat), game.legal_actions(), rng)
+        try:
+            game.apply(choice)
+        except IllegalPlayError as e:
+            who = getattr(bots[d.seat], "name", type(bots[d.seat]).__name__)
+            raise IllegalPlayError(e.rule_id, f"bot {who} at seat {d.seat}, deal ({game.seed}, {game.index}): "
+                                              f"{e.message}") from None
+    return game
+
+
+class PyRandomBot:
+    """The ``random`` bot on the slow path: the same draws as the fast path (docs/engine-contract.md)."""
+
+    name = "random"
+
+    def choose(self, view: SeatView, legal, rng: Rng):
+        if isinstance(legal, EcartChoice):
+            if len(legal.normal) >= legal.size:
+                return _picks(legal.normal, legal.size, rng)
+            return list(legal.normal) + _picks(legal.trumps, legal.trumps_needed, rng)
+        return legal[rng.below(len(legal))]
+
+
+def _picks(pool, k: int, rng: Rng) -> list:
+    """``k`` successive uniform picks without replacement from ``pool`` kept in id order."""
+    remaining = sorted(pool)
+    return [remaining.pop(rng.below(len(remaining))) for _ in range(k)]

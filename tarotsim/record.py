@@ -1,0 +1,511 @@
+"""Deal records as JSON Lines (DESIGN §6): dump, load, replay, verify.
+
+One JSON object per line, one deal per object. :func:`load` checks the shape of every record
+(fields, types, card names, duplicate cards); :func:`replay` plays every decision of a record
+again through the reference engine (:mod:`tarotsim.reference`) and recomputes its result and
+scores; :func:`verify` does the same and also compares them with the recorded ones. Every
+failure is a :class:`RecordError` naming the line, the action (``"trick 7, seat 2 plays T5"``)
+and the rule it breaks, and it is always the *first* bad thing of the record.
+
+Records written by other programs are welcome: extra fields are ignored, ``options`` may be
+``{}`` or absent, ``seed``/``index`` may be null, ``called``/``partner`` may be absent away
+from table 5, hands may be in any order, and the passes after a garde contre may be left out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .cards import Card, CardError
+from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
+from .reference.deal import ReferenceDeal
+from .reference.errors import RuleViolation
+from .reference.play import RECORD_FORMAT
+
+OUTCOMES = ("played", "all_passed", "petit_sec")
+DECLARATION_KINDS = ("poignee", "chelem", "misere_atout", "misere_tete")
+RESULT_FIELDS = {  # field -> (types, rule that fixes its value)
+    "attack_half_points": ((int,), "R-COUNT-1"),
+    "oudlers": ((int,), "R-COUNT-2"),
+    "made": ((bool,), "R-COUNT-4"),
+    "difference": ((int,), "R-COUNT-4"),
+    "petit_au_bout": ((str, type(None)), "R-PAB-1"),
+    "chelem": ((str, type(None)), "R-SLAM-3"),
+    "value": ((int,), "R-SCORE-1"),
+}
+
+
+class RecordError(ValueError):
+    """A record that is malformed or breaks a rule.
+
+    ``line`` (1-based line of the file, or None), ``action`` (what was being done or which
+    field, e.g. ``"trick 7, seat 2 plays T5"``), ``rule_id`` (``"R-PLAY-4a"``, or None for
+    a format error) and ``message``.
+    """
+
+    def __init__(self, line: int | None, action: str | None, rule_id: str | None, message: str):
+        self.line = line
+        self.action = action
+        self.rule_id = rule_id
+        self.message = message
+        parts = []
+        if line is not None:
+            parts.append(f"line {line}")
+        if action:
+            parts.append(action)
+        text = ": ".join(parts + [message])
+        super().__init__(text + (f" ({rule_id})" if rule_id else ""))
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """What replaying a record gives: the outcome, the recomputed result and scores, the deal."""
+
+    outcome: str
+    result: dict | None
+    scores: list[int]
+    deal: ReferenceDeal
+
+    @property
+    def winners(self) -> list[int]:
+        return [t.winner for t in self.deal.tricks]
+
+
+# --------------------------------------------------------------------------------------------
+# dump / load
+
+
+def _json_default(x):
+    # numpy scalars from the kernels: keep records plain JSON
+    if hasattr(x, "item"):
+        return x.item()
+    raise TypeError(f"{type(x).__name__} is not JSON serialisable")
+
+
+def dumps(record: dict) -> str:
+    """One record as one line of JSON (no newline)."""
+    return json.dumps(record, ensure_ascii=False, default=_json_default)
+
+
+def dump(records: Iterable[dict], path_or_file) -> int:
+    """Write records as JSON Lines; return how many.
+
+    To a path: written to a temporary file beside it, flushed, then renamed over the target,
+    so the file is either the old one or the whole new one, never half written. To an open
+    text file: written as is (the caller owns atomicity).
+    """
+    if isinstance(records, dict):
+        records = [records]
+    if hasattr(path_or_file, "write"):
+        return _write_lines(records, path_or_file)
+    path = Path(path_or_file)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            n = _write_lines(records, f)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return n
+
+
+def _write_lines(records, f) -> int:
+    n = 0
+    for r in records:
+        f.write(dumps(r) + "\n")
+        n += 1
+    return n
+
+
+def load(path_or_file) -> Iterator[tuple[int, dict]]:
+    """Yield ``(line number, record)`` for each non-blank line, checking each record's shape.
+
+    Raises RecordError naming the line for malformed JSON, missing fields, wrong types,
+    unknown card names and duplicate cards (see :func:`check_record`).
+    """
+    if hasattr(path_or_file, "read"):
+        yield from _load_lines(path_or_file)
+        return
+    with open(path_or_file, encoding="utf-8") as f:
+        yield from _load_lines(f)
+
+
+def _load_lines(f) -> Iterator[tuple[int, dict]]:
+    for lineno, text in enumerate(f, 1):
+        if not text.strip():
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(lineno, None, None, f"malformed JSON: {e.msg} (column {e.colno})") from None
+        check_record(record, lineno)
+        yield lineno, record
+
+
+# --------------------------------------------------------------------------------------------
+# shape of a record
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _type_name(x) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false",
+            int: "a number", float: "a number", type(None): "null"}.get(type(x), type(x).__name__)
+
+
+def check_record(record, line: int | None = None) -> None:
+    """Check the shape of a record (DESIGN §6): fields, types, card names, duplicate cards.
+
+    Rules of the game are :func:`replay`'s business; this only makes sure they can be asked.
+    """
+
+    def fail(field, message, rule_id=None):
+        raise RecordError(line, f"field {field}" if field else None, rule_id, message)
+
+    def need(field, ok, what):
+        if field not in record:
+            fail(field, "missing field")
+        if not ok(record[field]):
+            fail(field, f"must be {what}, not {_type_name(record[field])}")
+
+    def card(field, name):
+        if not isinstance(name, str):
+            fail(field, f"a card is a name such as KH or T21, not {_type_name(name)}")
+        try:
+            return Card.parse(name)
+        except CardError:
+            fail(field, f"unknown card {name!r}", "R-CARD-1")
+
+    def card_list(field, value, distinct=True):
+        if not isinstance(value, list):
+            fail(field, f"must be a list of cards, not {_type_name(value)}")
+        cards = [card(field, n) for n in value]
+        if distinct:
+            seen = set()
+            for c in cards:
+                if c in seen:
+                    fail(field, f"{c} appears twice", "R-CARD-1")
+                seen.add(c)
+        return cards
+
+    if not isinstance(record, dict):
+        fail(None, f"a record is a JSON object, not {_type_name(record)}")
+    need("format", lambda v: isinstance(v, str), "a string")
+    if record["format"] != RECORD_FORMAT:
+        fail("format", f"unknown format {record['format']!r}: expected {RECORD_FORMAT!r}")
+    need("table", lambda v: isinstance(v, str), "a string")
+    if record["table"] not in TABLES:
+        fail("table", f"unknown table {record['table']!r}: one of {', '.join(TABLES)}", "R-GEN-1")
+    if "options" in record and not isinstance(record["options"], dict):
+        fail("options", f"must be an object, not {_type_name(record['options'])}")
+    for f in ("seed", "index"):
+        if f in record and not (record[f] is None or _is_int(record[f])):
+            fail(f, f"must be a whole number or null, not {_type_name(record[f])}")
+    need("dealer", _is_int, "a seat number")
+    need("hands", lambda v: isinstance(v, list), "a list of hands")
+    need("chien", lambda v: isinstance(v, list), "a list of cards")
+    dealt = []
+    for i, h in enumerate(record["hands"]):
+        dealt += card_list(f"hands[{i}]", h, distinct=False)
+    dealt += card_list("chien", record["chien"], distinct=False)
+    seen = set()
+    for c in dealt:
+        if c in seen:
+            fail("hands", f"{c} is dealt twice", "R-DEAL-1")
+        seen.add(c)
+    need("bids", lambda v: isinstance(v, list), "a list of [seat, bid]")
+    for i, b in enumerate(record["bids"]):
+        if not (isinstance(b, list) and len(b) == 2 and _is_int(b[0]) and isinstance(b[1], str)):
+            fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
+    need("outcome", lambda v: isinstance(v, str), "a string")
+    if record["outcome"] not in OUTCOMES:
+        fail("outcome", f"unknown outcome {record['outcome']!r}: one of {', '.join(OUTCOMES)}")
+    played = record["outcome"] == "played"
+    for f in ("taker", "partner"):
+        if f in record and not (record[f] is None or _is_int(record[f])):
+            fail(f, f"must be a seat number or null, not {_type_name(record[f])}")
+    if "contract" in record and record["contract"] is not None and record["contract"] not in CONTRACTS:
+        fail("contract", f"unknown contract {record['contract']!r}", "R-BID-1")
+    if played:
+        for f in ("taker", "contract", "tricks"):
+            if record.get(f) is None:
+                fail(f, "missing field (the deal was played)")
+    if record.get("called") is not None:
+        card("called", record["called"])
+    if "ecart" in record:
+        card_list("ecart", record["ecart"])
+    if "declarations" in record:
+        if not isinstance(record["declarations"], list):
+            fail("declarations", f"must be a list, not {_type_name(record['declarations'])}")
+        for i, d in enumerate(record["declarations"]):
+            f = f"declarations[{i}]"
+            if not isinstance(d, dict):
+                fail(f, f"must be an object, not {_type_name(d)}")
+            if not _is_int(d.get("seat")):
+                fail(f + ".seat", "missing or not a seat number")
+            if d.get("kind") not in DECLARATION_KINDS:
+                fail(f + ".kind", f"unknown declaration {d.get('kind')!r}: one of {', '.join(DECLARATION_KINDS)}")
+            if d["kind"] == "poignee":
+                if d.get("level") not in POIGNEE_LEVELS:
+                    fail(f + ".level", f"poignée level is simple, double or triple, not {d.get('level')!r}", "R-POIG-1")
+                if "cards" not in d:
+                    fail(f + ".cards", "missing field")
+                card_list(f + ".cards", d["cards"])
+    if "tricks" in record:
+        if not isinstance(record["tricks"], list):
+            fail("tricks", f"must be a list, not {_type_name(record['tricks'])}")
+        for i, t in enumerate(record["tricks"]):
+            f = f"tricks[{i}]"
+            if not isinstance(t, dict):
+                fail(f, f"must be an object, not {_type_name(t)}")
+            for k in ("leader", "winner"):
+                if not _is_int(t.get(k)):
+                    fail(f"{f}.{k}", "missing or not a seat number")
+            card_list(f + ".cards", t.get("cards"))
+    if record.get("result") is not None:
+        res = record["result"]
+        if not isinstance(res, dict):
+            fail("result", f"must be an object or null, not {_type_name(res)}")
+        for k, (types, _) in RESULT_FIELDS.items():
+            if k in res and not (isinstance(res[k], types) and (bool in types or not isinstance(res[k], bool))):
+                fail(f"result.{k}", f"wrong type: {_type_name(res[k])}")
+    if "scores" in record:
+        s = record["scores"]
+        if not (isinstance(s, list) and all(_is_int(x) for x in s)):
+            fail("scores", "must be a list of whole numbers")
+
+
+# --------------------------------------------------------------------------------------------
+# replay / verify
+
+
+def replay(record: dict, line: int | None = None) -> VerifyResult:
+    """Replay every decision of ``record`` through the reference engine; return the outcome,
+    result and scores it gives. Legality and trick winners are checked; the recorded result
+    and scores are not needed (see :func:`verify`)."""
+    return _Replayer(record, line).run()
+
+
+def verify(record: dict, line: int | None = None) -> VerifyResult:
+    """Replay ``record`` and check everything: the deal (R-DEAL-1), every decision, every trick
+    winner, then the recorded result and scores against the recomputed ones."""
+    r = _Replayer(record, line)
+    out = r.run()
+    r.compare(out)
+    return out
+
+
+def verify_file(path_or_file) -> int:
+    """Verify every record of a JSON Lines file; return how many. Raises at the first bad one."""
+    n = 0
+    for lineno, record in load(path_or_file):
+        verify(record, lineno)
+        n += 1
+    return n
+
+
+class _Replayer:
+    """Walks a record in the order of the deal and stops at its first bad thing."""
+
+    def __init__(self, record: dict, line: int | None):
+        check_record(record, line)
+        self.rec = record
+        self.line = line
+
+    def fail(self, action, rule_id, message):
+        raise RecordError(self.line, action, rule_id, message)
+
+    def do(self, action, fn, *args):
+        """Apply one decision; a refusal of the engine becomes a RecordError on ``action``."""
+        try:
+            return fn(*args)
+        except RuleViolation as e:
+            self.fail(action, e.rule_id, e.message)
+        except (CardError, ValueError) as e:
+            self.fail(action, None, str(e))
+
+    # -- the deal, step by step --------------------------------------------------------------
+    def run(self) -> VerifyResult:
+        rec = self.rec
+        try:
+            rules = Rules.from_options(rec["table"], rec.get("options") or {})
+        except RulesError as e:
+            self.fail("field options", None, str(e))
+        if rec["table"] == "2":
+            self.fail("field table", "R-VAR-TWO", "table 2 is not replayed by the reference engine")
+        d = self.do("deal", ReferenceDeal, rules, rec["dealer"], rec["hands"], rec["chien"])
+        self.d = d
+        outcome = rec["outcome"]
+
+        if d.outcome == "petit_sec":                                       # R-DEAL-4
+            if outcome != "petit_sec":
+                self.fail("field outcome", "R-DEAL-4",
+                          f"seat {d.petit_sec_seat} holds the Petit sec: the deal is annulled, not {outcome}")
+            if rec["bids"]:
+                self.fail("field bids", "R-DEAL-4", "a petit-sec deal is annulled before the auction: no bids")
+            return self._not_played()
+        if outcome == "petit_sec":
+            why = ("option petit_sec is off" if rules.petit_sec == "off"
+                   else "no active player holds the Petit as his only trump without the Excuse")
+            self.fail("field outcome", "R-DEAL-4", f"not a petit-sec deal: {why}")
+
+        self._auction()
+        if d.outcome == "all_passed":                                      # R-BID-3
+            if outcome != "all_passed":
+                self.fail("field outcome", "R-BID-3", f"every player passed: the deal is thrown in, not {outcome}")
+            return self._not_played()
+        if outcome != "played":
+            self.fail("field outcome", "R-BID-3", f"seat {d.taker} took at {d.contract}: the deal is played, not {outcome}")
+        if rec["taker"] != d.taker:
+            self.fail("field taker", "R-BID-3", f"the auction makes seat {d.taker} the taker, not seat {rec['taker']}")
+        if rec["contract"] != d.contract:
+            self.fail("field contract", "R-BID-3", f"the auction ends at {d.contract}, not {rec['contract']}")
+        self._call()
+        self._ecart()
+        self._chelem()
+        self._tricks()
+        return VerifyResult(d.outcome, d.result, list(d.scores), d)
+
+    def _not_played(self) -> VerifyResult:
+        rec, d = self.rec, self.d
+        for f in ("taker", "contract", "called", "partner"):
+            if rec.get(f) is not None:
+                self.fail(f"field {f}", "R-GEN-5", f"a {d.outcome} deal has no {f}")
+        for f in ("ecart", "declarations", "tricks"):
+            if rec.get(f):
+                self.fail(f"field {f}", "R-GEN-5", f"a {d.outcome} deal has no {f}")
+        return VerifyResult(d.outcome, None, list(d.scores), d)
+
+    def _auction(self):
+        d = self.d
+        for i, (seat, bid) in enumerate(self.rec["bids"]):
+            action = f"bid {i + 1}, seat {seat} says {bid}"
+            if d.phase != "bid":
+                self.fail(action, "R-BID-2", "the auction is over: each active player speaks once")
+            self.do(action, d.bid, seat, bid)
+        if d.phase == "bid":
+            if d._highest_bid() != "garde_contre":
+                self.fail("field bids", "R-BID-2", f"the auction is not over: seat {d._next_bidder()} has not spoken")
+            while d.phase == "bid":  # DESIGN §6: the passes after a garde contre may be left out
+                d.bid(d._next_bidder(), "pass")
+
+    def _call(self):
+        rec, d = self.rec, self.d
+        called = rec.get("called")
+        if d.table != "5":
+            if called is not None:
+                self.fail("field called", "R-CALL-1", f"a card is called only at table 5, not {d.table}")
+            if rec.get("partner") is not None:
+                self.fail("field partner", "R-GEN-3", f"there is a partner only at table 5, not {d.table}")
+            return
+        if called is None:
+            self.fail("field called", "R-CALL-1", "at table 5 the taker calls a card")
+        self.do(f"call, seat {d.taker} calls {called}", d.call, d.taker, called)
+        if "partner" in rec and rec["partner"] != d.partner:
+            who = f"seat {d.partner}" if d.partner is not None else "nobody (the taker is alone)"
+            self.fail("field partner", "R-CALL-2", f"the partner is {who}, not {rec['partner']}")
+
+    def _ecart(self):
+        rec, d = self.rec, self.d
+        ecart = rec.get("ecart") or []
+        if d.phase == "ecart":
+            self.do(f"ecart, seat {d.taker} discards {' '.join(ecart) or 'nothing'}", d.discard, d.taker, ecart)
+        elif ecart:
+            rule = "R-CHIEN-3" if d.contract == "garde_sans" else "R-CHIEN-4"
+            self.fail("field ecart", rule, f"no écart at {d.contract}")
+
+    def _chelem(self):
+        d = self.d
+        decls = self.rec.get("declarations") or []
+        chelems = [x for x in decls if x["kind"] == "chelem"]
+        if len(chelems) > 1:
+            self.fail("field declarations", "R-SLAM-1", "a slam is announced once")
+        if chelems:
+            seat = chelems[0]["seat"]
+            self.do(f"chelem, seat {seat} announces a slam", d.announce_chelem, seat, True)
+        else:
+            d.announce_chelem(d.taker, False)
+        # poignées and misères are made at their seat's first turn to play (R-POIG-2, R-MIS-1)
+        self.first_turn: dict[int, list[dict]] = {}
+        for x in decls:
+            if x["kind"] == "chelem":
+                continue
+            seat = x["seat"]
+            if seat not in d.order:
+                rule = "R-DEAL-6" if seat == d.dummy else "R-GEN-2"
+                self.fail(f"declaration, seat {seat} {x['kind']}", rule, f"seat {seat} is not an active player")
+            self.first_turn.setdefault(seat, []).append(x)
+
+    def _declare(self, seat: int, x: dict):
+        d = self.d
+        if x["kind"] == "poignee":
+            self.do(f"trick 1, seat {seat} shows a {x['level']} poignee {' '.join(x['cards'])}",
+                    d.declare_poignee, seat, x["level"], x["cards"])
+        else:
+            kind = x["kind"].split("_", 1)[1]
+            self.do(f"trick 1, seat {seat} declares {x['kind']}", d.declare_misere, seat, kind, True)
+
+    def _tricks(self):
+        d = self.d
+        tricks = self.rec["tricks"]
+        for k, t in enumerate(tricks):
+            n = k + 1
+            if d.phase != "play":
+                self.fail(f"trick {n}", "R-DEAL-1", f"the deal has {d.n_tricks} tricks at table {d.table}")
+            if t["leader"] != d.leader:
+                why = ("the player to the dealer's right leads trick 1" if n == 1 and not d.chelem_announced
+                       else "the taker leads trick 1 after announcing a slam" if n == 1
+                       else f"the winner of trick {n - 1} leads")
+                self.fail(f"trick {n}", "R-PLAY-1", f"seat {d.leader} leads, not seat {t['leader']}: {why}")
+            if len(t["cards"]) != d.n_active:
+                self.fail(f"trick {n}", "R-PLAY-2",
+                          f"{len(t['cards'])} cards: each of the {d.n_active} active players plays one")
+            for name in t["cards"]:
+                seat = d.next_player()
+                if n == 1:
+                    for x in self.first_turn.pop(seat, []):
+                        self._declare(seat, x)
+                self.do(f"trick {n}, seat {seat} plays {name}", d.play, seat, name)
+            done = d.tricks[-1]
+            if t["winner"] != done.winner:
+                rule = "R-EXC-4" if done.excuse_won else "R-PLAY-5"
+                self.fail(f"trick {n}", rule, f"won by seat {done.winner}, not seat {t['winner']}")
+        if d.phase != "done":
+            self.fail("field tricks", "R-DEAL-1", f"{len(tricks)} tricks: the deal has {d.n_tricks} at table {d.table}")
+
+    # -- the recorded result and scores ------------------------------------------------------
+    def compare(self, out: VerifyResult):
+        rec = self.rec
+        if out.outcome == "played":
+            if rec.get("result") is None:
+                self.fail("field result", None, "missing field (verify compares it; replay recomputes it)")
+            got = rec["result"]
+            for key, (_, rule) in RESULT_FIELDS.items():
+                if key not in got:
+                    self.fail(f"field result.{key}", None, "missing field")
+                if got[key] != out.result[key]:
+                    self.fail(f"field result.{key}", rule, f"recomputed {json.dumps(out.result[key])}, "
+                                                           f"recorded {json.dumps(got[key])}")
+        elif rec.get("result") is not None:
+            self.fail("field result", "R-GEN-5", f"a {out.outcome} deal has no result")
+        if "scores" not in rec:
+            self.fail("field scores", None, "missing field (verify compares it; replay recomputes it)")
+        if rec["scores"] != out.scores:
+            rule = "R-SCORE-2" if out.outcome == "played" else "R-GEN-5"
+            self.fail("field scores", rule, f"recomputed {out.scores}, recorded {rec['scores']}")

@@ -1,0 +1,17 @@
+"""The one exception of the reference engine."""
+
+from __future__ import annotations
+
+
+class RuleViolation(ValueError):
+    """An action the rules forbid (RULES R-PLAY-6, R-POIG-5 …); the deal is left unchanged.
+
+    ``rule_id`` is the RULES.md id that is broken (``"R-PLAY-4b"``), ``message`` says why in
+    words; ``str(exc)`` is ``"<message> (<rule_id>)"``, for instance
+    ``"must overtrump: holds T17 above T12 (R-PLAY-4b)"``.
+    """
+
+    def __init__(self, rule_id: str, message: str):
+        super().__init__(f"{message} ({rule_id})")
+        self.rule_id = rule_id
+        self.message = message
