@@ -1,0 +1,106 @@
+"""Deals per second of the numba kernels, as JSON.
+
+    python -m benchmarks.throughput --table 4 --bots random --deals 2000000 --threads 1 --json
+
+``compile_s`` is the first call on a few deals (numba compiles, or loads its on-disk cache:
+``--cold`` uses a fresh empty cache directory so the figure is a real compilation).
+``deals_per_s`` is steady state: the timed run starts after that first call. ``--mode
+aggregate`` (default) is the streaming summary; ``--mode facts`` fills the facts table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.throughput", description=__doc__.split("\n\n")[0])
+    p.add_argument("--table", default="4", choices=["3", "4", "5", "5d"])
+    p.add_argument("--bots", default="random")
+    p.add_argument("--deals", type=int, default=2_000_000)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--chunk-size", type=int, default=None)
+    p.add_argument("--seed", type=int, default=20240601)
+    p.add_argument("--mode", choices=["aggregate", "facts"], default="aggregate")
+    p.add_argument("--repeat", type=int, default=1, help="timed runs; the best is reported")
+    p.add_argument("--cold", action="store_true", help="compile from scratch in an empty numba cache")
+    p.add_argument("--json", action="store_true", help="print JSON only")
+    a = p.parse_args(argv)
+
+    if a.cold:
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tarotsim-numba-")
+    t_import = time.perf_counter()
+    import numba
+    import numpy as np
+
+    from tarotsim import simulate
+    from tarotsim._kernels import HAS_PDEP
+    from tarotsim.rules import Rules
+    import_s = time.perf_counter() - t_import
+
+    rules = Rules(table=a.table)
+    chunk = a.chunk_size or simulate.DEFAULT_CHUNK
+    run = simulate.aggregate if a.mode == "aggregate" else simulate.facts
+
+    t0 = time.perf_counter()
+    run(rules, a.seed, 0, 64, bots=a.bots)  # compile (or load from the cache)
+    compile_s = time.perf_counter() - t0
+
+    best = None
+    for _ in range(max(1, a.repeat)):
+        t0 = time.perf_counter()
+        out = run(rules, a.seed, 0, a.deals, bots=a.bots, threads=a.threads, chunk_size=chunk)
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+    res = {
+        "deals_per_s": round(a.deals / best, 1),
+        "elapsed_s": round(best, 4),
+        "compile_s": round(compile_s, 3),
+        "cold_cache": a.cold,
+        "import_s": round(import_s, 3),
+        "deals": a.deals,
+        "table": a.table,
+        "bots": a.bots,
+        "threads": a.threads,
+        "chunk_size": chunk,
+        "mode": a.mode,
+        "seed": a.seed,
+        "machine": {
+            "cpu": _cpu_model(),
+            "cores": os.cpu_count(),
+            "pdep": bool(HAS_PDEP),
+            "python": platform.python_version(),
+            "numba": numba.__version__,
+            "numpy": np.__version__,
+            "platform": platform.platform(),
+        },
+    }
+    if a.mode == "aggregate":
+        res["played"] = out.played
+        res["made_rate"] = out.made_rate
+    if a.json:
+        print(json.dumps(res))
+    else:
+        print(json.dumps(res, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Bit tricks for the kernels: popcount, trailing zeros and "k-th set bit" on int64 masks.
+
+``popcount`` and ``tzcnt`` are LLVM's ``ctpop``/``cttz`` (portable: LLVM picks POPCNT/TZCNT when
+the CPU has them, bit tricks otherwise). ``select_bit(mask, k)`` (index of the k-th set bit,
+k from 0) uses BMI2 ``pdep`` when the host CPU has it, else a clear-lowest-bit loop; the choice
+is made once, at import (DESIGN §2). Set ``TAROTSIM_NO_PDEP=1`` to force the portable path.
+
+Masks are int64 and stay below 2**63 (trump word 22 bits, suit word 56 bits).
+"""
+
+from __future__ import annotations
+
+import os
+
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def tzcnt(typingctx, x):
+    """Index of the lowest set bit of an int64 (64 when x == 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _pdep(typingctx, src, mask):
+    """BMI2 parallel bit deposit (only compiled when the host CPU has BMI2)."""
+    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, [args[0], args[1]])
+
+    return sig, codegen
+
+
+def _host_has_bmi2() -> bool:
+    if os.environ.get("TAROTSIM_NO_PDEP", "") not in ("", "0"):
+        return False
+    # numba compiles for NUMBA_CPU_NAME / NUMBA_CPU_FEATURES when set (e.g. "generic" for
+    # portable caches): then only trust an explicit +bmi2.
+    if os.environ.get("NUMBA_CPU_NAME") or os.environ.get("NUMBA_CPU_FEATURES"):
+        return "+bmi2" in os.environ.get("NUMBA_CPU_FEATURES", "")
+    try:
+        import llvmlite.binding as llvm
+
+        return bool(llvm.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # pragma: no cover - unusual llvmlite builds
+        return False
+
+
+HAS_PDEP = _host_has_bmi2()
+
+
+@njit(inline="always")
+def _select_pdep(mask, k):
+    return tzcnt(_pdep(1 << k, mask))
+
+
+@njit(inline="always")
+def _select_loop(mask, k):
+    for _ in range(k):
+        mask &= mask - 1
+    return tzcnt(mask)
+
+
+@njit(inline="always")
+def _kth_pdep(mask, k):
+    return _pdep(1 << (k & 63), mask)
+
+
+@njit(inline="always")
+def _kth_loop(mask, k):
+    for _ in range(k):
+        mask &= mask - 1
+    return mask & -mask
+
+
+#: ``select_bit(mask, k)``: index of the k-th (from 0) set bit of ``mask``; 0 <= k < popcount(mask).
+select_bit = _select_pdep if HAS_PDEP else _select_loop
+#: ``kth_bit(mask, k)``: the k-th (from 0) set bit of ``mask`` as a one-bit mask (0 if k is out of
+#: range); ``k`` must be >= 0.
+kth_bit = _kth_pdep if HAS_PDEP else _kth_loop
+
+
+@njit(cache=True)
+def bits_py(mask, k):
+    """Test hook: (popcount, tzcnt, select_bit, loop select, kth_bit, loop kth, pdep select or -1)."""
+    sp = _select_pdep(mask, k) if HAS_PDEP else -1
+    return (popcount(mask), tzcnt(mask), select_bit(mask, k), _select_loop(mask, k), kth_bit(mask, k),
+            _kth_loop(mask, k), sp)

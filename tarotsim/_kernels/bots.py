@@ -1,0 +1,142 @@
+"""Bot decisions for the kernels: one function per decision, dispatching on the seat's bot kind.
+
+Every decision gets the seat's bot ``kind``, the params table (float64[n_seats, N_BOT_PARAMS],
+row = seat), the seat, its own hand (``ht`` trump word, ``hs`` suit word), the public view
+``pub`` (``layout.PUB_*``), the legal choices, and the bots-stream state; it returns its choice
+and the new state. Nothing else of the deal reaches a bot: it cannot see other hands.
+
+Only ``random`` (kind 0, uniform over the legal choices, draw order of docs/engine-contract.md)
+exists now; heuristic kinds will add ``elif kind == ...`` branches reading their params row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._bits import kth_bit, popcount, select_bit, tzcnt
+from ._rng import below
+from .layout import BOT_RANDOM
+
+
+@njit(inline="always")
+def bot_bid(kind, params, seat, ht, hs, pub, highest, st):
+    """Bid: -1 pass, or a contract 0..3 strictly above ``highest`` (-1 when nobody bid)."""
+    # random (and any unknown kind): pass, then the legal contracts ascending
+    k, st = below(st, 4 - highest)
+    if k == 0:
+        return -1, st
+    return highest + k, st
+
+
+@njit(inline="always")
+def bot_call(kind, params, seat, ht, hs, pub, legal_s, st):
+    """Call (table 5): a card of ``legal_s`` (suit word); returns its suit-word bit."""
+    k, st = below(st, popcount(legal_s))
+    return select_bit(legal_s, k), st
+
+
+@njit(inline="always")
+def bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
+    """Écart of ``n_ecart`` cards from the enlarged hand.
+
+    ``normal`` (suit word): the cards neither trump, king nor Excuse; ``cands`` (trump word):
+    T2..T20 held. Writes the card ids, in the order chosen, at ``out[out_pos:]`` and returns
+    ``(ecart trump word, ecart suit word, state)``.
+    """
+    et = 0
+    es = 0
+    n_normal = popcount(normal)
+    if n_normal >= n_ecart:
+        rem = normal
+        cnt = n_normal
+        for i in range(n_ecart):
+            k, st = below(st, cnt)
+            b = select_bit(rem, k)
+            rem &= ~(1 << b)
+            cnt -= 1
+            es |= 1 << b
+            out[out_pos + i] = 22 + b
+    else:
+        es = normal
+        rem = normal
+        i = 0
+        while rem:
+            b = select_bit(rem, 0)
+            rem &= rem - 1
+            out[out_pos + i] = 22 + b
+            i += 1
+        rem = cands
+        cnt = popcount(cands)
+        for i2 in range(n_ecart - n_normal):
+            k, st = below(st, cnt)
+            b = select_bit(rem, k)
+            rem &= ~(1 << b)
+            cnt -= 1
+            et |= 1 << b
+            out[out_pos + n_normal + i2] = b
+    return et, es, st
+
+
+@njit(inline="always")
+def bot_chelem(kind, params, seat, ht, hs, pub, st):
+    """Announce a chelem? (taker, after the écart): 0 no, 1 yes."""
+    return below(st, 2)
+
+
+@njit(inline="always")
+def bot_poignee(kind, params, seat, ht, hs, pub, n_levels, st):
+    """Poignée level: 0 none, 1..n_levels (simple, double, triple)."""
+    return below(st, n_levels + 1)
+
+
+@njit(inline="always")
+def bot_misere(kind, params, seat, ht, hs, pub, which, st):
+    """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes."""
+    return below(st, 2)
+
+
+@njit(inline="always")
+def bot_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+    """A card among the legal ones (``lt`` trump word, ``ls`` suit word): returns its id.
+
+    Trick state: ``fixed`` the led suit is fixed; ``fmask`` suit-word mask of the led suit (0
+    when trumps were led); ``amask`` trumps above the highest trump played; ``pos`` cards
+    already in the trick, which are ``pub[PUB_TRICK_CARDS:PUB_TRICK_CARDS + pos]``.
+    """
+    nt = popcount(lt)
+    k, st = below(st, nt + popcount(ls))
+    # branch-free choice of the word: trump word first, then suit word (id order)
+    in_s = k >= nt
+    word = ls if in_s else lt
+    kk = k - nt if in_s else k
+    return select_bit(word, kk) + (22 if in_s else 0), st
+
+
+@njit(inline="always")
+def _random_card_bits(lt, ls, st):
+    """``random`` card: uniform over the legal cards in id order, as (id, trump bit, suit bit).
+
+    Both words are searched at once and the one holding the k-th card kept, so the one-bit
+    masks come out of ``pdep`` directly (the card chain of a trick is latency-bound).
+    """
+    nt = popcount(lt)
+    k, st = below(st, nt + popcount(ls))
+    in_s = k >= nt
+    pt = kth_bit(lt, k)
+    ps = kth_bit(ls, (k - nt) & 63)
+    bt = np.int64(0) if in_s else pt
+    bs = ps if in_s else np.int64(0)
+    c = tzcnt(ps) + 22 if in_s else tzcnt(pt)
+    return c, bt, bs, st
+
+
+@njit(inline="always")
+def bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+    """:func:`bot_card` for the kernel: ``(card id, trump-word bit, suit-word bit, state)``."""
+    if kind == BOT_RANDOM:
+        return _random_card_bits(lt, ls, st)
+    c, st = bot_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+    in_s = c >= 22
+    bit = np.int64(1) << (c - 22 if in_s else c)
+    return c, (np.int64(0) if in_s else bit), (bit if in_s else np.int64(0)), st

@@ -1,0 +1,112 @@
+"""Array layouts shared by the kernels and ``tarotsim.simulate`` (plain ints, no numba).
+
+* ``L_*``: offsets in a deal *log* (int64[L_LEN]) that the kernel fills for every deal: the
+  facts first, then what a full record needs (hands, bids, écart, declarations, tricks).
+* ``PUB_*``: offsets in the *public view* (int64[PUB_LEN]) handed to bots: only what every
+  seat may see (R-DEAL-5, R-CALL-3). A bot also gets its own hand and the legal choices.
+* ``ACC_*``: offsets of the streaming aggregate (int64[ACC_LEN]).
+* Codes: outcomes, chelem outcomes, declaration kinds, bot kinds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..scoring import ST_LEN
+
+MAX_SEATS = 5
+MAX_TRICKS = 24
+MAX_ECART = 6
+MAX_DECL = 1 + 3 * MAX_SEATS  # chelem + (poignée, misère d'atout, misère de tête) per seat
+DECL_FIELDS = 4  # seat, kind, level, cards (trump word)
+
+
+def _layout(spec):
+    out, pos = {}, 0
+    for name, size in spec:
+        out[name] = pos
+        pos += size
+    return out, pos
+
+
+_LOG, L_LEN = _layout([
+    # facts (one row of the facts table)
+    ("L_INDEX", 1), ("L_DEALER", 1), ("L_OUTCOME", 1), ("L_TAKER", 1), ("L_CONTRACT", 1),
+    ("L_PARTNER", 1), ("L_CALLED", 1), ("L_ATTACK_HP", 1), ("L_OUDLERS", 1), ("L_MADE", 1),
+    ("L_DIFFERENCE", 1), ("L_PAB", 1), ("L_CHELEM", 1), ("L_POIGNEE_ATTACK", 1),
+    ("L_POIGNEE_DEFENCE", 1), ("L_VALUE", 1), ("L_PETIT_SEC_SEAT", 1), ("L_ATTACK_TRICKS", 1),
+    ("L_N_MISERES", 1), ("L_SLAM_ANNOUNCED", 1), ("L_FORCED", 1),
+    ("L_SCORES", MAX_SEATS), ("L_MISERES", MAX_SEATS),
+    # record
+    ("L_HAND_T", MAX_SEATS), ("L_HAND_S", MAX_SEATS), ("L_CHIEN_T", 1), ("L_CHIEN_S", 1),
+    ("L_N_BIDS", 1), ("L_BID_SEAT", MAX_SEATS), ("L_BID", MAX_SEATS),
+    ("L_N_ECART", 1), ("L_ECART", MAX_ECART),
+    ("L_N_DECL", 1), ("L_DECL", MAX_DECL * DECL_FIELDS),
+    ("L_N_TRICKS", 1), ("L_LEADER", MAX_TRICKS), ("L_WINNER", MAX_TRICKS),
+    ("L_CARDS", MAX_TRICKS * MAX_SEATS),
+    ("L_STEPS", ST_LEN),
+])
+globals().update(_LOG)
+
+_PUB, PUB_LEN = _layout([
+    ("PUB_DEALER", 1), ("PUB_DUMMY", 1), ("PUB_TAKER", 1), ("PUB_CONTRACT", 1), ("PUB_CALLED", 1),
+    ("PUB_HIGHEST", 1), ("PUB_BIDS", MAX_SEATS),
+    ("PUB_CHIEN_T", 1), ("PUB_CHIEN_S", 1),  # the shown chien (prise / garde), else 0
+    ("PUB_ECART_T", 1),  # trumps put in the écart, shown (R-CHIEN-2)
+    ("PUB_SLAM", 1), ("PUB_POIGNEE_T", MAX_SEATS),  # poignée cards shown, per seat
+    ("PUB_MISERES", MAX_SEATS),
+    ("PUB_TRICK", 1), ("PUB_LEADER", 1), ("PUB_TRICK_CARDS", MAX_SEATS),
+    ("PUB_PLAYED_T", 1), ("PUB_PLAYED_S", 1),  # every card played so far
+])
+globals().update(_PUB)
+
+_ACC, ACC_LEN = _layout([
+    ("ACC_DEALS", 1), ("ACC_PLAYED", 1), ("ACC_ALL_PASSED", 1), ("ACC_PETIT_SEC", 1),
+    ("ACC_TAKEN", 4), ("ACC_MADE", 4), ("ACC_ATTACK_HP", 4),
+    ("ACC_SCORE_SUM", MAX_SEATS), ("ACC_TAKER_SCORE_SUM", 1),
+    ("ACC_PAB_ATTACK", 1), ("ACC_PAB_DEFENCE", 1), ("ACC_CHELEM", 6),
+    ("ACC_POIGNEES", 1), ("ACC_MISERES", 1), ("ACC_ALONE", 1),
+])
+globals().update(_ACC)
+
+# outcome codes
+OUTCOME_PLAYED, OUTCOME_ALL_PASSED, OUTCOME_PETIT_SEC = 0, 1, 2
+OUTCOMES = ("played", "all_passed", "petit_sec")
+# chelem codes (facts) -> record names (None for 0)
+CHELEM_NONE, CHELEM_ANNOUNCED_MADE, CHELEM_MADE, CHELEM_ANNOUNCED_FAILED, CHELEM_DEFENCE, \
+    CHELEM_ANNOUNCED_DEFENCE = range(6)
+CHELEM_NAMES = (None, "announced_made", "made", "announced_failed", "defence", "announced_defence")
+# declaration kinds
+DECL_POIGNEE, DECL_CHELEM, DECL_MISERE_ATOUT, DECL_MISERE_TETE = range(4)
+DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
+
+#: Built-in bot kinds (the kernel dispatches on these). Heuristic bots get the next codes.
+BOT_RANDOM = 0
+BOT_KINDS = {"random": BOT_RANDOM}
+#: Width of each seat's float64 parameter row.
+N_BOT_PARAMS = 16
+
+#: One row per deal of the facts table (``tarotsim.simulate.facts``).
+FACTS_DTYPE = np.dtype([
+    ("index", np.int64),
+    ("dealer", np.int8),
+    ("outcome", np.int8),          # 0 played, 1 all_passed, 2 petit_sec
+    ("taker", np.int8),            # -1: none
+    ("contract", np.int8),         # 0 prise .. 3 garde contre, -1: none
+    ("partner", np.int8),          # -1: none (taker alone, or not table 5)
+    ("called", np.int8),           # card id, -1: none
+    ("attack_half_points", np.int16),
+    ("oudlers", np.int8),
+    ("made", np.int8),
+    ("difference", np.int16),      # signed: + made, - failed (R-COUNT-4)
+    ("petit_au_bout", np.int8),    # +1 attack, -1 defence, 0 none
+    ("chelem", np.int8),           # CHELEM_* code
+    ("slam_announced", np.int8),
+    ("poignee_attack", np.int16),  # bonuses declared by each side (20/30/40 each)
+    ("poignee_defence", np.int16),
+    ("miseres", np.int8),          # misères declared in the deal
+    ("attack_tricks", np.int8),
+    ("petit_sec_seat", np.int8),   # -1 unless outcome is petit_sec
+    ("value", np.int32),           # V of R-SCORE-1
+    ("scores", np.int32, (MAX_SEATS,)),  # per seat, padded with 0
+], align=True)

@@ -1,0 +1,415 @@
+"""Batch simulation: ``(seed, index range)`` -> a facts table, a streaming summary, or records.
+
+Every deal is identified by ``(seed, index)`` alone (DESIGN §3): results never depend on the
+number of threads or the chunk size. The numba kernels (``tarotsim._kernels``) play whole deals
+and release the GIL; chunks of deals run on a thread pool.
+
+- :func:`facts` -> numpy structured array, one row per deal (:data:`FACTS_DTYPE`).
+- :func:`aggregate` -> :class:`Summary`, in constant memory whatever the number of deals.
+- :func:`summarize` -> the same :class:`Summary` from a facts array.
+- :func:`records` -> full DESIGN §6 deal records (dicts) of chosen deals.
+
+Bots: ``"random"`` for every seat, or one entry per seat: a name (``"random"``) or
+``(name, params)`` with ``params`` a sequence of at most ``N_BOT_PARAMS`` floats (heuristic bots
+will read them; ``random`` ignores them). Names map to kernel codes in :data:`BOT_KINDS`.
+
+``forced=(seat, contract)`` skips the auction: that seat takes that contract (a name such as
+``"garde"`` or 0..3). At table 5d a seat sits out as the dummy one deal in five: such deals
+have nobody to take and are counted as thrown in (``all_passed``); :func:`records` refuses them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .cards import DECK, cards_of
+from .rng import MASK64
+from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
+from ._kernels import layout as L
+from ._kernels import run_aggregate, run_facts, run_logs
+
+FACTS_DTYPE = L.FACTS_DTYPE
+BOT_KINDS = dict(L.BOT_KINDS)
+N_BOT_PARAMS = L.N_BOT_PARAMS
+OUTCOMES = L.OUTCOMES
+CHELEM_NAMES = L.CHELEM_NAMES
+RECORD_FORMAT = "tarotsim-deal/1"
+#: Deals per kernel call; small enough to spread over threads, big enough to hide the call cost.
+DEFAULT_CHUNK = 1 << 16
+SIMULATED_TABLES = ("3", "4", "5", "5d")
+
+
+# ---------------------------------------------------------------------------------------------
+# arguments
+
+def _rules(rules) -> Rules:
+    if isinstance(rules, Rules):
+        r = rules
+    else:
+        r = Rules(table=str(rules))
+    if r.table not in SIMULATED_TABLES:
+        raise ValueError(f"table {r.table} is not simulated (tables {', '.join(SIMULATED_TABLES)})")
+    return r
+
+
+def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
+    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels."""
+    n = rules.n_seats
+    if isinstance(bots, str) or (isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str)
+                                 and not isinstance(bots[1], str)):
+        bots = [bots] * n
+    bots = list(bots)
+    if len(bots) != n:
+        raise ValueError(f"{len(bots)} bots for a table of {n} seats")
+    kinds = np.zeros(n, dtype=np.int64)
+    params = np.zeros((n, N_BOT_PARAMS), dtype=np.float64)
+    for seat, b in enumerate(bots):
+        name, p = (b, ()) if isinstance(b, str) else (b[0], b[1])
+        if name not in BOT_KINDS:
+            raise ValueError(f"unknown bot {name!r}: known bots are {', '.join(BOT_KINDS)}")
+        p = np.asarray(p, dtype=np.float64).ravel()
+        if p.size > N_BOT_PARAMS:
+            raise ValueError(f"bot {name!r} at seat {seat}: at most {N_BOT_PARAMS} parameters")
+        kinds[seat] = BOT_KINDS[name]
+        params[seat, :p.size] = p
+    return kinds, params
+
+
+def _bots_label(bots) -> str:
+    if isinstance(bots, str):
+        return bots
+    return ",".join(b if isinstance(b, str) else b[0] for b in bots)
+
+
+def _forced(rules: Rules, forced) -> tuple[int, int]:
+    if forced is None:
+        return -1, -1
+    seat, contract = forced
+    if isinstance(contract, str):
+        if contract not in CONTRACTS:
+            raise ValueError(f"unknown contract {contract!r}: one of {', '.join(CONTRACTS)}")
+        contract = CONTRACTS.index(contract)
+    seat, contract = int(seat), int(contract)
+    if not 0 <= seat < rules.n_seats:
+        raise ValueError(f"forced taker {seat} is not a seat of table {rules.table}")
+    if not 0 <= contract < len(CONTRACTS):
+        raise ValueError(f"forced contract {contract} is not 0..3")
+    return seat, contract
+
+
+def _seed(seed) -> np.uint64:
+    return np.uint64(int(seed) & MASK64)
+
+
+def _range(start, stop) -> tuple[int, int]:
+    start, stop = int(start), int(stop)
+    if start < 0 or stop < start:
+        raise ValueError(f"bad index range {start}..{stop}: need 0 <= start <= stop")
+    return start, stop
+
+
+def _chunks(start: int, stop: int, chunk_size: int):
+    chunk_size = max(1, int(chunk_size))
+    for a in range(start, stop, chunk_size):
+        yield a, min(stop, a + chunk_size)
+
+
+# ---------------------------------------------------------------------------------------------
+# facts table
+
+def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
+          chunk_size=DEFAULT_CHUNK) -> np.ndarray:
+    """Facts of deals ``start .. stop - 1`` (or ``count`` deals from ``start``), one row each.
+
+    Rows are :data:`FACTS_DTYPE`: index, dealer, outcome (0 played, 1 all_passed, 2 petit_sec),
+    taker, contract, partner, called, attack_half_points, oudlers, made, difference,
+    petit_au_bout (+1/0/-1), chelem (code, :data:`CHELEM_NAMES`), slam_announced,
+    poignee_attack, poignee_defence, miseres, attack_tricks, petit_sec_seat, value,
+    scores[5]. Unset seats are -1; deals not played have zero scores.
+    """
+    r = _rules(rules)
+    if stop is None:
+        if count is None:
+            raise ValueError("give stop or count")
+        stop = start + count
+    start, stop = _range(start, stop)
+    rv = r.to_vector()
+    kinds, params = bot_arrays(r, bots)
+    fs, fc = _forced(r, forced)
+    s = _seed(seed)
+    out = np.zeros(stop - start, dtype=FACTS_DTYPE)
+
+    def work(a, b):
+        run_facts(rv, s, a, fs, fc, kinds, params, out[a - start:b - start])
+
+    chunks = list(_chunks(start, stop, chunk_size))
+    if threads <= 1 or len(chunks) <= 1:
+        for a, b in chunks:
+            work(a, b)
+    else:
+        with ThreadPoolExecutor(max_workers=int(threads)) as pool:
+            for f in [pool.submit(work, a, b) for a, b in chunks]:
+                f.result()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# streaming summary
+
+@dataclass
+class Summary:
+    """Aggregate of a run of deals (:func:`aggregate` or :func:`summarize`)."""
+
+    table: str
+    seed: int
+    start: int
+    stop: int
+    bots: str
+    deals: int = 0
+    played: int = 0
+    thrown_in: int = 0            # all passed (R-BID-3)
+    annulled: int = 0             # petit sec (R-DEAL-4)
+    taken: dict = field(default_factory=dict)        # contract -> deals
+    made: dict = field(default_factory=dict)         # contract -> deals made
+    made_rate: dict = field(default_factory=dict)    # contract -> made / taken (None if never)
+    mean_attack_points: dict = field(default_factory=dict)  # contract -> mean points (not half)
+    mean_score: list = field(default_factory=list)   # per seat, over all deals
+    mean_taker_score: float | None = None            # over played deals
+    petit_au_bout: dict = field(default_factory=dict)  # attack / defence -> deals
+    chelems: dict = field(default_factory=dict)      # outcome name -> deals
+    deals_with_poignee: int = 0
+    miseres: int = 0
+    taker_alone: int = 0          # table 5: called card in the taker's hand or the chien
+    forced: bool = False
+    threads: int = 1
+    chunk_size: int = DEFAULT_CHUNK
+    elapsed_s: float = 0.0
+    deals_per_s: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _summary_from_acc(acc: np.ndarray, r: Rules, **meta) -> Summary:
+    acc = [int(x) for x in acc]
+    deals = acc[L.ACC_DEALS]
+    played = acc[L.ACC_PLAYED]
+    sm = Summary(table=r.table, **meta)
+    sm.deals = deals
+    sm.played = played
+    sm.thrown_in = acc[L.ACC_ALL_PASSED]
+    sm.annulled = acc[L.ACC_PETIT_SEC]
+    for i, c in enumerate(CONTRACTS):
+        taken = acc[L.ACC_TAKEN + i]
+        made = acc[L.ACC_MADE + i]
+        sm.taken[c] = taken
+        sm.made[c] = made
+        sm.made_rate[c] = made / taken if taken else None
+        sm.mean_attack_points[c] = acc[L.ACC_ATTACK_HP + i] / 2 / taken if taken else None
+    sm.mean_score = [acc[L.ACC_SCORE_SUM + s] / deals if deals else 0.0 for s in range(r.n_seats)]
+    sm.mean_taker_score = acc[L.ACC_TAKER_SCORE_SUM] / played if played else None
+    sm.petit_au_bout = {"attack": acc[L.ACC_PAB_ATTACK], "defence": acc[L.ACC_PAB_DEFENCE]}
+    sm.chelems = {CHELEM_NAMES[i]: acc[L.ACC_CHELEM + i] for i in range(1, 6)}
+    sm.deals_with_poignee = acc[L.ACC_POIGNEES]
+    sm.miseres = acc[L.ACC_MISERES]
+    sm.taker_alone = acc[L.ACC_ALONE]
+    return sm
+
+
+def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
+              chunk_size=DEFAULT_CHUNK) -> Summary:
+    """Summary of deals ``start .. stop - 1`` in fixed-size chunks: memory does not grow with
+    the number of deals. Integer sums, so the result is the same for any threads / chunk size."""
+    r = _rules(rules)
+    if stop is None:
+        if count is None:
+            raise ValueError("give stop or count")
+        stop = start + count
+    start, stop = _range(start, stop)
+    rv = r.to_vector()
+    kinds, params = bot_arrays(r, bots)
+    fs, fc = _forced(r, forced)
+    s = _seed(seed)
+    threads = max(1, int(threads))
+    chunk_size = max(1, int(chunk_size))
+    n_chunks = (stop - start + chunk_size - 1) // chunk_size
+    counter = itertools.count()
+    lock = threading.Lock()
+
+    def worker() -> np.ndarray:
+        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
+        while True:
+            with lock:
+                k = next(counter)
+            if k >= n_chunks:
+                return acc
+            a = start + k * chunk_size
+            b = min(stop, a + chunk_size)
+            run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc)
+
+    t0 = time.perf_counter()
+    if threads == 1 or n_chunks <= 1:
+        total = worker()
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            parts = [f.result() for f in [pool.submit(worker) for _ in range(threads)]]
+        total = np.sum(parts, axis=0)
+    elapsed = time.perf_counter() - t0
+    sm = _summary_from_acc(total, r, seed=int(seed), start=start, stop=stop, bots=_bots_label(bots))
+    sm.forced = forced is not None
+    sm.threads = threads
+    sm.chunk_size = chunk_size
+    sm.elapsed_s = elapsed
+    sm.deals_per_s = (stop - start) / elapsed if elapsed > 0 else 0.0
+    return sm
+
+
+def summarize(f: np.ndarray, rules, seed=0, bots="random") -> Summary:
+    """The :class:`Summary` of a facts array (same numbers as :func:`aggregate` on its deals)."""
+    r = _rules(rules)
+    acc = np.zeros(L.ACC_LEN, dtype=np.int64)
+    acc[L.ACC_DEALS] = len(f)
+    played = f[f["outcome"] == L.OUTCOME_PLAYED]
+    acc[L.ACC_PLAYED] = len(played)
+    acc[L.ACC_ALL_PASSED] = int(np.sum(f["outcome"] == L.OUTCOME_ALL_PASSED))
+    acc[L.ACC_PETIT_SEC] = int(np.sum(f["outcome"] == L.OUTCOME_PETIT_SEC))
+    for i in range(len(CONTRACTS)):
+        sel = played[played["contract"] == i]
+        acc[L.ACC_TAKEN + i] = len(sel)
+        acc[L.ACC_MADE + i] = int(np.sum(sel["made"], dtype=np.int64))
+        acc[L.ACC_ATTACK_HP + i] = int(np.sum(sel["attack_half_points"], dtype=np.int64))
+    for s in range(r.n_seats):
+        acc[L.ACC_SCORE_SUM + s] = int(np.sum(f["scores"][:, s], dtype=np.int64))
+    if len(played):
+        acc[L.ACC_TAKER_SCORE_SUM] = int(np.sum(
+            played["scores"][np.arange(len(played)), played["taker"].astype(np.int64)], dtype=np.int64))
+    acc[L.ACC_PAB_ATTACK] = int(np.sum(played["petit_au_bout"] == 1))
+    acc[L.ACC_PAB_DEFENCE] = int(np.sum(played["petit_au_bout"] == -1))
+    for i in range(6):
+        acc[L.ACC_CHELEM + i] = int(np.sum(played["chelem"] == i))
+    acc[L.ACC_POIGNEES] = int(np.sum((played["poignee_attack"] + played["poignee_defence"]) > 0))
+    acc[L.ACC_MISERES] = int(np.sum(played["miseres"], dtype=np.int64))
+    acc[L.ACC_ALONE] = int(np.sum((played["called"] >= 0) & (played["partner"] < 0)))
+    start = int(f["index"].min()) if len(f) else 0
+    stop = int(f["index"].max()) + 1 if len(f) else 0
+    return _summary_from_acc(acc, r, seed=int(seed), start=start, stop=stop, bots=_bots_label(bots))
+
+
+# ---------------------------------------------------------------------------------------------
+# full records
+
+def _names(t: int, s: int) -> list[str]:
+    return [str(c) for c in cards_of(int(t), int(s))]
+
+
+def _card(cid: int) -> str:
+    return str(DECK[int(cid)])
+
+
+def logs(rules, seed, indices, bots="random", forced=None) -> np.ndarray:
+    """Raw kernel logs (int64[len(indices), L_LEN], ``layout.L_*``) of chosen deals."""
+    r = _rules(rules)
+    idx = np.asarray(list(indices), dtype=np.int64).reshape(-1)
+    if idx.size and idx.min() < 0:
+        raise ValueError("deal indices are >= 0")
+    kinds, params = bot_arrays(r, bots)
+    fs, fc = _forced(r, forced)
+    out = np.zeros((idx.size, L.L_LEN), dtype=np.int64)
+    run_logs(r.to_vector(), _seed(seed), idx, fs, fc, kinds, params, out)
+    return out
+
+
+def record_from_log(rules: Rules, seed, log: np.ndarray) -> dict:
+    """The DESIGN §6 record of one deal from its kernel log (field order of the reference)."""
+    log = [int(x) for x in log]
+    n = rules.n_seats
+    outcome = log[L.L_OUTCOME]
+    played = outcome == L.OUTCOME_PLAYED
+    hands = [_names(log[L.L_HAND_T + s], log[L.L_HAND_S + s]) for s in range(n)]
+    bids = []
+    if outcome != L.OUTCOME_PETIT_SEC:
+        for k in range(log[L.L_N_BIDS]):
+            b = log[L.L_BID + k]
+            bids.append([log[L.L_BID_SEAT + k], "pass" if b < 0 else CONTRACTS[b]])
+    ecart = sorted(log[L.L_ECART:L.L_ECART + log[L.L_N_ECART]])
+    decls = []
+    for i in range(log[L.L_N_DECL]):
+        d = L.L_DECL + L.DECL_FIELDS * i
+        seat, kind, level, shown = log[d:d + 4]
+        if kind == L.DECL_POIGNEE:
+            decls.append({"seat": seat, "kind": "poignee", "level": POIGNEE_LEVELS[level - 1],
+                          "cards": _names(shown, 0)})
+        else:
+            decls.append({"seat": seat, "kind": L.DECL_NAMES[kind]})
+    tricks = []
+    n_active = rules.n_active
+    for t in range(log[L.L_N_TRICKS]):
+        base = L.L_CARDS + t * L.MAX_SEATS
+        tricks.append({"leader": log[L.L_LEADER + t],
+                       "cards": [_card(c) for c in log[base:base + n_active]],
+                       "winner": log[L.L_WINNER + t]})
+    result = None
+    if played:
+        pab = log[L.L_PAB]
+        result = {
+            "attack_half_points": log[L.L_ATTACK_HP],
+            "oudlers": log[L.L_OUDLERS],
+            "made": bool(log[L.L_MADE]),
+            "difference": log[L.L_DIFFERENCE],
+            "petit_au_bout": "attack" if pab > 0 else "defence" if pab < 0 else None,
+            "chelem": CHELEM_NAMES[log[L.L_CHELEM]],
+            "value": log[L.L_VALUE],
+        }
+    taker = log[L.L_TAKER]
+    called = log[L.L_CALLED]
+    partner = log[L.L_PARTNER]
+    rec = {
+        "format": RECORD_FORMAT,
+        "table": rules.table,
+        "options": rules.non_default_options(),
+        "seed": int(seed),
+        "index": log[L.L_INDEX],
+        "dealer": log[L.L_DEALER],
+        "hands": hands,
+        "chien": _names(log[L.L_CHIEN_T], log[L.L_CHIEN_S]),
+        "bids": bids,
+        "outcome": OUTCOMES[outcome],
+        "taker": taker if taker >= 0 else None,
+        "contract": CONTRACTS[log[L.L_CONTRACT]] if taker >= 0 else None,
+        "called": _card(called) if called >= 0 else None,
+        "partner": partner if partner >= 0 else None,
+        "ecart": [_card(c) for c in ecart],
+        "declarations": decls,
+        "tricks": tricks,
+        "result": result,
+        "scores": [log[L.L_SCORES + s] for s in range(n)],
+    }
+    if log[L.L_FORCED]:
+        rec["forced"] = True
+    if outcome == L.OUTCOME_PETIT_SEC:
+        rec["petit_sec_seat"] = log[L.L_PETIT_SEC_SEAT]
+    return rec
+
+
+def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
+    """Full DESIGN §6 records of deals ``indices`` of ``seed`` (the kernel's play, decision for
+    decision; with random bots the same as ``tarotsim.reference.play_deal``)."""
+    r = _rules(rules)
+    indices = [int(i) for i in indices]
+    if forced is not None and r.table == "5d":
+        fs, _ = _forced(r, forced)
+        for i in indices:
+            if i % r.n_seats == fs:
+                raise ValueError(f"deal {i}: forced taker {fs} is the dummy (R-DEAL-6)")
+    return [record_from_log(r, seed, lg) for lg in logs(r, seed, indices, bots, forced)]
+
+
+__all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
+           "Summary", "aggregate", "bot_arrays", "facts", "logs", "record_from_log", "records",
+           "summarize"]
