@@ -375,6 +375,307 @@ def sheet(file, players, table, options_, until, as_json):
 
 
 # ---------------------------------------------------------------------------------------------
+# Simulation: simulate, show, replay
+
+SIM_TABLES = ("3", "4", "5", "5d")
+RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
+FACTS_COLUMNS = ("index", "dealer", "outcome", "taker", "contract", "partner", "called", "attack_half_points",
+                 "oudlers", "made", "difference", "petit_au_bout", "chelem", "slam_announced", "poignee_attack",
+                 "poignee_defence", "miseres", "attack_tricks", "value")
+
+
+def _bots(text: str, rules: Rules) -> list[str]:
+    from .simulate import BOT_KINDS
+    names = [b.strip().lower() for b in text.split(",")]
+    for b in names:
+        if b not in BOT_KINDS:
+            raise BadInput(f"unknown bot {b!r}: known bots are {', '.join(BOT_KINDS)}")
+    if len(names) == 1:
+        names = names * rules.n_seats
+    if len(names) != rules.n_seats:
+        raise BadInput(f"--bots: table {rules.table} seats {rules.n_seats} players; give one bot for all "
+                       f"or {rules.n_seats} separated by commas, not {len(names)}")
+    return names
+
+
+def _seed(seed: int | None) -> int:
+    if seed is None:
+        import secrets
+        return secrets.randbelow(2**32)
+    return seed
+
+
+def _fmt_rate(x) -> str:
+    return "-" if x is None else f"{100 * x:5.1f}%"
+
+
+def format_summary(sm, n_seats: int) -> str:
+    """The summary of a simulation as a short readable report."""
+    out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
+           f"bots {sm.bots}",
+           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s", ""]
+    pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")
+    out.append(f"played      {sm.played:>12,}  {pct(sm.played)}")
+    out.append(f"thrown in   {sm.thrown_in:>12,}  {pct(sm.thrown_in)}   (all passed, R-BID-3)")
+    out.append(f"annulled    {sm.annulled:>12,}  {pct(sm.annulled)}   (petit sec, R-DEAL-4)")
+    out.append("")
+    out.append(f"{'contract':<14}{'taken':>12}{'share':>8}{'made':>8}{'mean points':>13}")
+    for c in CONTRACTS:
+        mp = sm.mean_attack_points[c]
+        out.append(f"{c:<14}{sm.taken[c]:>12,}{pct(sm.taken[c]):>8}{_fmt_rate(sm.made_rate[c]):>8}"
+                   f"{('-' if mp is None else f'{mp:.1f}'):>13}")
+    out.append("")
+    out.append(f"petit au bout: attack {sm.petit_au_bout['attack']:,}, defence {sm.petit_au_bout['defence']:,}")
+    chel = ", ".join(f"{k} {v:,}" for k, v in sm.chelems.items() if v) or "none"
+    out.append(f"chelems: {chel}")
+    out.append(f"deals with a poignée: {sm.deals_with_poignee:,}" + (f" · misères: {sm.miseres:,}" if sm.miseres else ""))
+    if sm.table == "5":
+        out.append(f"taker alone (called card his own or in the chien): {sm.taker_alone:,}")
+    out.append("mean score per seat: " + ", ".join(f"{s}: {m:+.2f}" for s, m in enumerate(sm.mean_score[:n_seats])))
+    if sm.mean_taker_score is not None:
+        out.append(f"mean score of the taker: {sm.mean_taker_score:+.2f}")
+    return "\n".join(out)
+
+
+class _AtomicText:
+    """A text file written to a temporary name and renamed into place only on success."""
+
+    def __init__(self, path: str):
+        import os
+        import tempfile
+        self.path = path
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix=".tarotsim-", dir=folder)
+        except OSError as e:
+            raise BadInput(f"cannot write {path}: {e.strerror}") from None
+        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+
+    def commit(self):
+        import os
+        self.fh.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self):
+        import os
+        self.fh.close()
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+
+
+def _common_sim_options(f):
+    f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
+                     help="A variant option (see `tarotsim options`); repeatable.")(f)
+    f = click.option("--bots", default="random", show_default=True, metavar="NAME[,NAME...]",
+                     help="One bot for every seat, or one per seat separated by commas.")(f)
+    f = click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True,
+                     help="Table type.")(f)
+    return f
+
+
+@cli.command()
+@_common_sim_options
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True, help="Number of deals.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
+@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Index of the first deal: deal (seed, index) is the same whatever the run.")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Worker threads.")
+@click.option("--records", "records_path", metavar="FILE.jsonl", help="Write every deal's record (DESIGN §6).")
+@click.option("--facts", "facts_path", metavar="FILE.csv", help="Write one CSV row of facts per deal.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json):
+    """Play many deals with bots and summarise them.
+
+    Each deal is identified by (seed, index): its cards and every bot's choices derive
+    from those two numbers, so any deal can be shown again alone (`tarotsim show`) and
+    the results do not depend on --threads. Without --records/--facts, memory does not
+    grow with --deals.
+
+    \b
+    Example:
+      tarotsim simulate --table 4 --deals 1000000 --seed 7 --threads 2
+    """
+    import time
+
+    import numpy as np
+
+    from . import simulate as sim
+    from .record import dumps
+
+    rules = _rules(table, options_)
+    seats = _bots(bots, rules)
+    seed = _seed(seed)
+    stop = start + deals
+    show_bar = deals >= 200_000 or bool(records_path)
+    if not (records_path or facts_path):
+        with click.progressbar(length=deals, label="simulating", file=sys.stderr,
+                               show_eta=True) if show_bar else _NoBar() as bar:
+            sm = sim.aggregate(rules, seed, start, stop, bots=seats, threads=threads, progress=bar.update)
+    else:
+        outs = {}
+        try:
+            if records_path:
+                outs["records"] = _AtomicText(records_path)
+            if facts_path:
+                outs["facts"] = _AtomicText(facts_path)
+                writer = csv.writer(outs["facts"].fh)
+                writer.writerow(FACTS_COLUMNS + tuple(f"score_{s}" for s in range(rules.n_seats)))
+            acc = None
+            t0 = time.perf_counter()
+            with click.progressbar(length=deals, label="simulating", file=sys.stderr) as bar:
+                for a in range(start, stop, RECORD_BLOCK):
+                    b = min(stop, a + RECORD_BLOCK)
+                    f = sim.facts(rules, seed, a, b, bots=seats, threads=threads)
+                    part = sim.accumulate(f, rules)
+                    acc = part if acc is None else acc + part
+                    if facts_path:
+                        cols = [f[c] for c in FACTS_COLUMNS]
+                        sc = f["scores"][:, :rules.n_seats]
+                        for i in range(len(f)):
+                            writer.writerow([int(col[i]) for col in cols] + [int(x) for x in sc[i]])
+                    if records_path:
+                        fh = outs["records"].fh
+                        for rec in sim.records(rules, seed, range(a, b), bots=seats):
+                            fh.write(dumps(rec) + "\n")
+                    bar.update(b - a)
+            elapsed = time.perf_counter() - t0
+            for o in outs.values():
+                o.commit()
+        except BaseException:
+            for o in outs.values():
+                o.abort()
+            raise
+        sm = sim.summary_from_totals(acc if acc is not None else np.zeros(1), rules, seed, start, stop, bots=seats)
+        sm.threads, sm.elapsed_s = threads, elapsed
+        sm.deals_per_s = deals / elapsed if elapsed > 0 else 0.0
+    sm.bots = ",".join(seats) if len(set(seats)) > 1 else seats[0]
+    if as_json:
+        d = sm.to_dict()
+        d["options"] = rules.non_default_options()
+        if records_path:
+            d["records"] = records_path
+        if facts_path:
+            d["facts"] = facts_path
+        click.echo(json.dumps(d))
+    else:
+        click.echo(format_summary(sm, rules.n_seats))
+        for what, path in (("records", records_path), ("facts", facts_path)):
+            if path:
+                click.echo(f"{what} written to {path}")
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n):
+        pass
+
+
+@cli.command()
+@_common_sim_options
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="Seed of the deal.")
+@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the deal.")
+@click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
+@click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
+def show(table, bots, options_, seed, index, names, as_json):
+    """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
+    trick with its leader and winner, the count and the scores.
+
+    \b
+    Example:
+      tarotsim show --table 5 --seed 7 --index 12
+    """
+    from .display import format_record
+    from .simulate import records
+
+    rules = _rules(table, options_)
+    seats = _bots(bots, rules)
+    names_ = _names(names, rules, "--names") if names else None
+    rec = records(rules, seed, [index], bots=seats)[0]
+    if as_json:
+        click.echo(json.dumps(rec))
+    else:
+        click.echo(format_record(rec, names_))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--verify", is_flag=True,
+              help="Also check the recorded result and scores against the ones recomputed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record, then a summary.")
+def replay(file, verify, as_json):
+    """Re-play every deal record of a JSON Lines file through the rules engine.
+
+    Every decision (bid, call, écart, declarations, each card) is checked for legality;
+    with --verify the recorded result and scores must also match. A bad record is named
+    by its line, its action and the rule it breaks; the exit code is then 1.
+    """
+    from .record import RecordError, load
+    from .record import replay as replay_record
+    from .record import verify as verify_record
+
+    try:
+        fh = sys.stdin if file == "-" else open(file, encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"cannot read {file}: {e.strerror}") from None
+    n = bad = 0
+    first_bad = None
+    with fh:
+        try:
+            for line, rec in load(fh):
+                n += 1
+                try:
+                    res = (verify_record if verify else replay_record)(rec, line)
+                except RecordError as e:
+                    bad += 1
+                    first_bad = first_bad or str(e)
+                    if as_json:
+                        click.echo(json.dumps({"line": line, "ok": False, "error": _why(e),
+                                               "action": e.action, "rule": e.rule_id}))
+                    else:
+                        click.echo(f"line {line}: BAD  {_why(e)}")
+                    continue
+                if as_json:
+                    click.echo(json.dumps({"line": line, "ok": True, "outcome": res.outcome,
+                                           "result": res.result, "scores": res.scores}))
+                else:
+                    click.echo(f"line {line}: ok   {_replay_line(rec, res)}")
+        except RecordError as e:  # the file itself is broken (bad JSON, missing field)
+            n += 1
+            bad += 1
+            first_bad = first_bad or str(e)
+            msg = {"line": e.line, "ok": False, "error": _why(e), "action": e.action, "rule": e.rule_id}
+            click.echo(json.dumps(msg) if as_json else f"line {e.line}: BAD  {_why(e)}")
+    what = "verified" if verify else "replayed"
+    if as_json:
+        click.echo(json.dumps({"records": n, "bad": bad, "first_bad": first_bad, "verified": verify}))
+    else:
+        click.echo(f"{n} record(s) {what}, {bad} bad" + (f"; first: {first_bad}" if bad else ""))
+    if bad:
+        sys.exit(1)
+
+
+def _why(e) -> str:
+    """A RecordError without its line number (the replay output puts the line first)."""
+    text = ": ".join(x for x in (e.action, e.message) if x)
+    return text + (f" ({e.rule_id})" if e.rule_id else "")
+
+
+def _replay_line(rec: dict, res) -> str:
+    if res.outcome != "played":
+        return f"table {rec['table']}: {res.outcome.replace('_', ' ')}, scores 0"
+    r = res.result
+    return (f"table {rec['table']}: seat {rec['taker']} {rec['contract']} "
+            f"{'made' if r['made'] else 'failed'} {r['difference']:+d}, scores {res.scores}")
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def main(argv=None) -> None:

@@ -223,9 +223,12 @@ def _summary_from_acc(acc: np.ndarray, r: Rules, **meta) -> Summary:
 
 
 def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
-              chunk_size=DEFAULT_CHUNK) -> Summary:
+              chunk_size=DEFAULT_CHUNK, progress=None) -> Summary:
     """Summary of deals ``start .. stop - 1`` in fixed-size chunks: memory does not grow with
-    the number of deals. Integer sums, so the result is the same for any threads / chunk size."""
+    the number of deals. Integer sums, so the result is the same for any threads / chunk size.
+
+    ``progress``: called with the number of deals just finished after every chunk (under a
+    lock, so a progress bar needs no locking of its own)."""
     r = _rules(rules)
     if stop is None:
         if count is None:
@@ -252,7 +255,12 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
             a = start + k * chunk_size
             b = min(stop, a + chunk_size)
             run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc)
+            if progress is not None:
+                with lock:
+                    progress(b - a)
 
+    # load the compiled kernel (from numba's cache) before the clock starts: deals/s is steady state
+    run_aggregate(rv, s, start, 0, fs, fc, kinds, params, np.zeros(L.ACC_LEN, dtype=np.int64))
     t0 = time.perf_counter()
     if threads == 1 or n_chunks <= 1:
         total = worker()
@@ -272,6 +280,22 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
 
 def summarize(f: np.ndarray, rules, seed=0, bots="random") -> Summary:
     """The :class:`Summary` of a facts array (same numbers as :func:`aggregate` on its deals)."""
+    r = _rules(rules)
+    acc = accumulate(f, r)
+    start = int(f["index"].min()) if len(f) else 0
+    stop = int(f["index"].max()) + 1 if len(f) else 0
+    return _summary_from_acc(acc, r, seed=int(seed), start=start, stop=stop, bots=_bots_label(bots))
+
+
+def summary_from_totals(acc: np.ndarray, rules, seed, start, stop, bots="random") -> Summary:
+    """The :class:`Summary` of totals summed from :func:`accumulate` over several facts arrays."""
+    r = _rules(rules)
+    return _summary_from_acc(acc, r, seed=int(seed), start=int(start), stop=int(stop), bots=_bots_label(bots))
+
+
+def accumulate(f: np.ndarray, rules) -> np.ndarray:
+    """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of a facts array; totals of
+    consecutive arrays add up, so a long run can be summarised chunk by chunk."""
     r = _rules(rules)
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
     acc[L.ACC_DEALS] = len(f)
@@ -296,9 +320,7 @@ def summarize(f: np.ndarray, rules, seed=0, bots="random") -> Summary:
     acc[L.ACC_POIGNEES] = int(np.sum((played["poignee_attack"] + played["poignee_defence"]) > 0))
     acc[L.ACC_MISERES] = int(np.sum(played["miseres"], dtype=np.int64))
     acc[L.ACC_ALONE] = int(np.sum((played["called"] >= 0) & (played["partner"] < 0)))
-    start = int(f["index"].min()) if len(f) else 0
-    stop = int(f["index"].max()) + 1 if len(f) else 0
-    return _summary_from_acc(acc, r, seed=int(seed), start=start, stop=stop, bots=_bots_label(bots))
+    return acc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -411,5 +433,5 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
 
 
 __all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
-           "Summary", "aggregate", "bot_arrays", "facts", "logs", "record_from_log", "records",
-           "summarize"]
+           "Summary", "accumulate", "aggregate", "bot_arrays", "facts", "logs", "record_from_log", "records",
+           "summarize", "summary_from_totals"]

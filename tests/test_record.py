@@ -17,7 +17,6 @@ from tarotsim.record import RecordError, dump, load, replay, verify, verify_file
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES_FILE = DATA / "examples.jsonl"
-SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "records" / "examples.jsonl"
 EXAMPLES = [r for _, r in load(EXAMPLES_FILE)]
 EX4_SLAM, SLAM_EXCUSE, T3, CONTRE, T5, T5D = range(6)
 
@@ -40,12 +39,6 @@ def test_the_six_examples_verify():
     for i, rec in enumerate(EXAMPLES):
         out = verify(rec, i + 1)
         assert out.scores == rec["scores"] and out.result == rec["result"]
-
-
-@pytest.mark.skipif(not SHARED_EXAMPLES.exists(), reason="shared/ is not beside the repository")
-def test_the_shared_examples_verify_and_match_the_copy():
-    assert verify_file(SHARED_EXAMPLES) == 6
-    assert [r for _, r in load(SHARED_EXAMPLES)] == EXAMPLES
 
 
 def test_replay_recomputes_without_result_or_scores():

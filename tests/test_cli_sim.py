@@ -1,0 +1,114 @@
+"""`tarotsim simulate`, `show` and `replay` as a user runs them."""
+
+import json
+
+import pytest
+
+from tarotsim import simulate as sim
+from tarotsim.cli import main
+from tarotsim.record import load, verify
+from tarotsim.rules import Rules
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_simulate_summary_reports_seed_and_contracts(capsys):
+    code, out, _ = run(capsys, "simulate", "--deals", "2000", "--seed", "5")
+    assert code == 0
+    assert "seed 5" in out and "garde_contre" in out and "deals/s" in out and "thrown in" in out
+
+
+def test_simulate_json_matches_the_library_and_any_thread_count(capsys):
+    code, out, _ = run(capsys, "simulate", "--table", "5", "--deals", "3000", "--seed", "9", "--json",
+                       "--threads", "2")
+    d = json.loads(out)
+    ref = sim.aggregate(Rules("5"), 9, 0, 3000)
+    assert code == 0 and d["seed"] == 9 and d["deals"] == 3000
+    assert d["taken"] == ref.taken and d["mean_score"] == ref.mean_score
+
+
+def test_simulate_without_seed_draws_one_and_reports_it(capsys):
+    _, out, _ = run(capsys, "simulate", "--deals", "100", "--json")
+    seed = json.loads(out)["seed"]
+    _, out2, _ = run(capsys, "simulate", "--deals", "100", "--json", "--seed", str(seed))
+    assert json.loads(out2)["taken"] == json.loads(out)["taken"]
+
+
+def test_simulate_writes_records_and_facts_that_agree(capsys, tmp_path):
+    recs, facts = tmp_path / "r.jsonl", tmp_path / "f.csv"
+    code, out, _ = run(capsys, "simulate", "--table", "3", "--deals", "300", "--seed", "2", "--start", "50",
+                       "--records", str(recs), "--facts", str(facts), "--json", "--option", "misere=on")
+    assert code == 0
+    loaded = [r for _, r in load(recs)]
+    assert [r["index"] for r in loaded] == list(range(50, 350))
+    rows = facts.read_text().splitlines()
+    assert len(rows) == 301 and rows[0].startswith("index,dealer,outcome")
+    for rec, row in zip(loaded[:40], rows[1:41]):
+        verify(rec)
+        cells = row.split(",")
+        assert int(cells[0]) == rec["index"] and [int(x) for x in cells[-3:]] == rec["scores"]
+        assert rec["options"] == {"misere": True}
+    d = json.loads(out)
+    assert d["deals"] == 300 and d["records"] == str(recs)
+
+
+def test_simulate_bad_output_path_leaves_nothing(capsys, tmp_path):
+    code, out, err = run(capsys, "simulate", "--deals", "10", "--records", str(tmp_path / "no" / "r.jsonl"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--bots", "alphago"],
+    ["simulate", "--bots", "random,random,random"],
+    ["simulate", "--table", "7"],
+    ["simulate", "--deals", "-5"],
+    ["simulate", "--threads", "0"],
+    ["simulate", "--option", "pab_multiplied=perhaps"],
+    ["show", "--seed", "1", "--index", "-1"],
+    ["show", "--index", "1"],
+    ["show", "--seed", "1", "--names", "A,B"],
+    ["replay", "/nonexistent.jsonl"],
+])
+def test_bad_input_one_line_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_show_is_readable_and_json_is_the_record(capsys):
+    code, out, _ = run(capsys, "show", "--table", "5", "--seed", "7", "--index", "12", "--names", "A,B,C,D,E")
+    assert code == 0
+    for word in ("Hands", "chien", "Bids:", "Tricks", "Scores:", "calls"):
+        assert word in out
+    _, out, _ = run(capsys, "show", "--table", "5", "--seed", "7", "--index", "12", "--json")
+    rec = json.loads(out)
+    assert rec == sim.records(Rules("5"), 7, [12])[0]
+    verify(rec)
+
+
+def test_replay_verify_accepts_good_records_and_names_the_first_bad(capsys, tmp_path):
+    good = sim.records(Rules("4"), 3, range(5))
+    bad = json.loads(json.dumps(good[2]))
+    t = bad["tricks"][1]
+    t["winner"] = (t["winner"] + 1) % 4
+    path = tmp_path / "deals.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [good[0], good[1], bad, good[3]]) + "\n")
+    code, out, _ = run(capsys, "replay", str(path), "--verify")
+    assert code == 1
+    assert "line 3: BAD" in out and "trick 2" in out and "R-PLAY-5" in out
+    assert "4 record(s) verified, 1 bad" in out
+    path.write_text("\n".join(json.dumps(r) for r in good) + "\n")
+    code, out, _ = run(capsys, "replay", str(path), "--verify", "--json")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and lines[-1] == {"records": 5, "bad": 0, "first_bad": None, "verified": True}
+
+
+def test_replay_examples(capsys):
+    from pathlib import Path
+    code, out, _ = run(capsys, "replay", str(Path(__file__).parent / "data" / "examples.jsonl"), "--verify")
+    assert code == 0 and "6 record(s) verified, 0 bad" in out
