@@ -1,1 +1,188 @@
-"""Bots for tarotsim (filled by the bots issue; the random bot lives with the engine for now)."""
+"""The bots of tarotsim: a registry of named bots with typed parameters.
+
+Every registered bot plays on the fast path (numba kernels; its policies are the njit functions
+of ``bots/<name>.py``, dispatched on its ``code`` by ``tarotsim/_kernels/bots.py``) and on the
+slow path through ``tarotsim.engine.FastBotAdapter`` (same decisions)::
+
+    from bots import REGISTRY, parse_bots
+    REGISTRY["heuristic"].vector(garde=60)                 # float64[N_BOT_PARAMS]
+    parse_bots("heuristic:garde=56,prise=40,random,random,random", 4)
+    # -> [("heuristic", vec), ("random", vec), ("random", vec), ("random", vec)]
+
+Bots (``REGISTRY``): ``random`` (uniform over the legal choices), ``greedy`` (simple rules),
+``heuristic`` (a club player's rules of thumb). A bot sees only its own hand, the legal choices
+and the public view of the deal.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+import tarotsim._kernels  # noqa: F401  (loads the kernels, which import this package's policies)
+from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
+
+from . import greedy, heuristic
+
+__all__ = ["BotError", "BotSpec", "N_BOT_PARAMS", "Param", "REGISTRY", "parse_bots"]
+
+
+class BotError(ValueError):
+    """An unknown bot or parameter, a value of the wrong type, or a wrong number of bots."""
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a bot: its name, default, type (int, float or bool) and a help line."""
+
+    name: str
+    default: float
+    kind: type
+    help: str
+
+    def coerce(self, value, bot: str = "") -> float:
+        """``value`` (a Python value or a command-line string) as the float stored in the vector;
+        raises :class:`BotError` when it is not of the parameter's type."""
+        where = f"bot {bot} parameter {self.name}" if bot else f"parameter {self.name}"
+        text = value.strip() if isinstance(value, str) else value
+        if self.kind is bool:
+            if isinstance(text, bool):
+                return float(text)
+            if isinstance(text, (int, np.integer)) and text in (0, 1):
+                return float(text)
+            if isinstance(text, str) and text.lower() in _TRUE | _FALSE:
+                return 1.0 if text.lower() in _TRUE else 0.0
+            raise BotError(f"{where} takes true or false, not {value!r}")
+        if isinstance(text, (bool, np.bool_)):
+            raise BotError(f"{where} takes a {'whole ' if self.kind is int else ''}number, not {value!r}")
+        if self.kind is int:
+            if isinstance(text, (int, np.integer)):
+                return float(text)
+            if isinstance(text, (float, np.floating)) and math.isfinite(text) and float(text).is_integer():
+                return float(text)
+            if isinstance(text, str):
+                try:
+                    return float(int(text))
+                except ValueError:
+                    pass
+            raise BotError(f"{where} takes a whole number, not {value!r}")
+        try:
+            v = float(text)
+        except (TypeError, ValueError):
+            raise BotError(f"{where} takes a number, not {value!r}") from None
+        if not math.isfinite(v):
+            raise BotError(f"{where} takes a finite number, not {value!r}")
+        return v
+
+    def decode(self, x: float):
+        """The vector entry back as a value of the parameter's type."""
+        return bool(x) if self.kind is bool else int(x) if self.kind is int else float(x)
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A registered bot: ``name``, kernel ``code`` (``layout.BOT_KINDS``), one-line ``description``
+    and its ``params`` in parameter-vector order."""
+
+    name: str
+    code: int
+    description: str
+    params: tuple[Param, ...] = ()
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise BotError(f"bot {self.name} has no parameter {name!r} (known: {known})")
+
+    def vector(self, **overrides) -> np.ndarray:
+        """The float64[N_BOT_PARAMS] parameter vector: the defaults, with ``overrides`` (values or
+        strings) checked against each parameter's type."""
+        v = np.zeros(N_BOT_PARAMS, dtype=np.float64)
+        for i, p in enumerate(self.params):
+            v[i] = float(p.default)
+        index = {p.name: i for i, p in enumerate(self.params)}
+        for name, value in overrides.items():
+            p = self.param(name)
+            v[index[name]] = p.coerce(value, self.name)
+        return v
+
+    def values(self, vector) -> dict:
+        """``{name: value}`` of a parameter vector (typed)."""
+        vector = np.asarray(vector, dtype=np.float64)
+        return {p.name: p.decode(vector[i]) for i, p in enumerate(self.params)}
+
+    def overrides(self, vector) -> dict:
+        """The parameters of ``vector`` that differ from the defaults (typed)."""
+        return {k: v for k, v in self.values(vector).items() if v != self.param(k).decode(float(self.param(k).default))}
+
+
+def _spec(module) -> BotSpec:
+    params = tuple(Param(n, d, k, h) for n, d, k, h in module.PARAMS)
+    assert len(params) <= N_BOT_PARAMS, module.NAME
+    return BotSpec(module.NAME, BOT_KINDS[module.NAME], module.DESCRIPTION, params)
+
+
+#: Every bot the kernels know, by name (codes are ``tarotsim._kernels.layout.BOT_KINDS``).
+REGISTRY: dict[str, BotSpec] = {
+    "random": BotSpec("random", BOT_KINDS["random"], "uniform over the legal choices (the reference bot)"),
+    "greedy": _spec(greedy),
+    "heuristic": _spec(heuristic),
+}
+if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - a programming error
+    raise ImportError("bots.REGISTRY and tarotsim._kernels.layout.BOT_KINDS disagree")
+
+
+def get_spec(name: str) -> BotSpec:
+    """The registered bot ``name`` (case-insensitive), or :class:`BotError`."""
+    spec = REGISTRY.get(str(name).strip().lower())
+    if spec is None:
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(REGISTRY)})")
+    return spec
+
+
+def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
+    """``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
+    parameters ``"heuristic:garde=56,prise=40,random,random,random"`` -> one ``(name, vector)``
+    per seat. A comma-token holding ``=`` and no ``:`` continues the previous bot's parameters."""
+    if not isinstance(text, str) or not text.strip():
+        raise BotError("no bot given: name one bot for every seat, or one per seat separated by commas")
+    groups: list[tuple[str, list[str]]] = []
+    for tok in (t.strip() for t in text.split(",")):
+        if not tok:
+            raise BotError(f"empty bot name in {text!r}")
+        if "=" in tok and ":" not in tok:
+            if not groups:
+                raise BotError(f"parameter {tok!r} comes before any bot name in {text!r}")
+            groups[-1][1].append(tok)
+            continue
+        name, colon, rest = tok.partition(":")
+        if colon and not rest.strip():
+            raise BotError(f"nothing after ':' in {tok!r}: give NAME=VALUE")
+        groups.append((name.strip(), [rest.strip()] if colon else []))
+    out = []
+    for name, assigns in groups:
+        spec = get_spec(name)
+        overrides = {}
+        for a in assigns:
+            key, eq, value = (x.strip() for x in a.partition("="))
+            if not eq or not key:
+                raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
+            spec.param(key)
+            if key in overrides:
+                raise BotError(f"bot {spec.name}: parameter {key} given twice")
+            overrides[key] = value
+        out.append((spec.name, spec.vector(**overrides)))
+    if len(out) == 1:
+        out = [(out[0][0], out[0][1].copy()) for _ in range(n_seats)]
+    if len(out) != n_seats:
+        raise BotError(f"{len(out)} bots for a table of {n_seats} seats: give one bot for every seat "
+                       f"or {n_seats} separated by commas")
+    return out

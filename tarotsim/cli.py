@@ -9,8 +9,10 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from dataclasses import dataclass
 
 import click
+import numpy as np
 
 from .cards import CardError
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
@@ -384,18 +386,72 @@ FACTS_COLUMNS = ("index", "dealer", "outcome", "taker", "contract", "partner", "
                  "poignee_defence", "miseres", "attack_tricks", "value")
 
 
-def _bots(text: str, rules: Rules) -> list[str]:
-    from .simulate import BOT_KINDS
-    names = [b.strip().lower() for b in text.split(",")]
-    for b in names:
-        if b not in BOT_KINDS:
-            raise BadInput(f"unknown bot {b!r}: known bots are {', '.join(BOT_KINDS)}")
-    if len(names) == 1:
-        names = names * rules.n_seats
-    if len(names) != rules.n_seats:
+@dataclass(frozen=True)
+class Player:
+    """One seat's bot from ``--bots``: a registered bot (fast path: ``name`` + ``params``)
+    or a user's Python bot (``module:Class``, slow path: ``obj``)."""
+
+    label: str
+    name: str
+    params: tuple = ()
+    obj: object = None
+
+    @property
+    def fast(self) -> bool:
+        return self.obj is None
+
+    def python_bot(self):
+        """This seat's bot on the slow path (a fast bot runs there through its adapter)."""
+        if self.obj is not None:
+            return self.obj
+        from .engine import FastBotAdapter
+        return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))
+
+
+def _segments(text: str) -> list[str]:
+    """Split ``--bots`` into one text per bot: a comma-token with ``=`` and no ``:`` continues the
+    parameters of the bot before it (``heuristic:garde=56,prise=40,random``)."""
+    out: list[str] = []
+    for tok in (t.strip() for t in text.split(",")):
+        if not tok:
+            raise BadInput(f"--bots: empty bot name in {text!r}")
+        if "=" in tok and ":" not in tok and out:
+            out[-1] += "," + tok
+        else:
+            out.append(tok)
+    return out
+
+
+def _players(text: str, rules: Rules) -> list[Player]:
+    """``--bots`` -> one Player per seat (one bot for every seat, or one per seat)."""
+    from bots import BotError, parse_bots
+
+    from .slowpath import BotLoadError, is_python_bot, load_python_bot
+
+    players = []
+    for seg in _segments(text):
+        if is_python_bot(seg):
+            try:
+                players.append(Player(seg, seg, (), load_python_bot(seg)))
+            except BotLoadError as e:
+                raise BadInput(str(e)) from None
+            continue
+        try:
+            name, vec = parse_bots(seg, 1)[0]
+        except BotError as e:
+            raise BadInput(str(e)) from None
+        players.append(Player(seg.lower() if ":" not in seg else seg, name, tuple(float(x) for x in vec)))
+    if len(players) == 1:
+        players = players * rules.n_seats
+    if len(players) != rules.n_seats:
         raise BadInput(f"--bots: table {rules.table} seats {rules.n_seats} players; give one bot for all "
-                       f"or {rules.n_seats} separated by commas, not {len(names)}")
-    return names
+                       f"or {rules.n_seats} separated by commas, not {len(players)}")
+    return players
+
+
+def _bots_label(players: list[Player]) -> str:
+    labels = [p.label for p in players]
+    return labels[0] if len(set(labels)) == 1 else ",".join(labels)
 
 
 def _seed(seed: int | None) -> int:
@@ -505,15 +561,17 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     from .record import dumps
 
     rules = _rules(table, options_)
-    seats = _bots(bots, rules)
+    players = _players(bots, rules)
     seed = _seed(seed)
     stop = start + deals
-    show_bar = deals >= 200_000 or bool(records_path)
-    if not (records_path or facts_path):
-        with click.progressbar(length=deals, label="simulating", file=sys.stderr,
-                               show_eta=True) if show_bar else _NoBar() as bar:
-            sm = sim.aggregate(rules, seed, start, stop, bots=seats, threads=threads, progress=bar.update)
+    fast = all(p.fast for p in players)
+    if fast and not (records_path or facts_path):
+        show_bar = deals >= 200_000
+        with _progress(deals, "simulating", show_bar) as bar:
+            sm = sim.aggregate(rules, seed, start, stop, bots=[(p.name, p.params) for p in players],
+                               threads=threads, progress=bar.update)
     else:
+        runner = _Runner(rules, seed, players, threads)
         outs = {}
         try:
             if records_path:
@@ -524,10 +582,11 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                 writer.writerow(FACTS_COLUMNS + tuple(f"score_{s}" for s in range(rules.n_seats)))
             acc = None
             t0 = time.perf_counter()
-            with click.progressbar(length=deals, label="simulating", file=sys.stderr) as bar:
-                for a in range(start, stop, RECORD_BLOCK):
-                    b = min(stop, a + RECORD_BLOCK)
-                    f = sim.facts(rules, seed, a, b, bots=seats, threads=threads)
+            block = RECORD_BLOCK if fast else 500
+            with _progress(deals, "simulating") as bar:
+                for a in range(start, stop, block):
+                    b = min(stop, a + block)
+                    f, recs = runner.block(a, b, with_records=bool(records_path))
                     part = sim.accumulate(f, rules)
                     acc = part if acc is None else acc + part
                     if facts_path:
@@ -537,7 +596,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                             writer.writerow([int(col[i]) for col in cols] + [int(x) for x in sc[i]])
                     if records_path:
                         fh = outs["records"].fh
-                        for rec in sim.records(rules, seed, range(a, b), bots=seats):
+                        for rec in recs:
                             fh.write(dumps(rec) + "\n")
                     bar.update(b - a)
             elapsed = time.perf_counter() - t0
@@ -547,10 +606,10 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             for o in outs.values():
                 o.abort()
             raise
-        sm = sim.summary_from_totals(acc if acc is not None else np.zeros(1), rules, seed, start, stop, bots=seats)
+        sm = sim.summary_from_totals(acc, rules, seed, start, stop)
         sm.threads, sm.elapsed_s = threads, elapsed
         sm.deals_per_s = deals / elapsed if elapsed > 0 else 0.0
-    sm.bots = ",".join(seats) if len(set(seats)) > 1 else seats[0]
+    sm.bots = _bots_label(players)
     if as_json:
         d = sm.to_dict()
         d["options"] = rules.non_default_options()
@@ -564,6 +623,46 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
         for what, path in (("records", records_path), ("facts", facts_path)):
             if path:
                 click.echo(f"{what} written to {path}")
+
+
+class _Runner:
+    """Plays blocks of deals with the chosen players: the kernels when every bot is a registered
+    one (fast path), else the Game facade deal by deal (slow path, same deals for the same bots)."""
+
+    def __init__(self, rules: Rules, seed: int, players: list[Player], threads: int = 1, forced=None):
+        self.rules, self.seed, self.players, self.threads, self.forced = rules, seed, players, threads, forced
+        self.fast = all(p.fast for p in players)
+        self.bots = [(p.name, p.params) for p in players] if self.fast else [p.python_bot() for p in players]
+
+    def block(self, a: int, b: int, with_records: bool = False):
+        """``(facts of deals a..b-1, their records or None)``."""
+        from . import simulate as sim
+        from . import slowpath
+
+        if self.fast:
+            f = sim.facts(self.rules, self.seed, a, b, bots=self.bots, threads=self.threads, forced=self.forced)
+            recs = sim.records(self.rules, self.seed, range(a, b), bots=self.bots, forced=self.forced) \
+                if with_records else None
+            return f, recs
+        from .engine import IllegalPlayError
+        recs = []
+        f = np.zeros(b - a, dtype=sim.FACTS_DTYPE)
+        for i, index in enumerate(range(a, b)):
+            try:
+                rec = slowpath.play_record(self.rules, self.seed, index, self.bots, self.forced)
+            except IllegalPlayError as e:
+                raise BadInput(str(e)) from None
+            slowpath.facts_row(self.rules, rec, f, i)
+            if with_records:
+                recs.append(rec)
+        return f, (recs if with_records else None)
+
+
+def _progress(length: int, label: str, show: bool = True):
+    """A progress bar on stderr, only when stderr is a terminal (logs and pipes stay clean)."""
+    if show and sys.stderr.isatty():
+        return click.progressbar(length=length, label=label, file=sys.stderr, show_eta=True)
+    return _NoBar()
 
 
 class _NoBar:
@@ -592,12 +691,11 @@ def show(table, bots, options_, seed, index, names, as_json):
       tarotsim show --table 5 --seed 7 --index 12
     """
     from .display import format_record
-    from .simulate import records
 
     rules = _rules(table, options_)
-    seats = _bots(bots, rules)
+    players = _players(bots, rules)
     names_ = _names(names, rules, "--names") if names else None
-    rec = records(rules, seed, [index], bots=seats)[0]
+    rec = _Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
     if as_json:
         click.echo(json.dumps(rec))
     else:
@@ -673,6 +771,85 @@ def _replay_line(rec: dict, res) -> str:
     r = res.result
     return (f"table {rec['table']}: seat {rec['taker']} {rec['contract']} "
             f"{'made' if r['made'] else 'failed'} {r['difference']:+d}, scores {res.scores}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Bots and tournaments
+
+
+@cli.command(name="bots")
+@click.option("--json", "as_json", is_flag=True, help="Print the registry as JSON.")
+def bots_cmd(as_json):
+    """List the registered bots, what they do, and their parameters.
+
+    \b
+    Set parameters where bots are named: --bots heuristic:garde=56,prise=40
+    A bot of your own: --bots mypackage.mybots:MyBot (a class with choose(view, legal, rng),
+    played on the slow path; see the README).
+    """
+    from bots import REGISTRY
+
+    if as_json:
+        click.echo(json.dumps([{"name": b.name, "description": b.description,
+                                "params": [{"name": p.name, "default": p.default, "type": p.kind.__name__,
+                                            "help": p.help} for p in b.params]}
+                               for b in REGISTRY.values()]))
+        return
+    for b in REGISTRY.values():
+        click.echo(f"{b.name:<10} {b.description}")
+        for p in b.params:
+            default = p.kind(p.default) if p.kind is not bool else bool(p.default)
+            click.echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} {p.help}")
+
+
+@cli.command()
+@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
+@click.option("--bots", required=True, metavar="BOT,BOT,...",
+              help="One bot per seat, e.g. heuristic,random,random,random (parameters: heuristic:garde=56).")
+@click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
+              help="Number of deals (each played once per seat rotation with --duplicate).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
+@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
+@click.option("--duplicate/--no-duplicate", default=True, show_default=True,
+              help="Play every deal once per seat rotation, so each bot holds every seat on the same cards.")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Worker threads.")
+@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json):
+    """Pit bots against each other, fairly.
+
+    With --duplicate (the default) every deal is played once per seat rotation: each bot
+    plays every seat on the same cards and the luck of the deal cancels out. Reported per
+    bot: deals played, mean score per deal with a 95% confidence interval (over deals),
+    take rate, made rate when taking, mean score as taker and as defender; and the paired
+    difference between each pair of bots, with its confidence interval.
+
+    \b
+    Example:
+      tarotsim tournament --table 4 --bots heuristic,random,random,random --deals 20000 --seed 1
+    """
+    from . import tournament as tour
+
+    rules = _rules(table, options_)
+    players = _players(bots, rules)
+    if len(set(p.label for p in players)) < 2:
+        raise BadInput("--bots: a tournament needs at least two different bots")
+    seed = _seed(seed)
+    runner = _Runner(rules, seed, players, threads)
+    by_label = {p.label: p for p in players}
+
+    def play(rules_, seed_, a, b, seats, threads_):
+        sub = _Runner(rules_, seed_, [by_label[e.label] for e in seats], threads_)
+        return sub.block(a, b)[0]
+
+    entries = [tour.Entry(p.label, p.name, p.params) for p in players]
+    with _progress(deals, "tournament") as bar:
+        res = tour.run(rules, seed, deals, entries, duplicate=duplicate, start=start, threads=threads,
+                       progress=bar.update, play=play, chunk=tour.CHUNK if runner.fast else 200)
+    if as_json:
+        click.echo(json.dumps(res.to_dict()))
+    else:
+        click.echo(tour.format_result(res))
 
 
 # ---------------------------------------------------------------------------------------------

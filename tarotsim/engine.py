@@ -28,7 +28,8 @@ from .reference.play import record_from_deal
 from .rng import STREAM_BOTS, Rng, deal
 from .rules import CONTRACTS, Rules
 
-__all__ = ["Decision", "EcartChoice", "Event", "Game", "IllegalPlayError", "PyRandomBot", "SeatView", "play_game"]
+__all__ = ["Decision", "EcartChoice", "Event", "FastBotAdapter", "Game", "IllegalPlayError", "PyRandomBot",
+           "SeatView", "play_game", "public_view"]
 
 
 class IllegalPlayError(RuleViolation):
@@ -76,6 +77,7 @@ class SeatView:
     tricks: tuple[tuple[int, tuple[tuple[int, Card], ...], int], ...]  # (leader, plays, winner)
     trick: tuple[tuple[int, Card], ...]  # the trick being played
     options: dict = field(default_factory=dict)
+    ecart_trumps: tuple[Card, ...] = ()  # trumps put in the écart, shown to all (R-CHIEN-2)
 
 
 class Game:
@@ -321,7 +323,8 @@ class Game:
             ecart=tuple(d.ecart) if seat == d.taker and d.ecart else None,
             declarations=tuple(dict(x) for x in d.declarations),
             tricks=tuple((t.leader, t.plays, t.winner) for t in d.tricks),
-            trick=tuple(d.trick), options=self.rules.non_default_options())
+            trick=tuple(d.trick), options=self.rules.non_default_options(),
+            ecart_trumps=tuple(c for c in d.ecart if c.is_trump))
 
     def record(self) -> dict:
         """The deal record (DESIGN §6) of a finished deal."""
@@ -369,3 +372,213 @@ def _picks(pool, k: int, rng: Rng) -> list:
     """``k`` successive uniform picks without replacement from ``pool`` kept in id order."""
     remaining = sorted(pool)
     return [remaining.pop(rng.below(len(remaining))) for _ in range(k)]
+
+
+# ---------------------------------------------------------------------------------------------
+# fast bots on the slow path
+
+def public_view(view: SeatView, rules: Rules | None = None):
+    """The kernels' public view (``int64[layout.PUB_LEN]``, ``layout.PUB_*``) built from a
+    :class:`SeatView` alone: what the deal kernel hands a bot at the same decision."""
+    import numpy as np
+
+    from ._kernels import layout as L
+    from .cards import masks_of, parse_cards
+    from .rng import HAND_SIZE
+    from .rules import TABLES
+
+    if rules is None:
+        rules = Rules.from_options(view.table, view.options)
+    pub = np.zeros(L.PUB_LEN, dtype=np.int64)
+    pub[L.PUB_DEALER] = view.dealer
+    pub[L.PUB_DUMMY] = view.dealer if view.table == "5d" else -1
+    pub[L.PUB_TAKER] = -1 if view.taker is None else view.taker
+    pub[L.PUB_CONTRACT] = -1 if view.contract is None else CONTRACTS.index(view.contract)
+    pub[L.PUB_CALLED] = -1 if view.called is None else view.called.id
+    pub[L.PUB_BIDS:L.PUB_BIDS + L.MAX_SEATS] = -2
+    highest = -1
+    for seat, b in view.bids:
+        k = -1 if b == "pass" else CONTRACTS.index(b)
+        pub[L.PUB_BIDS + seat] = k
+        highest = max(highest, k)
+    pub[L.PUB_HIGHEST] = highest
+    if view.chien is not None:
+        pub[L.PUB_CHIEN_T], pub[L.PUB_CHIEN_S] = masks_of(view.chien)
+    pub[L.PUB_ECART_T] = masks_of(view.ecart_trumps)[0]
+    for d in view.declarations:
+        if d["kind"] == "chelem":
+            pub[L.PUB_SLAM] = 1
+        elif d["kind"] == "poignee":
+            pub[L.PUB_POIGNEE_T + d["seat"]] = masks_of(parse_cards(d["cards"]))[0]
+        else:
+            pub[L.PUB_MISERES + d["seat"]] += 1
+    pub[L.PUB_TABLE] = TABLES.index(view.table)
+    pub[L.PUB_N_ACTIVE] = rules.n_active
+    pub[L.PUB_N_TRICKS] = HAND_SIZE[view.table]
+    pub[L.PUB_PARTNER] = -1
+    d = view.decision
+    playing = d is not None and d.kind not in ("bid", "call", "ecart", "chelem")
+    pub[L.PUB_TRICK] = len(view.tricks) if playing else 0
+    pub[L.PUB_LEADER] = (view.trick[0][0] if view.trick else d.seat) if playing else -1
+    for j, (_, c) in enumerate(view.trick):
+        pub[L.PUB_TRICK_CARDS + j] = c.id
+    for _, plays, winner in view.tricks:
+        t, s = masks_of([c for _, c in plays])
+        pub[L.PUB_PLAYED_T] |= t
+        pub[L.PUB_PLAYED_S] |= s
+        pub[L.PUB_TRICKS_WON + winner] += 1
+        pub[L.PUB_WON_HP + winner] += sum(c.half_points for _, c in plays if not c.is_excuse)
+    # who played what, the voids shown (R-PLAY-4), the partner revealed (R-CALL-3)
+    for plays in [p for _, p, _ in view.tricks] + [view.trick]:
+        led = None
+        for seat, c in plays:
+            t, s = masks_of([c])
+            pub[L.PUB_SEAT_PLAYED_T + seat] |= t
+            pub[L.PUB_SEAT_PLAYED_S + seat] |= s
+            if led is not None and not c.is_excuse:
+                if led.is_trump:
+                    if not c.is_trump:
+                        pub[L.PUB_VOIDS + seat] |= 16
+                elif c.suit != led.suit:
+                    pub[L.PUB_VOIDS + seat] |= 1 << led.suit
+                    if not c.is_trump:
+                        pub[L.PUB_VOIDS + seat] |= 16
+            if led is None and not c.is_excuse:
+                led = c
+            if view.called is not None and c == view.called:
+                pub[L.PUB_PARTNER] = seat
+    return pub
+
+
+def _trick_state(trick) -> tuple[bool, int, int]:
+    """``(fixed, fmask, amask)`` of the kernels for the cards already in the trick."""
+    from .cards import ALL_TRUMPS_MASK, suit_mask
+
+    fixed, fmask, amask = False, 0, ALL_TRUMPS_MASK
+    for _, c in trick:
+        if not fixed and not c.is_excuse:
+            fixed = True
+            fmask = 0 if c.is_trump else suit_mask(c.suit)
+        if c.is_trump:
+            amask &= ~((2 << c.id) - 1)
+    return fixed, fmask, amask
+
+
+class FastBotAdapter:
+    """A registered fast-path bot (``bots.REGISTRY``) on the slow path, with the kernels'
+    decisions: ``choose(view, legal, rng)`` turns the :class:`SeatView` into the kernel's
+    arguments (own hand masks, :func:`public_view`, legal masks, the bots-stream state) and calls
+    the compiled ``decide_*`` entry points over the same njit policies as the deal kernel.
+
+    ``params``: None (defaults), a parameter vector (a shorter one is completed with the
+    defaults) or a ``{name: value}`` mapping. ``rng`` is advanced exactly as on the fast path
+    (``random`` draws; ``greedy`` and ``heuristic`` draw nothing).
+    """
+
+    def __init__(self, name: str = "heuristic", params=None):
+        import numpy as np
+
+        from bots import get_spec
+        spec = get_spec(name)
+        if isinstance(params, dict):
+            vec = spec.vector(**params)
+        else:
+            vec = spec.vector()
+            if params is not None:
+                p = np.asarray(params, dtype=np.float64).ravel()
+                vec[:p.size] = p[:vec.size]
+        self.spec = spec
+        self.name = spec.name
+        self.code = spec.code
+        self.params = vec
+        self._rules: dict = {}
+
+    def __repr__(self) -> str:
+        over = self.spec.overrides(self.params)
+        return f"FastBotAdapter({self.name!r}" + (f", {over!r})" if over else ")")
+
+    def _rules_of(self, view: SeatView) -> Rules:
+        key = (view.table, tuple(sorted(view.options.items())))
+        r = self._rules.get(key)
+        if r is None:
+            r = self._rules[key] = Rules.from_options(view.table, view.options)
+        return r
+
+    def kernel_inputs(self, view: SeatView, legal):
+        """What the deal kernel hands the bot at this decision, from the view alone:
+        ``(decision code (play.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
+        arguments (bid: highest; call: legal suit word; écart: normal, candidate trumps, size;
+        poignée: levels; misère: which; card: legal trump word, legal suit word, fixed, fmask,
+        amask, position in the trick), padded to six."""
+        import numpy as np
+
+        from ._kernels import play as P
+        from .cards import masks_of
+
+        rules = self._rules_of(view)
+        pub = public_view(view, rules)
+        ht, hs = masks_of(view.hand)
+        d = view.decision.kind
+        if d == "bid":
+            what, args = P.TR_BID, (int(pub[self._L.PUB_HIGHEST]),)
+        elif d == "call":
+            what, args = P.TR_CALL, (masks_of(legal)[1],)
+        elif d == "ecart":
+            what, args = P.TR_ECART, (masks_of(legal.normal)[1], masks_of(legal.trumps)[0], legal.size)
+        elif d == "chelem":
+            what, args = P.TR_CHELEM, ()
+        elif d == "poignee":
+            what, args = P.TR_POIGNEE, (len(legal) - 1,)
+        elif d.startswith("misere"):
+            what, args = P.TR_MISERE, (int(d == "misere_tete"),)
+        else:
+            fixed, fmask, amask = _trick_state(view.trick)
+            what, args = P.TR_CARD, masks_of(legal) + (int(fixed), fmask, amask, len(view.trick))
+        args = tuple(int(a) for a in args) + (0,) * (6 - len(args))
+        return what, ht, hs, args, pub
+
+    def choose(self, view: SeatView, legal, rng: Rng):
+        import numpy as np
+
+        from ._kernels import bots as K
+        from ._kernels import play as P
+        from .cards import DECK
+        from .rules import POIGNEE_LEVELS
+
+        what, ht, hs, a, pub = self.kernel_inputs(view, legal)
+        seat = view.seat
+        params = np.zeros((self._rules_of(view).n_seats, self.params.size), dtype=np.float64)
+        params[seat] = self.params
+        ht, hs = np.int64(ht), np.int64(hs)
+        a = [np.int64(x) for x in a]
+        kind = np.int64(self.code)
+        st = np.uint64(rng.state)
+        if what == P.TR_BID:
+            b, st = K.decide_bid(kind, params, seat, ht, hs, pub, a[0], st)
+            out = "pass" if b < 0 else CONTRACTS[b]
+        elif what == P.TR_CALL:
+            b, st = K.decide_call(kind, params, seat, ht, hs, pub, a[0], st)
+            out = DECK[22 + int(b)]
+        elif what == P.TR_ECART:
+            buf = np.zeros(self._L.MAX_ECART, dtype=np.int64)
+            _, _, st = K.decide_ecart(kind, params, seat, ht, hs, pub, a[0], a[1], a[2], buf, st)
+            out = [DECK[int(c)] for c in buf[:legal.size]]
+        elif what == P.TR_CHELEM:
+            y, st = K.decide_chelem(kind, params, seat, ht, hs, pub, st)
+            out = bool(y)
+        elif what == P.TR_POIGNEE:
+            lvl, st = K.decide_poignee(kind, params, seat, ht, hs, pub, a[0], st)
+            out = None if lvl == 0 else POIGNEE_LEVELS[lvl - 1]
+        elif what == P.TR_MISERE:
+            y, st = K.decide_misere(kind, params, seat, ht, hs, pub, a[0], st)
+            out = bool(y)
+        else:
+            c, st = K.decide_card(kind, params, seat, ht, hs, pub, a[0], a[1], bool(a[2]), a[3], a[4], a[5], st)
+            out = DECK[int(c)]
+        rng.state = int(st)
+        return out
+
+    @property
+    def _L(self):
+        from ._kernels import layout
+        return layout

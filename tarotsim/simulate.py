@@ -9,9 +9,11 @@ and release the GIL; chunks of deals run on a thread pool.
 - :func:`summarize` -> the same :class:`Summary` from a facts array.
 - :func:`records` -> full DESIGN §6 deal records (dicts) of chosen deals.
 
-Bots: ``"random"`` for every seat, or one entry per seat: a name (``"random"``) or
-``(name, params)`` with ``params`` a sequence of at most ``N_BOT_PARAMS`` floats (heuristic bots
-will read them; ``random`` ignores them). Names map to kernel codes in :data:`BOT_KINDS`.
+Bots (``bots.REGISTRY``: ``random``, ``greedy``, ``heuristic``): a ``--bots`` text such as
+``"heuristic"`` or ``"heuristic:garde=60,random,random,random"``, or one entry per seat: a name
+(default parameters) or ``(name, params)`` with ``params`` a vector of at most ``N_BOT_PARAMS``
+floats (``bots.BotSpec.vector``) or a ``{name: value}`` mapping. Names map to kernel codes in
+:data:`BOT_KINDS`.
 
 ``forced=(seat, contract)`` skips the auction: that seat takes that contract (a name such as
 ``"garde"`` or 0..3). At table 5d a seat sits out as the dummy one deal in five: such deals
@@ -59,31 +61,48 @@ def _rules(rules) -> Rules:
 
 
 def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels."""
+    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels.
+
+    ``bots``: a ``--bots`` text (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``,
+    :func:`bots.parse_bots`), or one entry per seat (or one ``(name, params)`` for all): a name
+    (its default parameters), ``(name, params)`` with ``params`` a vector (a shorter one is
+    completed with the defaults) or a ``{name: value}`` mapping. Unknown bots, unknown
+    parameters and wrong types raise :class:`bots.BotError` (a ``ValueError``).
+    """
+    from bots import BotError, get_spec, parse_bots
+
     n = rules.n_seats
-    if isinstance(bots, str) or (isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str)
-                                 and not isinstance(bots[1], str)):
+    if isinstance(bots, str):
+        bots = parse_bots(bots, n)
+    elif isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str) and not isinstance(bots[1], str):
         bots = [bots] * n
     bots = list(bots)
     if len(bots) != n:
-        raise ValueError(f"{len(bots)} bots for a table of {n} seats")
+        raise BotError(f"{len(bots)} bots for a table of {n} seats: give one bot for every seat or {n}")
     kinds = np.zeros(n, dtype=np.int64)
     params = np.zeros((n, N_BOT_PARAMS), dtype=np.float64)
     for seat, b in enumerate(bots):
-        name, p = (b, ()) if isinstance(b, str) else (b[0], b[1])
-        if name not in BOT_KINDS:
-            raise ValueError(f"unknown bot {name!r}: known bots are {', '.join(BOT_KINDS)}")
-        p = np.asarray(p, dtype=np.float64).ravel()
-        if p.size > N_BOT_PARAMS:
-            raise ValueError(f"bot {name!r} at seat {seat}: at most {N_BOT_PARAMS} parameters")
-        kinds[seat] = BOT_KINDS[name]
-        params[seat, :p.size] = p
+        name, p = (b, None) if isinstance(b, str) else (b[0], b[1])
+        spec = get_spec(name)
+        if isinstance(p, dict):
+            vec = spec.vector(**p)
+        else:
+            vec = spec.vector()
+            if p is not None:
+                p = np.asarray(p, dtype=np.float64).ravel()
+                if p.size > N_BOT_PARAMS:
+                    raise BotError(f"bot {name!r} at seat {seat}: at most {N_BOT_PARAMS} parameters")
+                vec[:p.size] = p
+        kinds[seat] = spec.code
+        params[seat] = vec
     return kinds, params
 
 
 def _bots_label(bots) -> str:
     if isinstance(bots, str):
         return bots
+    if isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str) and not isinstance(bots[1], str):
+        return bots[0]
     return ",".join(b if isinstance(b, str) else b[0] for b in bots)
 
 

@@ -3,14 +3,16 @@
 Public entry points are in ``tarotsim.simulate``. Layout constants: ``layout``. Kernels are
 compiled with ``cache=True``; numba's cache only watches each kernel's own source file, so at
 import we compare a hash of every source a kernel inlines (these modules, ``scoring.py``,
-``rules.py``, ``rng.py``, ``cards.py``) and the bit-selection path with the one stored beside
-the cache, and flush the stale entries when it changed.
+``rules.py``, ``rng.py``, ``cards.py``, and the bots' policies ``bots/*.py``) and the
+bit-selection path with the one stored beside the cache, and flush the stale entries when it
+changed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 from . import _bits, _rng, bots, layout, play  # noqa: F401
@@ -18,12 +20,16 @@ from ._bits import HAS_PDEP
 from .play import new_buffer, play_deal, run_aggregate, run_facts, run_logs, score_kernel
 
 _CACHED = (_bits.bits_py, play.play_deal, play.run_facts, play.run_aggregate, play.run_logs, play.new_buffer,
-           play.score_kernel, _rng.shuffle_into, _rng.stream_state_py, _rng.draws_py)
+           play.score_kernel, _rng.shuffle_into, _rng.stream_state_py, _rng.draws_py,
+           bots.decide_bid, bots.decide_call, bots.decide_ecart, bots.decide_chelem, bots.decide_poignee,
+           bots.decide_misere, bots.decide_card)
 
 
 def _sources_digest() -> str:
     here = Path(__file__).resolve().parent
     files = sorted(here.glob("*.py")) + [here.parent / n for n in ("scoring.py", "rules.py", "rng.py", "cards.py")]
+    # the policies the kernels call (the top-level ``bots`` package, wherever it is installed)
+    files += sorted(Path(sys.modules["bots.heuristic"].__file__).resolve().parent.glob("*.py"))
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode())

@@ -56,7 +56,15 @@ _PUB, PUB_LEN = _layout([
     ("PUB_SLAM", 1), ("PUB_POIGNEE_T", MAX_SEATS),  # poignée cards shown, per seat
     ("PUB_MISERES", MAX_SEATS),
     ("PUB_TRICK", 1), ("PUB_LEADER", 1), ("PUB_TRICK_CARDS", MAX_SEATS),
-    ("PUB_PLAYED_T", 1), ("PUB_PLAYED_S", 1),  # every card played so far
+    ("PUB_PLAYED_T", 1), ("PUB_PLAYED_S", 1),  # every card of the finished tricks
+    # appended for the bots (all public). The rules' table, players and tricks are always set; the
+    # rest is kept up to date only when some seat is not ``random`` (else it stays 0 / -1).
+    ("PUB_TABLE", 1), ("PUB_N_ACTIVE", 1), ("PUB_N_TRICKS", 1),  # rules.TABLE_* code, players, tricks
+    ("PUB_PARTNER", 1),  # table 5: who played the called card, once played (R-CALL-3), else -1
+    ("PUB_VOIDS", MAX_SEATS),  # per seat, shown by not following: bit s suit s (S H D C), bit 4 trumps
+    ("PUB_SEAT_PLAYED_T", MAX_SEATS), ("PUB_SEAT_PLAYED_S", MAX_SEATS),  # cards each seat has played
+    ("PUB_TRICKS_WON", MAX_SEATS),  # finished tricks won by each seat
+    ("PUB_WON_HP", MAX_SEATS),  # half-points of the cards (the Excuse aside) in the tricks it won
 ])
 globals().update(_PUB)
 
@@ -80,9 +88,10 @@ CHELEM_NAMES = (None, "announced_made", "made", "announced_failed", "defence", "
 DECL_POIGNEE, DECL_CHELEM, DECL_MISERE_ATOUT, DECL_MISERE_TETE = range(4)
 DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
 
-#: Built-in bot kinds (the kernel dispatches on these). Heuristic bots get the next codes.
-BOT_RANDOM = 0
-BOT_KINDS = {"random": BOT_RANDOM}
+#: Built-in bot kinds (the kernel dispatches on these). ``bots.REGISTRY`` describes each one
+#: (parameters, help) under the same names and codes; a test keeps the two in step.
+BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
+BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC}
 #: Width of each seat's float64 parameter row.
 N_BOT_PARAMS = 16
 

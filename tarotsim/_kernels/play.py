@@ -19,7 +19,7 @@ from ..rules import (RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITH
                      RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE,
                      RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_5, TABLE_5D)
 from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
-from ._bits import popcount, select_bit
+from ._bits import popcount, select_bit, tzcnt
 from ._rng import U_STREAM_BOTS, U_STREAM_CARDS, below, stream_state
 from .bots import bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_misere, bot_poignee
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_DEALS, ACC_MADE,
@@ -36,7 +36,9 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_D
                      OUTCOME_ALL_PASSED, OUTCOME_PETIT_SEC, OUTCOME_PLAYED, PUB_BIDS, PUB_CALLED,
                      PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_DUMMY, PUB_ECART_T,
                      PUB_HIGHEST, PUB_LEADER, PUB_LEN, PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T,
-                     PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS)
+                     PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, PUB_TABLE,
+                     PUB_N_ACTIVE, PUB_N_TRICKS, PUB_PARTNER, PUB_VOIDS, PUB_SEAT_PLAYED_T,
+                     PUB_SEAT_PLAYED_S, PUB_TRICKS_WON, PUB_WON_HP, BOT_RANDOM)
 
 score_kernel = njit(cache=True, nogil=True)(score_core)
 
@@ -88,6 +90,11 @@ B_STEPS = B_PUB + PUB_LEN
 B_SCORES = B_STEPS + ST_LEN
 B_MISERES = B_SCORES + MAX_SEATS
 BUF_LEN = B_MISERES + MAX_SEATS
+# Decision trace (tests only): a buffer longer than BUF_LEN gets, after BUF_LEN, the number of
+# decisions then one record per decision: what the bot was handed and what it chose.
+TR_BID, TR_CALL, TR_ECART, TR_CHELEM, TR_POIGNEE, TR_MISERE, TR_CARD = range(7)
+TR_WHAT, TR_SEAT, TR_HT, TR_HS, TR_ARGS, TR_CHOICE, TR_PUB = 0, 1, 2, 3, 4, 10, 12  # args: 6, choice: 2
+TR_REC = TR_PUB + PUB_LEN
 
 
 @njit(inline="always")
@@ -136,8 +143,55 @@ def _after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
 
 
 @njit(inline="always")
+def _trace(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub, pos):
+    """Append a decision record to the trace (``pub`` as the bot saw it; the trick slots past
+    ``pos``, left over from an earlier trick, are zeroed in the copy)."""
+    k = buf[BUF_LEN]
+    base = BUF_LEN + 1 + k * TR_REC
+    if base + TR_REC > buf.shape[0]:
+        return
+    buf[base + TR_WHAT] = what
+    buf[base + TR_SEAT] = seat
+    buf[base + TR_HT] = ht
+    buf[base + TR_HS] = hs
+    buf[base + TR_ARGS] = a0
+    buf[base + TR_ARGS + 1] = a1
+    buf[base + TR_ARGS + 2] = a2
+    buf[base + TR_ARGS + 3] = a3
+    buf[base + TR_ARGS + 4] = a4
+    buf[base + TR_ARGS + 5] = a5
+    buf[base + TR_CHOICE] = r0
+    buf[base + TR_CHOICE + 1] = r1
+    for i in range(PUB_LEN):
+        buf[base + TR_PUB + i] = pub[i]
+    for j in range(pos, MAX_SEATS):
+        buf[base + TR_PUB + PUB_TRICK_CARDS + j] = 0
+    buf[BUF_LEN] = k + 1
+
+
+@njit(inline="always")
+def _track_card(pub, seat, c, bt, bs, fixed, fmask, called):
+    """Public facts of a card for the bots: who played it, the voids it shows (R-PLAY-4), and
+    the partner once the called card is played (R-CALL-3). ``fixed``/``fmask``: before it."""
+    pub[PUB_SEAT_PLAYED_T + seat] |= bt
+    pub[PUB_SEAT_PLAYED_S + seat] |= bs
+    if fixed and c != 0:
+        v = pub[PUB_VOIDS + seat]
+        if fmask != 0:
+            if (bs & fmask) == 0:
+                v |= np.int64(1) << (tzcnt(fmask) // 14)
+                if bt == 0:
+                    v |= 16
+        elif bt == 0:
+            v |= 16
+        pub[PUB_VOIDS + seat] = v
+    if c == called:
+        pub[PUB_PARTNER] = seat
+
+
+@njit(inline="always")
 def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
-                n_decl, poig_att, poig_def, n_mis, bst):
+                n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, pos):
     """Poignée then misères of ``seat`` before its first card (R-POIG-2/3, R-MIS-1)."""
     ht = ws[WS_HT + seat]
     hs = ws[WS_HS + seat]
@@ -150,6 +204,8 @@ def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, mi
     n_lev = (np.int64(cap >= POIGNEE_SIZES[table, 0]) + np.int64(cap >= POIGNEE_SIZES[table, 1])
              + np.int64(cap >= POIGNEE_SIZES[table, 2]))
     lvl, bst = bot_poignee(kind, params, seat, ht, hs, pub, n_lev, bst)
+    if tracing:
+        _trace(buf, TR_POIGNEE, seat, ht, hs, n_lev, 0, 0, 0, 0, 0, lvl, 0, pub, pos)
     if lvl > 0:
         size = POIGNEE_SIZES[table, lvl - 1]
         if n_av >= size:
@@ -176,6 +232,8 @@ def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, mi
                 ok = (hs & HONOURS) == 0
             if ok:
                 yes, bst = bot_misere(kind, params, seat, ht, hs, pub, which, bst)
+                if tracing:
+                    _trace(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
                 if yes:
                     d = L_DECL + DECL_FIELDS * n_decl
                     log[d] = seat
@@ -259,6 +317,11 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         pub[PUB_BIDS + s] = -2
         pub[PUB_POIGNEE_T + s] = 0
         pub[PUB_MISERES + s] = 0
+        pub[PUB_VOIDS + s] = 0
+        pub[PUB_SEAT_PLAYED_T + s] = 0
+        pub[PUB_SEAT_PLAYED_S + s] = 0
+        pub[PUB_TRICKS_WON + s] = 0
+        pub[PUB_WON_HP + s] = 0
     pub[PUB_DEALER] = dealer
     pub[PUB_DUMMY] = dummy
     pub[PUB_TAKER] = -1
@@ -271,6 +334,20 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
     pub[PUB_SLAM] = 0
     pub[PUB_PLAYED_T] = 0
     pub[PUB_PLAYED_S] = 0
+    pub[PUB_TRICK] = 0
+    pub[PUB_LEADER] = -1
+    pub[PUB_TABLE] = table
+    pub[PUB_N_ACTIVE] = na
+    pub[PUB_N_TRICKS] = h
+    pub[PUB_PARTNER] = -1
+    tracing = buf.shape[0] > BUF_LEN
+    if tracing:
+        buf[BUF_LEN] = 0
+    # the bots' public bookkeeping (voids, who played what, tricks won) only when one reads it
+    track = False
+    for s in range(n):
+        if kinds[s] != BOT_RANDOM:
+            track = True
 
     # ---- deal (tarotsim.rng.deal) -----------------------------------------------------------
     st = stream_state(seed, np.uint64(index), U_STREAM_CARDS)
@@ -328,6 +405,9 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         else:
             bid, bst = bot_bid(kinds[seat], params, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
                                highest, bst)
+            if tracing:
+                _trace(buf, TR_BID, seat, ws[WS_HT + seat], ws[WS_HS + seat], highest, 0, 0, 0, 0, 0, bid, 0,
+                       pub, 0)
         log[L_BID_SEAT + k] = seat
         log[L_BID + k] = bid
         pub[PUB_BIDS + seat] = bid
@@ -358,6 +438,8 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
                 if ths & KNIGHTS == KNIGHTS:
                     legal |= JACKS
         b, bst = bot_call(kinds[taker], params, taker, ws[WS_HT + taker], ths, pub, legal, bst)
+        if tracing:
+            _trace(buf, TR_CALL, taker, ws[WS_HT + taker], ths, legal, 0, 0, 0, 0, 0, b, 0, pub, 0)
         called = 22 + b
         log[L_CALLED] = called
         pub[PUB_CALLED] = called
@@ -374,6 +456,9 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         normal = ths & ~KINGS
         ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, taker, tht, ths, pub, normal,
                                           tht & T2_T20, n_chien, log, L_ECART, bst)
+        if tracing:
+            _trace(buf, TR_ECART, taker, tht, ths, normal, tht & T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
+                   pub, 0)
         log[L_N_ECART] = n_chien
         ws[WS_HT + taker] = tht & ~ecart_t
         ws[WS_HS + taker] = ths & ~ecart_s
@@ -399,6 +484,8 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
     # ---- chelem announce (R-SLAM-1) ----------------------------------------------------------
     n_decl = 0
     slam, bst = bot_chelem(kinds[taker], params, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
+    if tracing:
+        _trace(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
     if slam:
         log[L_DECL + 0] = taker
         log[L_DECL + 1] = DECL_CHELEM
@@ -447,7 +534,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
     for j in range(na):
         n_decl, poig_att, poig_def, n_mis, bst = _first_turn(
             rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
-            n_decl, poig_att, poig_def, n_mis, bst)
+            n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, j)
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
         lt, ls = _legal(ht, hs, fixed, fmask, amask)
@@ -458,6 +545,10 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
                 ls = hs & ~ban
         c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask,
                                        amask, j, bst)
+        if tracing:
+            _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
+        if track:
+            _track_card(pub, seat, c, bt, bs, fixed, fmask, called)
         ws[WS_HT + seat] = ht ^ bt
         ws[WS_HS + seat] = hs ^ bs
         tt |= bt
@@ -496,6 +587,9 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
                     adj += 1 if w_att else -1
                 tt &= ~np.int64(1)
         log[L_WINNER + tr] = winner
+        if track:
+            pub[PUB_TRICKS_WON + winner] += 1
+            pub[PUB_WON_HP + winner] += _hp(tt & ~np.int64(1), ts)
         wm = -w_att
         att_t |= tt & wm
         att_s |= ts & wm
@@ -517,6 +611,10 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         hs = ws[WS_HS + seat]
         c, tt, ts, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, ht, hs, False, np.int64(0),
                                        TRUMPS, 0, bst)
+        if tracing:
+            _trace(buf, TR_CARD, seat, ht, hs, ht, hs, 0, 0, TRUMPS, 0, c, 0, pub, 0)
+        if track:
+            _track_card(pub, seat, c, tt, ts, False, np.int64(0), called)
         ws[WS_HT + seat] = ht ^ tt
         ws[WS_HS + seat] = hs ^ ts
         log[cbase] = c
@@ -534,6 +632,10 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
             lt, ls = _legal(ht, hs, fixed, fmask, amask)
             c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed,
                                            fmask, amask, j, bst)
+            if tracing:
+                _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
+            if track:
+                _track_card(pub, seat, c, bt, bs, fixed, fmask, called)
             ws[WS_HT + seat] = ht ^ bt
             ws[WS_HS + seat] = hs ^ bs
             tt |= bt

@@ -1,0 +1,97 @@
+"""Every benchmark of the project in one run, as JSON (and optionally a Markdown table).
+
+    python -m benchmarks.suite --json > bench.json
+    python -m benchmarks.suite --markdown BENCHMARKS.md
+
+Throughput for tables 3, 4, 5, 5d x bots random, greedy, heuristic x one thread and all cores
+(each in a fresh process, after compilation), the pure-Python baseline (the reference engine)
+measured in the same run, start-up and memory of the command line. Every figure comes with the
+command that reproduces it. Ratios (speedup, scaling) are computed from figures of this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+TABLES = ("3", "4", "5", "5d")
+BOTS = ("random", "greedy", "heuristic")
+DEALS = {"random": 2_000_000, "greedy": 1_000_000, "heuristic": 1_000_000}
+
+
+def _run(module: str, *args: str) -> dict:
+    cmd = [sys.executable, "-m", module, *args, "--json"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    res = json.loads(out.strip().splitlines()[-1])
+    res["command"] = "python -m " + module + " " + " ".join(args) + " --json"
+    return res
+
+
+def measure(quick: bool = False, repeat: int = 3) -> dict:
+    cores = os.cpu_count() or 1
+    scale = 10 if quick else 1
+    rows = []
+    for table in TABLES:
+        for bots in BOTS:
+            for threads in sorted({1, cores}):
+                deals = DEALS[bots] // scale
+                r = _run("benchmarks.throughput", "--table", table, "--bots", bots, "--deals", str(deals),
+                         "--threads", str(threads), "--repeat", str(repeat))
+                rows.append({k: r[k] for k in ("table", "bots", "threads", "deals", "deals_per_s", "command")})
+                machine = r["machine"]
+    baseline = _run("benchmarks.baseline", "--table", "4", "--deals", str(2000 // scale))
+    startup = _run("benchmarks.startup", "--repeat", "3" if not quick else "1",
+                   "--rss-deals", "100000,10000000" if not quick else "10000,1000000")
+
+    def rate(table, bots, threads):
+        return next(r["deals_per_s"] for r in rows if (r["table"], r["bots"], r["threads"]) == (table, bots, threads))
+
+    ratios = {
+        "speedup_random_t4_vs_reference": round(rate("4", "random", 1) / baseline["deals_per_s"], 1),
+        "scaling_random_t4_all_cores": round(rate("4", "random", cores) / rate("4", "random", 1), 2),
+        "scaling_heuristic_t4_all_cores": round(rate("4", "heuristic", cores) / rate("4", "heuristic", 1), 2),
+    }
+    return {"machine": machine, "throughput": rows, "baseline": baseline, "startup": startup, "ratios": ratios}
+
+
+def markdown(res: dict) -> str:
+    m = res["machine"]
+    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
+             f"numpy {m['numpy']}.", "",
+             "| table | bots | threads | deals/s | command |", "|---|---|---|---|---|"]
+    for r in res["throughput"]:
+        lines.append(f"| {r['table']} | {r['bots']} | {r['threads']} | {r['deals_per_s']:,.0f} | `{r['command']}` |")
+    b, s, q = res["baseline"], res["startup"], res["ratios"]
+    lines += ["", "| what | figure | command |", "|---|---|---|",
+              f"| pure-Python reference engine, table 4, random | {b['deals_per_s']:,.0f} deals/s | `{b['command']}` |",
+              f"| speedup of the kernels over it (table 4, random, one core) | {q['speedup_random_t4_vs_reference']:,}x | |",
+              f"| all cores vs one (table 4, random / heuristic) | {q['scaling_random_t4_all_cores']}x / "
+              f"{q['scaling_heuristic_t4_all_cores']}x | |",
+              f"| `tarotsim score ...`, warm | {s['score_warm_s']} s | `{s['command']}` |",
+              f"| `tarotsim simulate --deals 1000`, warm cache | {s['simulate_1000_warm_s']} s | |",
+              f"| `tarotsim simulate --deals 1000`, cold cache (compiling) | {s['simulate_1000_cold_s']} s | |"]
+    for n, mb in s["peak_rss_mb"].items():
+        lines.append(f"| peak RSS, `tarotsim simulate --deals {int(n):,}` (no records) | {mb} MB | |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.suite", description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="a tenth of the deals (a smoke run)")
+    p.add_argument("--repeat", type=int, default=3, help="timed runs per throughput figure; the best is kept")
+    p.add_argument("--markdown", metavar="FILE", help="also write the figures as Markdown tables")
+    p.add_argument("--json", action="store_true", help="print JSON on one line")
+    a = p.parse_args(argv)
+    res = measure(a.quick, a.repeat)
+    if a.markdown:
+        with open(a.markdown, "w", encoding="utf-8") as f:
+            f.write(markdown(res))
+    print(json.dumps(res) if a.json else json.dumps(res, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

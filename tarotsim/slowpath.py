@@ -1,0 +1,112 @@
+"""The slow path: Python bots (``module:Class``) playing through the :class:`~tarotsim.engine.Game`
+facade, one decision at a time, with the same facts rows and records as the fast path.
+
+A user's bot is any class with ``choose(view, legal, rng)`` (see :mod:`tarotsim.engine`); it is
+named on the command line as ``package.module:ClassName`` and built without arguments. Deals keep
+their identity: the cards come from ``(seed, index)`` and every bot draws from the deal's bots
+stream, so a deal played here with random bots is the deal the kernels play.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+
+import numpy as np
+
+from .engine import Game, play_game
+from .rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
+from .simulate import CHELEM_NAMES, FACTS_DTYPE
+
+PYTHON_BOT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+OUTCOME_CODES = {"played": 0, "all_passed": 1, "petit_sec": 2}
+
+
+class BotLoadError(ValueError):
+    """A ``module:Class`` that cannot be imported or built (one-line message)."""
+
+
+def is_python_bot(text: str) -> bool:
+    """``pkg.module:Class`` names a user's Python bot (a registered bot with parameters is
+    ``name:param=value``, which has an ``=``)."""
+    return bool(PYTHON_BOT.match(text.strip()))
+
+
+def load_python_bot(text: str):
+    """Import ``module:Class`` and build the bot; it must have a ``choose`` method."""
+    module_name, _, class_name = text.strip().partition(":")
+    if os.getcwd() not in sys.path and "" not in sys.path:  # a user's module in the current folder
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as e:  # any import failure is the user's module: say it in one line
+        raise BotLoadError(f"cannot import bot module {module_name!r}: {type(e).__name__}: {e}") from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise BotLoadError(f"module {module_name!r} has no {class_name!r}")
+    try:
+        bot = cls()
+    except Exception as e:
+        raise BotLoadError(f"cannot build bot {text}: {type(e).__name__}: {e}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise BotLoadError(f"bot {text} has no choose(view, legal, rng) method")
+    if not getattr(bot, "name", None):
+        try:
+            bot.name = text
+        except Exception:
+            pass
+    return bot
+
+
+def facts_row(rules: Rules, rec: dict, out: np.ndarray, i: int) -> None:
+    """Fill row ``i`` of a FACTS_DTYPE array from a deal record (the kernels' facts, field for field)."""
+    row = out[i]
+    row["index"] = rec["index"] if rec.get("index") is not None else -1
+    row["dealer"] = rec["dealer"]
+    row["outcome"] = OUTCOME_CODES[rec["outcome"]]
+    row["petit_sec_seat"] = rec.get("petit_sec_seat", -1) if rec["outcome"] == "petit_sec" else -1
+    for f in ("taker", "contract", "partner", "called"):
+        row[f] = -1
+    row["scores"][:] = 0
+    row["scores"][:len(rec["scores"])] = rec["scores"]
+    res = rec.get("result")
+    if rec["outcome"] != "played" or res is None:
+        return
+    taker, partner = rec["taker"], rec.get("partner")
+    attack = {taker} | ({partner} if partner is not None else set())
+    row["taker"] = taker
+    row["contract"] = CONTRACTS.index(rec["contract"])
+    row["partner"] = -1 if partner is None else partner
+    if rec.get("called"):
+        from .cards import Card
+        row["called"] = Card.parse(rec["called"]).id
+    row["attack_half_points"] = res["attack_half_points"]
+    row["oudlers"] = res["oudlers"]
+    row["made"] = int(res["made"])
+    row["difference"] = res["difference"]
+    row["petit_au_bout"] = {"attack": 1, "defence": -1, None: 0}[res["petit_au_bout"]]
+    row["chelem"] = CHELEM_NAMES.index(res["chelem"])
+    decl = rec.get("declarations", [])
+    row["slam_announced"] = int(any(d["kind"] == "chelem" for d in decl))
+    for side, field in ((True, "poignee_attack"), (False, "poignee_defence")):
+        row[field] = sum(POIGNEE_BONUS[POIGNEE_LEVELS.index(d["level"])] for d in decl
+                         if d["kind"] == "poignee" and (d["seat"] in attack) == side)
+    row["miseres"] = sum(1 for d in decl if d["kind"].startswith("misere"))
+    row["attack_tricks"] = sum(1 for t in rec["tricks"] if t["winner"] in attack)
+    row["value"] = res["value"]
+
+
+def play_record(rules: Rules, seed: int, index: int, players, forced=None) -> dict:
+    """Play deal ``(seed, index)`` with Python bots (one per seat) and return its record."""
+    game = play_game(Game(rules, seed, index, forced=forced), list(players))
+    return game.record()
+
+
+def facts(rules: Rules, seed: int, start: int, stop: int, players, forced=None) -> np.ndarray:
+    """Facts of deals ``start .. stop-1`` played by Python bots (``players``: one per seat)."""
+    out = np.zeros(stop - start, dtype=FACTS_DTYPE)
+    for i, index in enumerate(range(start, stop)):
+        facts_row(rules, play_record(rules, seed, index, players, forced), out, i)
+    return out

@@ -1,0 +1,226 @@
+"""Bot-vs-bot tournaments: duplicate seat rotations, per-bot means with confidence intervals,
+and paired differences between bots.
+
+With ``duplicate`` (the default) every deal ``(seed, index)`` is played once per seat rotation:
+in rotation ``r`` seat ``s`` is held by entry ``(s + r) % n``. Every entry plays every seat on
+the same cards, so the luck of the deal cancels out of the comparisons. Without it each deal is
+played once, in rotation ``index % n``.
+
+The unit of the statistics is the deal (deals are independent; the rotations of one deal are
+not): for each bot, ``x(d)`` is its mean score over its seat-plays of deal ``d``; means and 95%
+confidence intervals are taken over deals, and the difference between two bots is the mean of
+``x_a(d) - x_b(d)``, a paired comparison on identical cards. Totals are kept as running sums per
+chunk of deals, so memory does not depend on the number of deals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from . import simulate as sim
+from .rules import CONTRACTS, Rules
+
+Z95 = 1.959963984540054
+CHUNK = 20_000
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One seat's bot as given: ``label`` names it in the report (bots with the same label
+    are one bot), ``name`` and ``params`` go to the engine."""
+
+    label: str
+    name: str
+    params: tuple = ()
+
+
+@dataclass
+class _Acc:
+    """Running sums for one bot."""
+
+    plays: int = 0              # seat-plays (deals played, one per rotation and seat)
+    units: int = 0              # deals in which it played (the statistical units)
+    sum_x: float = 0.0
+    sum_x2: float = 0.0
+    takes: int = 0
+    made: int = 0
+    taker_score: int = 0
+    defender_plays: int = 0
+    defender_score: int = 0
+    partner_plays: int = 0
+    partner_score: int = 0
+    takes_by_contract: list = field(default_factory=lambda: [0, 0, 0, 0])
+    made_by_contract: list = field(default_factory=lambda: [0, 0, 0, 0])
+
+
+def _ci(n: int, s: float, s2: float) -> tuple[float, float, float, float]:
+    """(mean, ci_low, ci_high, sd) of n values given their sum and sum of squares."""
+    if n == 0:
+        return (math.nan,) * 4
+    mean = s / n
+    var = max(0.0, (s2 - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+    sd = math.sqrt(var)
+    half = Z95 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half, sd
+
+
+@dataclass
+class TournamentResult:
+    table: str
+    seed: int
+    start: int
+    deals: int
+    duplicate: bool
+    rotations: int
+    entries: list
+    bots: list            # dicts, one per distinct bot
+    pairs: list           # dicts, one per pair of distinct bots
+    elapsed_s: float = 0.0
+    options: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"table": self.table, "seed": self.seed, "start": self.start, "deals": self.deals,
+                "duplicate": self.duplicate, "rotations": self.rotations,
+                "seats": [e.label for e in self.entries], "options": self.options,
+                "bots": self.bots, "pairs": self.pairs, "elapsed_s": self.elapsed_s}
+
+
+def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
+    """The seat assignments played for every deal (duplicate) or to choose from (index % n)."""
+    n = len(entries)
+    return [[entries[(s + r) % n] for s in range(n)] for r in range(n)]
+
+
+def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Entry], threads: int) -> np.ndarray:
+    """Facts of deals ``a .. b-1`` with ``seats`` (one Entry per seat), on the fast path."""
+    return sim.facts(rules, seed, a, b, bots=[(e.name, e.params) for e in seats], threads=threads)
+
+
+def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate: bool = True,
+        start: int = 0, threads: int = 1, progress=None, chunk: int = CHUNK,
+        play=play_chunk) -> TournamentResult:
+    """Play the tournament and compute its statistics (see the module docstring)."""
+    import time
+
+    n = rules.n_seats
+    if len(entries) != n:
+        raise ValueError(f"table {rules.table} seats {n} players: give {n} bots, not {len(entries)}")
+    labels = list(dict.fromkeys(e.label for e in entries))
+    idx = {lab: i for i, lab in enumerate(labels)}
+    k = len(labels)
+    accs = [_Acc() for _ in labels]
+    pair_sums = {(i, j): [0.0, 0.0, 0] for i, j in combinations(range(k), 2)}  # sum, sum of squares, units
+    rots = rotations(entries, duplicate)
+    t0 = time.perf_counter()
+    for a in range(start, start + deals, chunk):
+        b = min(start + deals, a + chunk)
+        m = b - a
+        tot = np.zeros((k, m))          # per bot, per deal: sum of its scores
+        cnt = np.zeros((k, m))          # per bot, per deal: its seat-plays
+        index = np.arange(a, b)
+        for r, seats in enumerate(rots):
+            use = np.ones(m, bool) if duplicate else (index % n == r)
+            if not use.any():
+                continue
+            f = play(rules, seed, a, b, seats, threads)
+            played = f["outcome"] == 0
+            dealer = f["dealer"].astype(np.int64)
+            for s, e in enumerate(seats):
+                i = idx[e.label]
+                active = use & ~((dealer == s) if rules.table == "5d" else np.zeros(m, bool))
+                sc = f["scores"][:, s].astype(np.int64)
+                tot[i] += np.where(active, sc, 0)
+                cnt[i] += active
+                acc = accs[i]
+                acc.plays += int(active.sum())
+                taking = active & played & (f["taker"] == s)
+                acc.takes += int(taking.sum())
+                acc.made += int((taking & (f["made"] == 1)).sum())
+                acc.taker_score += int(sc[taking].sum())
+                for c in range(len(CONTRACTS)):
+                    tc = taking & (f["contract"] == c)
+                    acc.takes_by_contract[c] += int(tc.sum())
+                    acc.made_by_contract[c] += int((tc & (f["made"] == 1)).sum())
+                partner = active & played & (f["partner"] == s)
+                acc.partner_plays += int(partner.sum())
+                acc.partner_score += int(sc[partner].sum())
+                defending = active & played & (f["taker"] != s) & (f["partner"] != s)
+                acc.defender_plays += int(defending.sum())
+                acc.defender_score += int(sc[defending].sum())
+        present = cnt > 0
+        x = np.divide(tot, cnt, out=np.zeros_like(tot), where=present)
+        for i, acc in enumerate(accs):
+            acc.units += int(present[i].sum())
+            acc.sum_x += float(x[i][present[i]].sum())
+            acc.sum_x2 += float((x[i][present[i]] ** 2).sum())
+        for (i, j), ps in pair_sums.items():
+            both = present[i] & present[j]
+            dlt = x[i][both] - x[j][both]
+            ps[0] += float(dlt.sum())
+            ps[1] += float((dlt ** 2).sum())
+            ps[2] += int(both.sum())
+        if progress is not None:
+            progress(m)
+    elapsed = time.perf_counter() - t0
+
+    bots = []
+    for lab, acc in zip(labels, accs):
+        mean, lo, hi, sd = _ci(acc.units, acc.sum_x, acc.sum_x2)
+        bots.append({
+            "name": lab, "mean": mean, "ci_low": lo, "ci_high": hi, "sd": sd,
+            "deals": acc.plays, "units": acc.units,
+            "take_rate": acc.takes / acc.plays if acc.plays else None,
+            "made_rate": acc.made / acc.takes if acc.takes else None,
+            "mean_as_taker": acc.taker_score / acc.takes if acc.takes else None,
+            "mean_as_defender": acc.defender_score / acc.defender_plays if acc.defender_plays else None,
+            "mean_as_partner": acc.partner_score / acc.partner_plays if acc.partner_plays else None,
+            "takes_by_contract": dict(zip(CONTRACTS, acc.takes_by_contract)),
+            "made_rate_by_contract": {c: (mk / tk if tk else None) for c, tk, mk in
+                                      zip(CONTRACTS, acc.takes_by_contract, acc.made_by_contract)},
+        })
+    pairs = []
+    for (i, j), ps in pair_sums.items():
+        units = ps[2]
+        mean, lo, hi, sd = _ci(units, ps[0], ps[1])
+        pairs.append({"a": labels[i], "b": labels[j], "mean": mean, "ci_low": lo, "ci_high": hi,
+                      "units": units})
+    return TournamentResult(table=rules.table, seed=int(seed), start=start, deals=deals, duplicate=duplicate,
+                            rotations=n if duplicate else 1, entries=list(entries), bots=bots, pairs=pairs,
+                            elapsed_s=elapsed, options=rules.non_default_options())
+
+
+def _num(x, fmt="+.2f") -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
+
+
+def format_result(res: TournamentResult) -> str:
+    """The tournament as readable tables."""
+    mode = f"duplicate, {res.rotations} seat rotations" if res.duplicate else "no duplicate"
+    out = [f"tournament · table {res.table} · {res.deals:,} deals ({mode}) · seed {res.seed} · "
+           f"{res.elapsed_s:.1f} s",
+           "seats: " + ", ".join(e.label for e in res.entries), ""]
+    w = max(10, *(len(b["name"]) for b in res.bots))
+    out.append(f"{'bot'.ljust(w)}  {'deals':>10}  {'mean/deal':>9}  {'95% CI':>19}  {'take':>6}  {'made':>6}"
+               f"  {'as taker':>9}  {'as defender':>11}")
+    for b in sorted(res.bots, key=lambda b: -b["mean"] if not math.isnan(b["mean"]) else 0):
+        ci = f"[{_num(b['ci_low'])}, {_num(b['ci_high'])}]"
+        take = "-" if b["take_rate"] is None else f"{100 * b['take_rate']:.1f}%"
+        made = "-" if b["made_rate"] is None else f"{100 * b['made_rate']:.1f}%"
+        out.append(f"{b['name'].ljust(w)}  {b['deals']:>10,}  {_num(b['mean']):>9}  {ci:>19}  {take:>6}  {made:>6}"
+                   f"  {_num(b['mean_as_taker'], '+.1f'):>9}  {_num(b['mean_as_defender'], '+.1f'):>11}")
+    if res.pairs:
+        out.append("")
+        out.append("paired differences per deal (same cards), 95% CI:")
+        for p in res.pairs:
+            a, b, mean = p["a"], p["b"], p["mean"]
+            if not math.isnan(mean) and mean < 0:
+                a, b, mean, lo, hi = b, a, -mean, -p["ci_high"], -p["ci_low"]
+            else:
+                lo, hi = p["ci_low"], p["ci_high"]
+            sig = "" if math.isnan(lo) else ("  (significant)" if lo > 0 else "  (not significant)")
+            out.append(f"  {a} - {b}: {_num(mean)} [{_num(lo)}, {_num(hi)}]{sig}")
+    return "\n".join(out)

@@ -1,0 +1,138 @@
+"""The bot registry (``bots``): specs, parameter vectors, ``parse_bots``, and the plumbing into
+``tarotsim.simulate.bot_arrays`` and the kernels' bot codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import bots
+from bots import REGISTRY, BotError, BotSpec, Param, parse_bots
+from tarotsim import simulate
+from tarotsim._kernels import layout
+from tarotsim.rules import Rules
+
+
+def test_registry_matches_the_kernel_codes():
+    assert list(REGISTRY) == ["random", "greedy", "heuristic"]
+    assert {n: s.code for n, s in REGISTRY.items()} == layout.BOT_KINDS == simulate.BOT_KINDS
+    for name, spec in REGISTRY.items():
+        assert isinstance(spec, BotSpec) and spec.name == name
+        assert spec.description and "\n" not in spec.description
+        assert len(spec.params) <= layout.N_BOT_PARAMS == bots.N_BOT_PARAMS
+        assert len({p.name for p in spec.params}) == len(spec.params)
+        for p in spec.params:
+            assert isinstance(p, Param) and p.kind in (int, float, bool) and p.help
+            assert isinstance(p.default, p.kind) or (p.kind is float and isinstance(p.default, (int, float)))
+    assert REGISTRY["random"].params == ()
+    names = [p.name for p in REGISTRY["heuristic"].params]
+    assert names[:4] == ["prise", "garde", "garde_sans", "garde_contre"]
+    assert REGISTRY["greedy"].params[0].name == "prise"
+
+
+def test_vector_defaults_and_overrides():
+    spec = REGISTRY["heuristic"]
+    v = spec.vector()
+    assert v.dtype == np.float64 and v.shape == (layout.N_BOT_PARAMS,)
+    assert v[:len(spec.params)].tolist() == [float(p.default) for p in spec.params]
+    assert not v[len(spec.params):].any()
+    w = spec.vector(garde=60, prise="41.5", hunt="6", chelem=14.0)
+    assert w[1] == 60 and w[0] == 41.5
+    assert spec.values(w)["hunt"] == 6 and isinstance(spec.values(w)["hunt"], int)
+    assert spec.overrides(w) == {"prise": 41.5, "garde": 60.0, "hunt": 6, "chelem": 14}
+    assert REGISTRY["random"].vector().tolist() == [0.0] * layout.N_BOT_PARAMS
+    with pytest.raises(BotError) as e:
+        spec.vector(gard=56)
+    assert str(e.value).startswith("bot heuristic has no parameter 'gard' (known: prise, garde, ")
+    assert "\n" not in str(e.value)
+    with pytest.raises(BotError, match="random has no parameter 'x' \\(known: none\\)"):
+        REGISTRY["random"].vector(x=1)
+
+
+@pytest.mark.parametrize("value", ["abc", "", "nan", True, None, [1]])
+def test_float_parameter_rejects(value):
+    with pytest.raises(BotError, match="parameter garde takes a"):
+        REGISTRY["heuristic"].vector(garde=value)
+
+
+@pytest.mark.parametrize("value", ["1.5", 1.5, "x", True, "2.0e0"])
+def test_int_parameter_rejects(value):
+    with pytest.raises(BotError, match="parameter hunt takes a whole number"):
+        REGISTRY["heuristic"].vector(hunt=value)
+
+
+def test_bool_parameter():
+    p = Param("smear", True, bool, "throw points")
+    assert [p.coerce(x) for x in ("yes", "off", "TRUE", "0", 1, False)] == [1.0, 0.0, 1.0, 0.0, 1.0, 0.0]
+    with pytest.raises(BotError, match="takes true or false"):
+        p.coerce("maybe")
+    with pytest.raises(BotError, match="takes true or false"):
+        p.coerce(2)
+
+
+def test_parse_bots_forms():
+    out = parse_bots("heuristic", 4)
+    assert [n for n, _ in out] == ["heuristic"] * 4
+    assert all(np.array_equal(v, REGISTRY["heuristic"].vector()) for _, v in out)
+    out[0][1][0] = 99.0  # each seat gets its own vector
+    assert out[1][1][0] != 99.0
+    out = parse_bots("heuristic:garde=56,prise=40,random,random,random", 4)
+    assert [n for n, _ in out] == ["heuristic", "random", "random", "random"]
+    assert out[0][1][1] == 56 and out[0][1][0] == 40
+    out = parse_bots(" Greedy:prise=8 , HEURISTIC:garde=50,hunt=4 ,random", 3)
+    assert [n for n, _ in out] == ["greedy", "heuristic", "random"]
+    assert out[0][1][0] == 8 and out[1][1][1] == 50 and out[1][1][REGISTRY["heuristic"].params.index(
+        REGISTRY["heuristic"].param("hunt"))] == 4
+    assert [n for n, _ in parse_bots("greedy:prise=8", 5)] == ["greedy"] * 5
+
+
+@pytest.mark.parametrize("text,n,needle", [
+    ("heuristic,random", 4, "2 bots for a table of 4 seats"),
+    ("genius", 4, "unknown bot 'genius' (known: random, greedy, heuristic)"),
+    ("heuristic:gard=56", 4, "bot heuristic has no parameter 'gard' (known: prise, garde"),
+    ("heuristic:garde=abc", 4, "bot heuristic parameter garde takes a number, not 'abc'"),
+    ("heuristic:hunt=1.5", 4, "bot heuristic parameter hunt takes a whole number, not '1.5'"),
+    ("heuristic:garde=56,garde=57", 4, "parameter garde given twice"),
+    ("heuristic:garde", 4, "'garde' is not NAME=VALUE"),
+    ("heuristic:", 4, "nothing after ':'"),
+    ("garde=56,heuristic", 4, "comes before any bot name"),
+    ("heuristic,,random", 3, "empty bot name"),
+    ("", 4, "no bot given"),
+    ("random:x=1", 4, "bot random has no parameter 'x'"),
+])
+def test_parse_bots_errors(text, n, needle):
+    with pytest.raises(BotError) as e:
+        parse_bots(text, n)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_bot_arrays_accepts_every_form():
+    r = Rules(table="4")
+    h = REGISTRY["heuristic"].vector(garde=50)
+    kinds, params = simulate.bot_arrays(r, [("heuristic", h), "greedy", ("greedy", {"prise": 7}), "random"])
+    assert kinds.tolist() == [2, 1, 1, 0]
+    assert np.array_equal(params[0], h)
+    assert np.array_equal(params[1], REGISTRY["greedy"].vector())
+    assert params[2, 0] == 7 and params[2, 1] == REGISTRY["greedy"].params[1].default
+    k2, p2 = simulate.bot_arrays(r, "heuristic:garde=50,greedy,greedy:prise=7,random")
+    assert np.array_equal(k2, kinds) and np.array_equal(p2, params)
+    # a short vector is completed with the defaults; (name, vector) alone means every seat
+    k3, p3 = simulate.bot_arrays(r, ("heuristic", [39.0]))
+    assert k3.tolist() == [2] * 4 and p3[0, 0] == 39 and p3[0, 1] == REGISTRY["heuristic"].params[1].default
+    with pytest.raises(BotError, match="unknown bot"):
+        simulate.bot_arrays(r, ["heuristic", "genius", "random", "random"])
+    with pytest.raises(BotError, match="no parameter"):
+        simulate.bot_arrays(r, [("heuristic", {"nope": 1})] * 4)
+    with pytest.raises(ValueError, match="seats"):
+        simulate.bot_arrays(r, "heuristic,random")
+
+
+@pytest.mark.parametrize("first", ["import bots", "import bots.heuristic", "import tarotsim.simulate",
+                                   "import tarotsim._kernels.bots", "import tarotsim.engine"])
+def test_any_import_order_works(first):
+    code = f"{first}\nimport bots, tarotsim.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)

@@ -1,0 +1,97 @@
+"""`tarotsim tournament` and bots on both paths, as a user runs them."""
+
+import json
+import math
+
+import pytest
+
+from tarotsim.cli import main
+from tarotsim.rules import Rules
+from tarotsim.tournament import Entry, format_result, run
+
+
+def cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_identical_bots_under_two_names_cancel_exactly_in_duplicate():
+    """Same bot, two labels: every rotation plays the same game, so each bot's deal total is 0."""
+    es = [Entry("a", "random"), Entry("b", "random"), Entry("a", "random"), Entry("a", "random")]
+    res = run(Rules("4"), 3, 3000, es)
+    for b in res.bots:
+        assert b["mean"] == 0 and b["ci_low"] == 0 and b["ci_high"] == 0
+    assert res.pairs[0]["mean"] == 0
+    assert {b["name"]: b["deals"] for b in res.bots} == {"a": 3 * 4 * 3000, "b": 4 * 3000}
+
+
+def test_no_duplicate_plays_each_deal_once_in_a_rotation():
+    es = [Entry("a", "random"), Entry("b", "random"), Entry("c", "random")]
+    res = run(Rules("3"), 3, 3000, es, duplicate=False)
+    assert sum(b["deals"] for b in res.bots) == 3 * 3000
+    assert all(b["units"] == 3000 for b in res.bots)
+    assert all(b["ci_low"] <= b["mean"] <= b["ci_high"] for b in res.bots)
+    assert "no duplicate" in format_result(res)
+
+
+def test_5d_dummy_seat_plays_are_not_counted():
+    es = [Entry("a", "random"), Entry("b", "random"), Entry("b", "random"), Entry("b", "random"),
+          Entry("b", "random")]
+    res = run(Rules("5d"), 1, 500, es)
+    a = next(b for b in res.bots if b["name"] == "a")
+    assert a["deals"] == 500 * 4  # sits out one rotation in five
+
+
+def test_tournament_json_fields(capsys):
+    code, out, _ = cli(capsys, "tournament", "--table", "4", "--bots", "random,random,random,tarotsim.engine:PyRandomBot",
+                       "--deals", "40", "--seed", "5", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["seed"] == 5 and d["duplicate"] is True
+    for b in d["bots"]:
+        assert {"name", "mean", "ci_low", "ci_high", "deals"} <= set(b)
+    # the Python twin of the random bot plays the kernels' deals exactly: nothing to tell them apart
+    assert all(b["mean"] == 0 for b in d["bots"]) and d["pairs"][0]["mean"] == 0
+
+
+def test_tournament_readable(capsys):
+    code, out, _ = cli(capsys, "tournament", "--table", "3", "--bots", "random,random,tarotsim.engine:PyRandomBot",
+                       "--deals", "30", "--seed", "2")
+    assert code == 0 and "95% CI" in out and "paired differences" in out and "seed 2" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--bots", "random,random,random,random"], "at least two different bots"),
+    (["--bots", "random,random"], "seats 4 players"),
+    (["--bots", "alphago,random,random,random"], "alphago"),
+    (["--bots", "nosuchmodule.sub:Bot,random,random,random"], "cannot import"),
+    (["--bots", "helpers_bots:NoChoose,random,random,random"], "choose"),
+    (["--bots", "helpers_bots:Cheater,random,random,random", "--deals", "20", "--seed", "4"], "cheater"),
+])
+def test_tournament_bad_input_one_line_exit_2(capsys, argv, needle):
+    code, out, err = cli(capsys, "tournament", "--table", "4", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and needle in err and "Traceback" not in err
+
+
+def test_illegal_user_bot_names_bot_deal_and_rule(capsys):
+    code, _, err = cli(capsys, "simulate", "--table", "4", "--bots", "helpers_bots:Cheater", "--deals", "5",
+                       "--seed", "4")
+    assert code == 2 and "cheater" in err and "deal (4, " in err and "(R-" in err
+
+
+def test_user_bot_example_from_the_readme(capsys):
+    code, out, _ = cli(capsys, "simulate", "--table", "4", "--bots", "examples.my_bot:CautiousBot", "--deals",
+                       "20", "--seed", "1", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["deals"] == 20 and d["bots"] == "examples.my_bot:CautiousBot"
+    assert not math.isnan(d["mean_score"][0])
+
+
+def test_python_random_bot_gives_the_fast_path_summary(capsys):
+    _, fast, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json")
+    _, slow, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json",
+                     "--bots", "tarotsim.engine:PyRandomBot")
+    f, s = json.loads(fast), json.loads(slow)
+    for key in ("taken", "made", "mean_score", "petit_au_bout", "chelems", "thrown_in", "annulled"):
+        assert f[key] == s[key]
