@@ -116,9 +116,26 @@ def trumps_above(t):
     return TRUMPS & -(np.int64(2) << t)
 
 
-@njit(inline="always")
-def sides(pub, seat, hs):
-    """``(allies, opponents)`` as seat bit masks, as far as ``seat`` knows (R-CALL-3).
+@njit(_nrt=False)
+def partner_seat(pub, pos, n_seats, dummy):
+    """Table 5: the seat that played the called card (finished tricks, or the ``pos`` cards of
+    the trick being played), else -1."""
+    p = pub[PUB_PARTNER]
+    if p >= 0 or pub[PUB_TABLE] != TABLE_5:
+        return p
+    s = pub[PUB_LEADER]
+    called = pub[PUB_CALLED]
+    for j in range(pos):
+        if pub[PUB_TRICK_CARDS + j] == called:
+            return s
+        s = next_seat(s, n_seats, dummy)
+    return np.int64(-1)
+
+
+@njit(_nrt=False)
+def sides(pub, seat, hs, partner):
+    """``(allies, opponents)`` as seat bit masks, as far as ``seat`` knows (R-CALL-3);
+    ``partner``: :func:`partner_seat` (-1 while the called card is not played).
 
     Seats in neither mask are unknown (table 5, before the called card is played). The seat
     itself is in ``allies``. Before the auction ends both masks are the seat alone / empty.
@@ -139,7 +156,6 @@ def sides(pub, seat, hs):
         return active & ~tb, tb
     called = pub[PUB_CALLED]
     cb = np.int64(1) << (called - 22)
-    partner = pub[PUB_PARTNER]
     if partner >= 0:
         att = tb | (np.int64(1) << partner)
         if me & att:
@@ -156,7 +172,7 @@ def sides(pub, seat, hs):
     return me, tb
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def trick_state(pub, pos, n_seats, dummy):
     """The trick so far: ``(best seat, best key, led suit (0..3, 4 trumps, -1 none), trump word,
     suit word, half-points of its cards (the Excuse aside), my seat)``.

@@ -21,7 +21,7 @@ from tarotsim._kernels._bits import popcount
 from tarotsim._kernels.layout import PUB_DUMMY, PUB_N_ACTIVE, PUB_N_TRICKS, PUB_TRICK
 
 from ._common import (CARD_HP, EXCUSE, LOWS, OUDLERS_T, PETIT, SUIT_MASKS, TRUMPS, lobit, n_seats_of,
-                      sides, trick_state)
+                      partner_seat, sides, trick_state)
 
 NAME = "greedy"
 DESCRIPTION = "simple rules: bids on trumps and oudlers, follows low, wins cheap tricks"
@@ -39,7 +39,7 @@ G_PRISE = _IX["prise"]
 G_OUDLER = _IX["oudler"]
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _count(params, seat, ht, n_cards):
     c = popcount(ht & TRUMPS) + params[seat, G_OUDLER] * popcount(ht & OUDLERS_T)
     return c * 18.0 / n_cards
@@ -99,7 +99,7 @@ def greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos
     return et, es
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _lowest(lt, ls):
     """The cheapest legal card: a low suit card (lowest rank), a trump (not the Petit), a face
     card (lowest), the Petit, the 21; never the Excuse unless it is the only card."""
@@ -145,8 +145,9 @@ def greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     low = _lowest(lt, ls)
     if pos == 0 or not fixed:
         return low
-    best_seat, best_key, led, tt, ts, hp, me = trick_state(pub, pos, n_seats_of(pub), pub[PUB_DUMMY])
-    allies, opps = sides(pub, seat, hs)
+    n_seats = n_seats_of(pub)
+    best_seat, best_key, led, tt, ts, hp, me = trick_state(pub, pos, n_seats, pub[PUB_DUMMY])
+    allies, opps = sides(pub, seat, hs, partner_seat(pub, pos, n_seats, pub[PUB_DUMMY]))
     if (allies >> best_seat) & 1:
         return low
     # the cheapest card that takes the trick

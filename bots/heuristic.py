@@ -1,32 +1,38 @@
-"""``heuristic``: a club player's rules of thumb (fast path, njit; no draw from the bots stream).
+"""``heuristic``: a club player's rules of thumb (fast path, njit; draws nothing from the bots stream).
 
-Bidding: a hand-evaluation point count (FFT-style): 21 = 10, Excuse = 8, Petit = 7 when guarded by
-``petit_guard`` trumps (less, down to a liability, when short), ``trump`` per trump and ``major``
-more per trump 16-20, King 6 / Queen 3 / Knight 2 / Jack 1, ``long`` per card of a suit beyond
-three when it holds five or more, ``void`` for a void (half for a singleton) once it holds four
-trumps. Counts are for 18 cards (table 4); other hand sizes are scaled to it, and table 5 (a
-partner helps) and table 3 (two defenders) shift every threshold by ``shift5`` / ``shift3``. The
-highest contract whose threshold the count reaches is bid if it beats the bid so far.
+Bidding -- a point count of the hand (18-card scale: a hand of h cards counts 18/h of its points):
+``oudler`` for the 21 and for the Excuse; ``petit`` for the Petit guarded by ``petit_guard``
+trumps, half as much when short (a Petit with few trumps is a liability); ``trump`` per trump and
+``major`` more per trump 16-20; ``king`` per king (a queen 0.4, a knight 0.2, a jack 0.1 of it);
+``long`` per card beyond four in a suit; ``void`` per void, half per singleton (not a king), with
+four trumps or more -- four times that for the contracts without an écart. It bids the highest
+contract whose threshold (``prise``, ``garde``, ``garde_sans``, ``garde_contre``, each moved by
+``shift3`` at table 3 and ``shift5`` at table 5, where a partner helps) the count reaches, when
+that beats the bid so far. The weights and thresholds were fitted on forced-contract
+simulations: the count is an estimate of the taker's score, zero near ``prise``.
 
 Call (5): the king it lacks in its longest suit (a queen when it holds the four kings ...).
+Écart: voids first (the shortest suits without a king), then the face cards no king protects
+(their points are banked), then the low cards of the shortest suits; trumps only when forced,
+the lowest. Chelem: only with the 21, ``chelem`` trumps or more (18-card scale) and no suit card
+but kings. Poignée: the taker and his partner show the largest they hold; a defender the simple.
 
-Écart: voids first (the shortest suits without a king), then unguarded face cards (points that
-would be lost are banked), then the low cards of the shortest suits; never a point needlessly
-once voids are made; trumps only when forced, the lowest.
-
-Chelem: only with ``chelem`` trumps or more (18-card scale), the 21, and no suit card but kings.
-Poignée: the taker and his partner show the largest one they hold; a defender shows a simple one
-when ``poignee_defence``.
-
-Cards: counts the trumps and the cards of each suit still out (its hand, the cards played, the
-trumps shown in the écart), tracks shown voids and the sides (the partner at 5 once the called
-card falls); follows low when the trick goes to the other side, wins it when it can do so safely,
-smears points on a partner's trick that nobody behind can take; plays the Excuse rather than give a
-point card away, and before the last ``excuse_by`` tricks (unless its side has won every trick:
-then it leads it to the last one, R-EXC-4); saves the Petit under a partner's winning trump or
-when nobody behind can trump, keeps it for the last trick when nobody else has trumps; the taker
-draws trumps when long, cashes masters, calls for his partner in the called suit at 5; defenders
-lead into the taker's voids and hunt the Petit by leading trumps when they hold ``hunt`` trumps.
+Cards -- it counts the trumps and the cards of each suit still out (not in its hand, not played,
+not shown in the écart), tracks the voids shown and who is on which side (at 5 the partner knows
+himself; the others learn when the called card falls, and meanwhile a defender takes a seat that
+beat the taker's card for a partner).
+Following: a partner's trick nobody behind can take gets its richest card (smear); otherwise it
+wins with the lowest card nobody behind can beat, else plays its cheapest card, or the Excuse
+instead of a queen or king. Trumping: the Petit when nobody behind can overtrump (it wins and is
+saved), else the lowest trump, a master one when points are at stake; under a partner's safe
+trump it slips the Petit. The Excuse goes at the latest with four tricks left, unless its side has
+won every trick (then it is led to the last one, R-EXC-4); with nobody else holding a trump, the
+Petit waits for the last trick (petit au bout).
+Leading: at 5 the taker leads low in the called suit to find his partner; the attack draws trumps
+when it holds more than all the others, then cashes masters in suits the opponents still follow,
+then leads low in its longest suit. Defenders lead trumps to hunt the Petit once ``hunt`` trumps
+or fewer are out, lead low into the taker's voids (he must trump), cash a master in a suit he has
+shown, else lead low away from their face cards.
 """
 
 from __future__ import annotations
@@ -35,14 +41,15 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._bits import popcount
-from tarotsim._kernels.layout import (PUB_CALLED, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T, PUB_N_ACTIVE,
+from tarotsim._kernels.layout import (PUB_CALLED, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T, PUB_LEADER, PUB_N_ACTIVE,
+                                      PUB_PARTNER,
                                       PUB_N_TRICKS, PUB_PLAYED_S, PUB_PLAYED_T, PUB_POIGNEE_T,
                                       PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER, PUB_TRICK, PUB_TRICKS_WON,
                                       PUB_VOIDS)
 
 from ._common import (ALL_S, CARD_HP, EXCUSE, HONOURS, JACKS, KINGS, KNIGHTS, LOWS, MAJORS, PETIT,
                       QUEENS, SUIT_MASKS, T21, TABLE_3, TABLE_5, TRUMPS, hibit, lobit, n_seats_of, next_seat,
-                      sides, trick_state, trumps_above)
+                      partner_seat, sides, trick_state, trumps_above)
 
 NAME = "heuristic"
 DESCRIPTION = "club player: point-count bidding, voids in the écart, saves and hunts the Petit, smears"
@@ -64,7 +71,7 @@ PARAMS = (
     ("shift3", -7.0, float, "added to every threshold at table 3"),
     ("shift5", -8.0, float, "added to every threshold at table 5 (the partner helps)"),
     ("chelem", 15, int, "trumps (18-card scale) with the 21 and only kings besides to announce a chelem"),
-    ("hunt", 5, int, "trumps a defender needs to lead trumps hunting the Petit"),
+    ("hunt", 2, int, "trumps left out (not held, not played) at which a defender leads trumps hunting the Petit"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 H_PRISE = _IX["prise"]
@@ -82,14 +89,15 @@ H_CHELEM = _IX["chelem"]
 H_HUNT = _IX["hunt"]
 H_SHIFT3 = _IX["shift3"]
 #: fixed rules of play (not parameters)
-EXCUSE_BY = 2      # the Excuse is played at the latest with this many tricks left (unless slam)
+EXCUSE_SAVES = 5   # the Excuse goes instead of a card worth this many half-points (queen, king)
+EXCUSE_BY = 4      # the Excuse is played at the latest with this many tricks left (unless slam)
 POIGNEE_DEFENCE = True  # a defender shows a simple poignée too
 
 
 # ---------------------------------------------------------------------------------------------
 # hand evaluation and bidding
 
-@njit(inline="always")
+@njit(_nrt=False)
 def evaluate(params, seat, ht, hs):
     """``(points, points of its voids)`` on the 18-card scale (see the module docstring)."""
     n_cards = popcount(ht) + popcount(hs)
@@ -247,7 +255,7 @@ def heuristic_chelem(params, seat, ht, hs, pub):
 def heuristic_poignee(params, seat, ht, hs, pub, n_levels):
     if n_levels == 0:
         return 0
-    allies, opps = sides(pub, seat, hs)
+    allies, opps = sides(pub, seat, hs, pub[PUB_PARTNER])
     if (allies >> pub[PUB_TAKER]) & 1:
         return n_levels
     return 1 if POIGNEE_DEFENCE else 0
@@ -256,7 +264,7 @@ def heuristic_poignee(params, seat, ht, hs, pub, n_levels):
 # ---------------------------------------------------------------------------------------------
 # card play
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _cheapest(lt, ls, hs):
     """The card it can best spare: a low suit card (not beside its own face cards when it can
     help it, lowest rank), a trump 2-20 (lowest), a face card (lowest), the Petit, the 21."""
@@ -294,7 +302,7 @@ def _cheapest(lt, ls, hs):
     return 0
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _richest(ls):
     """The suit card worth most (highest rank of all suits)."""
     best = -1
@@ -309,7 +317,7 @@ def _richest(ls):
     return 22 + best
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _void_in(pub, seats, bit):
     """Seat mask of ``seats`` shown void (``bit``: 0..3 a suit, 4 trumps)."""
     out = np.int64(0)
@@ -322,7 +330,7 @@ def _void_in(pub, seats, bit):
     return out
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _trump_threat(pub, t, out_t, opp_after):
     """Can an opponent playing after it beat trump ``t``?"""
     if opp_after == 0 or (out_t & trumps_above(t)) == 0:
@@ -330,7 +338,7 @@ def _trump_threat(pub, t, out_t, opp_after):
     return (opp_after & ~_void_in(pub, opp_after, 4)) != 0
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
     """Can an opponent playing after it beat suit card (suit bit) ``b`` of the led suit?"""
     if opp_after == 0:
@@ -347,19 +355,20 @@ def _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
     if vs & trumpers:
         return True
     # few cards of the suit left out: someone behind is likely void
-    return popcount(out_s & SUIT_MASKS[su]) < 2 * n_after
+    return popcount(out_s & SUIT_MASKS[su]) < n_after
 
 
 @njit(_nrt=False)
 def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
-    if (lt != 0) + (ls != 0) == 1 and popcount(lt) + popcount(ls) == 1:
+    """The card to play (see the module docstring); arguments as ``tarotsim._kernels.bots.bot_card``."""
+    if popcount(lt) + popcount(ls) == 1:
         return lobit(lt) if lt else 22 + lobit(ls)
     n_seats = n_seats_of(pub)
     dummy = pub[PUB_DUMMY]
     na = pub[PUB_N_ACTIVE]
     taker = pub[PUB_TAKER]
     left = pub[PUB_N_TRICKS] - pub[PUB_TRICK]
-    allies, opps = sides(pub, seat, hs)
+    allies, opps = sides(pub, seat, hs, partner_seat(pub, pos, n_seats, dummy))
     attack = ((allies >> taker) & 1) != 0
     # seats not known to be allies (table 5: before the called card falls) may be opponents
     active = (np.int64(1) << n_seats) - 1
@@ -402,6 +411,13 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     n_after = na - pos - 1
     opp_after = after & opps_or_unknown
     ally_win = ((allies >> best_seat) & 1) != 0
+    if not ally_win and not attack and ((opps >> best_seat) & 1) == 0:
+        # table 5, partner unknown: a seat that beat the taker's card is most likely a defender
+        s = pub[PUB_LEADER]
+        for j in range(pos):
+            if s == taker:
+                ally_win = True
+            s = next_seat(s, n_seats, dummy)
     if best_key >= 33:
         threat = _trump_threat(pub, best_key - 32, out_t, opp_after)
     else:
@@ -426,7 +442,7 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
                     if not _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
                         return 22 + b
         low = 22 + lobit(suit)
-        if has_exc and CARD_HP[low] >= 5 and not ally_win:
+        if has_exc and CARD_HP[low] >= EXCUSE_SAVES and not ally_win:
             return 0
         return low
 
@@ -471,12 +487,12 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     if safe_ally:
         return _richest(ls)
     low = _cheapest(0, ls, hs)
-    if has_exc and CARD_HP[low] >= 5 and not ally_win:
+    if has_exc and CARD_HP[low] >= EXCUSE_SAVES and not ally_win:
         return 0
     return low
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t, out_s, left, na,
           partner_unknown):
     """Lead (or play second after an Excuse lead, which leaves the suit open)."""
@@ -500,7 +516,7 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
             if partner_unknown and mine and (hs & (np.int64(1) << (called - 22))) == 0:
                 return 22 + lobit(mine)
         # draw trumps when long (and the opponents still hold some)
-        if my_t and opp_trumpers and n_my_t >= n_out_t:
+        if my_t and opp_trumpers and n_my_t >= n_out_t + (table != TABLE_5):
             top = hibit(my_t)
             if (out_t & trumps_above(top)) == 0:
                 return top
@@ -541,14 +557,17 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
         return c
 
     # ---- defence
-    # hunt the Petit: lead trumps when holding enough and the Petit is still out
-    if (out_t & PETIT) and my_t and n_my_t >= params[seat, H_HUNT] and \
+    # hunt the Petit: once few trumps are left out, lead trumps to force it (a master one if
+    # held, to capture it when it drops; else the lowest)
+    # (measured: hunting earlier, or with many trumps, gives the taker the control and loses)
+    if (out_t & PETIT) and my_t and n_out_t <= params[seat, H_HUNT] and \
             (pub[PUB_VOIDS + taker] >> 4) & 1 == 0:
-        if my_t & T21:
-            return 21
+        masters = my_t & -(np.int64(2) << hibit(out_t))
+        if masters:
+            return lobit(masters)
         cand = my_t & ~PETIT
         if cand:
-            return hibit(cand)
+            return lobit(cand)
     # lead into the taker's void: he must trump
     if ((pub[PUB_VOIDS + taker] >> 4) & 1) == 0 and out_t != 0:
         vt = pub[PUB_VOIDS + taker]
@@ -561,8 +580,8 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
                     break
         if best >= 0:
             return 22 + best
-    # cash a master when the taker still follows the suit
     vt = pub[PUB_VOIDS + taker]
+    # cash a master when the taker still follows the suit
     for su in range(4):
         mine = ls & SUIT_MASKS[su]
         if mine == 0 or (vt >> su) & 1:

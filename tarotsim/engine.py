@@ -428,8 +428,8 @@ def public_view(view: SeatView, rules: Rules | None = None):
         pub[L.PUB_PLAYED_S] |= s
         pub[L.PUB_TRICKS_WON + winner] += 1
         pub[L.PUB_WON_HP + winner] += sum(c.half_points for _, c in plays if not c.is_excuse)
-    # who played what, the voids shown (R-PLAY-4), the partner revealed (R-CALL-3)
-    for plays in [p for _, p, _ in view.tricks] + [view.trick]:
+    # finished tricks: who played what, the voids shown (R-PLAY-4), the partner revealed (R-CALL-3)
+    for plays in [p for _, p, _ in view.tricks]:
         led = None
         for seat, c in plays:
             t, s = masks_of([c])

@@ -65,9 +65,10 @@ def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
 
     ``bots``: a ``--bots`` text (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``,
     :func:`bots.parse_bots`), or one entry per seat (or one ``(name, params)`` for all): a name
-    (its default parameters), ``(name, params)`` with ``params`` a vector (a shorter one is
-    completed with the defaults) or a ``{name: value}`` mapping. Unknown bots, unknown
-    parameters and wrong types raise :class:`bots.BotError` (a ``ValueError``).
+    (its default parameters), ``"name:param=value,..."``, or ``(name, params)`` with ``params`` a
+    vector (a shorter one is completed with the defaults) or a ``{name: value}`` mapping.
+    Unknown bots, unknown parameters and wrong types raise :class:`bots.BotError` (a
+    ``ValueError``).
     """
     from bots import BotError, get_spec, parse_bots
 
@@ -82,6 +83,8 @@ def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
     kinds = np.zeros(n, dtype=np.int64)
     params = np.zeros((n, N_BOT_PARAMS), dtype=np.float64)
     for seat, b in enumerate(bots):
+        if isinstance(b, str) and ":" in b:
+            b = parse_bots(b, 1)[0]  # one seat's "name:param=value,..."
         name, p = (b, None) if isinstance(b, str) else (b[0], b[1])
         spec = get_spec(name)
         if isinstance(p, dict):

@@ -95,3 +95,19 @@ def test_python_random_bot_gives_the_fast_path_summary(capsys):
     f, s = json.loads(fast), json.loads(slow)
     for key in ("taken", "made", "mean_score", "petit_au_bout", "chelems", "thrown_in", "annulled"):
         assert f[key] == s[key]
+
+
+@pytest.mark.parametrize("table", ["3", "4", "5"])
+@pytest.mark.parametrize("better,worse", [("heuristic", "greedy"), ("greedy", "random")])
+def test_acceptance_stronger_bot_wins_duplicate_with_separate_intervals(table, better, worse):
+    """Issue 4 acceptance on a fixed seed: one stronger bot against the weaker one in every
+    other seat, duplicate; the per-bot 95% intervals do not overlap and the paired difference is
+    positive with its whole interval."""
+    n = Rules(table).n_seats
+    entries = [Entry(better, better)] + [Entry(worse, worse)] * (n - 1)
+    res = run(Rules(table), 2024, 4000, entries)
+    b = {x["name"]: x for x in res.bots}
+    assert b[better]["ci_low"] > b[worse]["ci_high"]
+    pair = res.pairs[0]
+    sign = 1 if pair["a"] == better else -1
+    assert sign * pair["mean"] > 0 and min(sign * pair["ci_low"], sign * pair["ci_high"]) > 0

@@ -6,11 +6,15 @@ row = seat), the seat, its own hand (``ht`` trump word, ``hs`` suit word), the p
 and the new state. Nothing else of the deal reaches a bot: it cannot see other hands.
 
 ``random`` (kind 0) is uniform over the legal choices, in the draw order of
-docs/engine-contract.md (any unknown kind plays it too). ``greedy`` and ``heuristic`` are the
-policies of the top-level ``bots`` package (``bots/greedy.py``, ``bots/heuristic.py``): plain
-njit functions of (params, seat, own hand, public view, legal choices), called, not inlined,
-from here; they draw nothing from the bots stream. ``decide_*`` are compiled entry points over
-the same functions for the slow path's adapter (``tarotsim.engine.FastBotAdapter``).
+docs/engine-contract.md. ``greedy`` and ``heuristic`` are the policies of the top-level ``bots``
+package (``bots/greedy.py``, ``bots/heuristic.py``): njit functions of (params, seat, own hand,
+public view, legal choices) called out of line from here; they draw nothing from the bots stream.
+Kinds are checked by ``tarotsim.simulate.bot_arrays``; any other kind plays ``greedy``.
+
+The first argument, ``policies``, is a compile-time constant of the deal kernel: False when every
+seat is ``random`` (then the dispatch compiles away and the random deal runs as fast as before
+the other bots existed), True otherwise. ``decide_*`` are compiled entry points over the same
+functions for the slow path's adapter (``tarotsim.engine.FastBotAdapter``).
 """
 
 from __future__ import annotations
@@ -20,20 +24,20 @@ from numba import njit
 
 from ._bits import kth_bit, popcount, select_bit, tzcnt
 from ._rng import below
-from .layout import BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM
+from .layout import BOT_HEURISTIC, BOT_RANDOM
 from bots.greedy import greedy_bid, greedy_call, greedy_card, greedy_ecart
 from bots.heuristic import (heuristic_bid, heuristic_call, heuristic_card, heuristic_chelem, heuristic_ecart,
                             heuristic_poignee)
 
 
 @njit(inline="always")
-def bot_bid(kind, params, seat, ht, hs, pub, highest, st):
+def bot_bid(policies, kind, params, seat, ht, hs, pub, highest, st):
     """Bid: -1 pass, or a contract 0..3 strictly above ``highest`` (-1 when nobody bid)."""
-    if kind == BOT_HEURISTIC:
-        return heuristic_bid(params, seat, ht, hs, pub, highest), st
-    if kind == BOT_GREEDY:
+    if policies and kind != BOT_RANDOM:
+        if kind == BOT_HEURISTIC:
+            return heuristic_bid(params, seat, ht, hs, pub, highest), st
         return greedy_bid(params, seat, ht, hs, pub, highest), st
-    # random (and any unknown kind): pass, then the legal contracts ascending
+    # random: pass, then the legal contracts ascending
     k, st = below(st, 4 - highest)
     if k == 0:
         return -1, st
@@ -41,32 +45,32 @@ def bot_bid(kind, params, seat, ht, hs, pub, highest, st):
 
 
 @njit(inline="always")
-def bot_call(kind, params, seat, ht, hs, pub, legal_s, st):
+def bot_call(policies, kind, params, seat, ht, hs, pub, legal_s, st):
     """Call (table 5): a card of ``legal_s`` (suit word); returns its suit-word bit."""
-    if kind == BOT_HEURISTIC:
-        return heuristic_call(params, seat, ht, hs, pub, legal_s), st
-    if kind == BOT_GREEDY:
+    if policies and kind != BOT_RANDOM:
+        if kind == BOT_HEURISTIC:
+            return heuristic_call(params, seat, ht, hs, pub, legal_s), st
         return greedy_call(params, seat, ht, hs, pub, legal_s), st
     k, st = below(st, popcount(legal_s))
     return select_bit(legal_s, k), st
 
 
 @njit(inline="always")
-def bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
+def bot_ecart(policies, kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
     """Écart of ``n_ecart`` cards from the enlarged hand.
 
     ``normal`` (suit word): the cards neither trump, king nor Excuse; ``cands`` (trump word):
     T2..T20 held. Writes the card ids, in the order chosen, at ``out[out_pos:]`` and returns
     ``(ecart trump word, ecart suit word, state)``.
     """
-    if kind == BOT_HEURISTIC:
-        et, es = heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
+    if policies and kind != BOT_RANDOM:
+        if kind == BOT_HEURISTIC:
+            et, es = heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
+        else:
+            et, es = greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
         return et, es, st
-    if kind == BOT_GREEDY:
-        et, es = greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
-        return et, es, st
-    et = 0
-    es = 0
+    et = np.int64(0)
+    es = np.int64(0)
     n_normal = popcount(normal)
     if n_normal >= n_ecart:
         rem = normal
@@ -100,45 +104,52 @@ def bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_
 
 
 @njit(inline="always")
-def bot_chelem(kind, params, seat, ht, hs, pub, st):
-    """Announce a chelem? (taker, after the écart): 0 no, 1 yes."""
-    if kind == BOT_HEURISTIC:
-        return heuristic_chelem(params, seat, ht, hs, pub), st
-    if kind == BOT_GREEDY:
+def bot_chelem(policies, kind, params, seat, ht, hs, pub, st):
+    """Announce a chelem? (taker, after the écart): 0 no, 1 yes (``greedy`` never does)."""
+    if policies and kind != BOT_RANDOM:
+        if kind == BOT_HEURISTIC:
+            return heuristic_chelem(params, seat, ht, hs, pub), st
         return np.int64(0), st
     return below(st, 2)
 
 
 @njit(inline="always")
-def bot_poignee(kind, params, seat, ht, hs, pub, n_levels, st):
-    """Poignée level: 0 none, 1..n_levels (simple, double, triple)."""
-    if kind == BOT_HEURISTIC:
-        return heuristic_poignee(params, seat, ht, hs, pub, n_levels), st
-    if kind == BOT_GREEDY:
+def bot_poignee(policies, kind, params, seat, ht, hs, pub, n_levels, st):
+    """Poignée level: 0 none, 1..n_levels (simple, double, triple); ``greedy``: the simple one."""
+    if policies and kind != BOT_RANDOM:
+        if kind == BOT_HEURISTIC:
+            return heuristic_poignee(params, seat, ht, hs, pub, n_levels), st
         return np.int64(1 if n_levels > 0 else 0), st
     return below(st, n_levels + 1)
 
 
 @njit(inline="always")
-def bot_misere(kind, params, seat, ht, hs, pub, which, st):
-    """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes."""
-    if kind == BOT_HEURISTIC or kind == BOT_GREEDY:
+def bot_misere(policies, kind, params, seat, ht, hs, pub, which, st):
+    """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
+    (``greedy`` and ``heuristic`` never do)."""
+    if policies and kind != BOT_RANDOM:
         return np.int64(0), st
     return below(st, 2)
 
 
+@njit(nogil=True, _nrt=False)
+def _policy_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
+    """The card of a ``greedy`` / ``heuristic`` seat (one out-of-line call per card site)."""
+    if kind == BOT_HEURISTIC:
+        return heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
+    return greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
+
+
 @njit(inline="always")
-def bot_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+def bot_card(policies, kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
     """A card among the legal ones (``lt`` trump word, ``ls`` suit word): returns its id.
 
     Trick state: ``fixed`` the led suit is fixed; ``fmask`` suit-word mask of the led suit (0
     when trumps were led); ``amask`` trumps above the highest trump played; ``pos`` cards
     already in the trick, which are ``pub[PUB_TRICK_CARDS:PUB_TRICK_CARDS + pos]``.
     """
-    if kind == BOT_HEURISTIC:
-        return heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos), st
-    if kind == BOT_GREEDY:
-        return greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos), st
+    if policies and kind != BOT_RANDOM:
+        return _policy_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos), st
     nt = popcount(lt)
     k, st = below(st, nt + popcount(ls))
     # branch-free choice of the word: trump word first, then suit word (id order)
@@ -167,11 +178,11 @@ def _random_card_bits(lt, ls, st):
 
 
 @njit(inline="always")
-def bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+def bot_card_bits(policies, kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
     """:func:`bot_card` for the kernel: ``(card id, trump-word bit, suit-word bit, state)``."""
-    if kind == BOT_RANDOM:
+    if not policies or kind == BOT_RANDOM:
         return _random_card_bits(lt, ls, st)
-    c, st = bot_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+    c = _policy_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
     in_s = c >= 22
     bit = np.int64(1) << (c - 22 if in_s else c)
     return c, (np.int64(0) if in_s else bit), (bit if in_s else np.int64(0)), st
@@ -183,35 +194,35 @@ def bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, 
 
 @njit(cache=True)
 def decide_bid(kind, params, seat, ht, hs, pub, highest, st):
-    return bot_bid(kind, params, seat, ht, hs, pub, highest, st)
+    return bot_bid(True, kind, params, seat, ht, hs, pub, highest, st)
 
 
 @njit(cache=True)
 def decide_call(kind, params, seat, ht, hs, pub, legal_s, st):
-    return bot_call(kind, params, seat, ht, hs, pub, legal_s, st)
+    return bot_call(True, kind, params, seat, ht, hs, pub, legal_s, st)
 
 
 @njit(cache=True)
 def decide_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, st):
-    return bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, 0, st)
+    return bot_ecart(True, kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, 0, st)
 
 
 @njit(cache=True)
 def decide_chelem(kind, params, seat, ht, hs, pub, st):
-    return bot_chelem(kind, params, seat, ht, hs, pub, st)
+    return bot_chelem(True, kind, params, seat, ht, hs, pub, st)
 
 
 @njit(cache=True)
 def decide_poignee(kind, params, seat, ht, hs, pub, n_levels, st):
-    return bot_poignee(kind, params, seat, ht, hs, pub, n_levels, st)
+    return bot_poignee(True, kind, params, seat, ht, hs, pub, n_levels, st)
 
 
 @njit(cache=True)
 def decide_misere(kind, params, seat, ht, hs, pub, which, st):
-    return bot_misere(kind, params, seat, ht, hs, pub, which, st)
+    return bot_misere(True, kind, params, seat, ht, hs, pub, which, st)
 
 
 @njit(cache=True)
 def decide_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
-    c, bt, bs, st = bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+    c, bt, bs, st = bot_card_bits(True, kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
     return c, st

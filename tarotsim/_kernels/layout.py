@@ -57,13 +57,14 @@ _PUB, PUB_LEN = _layout([
     ("PUB_MISERES", MAX_SEATS),
     ("PUB_TRICK", 1), ("PUB_LEADER", 1), ("PUB_TRICK_CARDS", MAX_SEATS),
     ("PUB_PLAYED_T", 1), ("PUB_PLAYED_S", 1),  # every card of the finished tricks
-    # appended for the bots (all public). The rules' table, players and tricks are always set; the
-    # rest is kept up to date only when some seat is not ``random`` (else it stays 0 / -1).
+    # appended for the bots (all public), kept up to date only when some seat is not ``random``
+    # (the random bot reads nothing):
     ("PUB_TABLE", 1), ("PUB_N_ACTIVE", 1), ("PUB_N_TRICKS", 1),  # rules.TABLE_* code, players, tricks
-    ("PUB_PARTNER", 1),  # table 5: who played the called card, once played (R-CALL-3), else -1
+    # the rest from the finished tricks (as PUB_PLAYED_*; the trick being played is in PUB_TRICK_CARDS):
+    ("PUB_PARTNER", 1),  # table 5: who played the called card (R-CALL-3), else -1
     ("PUB_VOIDS", MAX_SEATS),  # per seat, shown by not following: bit s suit s (S H D C), bit 4 trumps
     ("PUB_SEAT_PLAYED_T", MAX_SEATS), ("PUB_SEAT_PLAYED_S", MAX_SEATS),  # cards each seat has played
-    ("PUB_TRICKS_WON", MAX_SEATS),  # finished tricks won by each seat
+    ("PUB_TRICKS_WON", MAX_SEATS),  # tricks won by each seat
     ("PUB_WON_HP", MAX_SEATS),  # half-points of the cards (the Excuse aside) in the tricks it won
 ])
 globals().update(_PUB)

@@ -13,7 +13,7 @@ release the GIL, so ``tarotsim.simulate`` can run chunks on a thread pool.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
 from ..rules import (RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE,
                      RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE,
@@ -142,7 +142,7 @@ def _after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
     return fixed, fmask, amask, (key if better else best_key), (seat if better else best_seat), ex_seat
 
 
-@njit(inline="always")
+@njit(nogil=True, _nrt=False)
 def _trace(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub, pos):
     """Append a decision record to the trace (``pub`` as the bot saw it; the trick slots past
     ``pos``, left over from an earlier trick, are zeroed in the copy)."""
@@ -169,28 +169,47 @@ def _trace(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub, pos):
     buf[BUF_LEN] = k + 1
 
 
-@njit(inline="always")
-def _track_card(pub, seat, c, bt, bs, fixed, fmask, called):
-    """Public facts of a card for the bots: who played it, the voids it shows (R-PLAY-4), and
-    the partner once the called card is played (R-CALL-3). ``fixed``/``fmask``: before it."""
-    pub[PUB_SEAT_PLAYED_T + seat] |= bt
-    pub[PUB_SEAT_PLAYED_S + seat] |= bs
-    if fixed and c != 0:
-        v = pub[PUB_VOIDS + seat]
-        if fmask != 0:
-            if (bs & fmask) == 0:
-                v |= np.int64(1) << (tzcnt(fmask) // 14)
-                if bt == 0:
-                    v |= 16
-        elif bt == 0:
-            v |= 16
-        pub[PUB_VOIDS + seat] = v
-    if c == called:
-        pub[PUB_PARTNER] = seat
+@njit(nogil=True, _nrt=False)
+def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
+    """Public facts of finished trick ``tr`` for the bots: who played what, the voids shown by
+    not following (R-PLAY-4), the partner once the called card is out (R-CALL-3), the tricks
+    and card points each seat won. Once per trick, and only when a bot reads them."""
+    base = L_CARDS + tr * MAX_SEATS
+    seat = log[L_LEADER + tr]
+    fixed = False
+    fmask = np.int64(0)
+    for j in range(na):
+        c = log[base + j]
+        if c >= 22:
+            bs = np.int64(1) << (c - 22)
+            pub[PUB_SEAT_PLAYED_S + seat] |= bs
+            bt = np.int64(0)
+        else:
+            bt = np.int64(1) << c
+            pub[PUB_SEAT_PLAYED_T + seat] |= bt
+            bs = np.int64(0)
+        if fixed and c != 0:
+            v = pub[PUB_VOIDS + seat]
+            if fmask != 0:
+                if (bs & fmask) == 0:
+                    v |= np.int64(1) << (tzcnt(fmask) // 14)
+                    if bt == 0:
+                        v |= 16
+            elif bt == 0:
+                v |= 16
+            pub[PUB_VOIDS + seat] = v
+        if not fixed and c != 0:
+            fixed = True
+            fmask = FOLLOW_MASK[c]
+        if c == called:
+            pub[PUB_PARTNER] = seat
+        seat = ws[WS_NEXT + seat]
+    pub[PUB_TRICKS_WON + winner] += 1
+    pub[PUB_WON_HP + winner] += _hp(tt & ~np.int64(1), ts)
 
 
 @njit(inline="always")
-def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
+def _first_turn(policies, rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
                 n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, pos):
     """Poignée then misères of ``seat`` before its first card (R-POIG-2/3, R-MIS-1)."""
     ht = ws[WS_HT + seat]
@@ -203,7 +222,7 @@ def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, mi
     cap = n_av + (ht & 1)
     n_lev = (np.int64(cap >= POIGNEE_SIZES[table, 0]) + np.int64(cap >= POIGNEE_SIZES[table, 1])
              + np.int64(cap >= POIGNEE_SIZES[table, 2]))
-    lvl, bst = bot_poignee(kind, params, seat, ht, hs, pub, n_lev, bst)
+    lvl, bst = bot_poignee(policies, kind, params, seat, ht, hs, pub, n_lev, bst)
     if tracing:
         _trace(buf, TR_POIGNEE, seat, ht, hs, n_lev, 0, 0, 0, 0, 0, lvl, 0, pub, pos)
     if lvl > 0:
@@ -231,7 +250,7 @@ def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, mi
             else:
                 ok = (hs & HONOURS) == 0
             if ok:
-                yes, bst = bot_misere(kind, params, seat, ht, hs, pub, which, bst)
+                yes, bst = bot_misere(policies, kind, params, seat, ht, hs, pub, which, bst)
                 if tracing:
                     _trace(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
                 if yes:
@@ -255,7 +274,23 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
 
     ``forced_seat`` < 0: normal auction; else that seat takes ``forced_contract`` (0..3).
     ``kinds``: int64[n_seats] bot kind per seat; ``params``: float64[n_seats, N_BOT_PARAMS].
+    A ``buf`` longer than ``new_buffer()`` receives a trace of the bots' decisions (``TR_*``;
+    tests). Tables of ``random`` bots only run a specialisation without the other bots' code.
     """
+    policies = False
+    for s in range(rv[RV_N_SEATS]):
+        if kinds[s] != BOT_RANDOM:
+            policies = True
+    if policies:
+        _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf, True)
+    else:
+        _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf, False)
+
+
+@njit(nogil=True, _nrt=False)
+def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf, policies):
+    """:func:`play_deal`, specialised on ``policies`` (a literal: some seat is not ``random``)."""
+    policies = literally(policies)
     # one scratch buffer (fewer arguments to pass per deal): workspace, public view, scorer
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -317,11 +352,6 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         pub[PUB_BIDS + s] = -2
         pub[PUB_POIGNEE_T + s] = 0
         pub[PUB_MISERES + s] = 0
-        pub[PUB_VOIDS + s] = 0
-        pub[PUB_SEAT_PLAYED_T + s] = 0
-        pub[PUB_SEAT_PLAYED_S + s] = 0
-        pub[PUB_TRICKS_WON + s] = 0
-        pub[PUB_WON_HP + s] = 0
     pub[PUB_DEALER] = dealer
     pub[PUB_DUMMY] = dummy
     pub[PUB_TAKER] = -1
@@ -334,20 +364,24 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
     pub[PUB_SLAM] = 0
     pub[PUB_PLAYED_T] = 0
     pub[PUB_PLAYED_S] = 0
-    pub[PUB_TRICK] = 0
-    pub[PUB_LEADER] = -1
-    pub[PUB_TABLE] = table
-    pub[PUB_N_ACTIVE] = na
-    pub[PUB_N_TRICKS] = h
-    pub[PUB_PARTNER] = -1
-    tracing = buf.shape[0] > BUF_LEN
+    # the bots' public bookkeeping (voids, who played what, tricks won) only when one reads it
+    track = policies
+    if policies:
+        pub[PUB_TRICK] = 0
+        pub[PUB_LEADER] = -1
+        pub[PUB_TABLE] = table
+        pub[PUB_N_ACTIVE] = na
+        pub[PUB_N_TRICKS] = h
+        pub[PUB_PARTNER] = -1
+        for s in range(MAX_SEATS):
+            pub[PUB_VOIDS + s] = 0
+            pub[PUB_SEAT_PLAYED_T + s] = 0
+            pub[PUB_SEAT_PLAYED_S + s] = 0
+            pub[PUB_TRICKS_WON + s] = 0
+            pub[PUB_WON_HP + s] = 0
+    tracing = policies and buf.shape[0] > BUF_LEN
     if tracing:
         buf[BUF_LEN] = 0
-    # the bots' public bookkeeping (voids, who played what, tricks won) only when one reads it
-    track = False
-    for s in range(n):
-        if kinds[s] != BOT_RANDOM:
-            track = True
 
     # ---- deal (tarotsim.rng.deal) -----------------------------------------------------------
     st = stream_state(seed, np.uint64(index), U_STREAM_CARDS)
@@ -403,7 +437,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         if forced_seat >= 0:
             bid = forced_contract if seat == forced_seat else -1
         else:
-            bid, bst = bot_bid(kinds[seat], params, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
+            bid, bst = bot_bid(policies, kinds[seat], params, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
                                highest, bst)
             if tracing:
                 _trace(buf, TR_BID, seat, ws[WS_HT + seat], ws[WS_HS + seat], highest, 0, 0, 0, 0, 0, bid, 0,
@@ -437,7 +471,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
                 legal |= KNIGHTS
                 if ths & KNIGHTS == KNIGHTS:
                     legal |= JACKS
-        b, bst = bot_call(kinds[taker], params, taker, ws[WS_HT + taker], ths, pub, legal, bst)
+        b, bst = bot_call(policies, kinds[taker], params, taker, ws[WS_HT + taker], ths, pub, legal, bst)
         if tracing:
             _trace(buf, TR_CALL, taker, ws[WS_HT + taker], ths, legal, 0, 0, 0, 0, 0, b, 0, pub, 0)
         called = 22 + b
@@ -454,7 +488,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         tht = ws[WS_HT + taker] | chien_t
         ths = ws[WS_HS + taker] | chien_s
         normal = ths & ~KINGS
-        ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, taker, tht, ths, pub, normal,
+        ecart_t, ecart_s, bst = bot_ecart(policies, kinds[taker], params, taker, tht, ths, pub, normal,
                                           tht & T2_T20, n_chien, log, L_ECART, bst)
         if tracing:
             _trace(buf, TR_ECART, taker, tht, ths, normal, tht & T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
@@ -483,7 +517,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
 
     # ---- chelem announce (R-SLAM-1) ----------------------------------------------------------
     n_decl = 0
-    slam, bst = bot_chelem(kinds[taker], params, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
+    slam, bst = bot_chelem(policies, kinds[taker], params, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
     if tracing:
         _trace(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
     if slam:
@@ -533,7 +567,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
     ts = np.int64(0)
     for j in range(na):
         n_decl, poig_att, poig_def, n_mis, bst = _first_turn(
-            rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
+            policies, rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
             n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, j)
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
@@ -543,12 +577,10 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
             # card held is of the called suit
             if (ht | (hs & ~called_suit)) != 0:
                 ls = hs & ~ban
-        c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask,
+        c, bt, bs, bst = bot_card_bits(policies, kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask,
                                        amask, j, bst)
         if tracing:
             _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
-        if track:
-            _track_card(pub, seat, c, bt, bs, fixed, fmask, called)
         ws[WS_HT + seat] = ht ^ bt
         ws[WS_HS + seat] = hs ^ bs
         tt |= bt
@@ -588,8 +620,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
                 tt &= ~np.int64(1)
         log[L_WINNER + tr] = winner
         if track:
-            pub[PUB_TRICKS_WON + winner] += 1
-            pub[PUB_WON_HP + winner] += _hp(tt & ~np.int64(1), ts)
+            _track_trick(pub, log, ws, tr, na, called, winner, tt, ts)
         wm = -w_att
         att_t |= tt & wm
         att_s |= ts & wm
@@ -609,12 +640,10 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
         seat = leader
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
-        c, tt, ts, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, ht, hs, False, np.int64(0),
+        c, tt, ts, bst = bot_card_bits(policies, kinds[seat], params, seat, ht, hs, pub, ht, hs, False, np.int64(0),
                                        TRUMPS, 0, bst)
         if tracing:
             _trace(buf, TR_CARD, seat, ht, hs, ht, hs, 0, 0, TRUMPS, 0, c, 0, pub, 0)
-        if track:
-            _track_card(pub, seat, c, tt, ts, False, np.int64(0), called)
         ws[WS_HT + seat] = ht ^ tt
         ws[WS_HS + seat] = hs ^ ts
         log[cbase] = c
@@ -630,12 +659,10 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
             ht = ws[WS_HT + seat]
             hs = ws[WS_HS + seat]
             lt, ls = _legal(ht, hs, fixed, fmask, amask)
-            c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed,
+            c, bt, bs, bst = bot_card_bits(policies, kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed,
                                            fmask, amask, j, bst)
             if tracing:
                 _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
-            if track:
-                _track_card(pub, seat, c, bt, bs, fixed, fmask, called)
             ws[WS_HT + seat] = ht ^ bt
             ws[WS_HS + seat] = hs ^ bs
             tt |= bt
