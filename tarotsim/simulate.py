@@ -136,6 +136,20 @@ def _range(start, stop) -> tuple[int, int]:
     return start, stop
 
 
+def _kernel_args(rules, seed, start, stop, count, bots, forced):
+    """Check a run's arguments and turn them into the kernels' ``(rules, start, stop, rules
+    vector, bot kinds, bot params, forced seat, forced contract, seed)``."""
+    r = _rules(rules)
+    if stop is None:
+        if count is None:
+            raise ValueError("give stop or count")
+        stop = start + count
+    start, stop = _range(start, stop)
+    kinds, params = bot_arrays(r, bots)
+    fs, fc = _forced(r, forced)
+    return r, start, stop, r.to_vector(), kinds, params, fs, fc, _seed(seed)
+
+
 def _chunks(start: int, stop: int, chunk_size: int):
     chunk_size = max(1, int(chunk_size))
     for a in range(start, stop, chunk_size):
@@ -155,16 +169,7 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
     poignee_attack, poignee_defence, miseres, attack_tricks, petit_sec_seat, value,
     scores[5]. Unset seats are -1; deals not played have zero scores.
     """
-    r = _rules(rules)
-    if stop is None:
-        if count is None:
-            raise ValueError("give stop or count")
-        stop = start + count
-    start, stop = _range(start, stop)
-    rv = r.to_vector()
-    kinds, params = bot_arrays(r, bots)
-    fs, fc = _forced(r, forced)
-    s = _seed(seed)
+    r, start, stop, rv, kinds, params, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     out = np.zeros(stop - start, dtype=FACTS_DTYPE)
 
     def work(a, b):
@@ -251,16 +256,7 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
 
     ``progress``: called with the number of deals just finished after every chunk (under a
     lock, so a progress bar needs no locking of its own)."""
-    r = _rules(rules)
-    if stop is None:
-        if count is None:
-            raise ValueError("give stop or count")
-        stop = start + count
-    start, stop = _range(start, stop)
-    rv = r.to_vector()
-    kinds, params = bot_arrays(r, bots)
-    fs, fc = _forced(r, forced)
-    s = _seed(seed)
+    r, start, stop, rv, kinds, params, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     threads = max(1, int(threads))
     chunk_size = max(1, int(chunk_size))
     n_chunks = (stop - start + chunk_size - 1) // chunk_size
