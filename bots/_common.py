@@ -83,11 +83,6 @@ def hp_of(t, s):
 
 
 @njit(inline="always")
-def card_of_bit_s(b):
-    return 22 + b
-
-
-@njit(inline="always")
 def next_seat(s, n_seats, dummy):
     s += 1
     if s == n_seats:
@@ -102,12 +97,6 @@ def next_seat(s, n_seats, dummy):
 @njit(inline="always")
 def n_seats_of(pub):
     return pub[PUB_N_ACTIVE] + (1 if pub[PUB_DUMMY] >= 0 else 0)
-
-
-@njit(inline="always")
-def above_in_suit(b):
-    """Suit-word mask of the cards of the same suit above suit bit ``b``."""
-    return SUIT_MASKS[b // 14] & -(np.int64(2) << b)
 
 
 @njit(inline="always")

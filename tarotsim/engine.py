@@ -510,8 +510,7 @@ class FastBotAdapter:
         arguments (bid: highest; call: legal suit word; écart: normal, candidate trumps, size;
         poignée: levels; misère: which; card: legal trump word, legal suit word, fixed, fmask,
         amask, position in the trick), padded to six."""
-        import numpy as np
-
+        from ._kernels import layout as L
         from ._kernels import play as P
         from .cards import masks_of
 
@@ -520,7 +519,7 @@ class FastBotAdapter:
         ht, hs = masks_of(view.hand)
         d = view.decision.kind
         if d == "bid":
-            what, args = P.TR_BID, (int(pub[self._L.PUB_HIGHEST]),)
+            what, args = P.TR_BID, (int(pub[L.PUB_HIGHEST]),)
         elif d == "call":
             what, args = P.TR_CALL, (masks_of(legal)[1],)
         elif d == "ecart":
@@ -541,6 +540,7 @@ class FastBotAdapter:
         import numpy as np
 
         from ._kernels import bots as K
+        from ._kernels import layout as L
         from ._kernels import play as P
         from .cards import DECK
         from .rules import POIGNEE_LEVELS
@@ -560,7 +560,7 @@ class FastBotAdapter:
             b, st = K.decide_call(kind, params, seat, ht, hs, pub, a[0], st)
             out = DECK[22 + int(b)]
         elif what == P.TR_ECART:
-            buf = np.zeros(self._L.MAX_ECART, dtype=np.int64)
+            buf = np.zeros(L.MAX_ECART, dtype=np.int64)
             _, _, st = K.decide_ecart(kind, params, seat, ht, hs, pub, a[0], a[1], a[2], buf, st)
             out = [DECK[int(c)] for c in buf[:legal.size]]
         elif what == P.TR_CHELEM:
@@ -577,8 +577,3 @@ class FastBotAdapter:
             out = DECK[int(c)]
         rng.state = int(st)
         return out
-
-    @property
-    def _L(self):
-        from ._kernels import layout
-        return layout

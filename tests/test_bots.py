@@ -136,3 +136,17 @@ def test_bot_arrays_accepts_every_form():
 def test_any_import_order_works(first):
     code = f"{first}\nimport bots, tarotsim.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
+
+
+def test_random_tables_never_build_the_other_bots():
+    """A table of random bots runs (and compiles) a build of the deal kernel without them."""
+    code = ("from tarotsim import simulate\n"
+            "from tarotsim.rules import Rules\n"
+            "from tarotsim._kernels import play\n"
+            "import bots.heuristic, bots.greedy\n"
+            "simulate.facts(Rules('5'), 1, 0, 50)\n"
+            "simulate.aggregate(Rules('4'), 1, 0, 50)\n"
+            "simulate.records(Rules('3'), 1, [0, 1])\n"
+            "assert not play.run_facts_bots.signatures and not play.run_aggregate_bots.signatures\n"
+            "assert not bots.heuristic.heuristic_card.signatures and not bots.greedy.greedy_card.signatures\n")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=300)

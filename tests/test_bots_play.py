@@ -60,7 +60,7 @@ def test_kernel_hands_a_bot_exactly_its_view(table, mix):
     bots = _bots(table, mix)
     adapters = [FastBotAdapter(b) for b in bots]
     n_checked = 0
-    for index in range(12):
+    for index in range(20):
         forced = (1, CONTRACTS[index % 4]) if index % 3 == 2 and not (table == "5d" and index % 5 == 1) else None
         log, trace = _traced(r, 31, index, bots, forced)
         game = Game(r, 31, index, forced=forced)
@@ -135,7 +135,7 @@ def test_hidden_cards_never_change_a_decision(name):
     seen = {k: 0 for k in KINDS}
     for table in TABLES:
         r = Rules.from_options(table, {"misere": True})
-        for index in range(10):
+        for index in range(14):
             forced = (1, CONTRACTS[index % 4]) if index % 2 and not (table == "5d" and index % 5 == 1) else None
             dealer, hands, chien = rng.deal(r, 9, index)
             game = Game(r, hands=hands, chien=chien, dealer=dealer, forced=forced)
@@ -170,7 +170,7 @@ def test_hidden_cards_never_change_a_decision(name):
 def test_slow_path_adapter_plays_the_kernel_deal(table, mix):
     r = Rules(table=table)
     bots = _bots(table, mix)
-    indices = range(100, 118)
+    indices = range(100, 125)
     fast = simulate.records(r, 77, indices, bots=bots)
     for i, rec in zip(indices, fast):
         g = play_game(Game(r, 77, i), [FastBotAdapter(b) for b in bots])

@@ -19,7 +19,8 @@ from . import _bits, _rng, bots, layout, play  # noqa: F401
 from ._bits import HAS_PDEP
 from .play import new_buffer, play_deal, run_aggregate, run_facts, run_logs, score_kernel
 
-_CACHED = (_bits.bits_py, play.play_deal, play.run_facts, play.run_aggregate, play.run_logs, play.new_buffer,
+_CACHED = (_bits.bits_py, play.play_deal, play.run_facts_random, play.run_facts_bots, play.run_aggregate_random,
+           play.run_aggregate_bots, play.run_logs_random, play.run_logs_bots, play.new_buffer,
            play.score_kernel, _rng.shuffle_into, _rng.stream_state_py, _rng.draws_py,
            bots.decide_bid, bots.decide_call, bots.decide_ecart, bots.decide_chelem, bots.decide_poignee,
            bots.decide_misere, bots.decide_card)

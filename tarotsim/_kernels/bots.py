@@ -11,10 +11,11 @@ package (``bots/greedy.py``, ``bots/heuristic.py``): njit functions of (params, 
 public view, legal choices) called out of line from here; they draw nothing from the bots stream.
 Kinds are checked by ``tarotsim.simulate.bot_arrays``; any other kind plays ``greedy``.
 
-The first argument, ``policies``, is a compile-time constant of the deal kernel: False when every
-seat is ``random`` (then the dispatch compiles away and the random deal runs as fast as before
-the other bots existed), True otherwise. ``decide_*`` are compiled entry points over the same
-functions for the slow path's adapter (``tarotsim.engine.FastBotAdapter``).
+The deal kernel (``play.py``) is built twice: for tables of random bots only it calls the
+``random_*`` rules directly (the other bots are neither typed nor compiled there, and the random
+deal runs as fast as before they existed); otherwise the ``bot_*`` dispatch. ``decide_*`` are
+compiled entry points over the same functions for the slow path's adapter
+(``tarotsim.engine.FastBotAdapter``).
 """
 
 from __future__ import annotations
@@ -30,45 +31,58 @@ from bots.heuristic import (heuristic_bid, heuristic_call, heuristic_card, heuri
                             heuristic_poignee)
 
 
+# Each decision: the random bot's rule (``random_*``) and ``bot_*``, the dispatch on the seat's
+# kind (random, or the other bots' policies through one out-of-line ``_policies_*`` call).
+
 @njit(inline="always")
-def bot_bid(policies, kind, params, seat, ht, hs, pub, highest, st):
-    """Bid: -1 pass, or a contract 0..3 strictly above ``highest`` (-1 when nobody bid)."""
-    if policies and kind != BOT_RANDOM:
-        if kind == BOT_HEURISTIC:
-            return heuristic_bid(params, seat, ht, hs, pub, highest), st
-        return greedy_bid(params, seat, ht, hs, pub, highest), st
-    # random: pass, then the legal contracts ascending
+def random_bid(highest, st):
+    """``random`` bid: pass, then the legal contracts ascending."""
     k, st = below(st, 4 - highest)
     if k == 0:
         return -1, st
     return highest + k, st
 
 
+@njit(nogil=True, _nrt=False)
+def _policies_bid(kind, params, seat, ht, hs, pub, highest):
+    if kind == BOT_HEURISTIC:
+        return heuristic_bid(params, seat, ht, hs, pub, highest)
+    return greedy_bid(params, seat, ht, hs, pub, highest)
+
+
 @njit(inline="always")
-def bot_call(policies, kind, params, seat, ht, hs, pub, legal_s, st):
-    """Call (table 5): a card of ``legal_s`` (suit word); returns its suit-word bit."""
-    if policies and kind != BOT_RANDOM:
-        if kind == BOT_HEURISTIC:
-            return heuristic_call(params, seat, ht, hs, pub, legal_s), st
-        return greedy_call(params, seat, ht, hs, pub, legal_s), st
+def bot_bid(kind, params, seat, ht, hs, pub, highest, st):
+    """Bid: -1 pass, or a contract 0..3 strictly above ``highest`` (-1 when nobody bid)."""
+    if kind == BOT_RANDOM:
+        return random_bid(highest, st)
+    return _policies_bid(kind, params, seat, ht, hs, pub, highest), st
+
+
+@njit(inline="always")
+def random_call(legal_s, st):
+    """``random`` call: uniform over the legal called cards (suit-word bit)."""
     k, st = below(st, popcount(legal_s))
     return select_bit(legal_s, k), st
 
 
-@njit(inline="always")
-def bot_ecart(policies, kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
-    """Écart of ``n_ecart`` cards from the enlarged hand.
+@njit(nogil=True, _nrt=False)
+def _policies_call(kind, params, seat, ht, hs, pub, legal_s):
+    if kind == BOT_HEURISTIC:
+        return heuristic_call(params, seat, ht, hs, pub, legal_s)
+    return greedy_call(params, seat, ht, hs, pub, legal_s)
 
-    ``normal`` (suit word): the cards neither trump, king nor Excuse; ``cands`` (trump word):
-    T2..T20 held. Writes the card ids, in the order chosen, at ``out[out_pos:]`` and returns
-    ``(ecart trump word, ecart suit word, state)``.
-    """
-    if policies and kind != BOT_RANDOM:
-        if kind == BOT_HEURISTIC:
-            et, es = heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
-        else:
-            et, es = greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
-        return et, es, st
+
+@njit(inline="always")
+def bot_call(kind, params, seat, ht, hs, pub, legal_s, st):
+    """Call (table 5): a card of ``legal_s`` (suit word); returns its suit-word bit."""
+    if kind == BOT_RANDOM:
+        return random_call(legal_s, st)
+    return _policies_call(kind, params, seat, ht, hs, pub, legal_s), st
+
+
+@njit(inline="always")
+def random_ecart(normal, cands, n_ecart, out, out_pos, st):
+    """``random`` écart (docs/engine-contract.md); see :func:`bot_ecart`."""
     et = np.int64(0)
     es = np.int64(0)
     n_normal = popcount(normal)
@@ -103,37 +117,68 @@ def bot_ecart(policies, kind, params, seat, ht, hs, pub, normal, cands, n_ecart,
     return et, es, st
 
 
-@njit(inline="always")
-def bot_chelem(policies, kind, params, seat, ht, hs, pub, st):
-    """Announce a chelem? (taker, after the écart): 0 no, 1 yes (``greedy`` never does)."""
-    if policies and kind != BOT_RANDOM:
-        if kind == BOT_HEURISTIC:
-            return heuristic_chelem(params, seat, ht, hs, pub), st
-        return np.int64(0), st
-    return below(st, 2)
+@njit(nogil=True, _nrt=False)
+def _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos):
+    if kind == BOT_HEURISTIC:
+        return heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
+    return greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
 
 
 @njit(inline="always")
-def bot_poignee(policies, kind, params, seat, ht, hs, pub, n_levels, st):
-    """Poignée level: 0 none, 1..n_levels (simple, double, triple); ``greedy``: the simple one."""
-    if policies and kind != BOT_RANDOM:
-        if kind == BOT_HEURISTIC:
-            return heuristic_poignee(params, seat, ht, hs, pub, n_levels), st
-        return np.int64(1 if n_levels > 0 else 0), st
-    return below(st, n_levels + 1)
+def bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
+    """Écart of ``n_ecart`` cards from the enlarged hand.
 
-
-@njit(inline="always")
-def bot_misere(policies, kind, params, seat, ht, hs, pub, which, st):
-    """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
-    (``greedy`` and ``heuristic`` never do)."""
-    if policies and kind != BOT_RANDOM:
-        return np.int64(0), st
-    return below(st, 2)
+    ``normal`` (suit word): the cards neither trump, king nor Excuse; ``cands`` (trump word):
+    T2..T20 held. Writes the card ids, in the order chosen, at ``out[out_pos:]`` and returns
+    ``(ecart trump word, ecart suit word, state)``.
+    """
+    if kind == BOT_RANDOM:
+        return random_ecart(normal, cands, n_ecart, out, out_pos, st)
+    et, es = _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
+    return et, es, st
 
 
 @njit(nogil=True, _nrt=False)
-def _policy_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
+def _policies_chelem(kind, params, seat, ht, hs, pub):
+    if kind == BOT_HEURISTIC:
+        return heuristic_chelem(params, seat, ht, hs, pub)
+    return np.int64(0)  # greedy: never
+
+
+@njit(inline="always")
+def bot_chelem(kind, params, seat, ht, hs, pub, st):
+    """Announce a chelem? (taker, after the écart): 0 no, 1 yes (``random``: one draw)."""
+    if kind == BOT_RANDOM:
+        return below(st, 2)
+    return _policies_chelem(kind, params, seat, ht, hs, pub), st
+
+
+@njit(nogil=True, _nrt=False)
+def _policies_poignee(kind, params, seat, ht, hs, pub, n_levels):
+    if kind == BOT_HEURISTIC:
+        return heuristic_poignee(params, seat, ht, hs, pub, n_levels)
+    return np.int64(1 if n_levels > 0 else 0)  # greedy: the simple one when it has one
+
+
+@njit(inline="always")
+def bot_poignee(kind, params, seat, ht, hs, pub, n_levels, st):
+    """Poignée level: 0 none, 1..n_levels (simple, double, triple) (``random``: one draw)."""
+    if kind == BOT_RANDOM:
+        return below(st, n_levels + 1)
+    return _policies_poignee(kind, params, seat, ht, hs, pub, n_levels), st
+
+
+@njit(inline="always")
+def bot_misere(kind, params, seat, ht, hs, pub, which, st):
+    """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
+    (``random``: one draw; ``greedy`` and ``heuristic`` never do)."""
+    if kind == BOT_RANDOM:
+        return below(st, 2)
+    return np.int64(0), st
+
+
+@njit(nogil=True, _nrt=False)
+def _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     """The card of a ``greedy`` / ``heuristic`` seat (one out-of-line call per card site)."""
     if kind == BOT_HEURISTIC:
         return heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
@@ -141,26 +186,7 @@ def _policy_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, p
 
 
 @njit(inline="always")
-def bot_card(policies, kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
-    """A card among the legal ones (``lt`` trump word, ``ls`` suit word): returns its id.
-
-    Trick state: ``fixed`` the led suit is fixed; ``fmask`` suit-word mask of the led suit (0
-    when trumps were led); ``amask`` trumps above the highest trump played; ``pos`` cards
-    already in the trick, which are ``pub[PUB_TRICK_CARDS:PUB_TRICK_CARDS + pos]``.
-    """
-    if policies and kind != BOT_RANDOM:
-        return _policy_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos), st
-    nt = popcount(lt)
-    k, st = below(st, nt + popcount(ls))
-    # branch-free choice of the word: trump word first, then suit word (id order)
-    in_s = k >= nt
-    word = ls if in_s else lt
-    kk = k - nt if in_s else k
-    return select_bit(word, kk) + (22 if in_s else 0), st
-
-
-@njit(inline="always")
-def _random_card_bits(lt, ls, st):
+def random_card_bits(lt, ls, st):
     """``random`` card: uniform over the legal cards in id order, as (id, trump bit, suit bit).
 
     Both words are searched at once and the one holding the k-th card kept, so the one-bit
@@ -178,11 +204,17 @@ def _random_card_bits(lt, ls, st):
 
 
 @njit(inline="always")
-def bot_card_bits(policies, kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
-    """:func:`bot_card` for the kernel: ``(card id, trump-word bit, suit-word bit, state)``."""
-    if not policies or kind == BOT_RANDOM:
-        return _random_card_bits(lt, ls, st)
-    c = _policy_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
+def bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+    """A card among the legal ones (``lt`` trump word, ``ls`` suit word), as ``(card id,
+    trump-word bit, suit-word bit, state)``.
+
+    Trick state: ``fixed`` the led suit is fixed; ``fmask`` suit-word mask of the led suit (0
+    when trumps were led); ``amask`` trumps above the highest trump played; ``pos`` cards
+    already in the trick, which are ``pub[PUB_TRICK_CARDS:PUB_TRICK_CARDS + pos]``.
+    """
+    if kind == BOT_RANDOM:
+        return random_card_bits(lt, ls, st)
+    c = _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
     in_s = c >= 22
     bit = np.int64(1) << (c - 22 if in_s else c)
     return c, (np.int64(0) if in_s else bit), (bit if in_s else np.int64(0)), st
@@ -194,35 +226,35 @@ def bot_card_bits(policies, kind, params, seat, ht, hs, pub, lt, ls, fixed, fmas
 
 @njit(cache=True)
 def decide_bid(kind, params, seat, ht, hs, pub, highest, st):
-    return bot_bid(True, kind, params, seat, ht, hs, pub, highest, st)
+    return bot_bid(kind, params, seat, ht, hs, pub, highest, st)
 
 
 @njit(cache=True)
 def decide_call(kind, params, seat, ht, hs, pub, legal_s, st):
-    return bot_call(True, kind, params, seat, ht, hs, pub, legal_s, st)
+    return bot_call(kind, params, seat, ht, hs, pub, legal_s, st)
 
 
 @njit(cache=True)
 def decide_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, st):
-    return bot_ecart(True, kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, 0, st)
+    return bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, 0, st)
 
 
 @njit(cache=True)
 def decide_chelem(kind, params, seat, ht, hs, pub, st):
-    return bot_chelem(True, kind, params, seat, ht, hs, pub, st)
+    return bot_chelem(kind, params, seat, ht, hs, pub, st)
 
 
 @njit(cache=True)
 def decide_poignee(kind, params, seat, ht, hs, pub, n_levels, st):
-    return bot_poignee(True, kind, params, seat, ht, hs, pub, n_levels, st)
+    return bot_poignee(kind, params, seat, ht, hs, pub, n_levels, st)
 
 
 @njit(cache=True)
 def decide_misere(kind, params, seat, ht, hs, pub, which, st):
-    return bot_misere(True, kind, params, seat, ht, hs, pub, which, st)
+    return bot_misere(kind, params, seat, ht, hs, pub, which, st)
 
 
 @njit(cache=True)
 def decide_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
-    c, bt, bs, st = bot_card_bits(True, kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+    c, bt, bs, st = bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
     return c, st

@@ -6,14 +6,18 @@ in arrays the caller allocates once per thread: ``buf`` (workspace, public view 
 scorer arrays; ``new_buffer()``) and ``log`` (facts + record of the deal, ``layout.L_*``).
 Nothing is allocated per deal; ``play_deal`` is compiled without NRT (no reference counting).
 
-Batch kernels (``run_facts``, ``run_aggregate``, ``run_logs``) loop over deals inside numba and
-release the GIL, so ``tarotsim.simulate`` can run chunks on a thread pool.
+The deal is built twice (:func:`_make_play`): for tables of random bots only, exactly the
+random deal of before the other bots existed; and for any other table, with the bots'
+dispatch, the public bookkeeping they read (``layout.PUB_*``) and an optional decision trace.
+Batch kernels (``run_facts``, ``run_aggregate``, ``run_logs``: one compiled loop per build, picked
+from the seats' kinds) loop over deals inside numba and release the GIL, so
+``tarotsim.simulate`` can run chunks on a thread pool.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import literally, njit
+from numba import njit
 
 from ..rules import (RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE,
                      RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE,
@@ -21,7 +25,8 @@ from ..rules import (RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITH
 from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
 from ._bits import popcount, select_bit, tzcnt
 from ._rng import U_STREAM_BOTS, U_STREAM_CARDS, below, stream_state
-from .bots import bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_misere, bot_poignee
+from .bots import (bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_misere, bot_poignee, random_bid,
+                   random_call, random_card_bits, random_ecart)
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_DEALS, ACC_MADE,
                      ACC_MISERES, ACC_PAB_ATTACK, ACC_PAB_DEFENCE, ACC_PETIT_SEC, ACC_PLAYED,
                      ACC_POIGNEES, ACC_SCORE_SUM, ACC_TAKEN, ACC_TAKER_SCORE_SUM, CHELEM_ANNOUNCED_DEFENCE,
@@ -208,66 +213,541 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
     pub[PUB_WON_HP + winner] += _hp(tt & ~np.int64(1), ts)
 
 
-@njit(inline="always")
-def _first_turn(policies, rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
-                n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, pos):
-    """Poignée then misères of ``seat`` before its first card (R-POIG-2/3, R-MIS-1)."""
-    ht = ws[WS_HT + seat]
-    hs = ws[WS_HS + seat]
-    kind = kinds[seat]
-    avail = ht & TRUMPS
-    if seat == taker and rv[RV_POIGNEE_ECART_TRUMPS]:
-        avail |= ecart_t
-    n_av = popcount(avail)
-    cap = n_av + (ht & 1)
-    n_lev = (np.int64(cap >= POIGNEE_SIZES[table, 0]) + np.int64(cap >= POIGNEE_SIZES[table, 1])
-             + np.int64(cap >= POIGNEE_SIZES[table, 2]))
-    lvl, bst = bot_poignee(policies, kind, params, seat, ht, hs, pub, n_lev, bst)
-    if tracing:
-        _trace(buf, TR_POIGNEE, seat, ht, hs, n_lev, 0, 0, 0, 0, 0, lvl, 0, pub, pos)
-    if lvl > 0:
-        size = POIGNEE_SIZES[table, lvl - 1]
-        if n_av >= size:
-            top = select_bit(avail, size - 1)
-            shown = avail & ((np.int64(2) << top) - 1)
+def _make_play(POLICIES):
+    """The deal kernel, built for ``POLICIES``: False when every seat plays ``random`` (the bots'
+    ``random_*`` rules are called directly and the other bots are neither typed nor compiled:
+    the random deal runs as fast, and compiles as fast, as before they existed), True otherwise
+    (the ``bot_*`` dispatch on each seat's kind, the bots' public bookkeeping and the decision
+    trace). ``POLICIES`` is a closure constant: numba prunes the branches on it before typing."""
+
+    @njit(inline="always")
+    def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
+                    n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, pos):
+        """Poignée then misères of ``seat`` before its first card (R-POIG-2/3, R-MIS-1)."""
+        ht = ws[WS_HT + seat]
+        hs = ws[WS_HS + seat]
+        kind = kinds[seat]
+        avail = ht & TRUMPS
+        if seat == taker and rv[RV_POIGNEE_ECART_TRUMPS]:
+            avail |= ecart_t
+        n_av = popcount(avail)
+        cap = n_av + (ht & 1)
+        n_lev = (np.int64(cap >= POIGNEE_SIZES[table, 0]) + np.int64(cap >= POIGNEE_SIZES[table, 1])
+                 + np.int64(cap >= POIGNEE_SIZES[table, 2]))
+        if POLICIES:
+            lvl, bst = bot_poignee(kind, params, seat, ht, hs, pub, n_lev, bst)
         else:
-            shown = avail | 1
-        d = L_DECL + DECL_FIELDS * n_decl
-        log[d] = seat
-        log[d + 1] = DECL_POIGNEE
-        log[d + 2] = lvl
-        log[d + 3] = shown
-        n_decl += 1
-        pub[PUB_POIGNEE_T + seat] = shown
-        if ws[WS_ATT + seat]:
-            poig_att += 10 + 10 * lvl
-        else:
-            poig_def += 10 + 10 * lvl
-    if rv[RV_MISERE]:
-        for which in range(2):
-            if which == 0:
-                ok = (ht & TRUMPS) == 0 and (rv[RV_MISERE_EXCUSE_IS_TRUMP] == 0 or (ht & 1) == 0)
+            lvl, bst = below(bst, n_lev + 1)
+        if tracing:
+            _trace(buf, TR_POIGNEE, seat, ht, hs, n_lev, 0, 0, 0, 0, 0, lvl, 0, pub, pos)
+        if lvl > 0:
+            size = POIGNEE_SIZES[table, lvl - 1]
+            if n_av >= size:
+                top = select_bit(avail, size - 1)
+                shown = avail & ((np.int64(2) << top) - 1)
             else:
-                ok = (hs & HONOURS) == 0
-            if ok:
-                yes, bst = bot_misere(policies, kind, params, seat, ht, hs, pub, which, bst)
+                shown = avail | 1
+            d = L_DECL + DECL_FIELDS * n_decl
+            log[d] = seat
+            log[d + 1] = DECL_POIGNEE
+            log[d + 2] = lvl
+            log[d + 3] = shown
+            n_decl += 1
+            pub[PUB_POIGNEE_T + seat] = shown
+            if ws[WS_ATT + seat]:
+                poig_att += 10 + 10 * lvl
+            else:
+                poig_def += 10 + 10 * lvl
+        if rv[RV_MISERE]:
+            for which in range(2):
+                if which == 0:
+                    ok = (ht & TRUMPS) == 0 and (rv[RV_MISERE_EXCUSE_IS_TRUMP] == 0 or (ht & 1) == 0)
+                else:
+                    ok = (hs & HONOURS) == 0
+                if ok:
+                    if POLICIES:
+                        yes, bst = bot_misere(kind, params, seat, ht, hs, pub, which, bst)
+                    else:
+                        yes, bst = below(bst, 2)
+                    if tracing:
+                        _trace(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
+                    if yes:
+                        d = L_DECL + DECL_FIELDS * n_decl
+                        log[d] = seat
+                        log[d + 1] = DECL_MISERE_ATOUT if which == 0 else DECL_MISERE_TETE
+                        log[d + 2] = 0
+                        log[d + 3] = 0
+                        n_decl += 1
+                        miseres[seat] += 1
+                        n_mis += 1
+                        pub[PUB_MISERES + seat] += 1
+        return n_decl, poig_att, poig_def, n_mis, bst
+
+
+    # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
+    # of the nine array arguments (measured: ~15% of the time of a deal).
+    @njit(nogil=True, _nrt=False)
+    def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf):
+        """:func:`play_deal` (this build: ``POLICIES`` of :func:`_make_play`)."""
+        # one scratch buffer (fewer arguments to pass per deal): workspace, public view, scorer
+        ws = buf[0:WS_LEN]
+        pub = buf[B_PUB:B_PUB + PUB_LEN]
+        steps = buf[B_STEPS:B_STEPS + ST_LEN]
+        scores = buf[B_SCORES:B_SCORES + MAX_SEATS]
+        miseres = buf[B_MISERES:B_MISERES + MAX_SEATS]
+        n = rv[RV_N_SEATS]
+        na = rv[RV_N_ACTIVE]
+        table = rv[RV_TABLE]
+        is5 = table == TABLE_5
+        h = HAND_SIZE[table]
+        n_chien = CHIEN_SIZE[table]
+        dealer = index % n
+        dummy = dealer if table == TABLE_5D else -1
+        for s in range(n):
+            nx = s + 1
+            if nx == n:
+                nx = 0
+            if nx == dummy:
+                nx += 1
+                if nx == n:
+                    nx = 0
+            ws[WS_NEXT + s] = nx
+        first = ws[WS_NEXT + dealer]
+
+        # ---- facts defaults ---------------------------------------------------------------------
+        log[L_INDEX] = index
+        log[L_DEALER] = dealer
+        log[L_OUTCOME] = OUTCOME_PLAYED
+        log[L_TAKER] = -1
+        log[L_CONTRACT] = -1
+        log[L_PARTNER] = -1
+        log[L_CALLED] = -1
+        log[L_ATTACK_HP] = 0
+        log[L_OUDLERS] = 0
+        log[L_MADE] = 0
+        log[L_DIFFERENCE] = 0
+        log[L_PAB] = 0
+        log[L_CHELEM] = CHELEM_NONE
+        log[L_POIGNEE_ATTACK] = 0
+        log[L_POIGNEE_DEFENCE] = 0
+        log[L_VALUE] = 0
+        log[L_PETIT_SEC_SEAT] = -1
+        log[L_ATTACK_TRICKS] = 0
+        log[L_N_MISERES] = 0
+        log[L_SLAM_ANNOUNCED] = 0
+        log[L_FORCED] = 1 if forced_seat >= 0 else 0
+        log[L_N_BIDS] = 0
+        log[L_N_ECART] = 0
+        log[L_N_DECL] = 0
+        log[L_N_TRICKS] = 0
+        for s in range(MAX_SEATS):
+            log[L_SCORES + s] = 0
+            log[L_MISERES + s] = 0
+            miseres[s] = 0
+            ws[WS_HT + s] = 0
+            ws[WS_HS + s] = 0
+            ws[WS_ATT + s] = 0
+            pub[PUB_BIDS + s] = -2
+            pub[PUB_POIGNEE_T + s] = 0
+            pub[PUB_MISERES + s] = 0
+        pub[PUB_DEALER] = dealer
+        pub[PUB_DUMMY] = dummy
+        pub[PUB_TAKER] = -1
+        pub[PUB_CONTRACT] = -1
+        pub[PUB_CALLED] = -1
+        pub[PUB_HIGHEST] = -1
+        pub[PUB_CHIEN_T] = 0
+        pub[PUB_CHIEN_S] = 0
+        pub[PUB_ECART_T] = 0
+        pub[PUB_SLAM] = 0
+        pub[PUB_PLAYED_T] = 0
+        pub[PUB_PLAYED_S] = 0
+        # the bots' public bookkeeping (voids, who played what, tricks won) only when one reads it
+        track = POLICIES
+        if POLICIES:
+            pub[PUB_TRICK] = 0
+            pub[PUB_LEADER] = -1
+            pub[PUB_TABLE] = table
+            pub[PUB_N_ACTIVE] = na
+            pub[PUB_N_TRICKS] = h
+            pub[PUB_PARTNER] = -1
+            for s in range(MAX_SEATS):
+                pub[PUB_VOIDS + s] = 0
+                pub[PUB_SEAT_PLAYED_T + s] = 0
+                pub[PUB_SEAT_PLAYED_S + s] = 0
+                pub[PUB_TRICKS_WON + s] = 0
+                pub[PUB_WON_HP + s] = 0
+        tracing = False
+        if POLICIES:
+            tracing = buf.shape[0] > BUF_LEN
+        if tracing:
+            buf[BUF_LEN] = 0
+
+        # ---- deal (tarotsim.rng.deal) -----------------------------------------------------------
+        st = stream_state(seed, np.uint64(index), U_STREAM_CARDS)
+        for i in range(78):
+            ws[WS_DECK + i] = i
+        for i in range(77, 0, -1):
+            j, st = below(st, i + 1)
+            x = ws[WS_DECK + i]
+            ws[WS_DECK + i] = ws[WS_DECK + j]
+            ws[WS_DECK + j] = x
+        seat = first
+        for k in range(na):
+            t = np.int64(0)
+            s = np.int64(0)
+            for p in range(k * h, k * h + h):
+                c = ws[WS_DECK + p]
+                ge = np.int64(c >= 22)
+                b = np.int64(1) << (c - 22 * ge)
+                t |= b & (ge - 1)
+                s |= b & (-ge)
+            ws[WS_HT + seat] = t
+            ws[WS_HS + seat] = s
+            log[L_HAND_T + seat] = t
+            log[L_HAND_S + seat] = s
+            seat = ws[WS_NEXT + seat]
+        chien_t = np.int64(0)
+        chien_s = np.int64(0)
+        for p in range(na * h, 78):
+            c = ws[WS_DECK + p]
+            if c < 22:
+                chien_t |= np.int64(1) << c
+            else:
+                chien_s |= np.int64(1) << (c - 22)
+        log[L_CHIEN_T] = chien_t
+        log[L_CHIEN_S] = chien_s
+
+        # ---- petit sec (R-DEAL-4) ---------------------------------------------------------------
+        if rv[RV_PETIT_SEC]:
+            seat = first
+            for k in range(na):
+                if ws[WS_HT + seat] == 2:
+                    log[L_OUTCOME] = OUTCOME_PETIT_SEC
+                    log[L_PETIT_SEC_SEAT] = seat
+                    return
+                seat = ws[WS_NEXT + seat]
+
+        # ---- auction (R-BID) or forced contract --------------------------------------------------
+        bst = stream_state(seed, np.uint64(index), U_STREAM_BOTS)
+        highest = -1
+        taker = -1
+        seat = first
+        for k in range(na):
+            if forced_seat >= 0:
+                bid = forced_contract if seat == forced_seat else -1
+            else:
+                if POLICIES:
+                    bid, bst = bot_bid(kinds[seat], params, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub, highest,
+                                       bst)
+                else:
+                    bid, bst = random_bid(highest, bst)
                 if tracing:
-                    _trace(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
-                if yes:
-                    d = L_DECL + DECL_FIELDS * n_decl
-                    log[d] = seat
-                    log[d + 1] = DECL_MISERE_ATOUT if which == 0 else DECL_MISERE_TETE
-                    log[d + 2] = 0
-                    log[d + 3] = 0
-                    n_decl += 1
-                    miseres[seat] += 1
-                    n_mis += 1
-                    pub[PUB_MISERES + seat] += 1
-    return n_decl, poig_att, poig_def, n_mis, bst
+                    _trace(buf, TR_BID, seat, ws[WS_HT + seat], ws[WS_HS + seat], highest, 0, 0, 0, 0, 0, bid, 0,
+                           pub, 0)
+            log[L_BID_SEAT + k] = seat
+            log[L_BID + k] = bid
+            pub[PUB_BIDS + seat] = bid
+            if bid >= 0:
+                highest = bid
+                taker = seat
+                pub[PUB_HIGHEST] = bid
+            seat = ws[WS_NEXT + seat]
+        log[L_N_BIDS] = na
+        if taker < 0:
+            log[L_OUTCOME] = OUTCOME_ALL_PASSED
+            return
+        contract = highest
+        log[L_TAKER] = taker
+        log[L_CONTRACT] = contract
+        pub[PUB_TAKER] = taker
+        pub[PUB_CONTRACT] = contract
+
+        # ---- call (table 5, R-CALL-1) ------------------------------------------------------------
+        called = -1
+        if is5:
+            ths = ws[WS_HS + taker]
+            legal = KINGS
+            if ths & KINGS == KINGS:
+                legal |= QUEENS
+                if ths & QUEENS == QUEENS:
+                    legal |= KNIGHTS
+                    if ths & KNIGHTS == KNIGHTS:
+                        legal |= JACKS
+            if POLICIES:
+                b, bst = bot_call(kinds[taker], params, taker, ws[WS_HT + taker], ths, pub, legal, bst)
+            else:
+                b, bst = random_call(legal, bst)
+            if tracing:
+                _trace(buf, TR_CALL, taker, ws[WS_HT + taker], ths, legal, 0, 0, 0, 0, 0, b, 0, pub, 0)
+            called = 22 + b
+            log[L_CALLED] = called
+            pub[PUB_CALLED] = called
+
+        # ---- chien and écart (R-CHIEN) -----------------------------------------------------------
+        att_t = np.int64(0)  # the attack's pile as masks
+        att_s = np.int64(0)
+        ecart_t = np.int64(0)
+        if contract <= 1:
+            pub[PUB_CHIEN_T] = chien_t
+            pub[PUB_CHIEN_S] = chien_s
+            tht = ws[WS_HT + taker] | chien_t
+            ths = ws[WS_HS + taker] | chien_s
+            normal = ths & ~KINGS
+            if POLICIES:
+                ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, taker, tht, ths, pub, normal, tht & T2_T20,
+                                                  n_chien, log, L_ECART, bst)
+            else:
+                ecart_t, ecart_s, bst = random_ecart(normal, tht & T2_T20, n_chien, log, L_ECART, bst)
+            if tracing:
+                _trace(buf, TR_ECART, taker, tht, ths, normal, tht & T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
+                       pub, 0)
+            log[L_N_ECART] = n_chien
+            ws[WS_HT + taker] = tht & ~ecart_t
+            ws[WS_HS + taker] = ths & ~ecart_s
+            pub[PUB_ECART_T] = ecart_t
+            att_t = ecart_t
+            att_s = ecart_s
+        elif contract == 2:
+            att_t = chien_t
+            att_s = chien_s
+
+        # ---- partner (R-CALL-2) ------------------------------------------------------------------
+        partner = -1
+        if is5:
+            cb = np.int64(1) << (called - 22)
+            for s in range(n):
+                if s != taker and ws[WS_HS + s] & cb:
+                    partner = s
+            log[L_PARTNER] = partner
+        ws[WS_ATT + taker] = 1
+        if partner >= 0:
+            ws[WS_ATT + partner] = 1
+
+        # ---- chelem announce (R-SLAM-1) ----------------------------------------------------------
+        n_decl = 0
+        if POLICIES:
+            slam, bst = bot_chelem(kinds[taker], params, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
+        else:
+            slam, bst = below(bst, 2)
+        if tracing:
+            _trace(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
+        if slam:
+            log[L_DECL + 0] = taker
+            log[L_DECL + 1] = DECL_CHELEM
+            log[L_DECL + 2] = 0
+            log[L_DECL + 3] = 0
+            n_decl = 1
+            pub[PUB_SLAM] = 1
+            leader = taker
+        else:
+            leader = first
+        log[L_SLAM_ANNOUNCED] = slam
+
+        # ---- play (R-PLAY, R-CALL-4, R-EXC) ------------------------------------------------------
+        # Trick 1 is peeled off the loop: it alone has the first-turn declarations and R-CALL-4.
+        poig_att = 0
+        poig_def = 0
+        n_mis = 0
+        restricted = rv[RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED] != 0
+        ban = np.int64(0)
+        called_suit = np.int64(0)
+        if is5:
+            called_suit = SUIT14 << (14 * ((called - 22) // 14))
+            ban = called_suit & ~(np.int64(1) << (called - 22))
+        adj = 0          # R-EXC-2 low-card payments, in attack half-points
+        att_tricks = 0
+        last = h - 1
+        tt_prev = np.int64(0)
+        winner = leader
+        exc4 = False
+        played_t = np.int64(0)
+        played_s = np.int64(0)
+
+        # trick 1
+        log[L_LEADER] = leader
+        pub[PUB_TRICK] = 0
+        pub[PUB_LEADER] = leader
+        seat = leader
+        fixed = False
+        fmask = np.int64(0)
+        amask = TRUMPS
+        best_key = -2
+        best_seat = leader
+        ex_seat = -1
+        tt = np.int64(0)
+        ts = np.int64(0)
+        for j in range(na):
+            n_decl, poig_att, poig_def, n_mis, bst = _first_turn(
+                rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
+                n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, j)
+            ht = ws[WS_HT + seat]
+            hs = ws[WS_HS + seat]
+            lt, ls = _legal(ht, hs, fixed, fmask, amask)
+            if not fixed and is5 and (j == 0 or restricted):
+                # R-CALL-4: no card of the called suit but the called card; lifted when every
+                # card held is of the called suit
+                if (ht | (hs & ~called_suit)) != 0:
+                    ls = hs & ~ban
+            if POLICIES:
+                c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
+                                               j, bst)
+            else:
+                c, bt, bs, bst = random_card_bits(lt, ls, bst)
+            if tracing:
+                _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
+            ws[WS_HT + seat] = ht ^ bt
+            ws[WS_HS + seat] = hs ^ bs
+            tt |= bt
+            ts |= bs
+            log[L_CARDS + j] = c
+            pub[PUB_TRICK_CARDS + j] = c
+            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+                c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
+            seat = ws[WS_NEXT + seat]
+
+        tr = 0
+        while True:
+            # ---- close trick ``tr`` (cards in tt/ts, winner so far best_seat)
+            played_t |= tt
+            played_s |= ts
+            pub[PUB_PLAYED_T] = played_t
+            pub[PUB_PLAYED_S] = played_s
+            winner = best_seat
+            w_att = ws[WS_ATT + winner]
+            if ex_seat >= 0:
+                if tr == last:
+                    if ex_seat == leader:
+                        # R-EXC-4: the Excuse led to the last trick by a side that won every earlier trick
+                        l_att = ws[WS_ATT + leader]
+                        if (att_tricks == last) if l_att else (att_tricks == 0):
+                            if l_att or rv[RV_EXCUSE_SLAM_EITHER_SIDE]:
+                                winner = leader
+                                w_att = l_att
+                                exc4 = True
+                else:
+                    # R-EXC-2: the Excuse stays with its side; one low card to the winners if they differ
+                    o_att = ws[WS_ATT + ex_seat]
+                    if o_att:
+                        att_t |= 1
+                    if o_att != w_att:
+                        adj += 1 if w_att else -1
+                    tt &= ~np.int64(1)
+            log[L_WINNER + tr] = winner
+            if track:
+                _track_trick(pub, log, ws, tr, na, called, winner, tt, ts)
+            wm = -w_att
+            att_t |= tt & wm
+            att_s |= ts & wm
+            if ex_seat >= 0:
+                tt |= 1
+            att_tricks += w_att
+            leader = winner
+            if tr == last:
+                break
+            # ---- play trick ``tr + 1``: the leader is free (R-PLAY-3), then the others follow
+            tr += 1
+            log[L_LEADER + tr] = leader
+            pub[PUB_TRICK] = tr
+            pub[PUB_LEADER] = leader
+            tt_prev = tt
+            cbase = L_CARDS + tr * MAX_SEATS
+            seat = leader
+            ht = ws[WS_HT + seat]
+            hs = ws[WS_HS + seat]
+            if POLICIES:
+                c, tt, ts, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, ht, hs, False, np.int64(0),
+                                               TRUMPS, 0, bst)
+            else:
+                c, tt, ts, bst = random_card_bits(ht, hs, bst)
+            if tracing:
+                _trace(buf, TR_CARD, seat, ht, hs, ht, hs, 0, 0, TRUMPS, 0, c, 0, pub, 0)
+            ws[WS_HT + seat] = ht ^ tt
+            ws[WS_HS + seat] = hs ^ ts
+            log[cbase] = c
+            pub[PUB_TRICK_CARDS] = c
+            fixed = c != 0
+            fmask = FOLLOW_MASK[c]
+            amask = TRUMPS & -(tt << 1) if tt > 1 else TRUMPS
+            best_key = CARD_KEY_LED[c]
+            best_seat = seat
+            ex_seat = seat if c == 0 else -1
+            seat = ws[WS_NEXT + seat]
+            for j in range(1, na):
+                ht = ws[WS_HT + seat]
+                hs = ws[WS_HS + seat]
+                lt, ls = _legal(ht, hs, fixed, fmask, amask)
+                if POLICIES:
+                    c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
+                                                   j, bst)
+                else:
+                    c, bt, bs, bst = random_card_bits(lt, ls, bst)
+                if tracing:
+                    _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
+                ws[WS_HT + seat] = ht ^ bt
+                ws[WS_HS + seat] = hs ^ bs
+                tt |= bt
+                ts |= bs
+                log[cbase + j] = c
+                pub[PUB_TRICK_CARDS + j] = c
+                fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+                    c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
+                seat = ws[WS_NEXT + seat]
+        log[L_N_TRICKS] = h
+        log[L_N_DECL] = n_decl
+
+        # ---- counting (R-COUNT), petit au bout (R-PAB), chelem (R-SLAM) -------------------------
+        if contract == 3:
+            pass  # garde contre: the chien is the defence's
+        attack_hp = _hp(att_t, att_s) + adj
+        oudlers = popcount(att_t & OUDLERS)
+        pab = 0
+        side = 1 if ws[WS_ATT + winner] else -1
+        if tt & 2:
+            pab = side
+        elif exc4 and rv[RV_PAB_SLAM_PENULTIMATE] and (tt_prev & 2):
+            pab = side
+        slam_side = 0
+        if att_tricks == h:
+            slam_side = 1
+        elif att_tricks == 0:
+            slam_side = -1
+        if slam_side == 1:
+            chelem = CHELEM_ANNOUNCED_MADE if slam else CHELEM_MADE
+        elif slam_side == -1:
+            chelem = CHELEM_ANNOUNCED_DEFENCE if slam else CHELEM_DEFENCE
+        elif slam:
+            chelem = CHELEM_ANNOUNCED_FAILED
+        else:
+            chelem = CHELEM_NONE
+
+        score_kernel(rv, contract, attack_hp, oudlers, pab, poig_att, poig_def, slam, slam_side,
+                     taker, partner, dummy, miseres, steps, scores)
+
+        log[L_ATTACK_HP] = attack_hp
+        log[L_OUDLERS] = oudlers
+        log[L_MADE] = steps[ST_MADE]
+        log[L_DIFFERENCE] = steps[ST_DIFFERENCE]
+        log[L_PAB] = pab
+        log[L_CHELEM] = chelem
+        log[L_POIGNEE_ATTACK] = poig_att
+        log[L_POIGNEE_DEFENCE] = poig_def
+        log[L_VALUE] = steps[ST_VALUE]
+        log[L_ATTACK_TRICKS] = att_tricks
+        log[L_N_MISERES] = n_mis
+        for s in range(n):
+            log[L_SCORES + s] = scores[s]
+            log[L_MISERES + s] = miseres[s]
+        for i in range(ST_LEN):
+            log[L_STEPS + i] = steps[i]
+
+    return _play
 
 
-# _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
-# of the nine array arguments (measured: ~15% of the time of a deal).
+_play_random = _make_play(False)
+_play_bots = _make_play(True)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf):
     """Play deal ``(seed, index)`` (seed uint64, index int64 >= 0) into ``log``.
@@ -275,450 +755,13 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log,
     ``forced_seat`` < 0: normal auction; else that seat takes ``forced_contract`` (0..3).
     ``kinds``: int64[n_seats] bot kind per seat; ``params``: float64[n_seats, N_BOT_PARAMS].
     A ``buf`` longer than ``new_buffer()`` receives a trace of the bots' decisions (``TR_*``;
-    tests). Tables of ``random`` bots only run a specialisation without the other bots' code.
+    tests). (The batch kernels below pick the build of the deal kernel once per call.)
     """
-    policies = False
     for s in range(rv[RV_N_SEATS]):
         if kinds[s] != BOT_RANDOM:
-            policies = True
-    if policies:
-        _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf, True)
-    else:
-        _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf, False)
-
-
-@njit(nogil=True, _nrt=False)
-def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf, policies):
-    """:func:`play_deal`, specialised on ``policies`` (a literal: some seat is not ``random``)."""
-    policies = literally(policies)
-    # one scratch buffer (fewer arguments to pass per deal): workspace, public view, scorer
-    ws = buf[0:WS_LEN]
-    pub = buf[B_PUB:B_PUB + PUB_LEN]
-    steps = buf[B_STEPS:B_STEPS + ST_LEN]
-    scores = buf[B_SCORES:B_SCORES + MAX_SEATS]
-    miseres = buf[B_MISERES:B_MISERES + MAX_SEATS]
-    n = rv[RV_N_SEATS]
-    na = rv[RV_N_ACTIVE]
-    table = rv[RV_TABLE]
-    is5 = table == TABLE_5
-    h = HAND_SIZE[table]
-    n_chien = CHIEN_SIZE[table]
-    dealer = index % n
-    dummy = dealer if table == TABLE_5D else -1
-    for s in range(n):
-        nx = s + 1
-        if nx == n:
-            nx = 0
-        if nx == dummy:
-            nx += 1
-            if nx == n:
-                nx = 0
-        ws[WS_NEXT + s] = nx
-    first = ws[WS_NEXT + dealer]
-
-    # ---- facts defaults ---------------------------------------------------------------------
-    log[L_INDEX] = index
-    log[L_DEALER] = dealer
-    log[L_OUTCOME] = OUTCOME_PLAYED
-    log[L_TAKER] = -1
-    log[L_CONTRACT] = -1
-    log[L_PARTNER] = -1
-    log[L_CALLED] = -1
-    log[L_ATTACK_HP] = 0
-    log[L_OUDLERS] = 0
-    log[L_MADE] = 0
-    log[L_DIFFERENCE] = 0
-    log[L_PAB] = 0
-    log[L_CHELEM] = CHELEM_NONE
-    log[L_POIGNEE_ATTACK] = 0
-    log[L_POIGNEE_DEFENCE] = 0
-    log[L_VALUE] = 0
-    log[L_PETIT_SEC_SEAT] = -1
-    log[L_ATTACK_TRICKS] = 0
-    log[L_N_MISERES] = 0
-    log[L_SLAM_ANNOUNCED] = 0
-    log[L_FORCED] = 1 if forced_seat >= 0 else 0
-    log[L_N_BIDS] = 0
-    log[L_N_ECART] = 0
-    log[L_N_DECL] = 0
-    log[L_N_TRICKS] = 0
-    for s in range(MAX_SEATS):
-        log[L_SCORES + s] = 0
-        log[L_MISERES + s] = 0
-        miseres[s] = 0
-        ws[WS_HT + s] = 0
-        ws[WS_HS + s] = 0
-        ws[WS_ATT + s] = 0
-        pub[PUB_BIDS + s] = -2
-        pub[PUB_POIGNEE_T + s] = 0
-        pub[PUB_MISERES + s] = 0
-    pub[PUB_DEALER] = dealer
-    pub[PUB_DUMMY] = dummy
-    pub[PUB_TAKER] = -1
-    pub[PUB_CONTRACT] = -1
-    pub[PUB_CALLED] = -1
-    pub[PUB_HIGHEST] = -1
-    pub[PUB_CHIEN_T] = 0
-    pub[PUB_CHIEN_S] = 0
-    pub[PUB_ECART_T] = 0
-    pub[PUB_SLAM] = 0
-    pub[PUB_PLAYED_T] = 0
-    pub[PUB_PLAYED_S] = 0
-    # the bots' public bookkeeping (voids, who played what, tricks won) only when one reads it
-    track = policies
-    if policies:
-        pub[PUB_TRICK] = 0
-        pub[PUB_LEADER] = -1
-        pub[PUB_TABLE] = table
-        pub[PUB_N_ACTIVE] = na
-        pub[PUB_N_TRICKS] = h
-        pub[PUB_PARTNER] = -1
-        for s in range(MAX_SEATS):
-            pub[PUB_VOIDS + s] = 0
-            pub[PUB_SEAT_PLAYED_T + s] = 0
-            pub[PUB_SEAT_PLAYED_S + s] = 0
-            pub[PUB_TRICKS_WON + s] = 0
-            pub[PUB_WON_HP + s] = 0
-    tracing = policies and buf.shape[0] > BUF_LEN
-    if tracing:
-        buf[BUF_LEN] = 0
-
-    # ---- deal (tarotsim.rng.deal) -----------------------------------------------------------
-    st = stream_state(seed, np.uint64(index), U_STREAM_CARDS)
-    for i in range(78):
-        ws[WS_DECK + i] = i
-    for i in range(77, 0, -1):
-        j, st = below(st, i + 1)
-        x = ws[WS_DECK + i]
-        ws[WS_DECK + i] = ws[WS_DECK + j]
-        ws[WS_DECK + j] = x
-    seat = first
-    for k in range(na):
-        t = np.int64(0)
-        s = np.int64(0)
-        for p in range(k * h, k * h + h):
-            c = ws[WS_DECK + p]
-            ge = np.int64(c >= 22)
-            b = np.int64(1) << (c - 22 * ge)
-            t |= b & (ge - 1)
-            s |= b & (-ge)
-        ws[WS_HT + seat] = t
-        ws[WS_HS + seat] = s
-        log[L_HAND_T + seat] = t
-        log[L_HAND_S + seat] = s
-        seat = ws[WS_NEXT + seat]
-    chien_t = np.int64(0)
-    chien_s = np.int64(0)
-    for p in range(na * h, 78):
-        c = ws[WS_DECK + p]
-        if c < 22:
-            chien_t |= np.int64(1) << c
-        else:
-            chien_s |= np.int64(1) << (c - 22)
-    log[L_CHIEN_T] = chien_t
-    log[L_CHIEN_S] = chien_s
-
-    # ---- petit sec (R-DEAL-4) ---------------------------------------------------------------
-    if rv[RV_PETIT_SEC]:
-        seat = first
-        for k in range(na):
-            if ws[WS_HT + seat] == 2:
-                log[L_OUTCOME] = OUTCOME_PETIT_SEC
-                log[L_PETIT_SEC_SEAT] = seat
-                return
-            seat = ws[WS_NEXT + seat]
-
-    # ---- auction (R-BID) or forced contract --------------------------------------------------
-    bst = stream_state(seed, np.uint64(index), U_STREAM_BOTS)
-    highest = -1
-    taker = -1
-    seat = first
-    for k in range(na):
-        if forced_seat >= 0:
-            bid = forced_contract if seat == forced_seat else -1
-        else:
-            bid, bst = bot_bid(policies, kinds[seat], params, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
-                               highest, bst)
-            if tracing:
-                _trace(buf, TR_BID, seat, ws[WS_HT + seat], ws[WS_HS + seat], highest, 0, 0, 0, 0, 0, bid, 0,
-                       pub, 0)
-        log[L_BID_SEAT + k] = seat
-        log[L_BID + k] = bid
-        pub[PUB_BIDS + seat] = bid
-        if bid >= 0:
-            highest = bid
-            taker = seat
-            pub[PUB_HIGHEST] = bid
-        seat = ws[WS_NEXT + seat]
-    log[L_N_BIDS] = na
-    if taker < 0:
-        log[L_OUTCOME] = OUTCOME_ALL_PASSED
-        return
-    contract = highest
-    log[L_TAKER] = taker
-    log[L_CONTRACT] = contract
-    pub[PUB_TAKER] = taker
-    pub[PUB_CONTRACT] = contract
-
-    # ---- call (table 5, R-CALL-1) ------------------------------------------------------------
-    called = -1
-    if is5:
-        ths = ws[WS_HS + taker]
-        legal = KINGS
-        if ths & KINGS == KINGS:
-            legal |= QUEENS
-            if ths & QUEENS == QUEENS:
-                legal |= KNIGHTS
-                if ths & KNIGHTS == KNIGHTS:
-                    legal |= JACKS
-        b, bst = bot_call(policies, kinds[taker], params, taker, ws[WS_HT + taker], ths, pub, legal, bst)
-        if tracing:
-            _trace(buf, TR_CALL, taker, ws[WS_HT + taker], ths, legal, 0, 0, 0, 0, 0, b, 0, pub, 0)
-        called = 22 + b
-        log[L_CALLED] = called
-        pub[PUB_CALLED] = called
-
-    # ---- chien and écart (R-CHIEN) -----------------------------------------------------------
-    att_t = np.int64(0)  # the attack's pile as masks
-    att_s = np.int64(0)
-    ecart_t = np.int64(0)
-    if contract <= 1:
-        pub[PUB_CHIEN_T] = chien_t
-        pub[PUB_CHIEN_S] = chien_s
-        tht = ws[WS_HT + taker] | chien_t
-        ths = ws[WS_HS + taker] | chien_s
-        normal = ths & ~KINGS
-        ecart_t, ecart_s, bst = bot_ecart(policies, kinds[taker], params, taker, tht, ths, pub, normal,
-                                          tht & T2_T20, n_chien, log, L_ECART, bst)
-        if tracing:
-            _trace(buf, TR_ECART, taker, tht, ths, normal, tht & T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
-                   pub, 0)
-        log[L_N_ECART] = n_chien
-        ws[WS_HT + taker] = tht & ~ecart_t
-        ws[WS_HS + taker] = ths & ~ecart_s
-        pub[PUB_ECART_T] = ecart_t
-        att_t = ecart_t
-        att_s = ecart_s
-    elif contract == 2:
-        att_t = chien_t
-        att_s = chien_s
-
-    # ---- partner (R-CALL-2) ------------------------------------------------------------------
-    partner = -1
-    if is5:
-        cb = np.int64(1) << (called - 22)
-        for s in range(n):
-            if s != taker and ws[WS_HS + s] & cb:
-                partner = s
-        log[L_PARTNER] = partner
-    ws[WS_ATT + taker] = 1
-    if partner >= 0:
-        ws[WS_ATT + partner] = 1
-
-    # ---- chelem announce (R-SLAM-1) ----------------------------------------------------------
-    n_decl = 0
-    slam, bst = bot_chelem(policies, kinds[taker], params, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
-    if tracing:
-        _trace(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
-    if slam:
-        log[L_DECL + 0] = taker
-        log[L_DECL + 1] = DECL_CHELEM
-        log[L_DECL + 2] = 0
-        log[L_DECL + 3] = 0
-        n_decl = 1
-        pub[PUB_SLAM] = 1
-        leader = taker
-    else:
-        leader = first
-    log[L_SLAM_ANNOUNCED] = slam
-
-    # ---- play (R-PLAY, R-CALL-4, R-EXC) ------------------------------------------------------
-    # Trick 1 is peeled off the loop: it alone has the first-turn declarations and R-CALL-4.
-    poig_att = 0
-    poig_def = 0
-    n_mis = 0
-    restricted = rv[RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED] != 0
-    ban = np.int64(0)
-    called_suit = np.int64(0)
-    if is5:
-        called_suit = SUIT14 << (14 * ((called - 22) // 14))
-        ban = called_suit & ~(np.int64(1) << (called - 22))
-    adj = 0          # R-EXC-2 low-card payments, in attack half-points
-    att_tricks = 0
-    last = h - 1
-    tt_prev = np.int64(0)
-    winner = leader
-    exc4 = False
-    played_t = np.int64(0)
-    played_s = np.int64(0)
-
-    # trick 1
-    log[L_LEADER] = leader
-    pub[PUB_TRICK] = 0
-    pub[PUB_LEADER] = leader
-    seat = leader
-    fixed = False
-    fmask = np.int64(0)
-    amask = TRUMPS
-    best_key = -2
-    best_seat = leader
-    ex_seat = -1
-    tt = np.int64(0)
-    ts = np.int64(0)
-    for j in range(na):
-        n_decl, poig_att, poig_def, n_mis, bst = _first_turn(
-            policies, rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
-            n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, j)
-        ht = ws[WS_HT + seat]
-        hs = ws[WS_HS + seat]
-        lt, ls = _legal(ht, hs, fixed, fmask, amask)
-        if not fixed and is5 and (j == 0 or restricted):
-            # R-CALL-4: no card of the called suit but the called card; lifted when every
-            # card held is of the called suit
-            if (ht | (hs & ~called_suit)) != 0:
-                ls = hs & ~ban
-        c, bt, bs, bst = bot_card_bits(policies, kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask,
-                                       amask, j, bst)
-        if tracing:
-            _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
-        ws[WS_HT + seat] = ht ^ bt
-        ws[WS_HS + seat] = hs ^ bs
-        tt |= bt
-        ts |= bs
-        log[L_CARDS + j] = c
-        pub[PUB_TRICK_CARDS + j] = c
-        fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
-            c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-        seat = ws[WS_NEXT + seat]
-
-    tr = 0
-    while True:
-        # ---- close trick ``tr`` (cards in tt/ts, winner so far best_seat)
-        played_t |= tt
-        played_s |= ts
-        pub[PUB_PLAYED_T] = played_t
-        pub[PUB_PLAYED_S] = played_s
-        winner = best_seat
-        w_att = ws[WS_ATT + winner]
-        if ex_seat >= 0:
-            if tr == last:
-                if ex_seat == leader:
-                    # R-EXC-4: the Excuse led to the last trick by a side that won every earlier trick
-                    l_att = ws[WS_ATT + leader]
-                    if (att_tricks == last) if l_att else (att_tricks == 0):
-                        if l_att or rv[RV_EXCUSE_SLAM_EITHER_SIDE]:
-                            winner = leader
-                            w_att = l_att
-                            exc4 = True
-            else:
-                # R-EXC-2: the Excuse stays with its side; one low card to the winners if they differ
-                o_att = ws[WS_ATT + ex_seat]
-                if o_att:
-                    att_t |= 1
-                if o_att != w_att:
-                    adj += 1 if w_att else -1
-                tt &= ~np.int64(1)
-        log[L_WINNER + tr] = winner
-        if track:
-            _track_trick(pub, log, ws, tr, na, called, winner, tt, ts)
-        wm = -w_att
-        att_t |= tt & wm
-        att_s |= ts & wm
-        if ex_seat >= 0:
-            tt |= 1
-        att_tricks += w_att
-        leader = winner
-        if tr == last:
-            break
-        # ---- play trick ``tr + 1``: the leader is free (R-PLAY-3), then the others follow
-        tr += 1
-        log[L_LEADER + tr] = leader
-        pub[PUB_TRICK] = tr
-        pub[PUB_LEADER] = leader
-        tt_prev = tt
-        cbase = L_CARDS + tr * MAX_SEATS
-        seat = leader
-        ht = ws[WS_HT + seat]
-        hs = ws[WS_HS + seat]
-        c, tt, ts, bst = bot_card_bits(policies, kinds[seat], params, seat, ht, hs, pub, ht, hs, False, np.int64(0),
-                                       TRUMPS, 0, bst)
-        if tracing:
-            _trace(buf, TR_CARD, seat, ht, hs, ht, hs, 0, 0, TRUMPS, 0, c, 0, pub, 0)
-        ws[WS_HT + seat] = ht ^ tt
-        ws[WS_HS + seat] = hs ^ ts
-        log[cbase] = c
-        pub[PUB_TRICK_CARDS] = c
-        fixed = c != 0
-        fmask = FOLLOW_MASK[c]
-        amask = TRUMPS & -(tt << 1) if tt > 1 else TRUMPS
-        best_key = CARD_KEY_LED[c]
-        best_seat = seat
-        ex_seat = seat if c == 0 else -1
-        seat = ws[WS_NEXT + seat]
-        for j in range(1, na):
-            ht = ws[WS_HT + seat]
-            hs = ws[WS_HS + seat]
-            lt, ls = _legal(ht, hs, fixed, fmask, amask)
-            c, bt, bs, bst = bot_card_bits(policies, kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed,
-                                           fmask, amask, j, bst)
-            if tracing:
-                _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, j, c, 0, pub, j)
-            ws[WS_HT + seat] = ht ^ bt
-            ws[WS_HS + seat] = hs ^ bs
-            tt |= bt
-            ts |= bs
-            log[cbase + j] = c
-            pub[PUB_TRICK_CARDS + j] = c
-            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
-                c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-            seat = ws[WS_NEXT + seat]
-    log[L_N_TRICKS] = h
-    log[L_N_DECL] = n_decl
-
-    # ---- counting (R-COUNT), petit au bout (R-PAB), chelem (R-SLAM) -------------------------
-    if contract == 3:
-        pass  # garde contre: the chien is the defence's
-    attack_hp = _hp(att_t, att_s) + adj
-    oudlers = popcount(att_t & OUDLERS)
-    pab = 0
-    side = 1 if ws[WS_ATT + winner] else -1
-    if tt & 2:
-        pab = side
-    elif exc4 and rv[RV_PAB_SLAM_PENULTIMATE] and (tt_prev & 2):
-        pab = side
-    slam_side = 0
-    if att_tricks == h:
-        slam_side = 1
-    elif att_tricks == 0:
-        slam_side = -1
-    if slam_side == 1:
-        chelem = CHELEM_ANNOUNCED_MADE if slam else CHELEM_MADE
-    elif slam_side == -1:
-        chelem = CHELEM_ANNOUNCED_DEFENCE if slam else CHELEM_DEFENCE
-    elif slam:
-        chelem = CHELEM_ANNOUNCED_FAILED
-    else:
-        chelem = CHELEM_NONE
-
-    score_kernel(rv, contract, attack_hp, oudlers, pab, poig_att, poig_def, slam, slam_side,
-                 taker, partner, dummy, miseres, steps, scores)
-
-    log[L_ATTACK_HP] = attack_hp
-    log[L_OUDLERS] = oudlers
-    log[L_MADE] = steps[ST_MADE]
-    log[L_DIFFERENCE] = steps[ST_DIFFERENCE]
-    log[L_PAB] = pab
-    log[L_CHELEM] = chelem
-    log[L_POIGNEE_ATTACK] = poig_att
-    log[L_POIGNEE_DEFENCE] = poig_def
-    log[L_VALUE] = steps[ST_VALUE]
-    log[L_ATTACK_TRICKS] = att_tricks
-    log[L_N_MISERES] = n_mis
-    for s in range(n):
-        log[L_SCORES + s] = scores[s]
-        log[L_MISERES + s] = miseres[s]
-    for i in range(ST_LEN):
-        log[L_STEPS + i] = steps[i]
+            _play_bots(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf)
+            return
+    _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf)
 
 
 @njit(inline="always")
@@ -748,59 +791,110 @@ def _store_facts(log, out, i):
         r.scores[s] = log[L_SCORES + s]
 
 
+@njit(inline="always")
+def _accumulate(log, acc, n):
+    """Add one deal's log into the aggregate ``acc`` (``ACC_*``)."""
+    acc[ACC_DEALS] += 1
+    outcome = log[L_OUTCOME]
+    if outcome == OUTCOME_ALL_PASSED:
+        acc[ACC_ALL_PASSED] += 1
+        return
+    if outcome == OUTCOME_PETIT_SEC:
+        acc[ACC_PETIT_SEC] += 1
+        return
+    acc[ACC_PLAYED] += 1
+    contract = log[L_CONTRACT]
+    acc[ACC_TAKEN + contract] += 1
+    acc[ACC_MADE + contract] += log[L_MADE]
+    acc[ACC_ATTACK_HP + contract] += log[L_ATTACK_HP]
+    for s in range(n):
+        acc[ACC_SCORE_SUM + s] += log[L_SCORES + s]
+    acc[ACC_TAKER_SCORE_SUM] += log[L_SCORES + log[L_TAKER]]
+    pab = log[L_PAB]
+    if pab == 1:
+        acc[ACC_PAB_ATTACK] += 1
+    elif pab == -1:
+        acc[ACC_PAB_DEFENCE] += 1
+    acc[ACC_CHELEM + log[L_CHELEM]] += 1
+    if log[L_POIGNEE_ATTACK] + log[L_POIGNEE_DEFENCE] > 0:
+        acc[ACC_POIGNEES] += 1
+    acc[ACC_MISERES] += log[L_N_MISERES]
+    if log[L_CALLED] >= 0 and log[L_PARTNER] < 0:
+        acc[ACC_ALONE] += 1
+
+
+# The batch kernels, once per build of the deal kernel (``_random``: every seat plays random;
+# ``_bots``: any other table). Each is compiled, and cached, only when first used: a table of
+# random bots never compiles the other bots. ``run_facts`` / ``run_aggregate`` / ``run_logs``
+# pick the build from the kinds.
+
 @njit(cache=True, nogil=True)
-def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
-    """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
+def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
-        play_deal(rv, seed, start + i, forced_seat, forced_contract, kinds, params,
-                  log, buf)
+        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
         _store_facts(log, out, i)
 
 
 @njit(cache=True, nogil=True)
-def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
-    """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
+def run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
-    n = rv[RV_N_SEATS]
-    for i in range(count):
-        play_deal(rv, seed, start + i, forced_seat, forced_contract, kinds, params,
-                  log, buf)
-        acc[ACC_DEALS] += 1
-        outcome = log[L_OUTCOME]
-        if outcome == OUTCOME_ALL_PASSED:
-            acc[ACC_ALL_PASSED] += 1
-            continue
-        if outcome == OUTCOME_PETIT_SEC:
-            acc[ACC_PETIT_SEC] += 1
-            continue
-        acc[ACC_PLAYED] += 1
-        contract = log[L_CONTRACT]
-        acc[ACC_TAKEN + contract] += 1
-        acc[ACC_MADE + contract] += log[L_MADE]
-        acc[ACC_ATTACK_HP + contract] += log[L_ATTACK_HP]
-        for s in range(n):
-            acc[ACC_SCORE_SUM + s] += log[L_SCORES + s]
-        acc[ACC_TAKER_SCORE_SUM] += log[L_SCORES + log[L_TAKER]]
-        pab = log[L_PAB]
-        if pab == 1:
-            acc[ACC_PAB_ATTACK] += 1
-        elif pab == -1:
-            acc[ACC_PAB_DEFENCE] += 1
-        acc[ACC_CHELEM + log[L_CHELEM]] += 1
-        if log[L_POIGNEE_ATTACK] + log[L_POIGNEE_DEFENCE] > 0:
-            acc[ACC_POIGNEES] += 1
-        acc[ACC_MISERES] += log[L_N_MISERES]
-        if log[L_CALLED] >= 0 and log[L_PARTNER] < 0:
-            acc[ACC_ALONE] += 1
+    for i in range(out.shape[0]):
+        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
+        _store_facts(log, out, i)
 
 
 @njit(cache=True, nogil=True)
-def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
-    """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
+def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(count):
+        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
+        _accumulate(log, acc, rv[RV_N_SEATS])
+
+
+@njit(cache=True, nogil=True)
+def run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(count):
+        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
+        _accumulate(log, acc, rv[RV_N_SEATS])
+
+
+@njit(cache=True, nogil=True)
+def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
     buf = new_buffer()
     for i in range(indices.shape[0]):
-        play_deal(rv, seed, indices[i], forced_seat, forced_contract, kinds, params,
-                  logs[i], buf)
+        _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, logs[i], buf)
+
+
+@njit(cache=True, nogil=True)
+def run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
+    buf = new_buffer()
+    for i in range(indices.shape[0]):
+        _play_bots(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, logs[i], buf)
+
+
+def _all_random(kinds) -> bool:
+    return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
+
+
+def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
+    """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
+    run = run_facts_random if _all_random(kinds) else run_facts_bots
+    run(rv, seed, start, forced_seat, forced_contract, kinds, params, out)
+
+
+def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
+    """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
+    run = run_aggregate_random if _all_random(kinds) else run_aggregate_bots
+    run(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc)
+
+
+def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
+    """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
+    run = run_logs_random if _all_random(kinds) else run_logs_bots
+    run(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs)
