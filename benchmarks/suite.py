@@ -72,7 +72,9 @@ def markdown(res: dict) -> str:
               f"{q['scaling_heuristic_t4_all_cores']}x | |",
               f"| `tarotsim score ...`, warm | {s['score_warm_s']} s | `{s['command']}` |",
               f"| `tarotsim simulate --deals 1000`, warm cache | {s['simulate_1000_warm_s']} s | |",
-              f"| `tarotsim simulate --deals 1000`, cold cache (compiling) | {s['simulate_1000_cold_s']} s | |"]
+              f"| `tarotsim simulate --deals 1000`, cold cache (compiling) | {s['simulate_1000_cold_s']} s | |",
+              f"| `tarotsim simulate --deals 1000 --bots heuristic`, cold cache | "
+              f"{s['simulate_1000_heuristic_cold_s']} s | |"]
     for n, mb in s["peak_rss_mb"].items():
         lines.append(f"| peak RSS, `tarotsim simulate --deals {int(n):,}` (no records) | {mb} MB | |")
     return "\n".join(lines) + "\n"

@@ -30,6 +30,18 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def _engine_bots(text: str, rules):
+    """``--bots`` as the kernels take it: registered bots with parameters, or a user's policy set
+    (``module:ATTR``, e.g. ``examples.my_policy:POLICY``); a slow-path Python bot is refused."""
+    from tarotsim.cli import _players
+
+    players = _players(text, rules)
+    if not all(p.fast for p in players):
+        raise SystemExit("benchmarks.throughput: a Python bot (module:Class) plays on the slow path; "
+                         "measure it with tarotsim simulate")
+    return [p.engine_bot for p in players]
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.throughput", description=__doc__.split("\n\n")[0])
     p.add_argument("--table", default="4", choices=["3", "4", "5", "5d"])
@@ -56,17 +68,18 @@ def main(argv=None) -> int:
     import_s = time.perf_counter() - t_import
 
     rules = Rules(table=a.table)
+    bots = _engine_bots(a.bots, rules)
     chunk = a.chunk_size or simulate.DEFAULT_CHUNK
     run = simulate.aggregate if a.mode == "aggregate" else simulate.facts
 
     t0 = time.perf_counter()
-    run(rules, a.seed, 0, 64, bots=a.bots)  # compile (or load from the cache)
+    run(rules, a.seed, 0, 64, bots=bots)  # compile (or load from the cache)
     compile_s = time.perf_counter() - t0
 
     best = None
     for _ in range(max(1, a.repeat)):
         t0 = time.perf_counter()
-        out = run(rules, a.seed, 0, a.deals, bots=a.bots, threads=a.threads, chunk_size=chunk)
+        out = run(rules, a.seed, 0, a.deals, bots=bots, threads=a.threads, chunk_size=chunk)
         dt = time.perf_counter() - t0
         best = dt if best is None else min(best, dt)
     res = {

@@ -12,10 +12,15 @@ slow path through ``tarotsim.engine.FastBotAdapter`` (same decisions)::
 Bots (``REGISTRY``): ``random`` (uniform over the legal choices), ``greedy`` (simple rules),
 ``heuristic`` (a club player's rules of thumb). A bot sees only its own hand, the legal choices
 and the public view of the deal.
+
+``heuristic:thresholds=FILE`` sets its four bidding thresholds (``prise``, ``garde``,
+``garde_sans``, ``garde_contre``) from a calibration file written by ``tarotsim study bidding
+--calibrate FILE`` (:func:`load_thresholds`); parameters given by name besides win over the file.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 
@@ -26,7 +31,8 @@ from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
 
 from . import greedy, heuristic
 
-__all__ = ["BotError", "BotSpec", "N_BOT_PARAMS", "Param", "REGISTRY", "parse_bots"]
+__all__ = ["BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY", "load_thresholds",
+           "parse_bots"]
 
 
 class BotError(ValueError):
@@ -140,6 +146,37 @@ if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - 
     raise ImportError("bots.REGISTRY and tarotsim._kernels.layout.BOT_KINDS disagree")
 
 
+#: Parameters read from a file, per bot: ``{bot: {key: help}}`` (``heuristic:thresholds=FILE``).
+FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --calibrate FILE`: sets prise, "
+                                           "garde, garde_sans and garde_contre"}}
+THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
+THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
+
+
+def load_thresholds(path: str) -> dict:
+    """``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
+    (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); any
+    problem is a one-line :class:`BotError`."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as e:
+        raise BotError(f"cannot read thresholds file {path}: {e.strerror or e}") from None
+    except ValueError as e:  # bad JSON or bad UTF-8
+        raise BotError(f"thresholds file {path} is not JSON ({' '.join(str(e).split())})") from None
+    fmt = data.get("format", THRESHOLDS_FORMAT) if isinstance(data, dict) else None
+    th = data.get("thresholds") if isinstance(data, dict) else None
+    if fmt != THRESHOLDS_FORMAT or not isinstance(th, dict):
+        raise BotError(f"{path} is not a thresholds file (tarotsim study bidding --calibrate writes one)")
+    out = {}
+    for name in THRESHOLD_PARAMS:
+        v = th.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise BotError(f"thresholds file {path}: {name} must be a finite number, not {v!r}")
+        out[name] = float(v)
+    return out
+
+
 def get_spec(name: str) -> BotSpec:
     """The registered bot ``name`` (case-insensitive), or :class:`BotError`."""
     spec = REGISTRY.get(str(name).strip().lower())
@@ -170,16 +207,21 @@ def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
     out = []
     for name, assigns in groups:
         spec = get_spec(name)
-        overrides = {}
+        overrides, from_file = {}, None
         for a in assigns:
             key, eq, value = (x.strip() for x in a.partition("="))
             if not eq or not key:
                 raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
+            if key in FILE_PARAMS.get(spec.name, ()):
+                if from_file is not None:
+                    raise BotError(f"bot {spec.name}: {key} given twice")
+                from_file = load_thresholds(value)
+                continue
             spec.param(key)
             if key in overrides:
                 raise BotError(f"bot {spec.name}: parameter {key} given twice")
             overrides[key] = value
-        out.append((spec.name, spec.vector(**overrides)))
+        out.append((spec.name, spec.vector(**{**(from_file or {}), **overrides})))
     if len(out) == 1:
         out = [(out[0][0], out[0][1].copy()) for _ in range(n_seats)]
     if len(out) != n_seats:

@@ -75,6 +75,29 @@ def lobit(x):
 
 
 @njit(inline="always")
+def lowest_ecart(normal, cands, n_ecart, out, out_pos):
+    """The écart of the lowest cards by id: ``normal`` (suit word) first, then the lowest trumps
+    of ``cands`` when those run short (R-CHIEN-2); ids written at ``out[out_pos:]``; returns
+    ``(trump word, suit word)`` of the écart."""
+    et = np.int64(0)
+    es = np.int64(0)
+    rem_s = normal
+    rem_t = cands
+    for i in range(n_ecart):
+        if rem_s:
+            b = tzcnt(rem_s)
+            rem_s &= rem_s - 1
+            es |= np.int64(1) << b
+            out[out_pos + i] = 22 + b
+        else:
+            b = tzcnt(rem_t)
+            rem_t &= rem_t - 1
+            et |= np.int64(1) << b
+            out[out_pos + i] = b
+    return et, es
+
+
+@njit(inline="always")
 def hp_of(t, s):
     """Half-points of the cards in two masks (R-CARD-4)."""
     return (popcount(t) + 8 * popcount(t & OUDLERS_T) + popcount(s)

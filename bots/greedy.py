@@ -99,36 +99,33 @@ def greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos
     return et, es
 
 
+@njit(inline="always")
+def _lowest_rank(m):
+    """The suit card of ``m`` (suit word, not empty) of the lowest rank, the first suit on ties."""
+    best = -1
+    best_r = 99
+    for su in range(4):
+        ms = m & SUIT_MASKS[su]
+        if ms:
+            b = lobit(ms)
+            if b - 14 * su < best_r:
+                best_r = b - 14 * su
+                best = b
+    return best
+
+
 @njit(_nrt=False)
 def _lowest(lt, ls):
     """The cheapest legal card: a low suit card (lowest rank), a trump (not the Petit), a face
     card (lowest), the Petit, the 21; never the Excuse unless it is the only card."""
     low = ls & LOWS
     if low:
-        best = -1
-        best_r = 99
-        for su in range(4):
-            m = low & SUIT_MASKS[su]
-            if m:
-                b = lobit(m)
-                if b - 14 * su < best_r:
-                    best_r = b - 14 * su
-                    best = b
-        return 22 + best
+        return 22 + _lowest_rank(low)
     tr = lt & TRUMPS & ~PETIT & ~(np.int64(1) << 21)
     if tr:
         return lobit(tr)
     if ls:
-        best = -1
-        best_r = 99
-        for su in range(4):
-            m = ls & SUIT_MASKS[su]
-            if m:
-                b = lobit(m)
-                if b - 14 * su < best_r:
-                    best_r = b - 14 * su
-                    best = b
-        return 22 + best
+        return 22 + _lowest_rank(ls)
     tr = lt & TRUMPS
     if tr:
         return lobit(tr)

@@ -15,6 +15,7 @@ import click
 import numpy as np
 
 from .cards import CardError
+from .reference.errors import RuleViolation
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, MISERE_KINDS, DealFacts, ScoringError, check_facts,
                       format_breakdown, parse_points, score)
@@ -388,23 +389,32 @@ FACTS_COLUMNS = ("index", "dealer", "outcome", "taker", "contract", "partner", "
 
 @dataclass(frozen=True)
 class Player:
-    """One seat's bot from ``--bots``: a registered bot (fast path: ``name`` + ``params``)
-    or a user's Python bot (``module:Class``, slow path: ``obj``)."""
+    """One seat's bot from ``--bots``: a registered bot (fast path: ``name`` + ``params``), a
+    user's policy set (``module:ATTR``, fast path: ``policy``) or a user's Python bot
+    (``module:Class``, slow path: ``obj``)."""
 
     label: str
     name: str
     params: tuple = ()
     obj: object = None
+    policy: object = None
 
     @property
     def fast(self) -> bool:
         return self.obj is None
 
+    @property
+    def engine_bot(self):
+        """What the kernels take for this seat: the policy set, or ``(name, params)``."""
+        return self.policy if self.policy is not None else (self.name, self.params)
+
     def python_bot(self):
         """This seat's bot on the slow path (a fast bot runs there through its adapter)."""
         if self.obj is not None:
             return self.obj
-        from .engine import FastBotAdapter
+        from .engine import FastBotAdapter, PolicyAdapter
+        if self.policy is not None:
+            return PolicyAdapter(self.policy)
         return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))
 
 
@@ -426,15 +436,19 @@ def _players(text: str, rules: Rules) -> list[Player]:
     """``--bots`` -> one Player per seat (one bot for every seat, or one per seat)."""
     from bots import BotError, parse_bots
 
-    from .slowpath import BotLoadError, is_python_bot, load_python_bot
+    from .slowpath import BotLoadError, is_python_bot, load_user_bot
 
     players = []
     for seg in _segments(text):
         if is_python_bot(seg):
             try:
-                players.append(Player(seg, seg, (), load_python_bot(seg)))
+                bot = load_user_bot(seg)
             except BotLoadError as e:
                 raise BadInput(str(e)) from None
+            if hasattr(bot, "functions"):  # a policy set: fast path
+                players.append(Player(seg, bot.name, bot.params, policy=bot))
+            else:
+                players.append(Player(seg, seg, (), bot))
             continue
         try:
             name, vec = parse_bots(seg, 1)[0]
@@ -505,6 +519,9 @@ class _AtomicText:
             fd, self.tmp = tempfile.mkstemp(prefix=".tarotsim-", dir=folder)
         except OSError as e:
             raise BadInput(f"cannot write {path}: {e.strerror}") from None
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.tmp, 0o666 & ~umask)  # an ordinary file's mode, not mkstemp's private 0600
         self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
 
     def commit(self):
@@ -568,7 +585,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     if fast and not (records_path or facts_path):
         show_bar = deals >= 200_000
         with _progress(deals, "simulating", show_bar) as bar:
-            sm = sim.aggregate(rules, seed, start, stop, bots=[(p.name, p.params) for p in players],
+            sm = sim.aggregate(rules, seed, start, stop, bots=[p.engine_bot for p in players],
                                threads=threads, progress=bar.update)
     else:
         runner = _Runner(rules, seed, players, threads)
@@ -632,7 +649,7 @@ class _Runner:
     def __init__(self, rules: Rules, seed: int, players: list[Player], threads: int = 1, forced=None):
         self.rules, self.seed, self.players, self.threads, self.forced = rules, seed, players, threads, forced
         self.fast = all(p.fast for p in players)
-        self.bots = [(p.name, p.params) for p in players] if self.fast else [p.python_bot() for p in players]
+        self.bots = [p.engine_bot for p in players] if self.fast else [p.python_bot() for p in players]
 
     def block(self, a: int, b: int, with_records: bool = False):
         """``(facts of deals a..b-1, their records or None)``."""
@@ -784,15 +801,20 @@ def bots_cmd(as_json):
 
     \b
     Set parameters where bots are named: --bots heuristic:garde=56,prise=40
-    A bot of your own: --bots mypackage.mybots:MyBot (a class with choose(view, legal, rng),
-    played on the slow path; see the README).
+    Thresholds measured by `tarotsim study bidding --calibrate FILE`: --bots heuristic:thresholds=FILE
+    A bot of your own, fast path: --bots mypackage.mybots:POLICY (a bots.policy.PolicySet of
+    njit functions, played inside the kernels; see examples/my_policy.py).
+    A bot of your own, slow path: --bots mypackage.mybots:MyBot (a class with
+    choose(view, legal, rng), played step by step; see examples/my_bot.py).
     """
-    from bots import REGISTRY
+    from bots import FILE_PARAMS, REGISTRY
 
     if as_json:
         click.echo(json.dumps([{"name": b.name, "description": b.description,
                                 "params": [{"name": p.name, "default": p.default, "type": p.kind.__name__,
-                                            "help": p.help} for p in b.params]}
+                                            "help": p.help} for p in b.params],
+                                "file_params": [{"name": k, "help": h}
+                                                for k, h in FILE_PARAMS.get(b.name, {}).items()]}
                                for b in REGISTRY.values()]))
         return
     for b in REGISTRY.values():
@@ -800,6 +822,8 @@ def bots_cmd(as_json):
         for p in b.params:
             default = p.kind(p.default) if p.kind is not bool else bool(p.default)
             click.echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} {p.help}")
+        for key, text in FILE_PARAMS.get(b.name, {}).items():
+            click.echo(f"    {key:<16} {'file':<5} {'':<16} {text}")
 
 
 @cli.command()
@@ -842,7 +866,7 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
         sub = _Runner(rules_, seed_, [by_label[e.label] for e in seats], threads_)
         return sub.block(a, b)[0]
 
-    entries = [tour.Entry(p.label, p.name, p.params) for p in players]
+    entries = [tour.Entry(p.label, p.name, p.params, p.policy) for p in players]
     with _progress(deals, "tournament") as bar:
         res = tour.run(rules, seed, deals, entries, duplicate=duplicate, start=start, threads=threads,
                        progress=bar.update, play=play, chunk=tour.CHUNK if runner.fast else 200)
@@ -850,6 +874,139 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
         click.echo(json.dumps(res.to_dict()))
     else:
         click.echo(tour.format_result(res))
+
+
+# ---------------------------------------------------------------------------------------------
+# Studies: tarotsim study bidding (the heavy part is tarotsim.study)
+
+
+@cli.group(name="study")
+def study_group():
+    """Statistical studies run on the bots' deals.
+
+    \b
+    tarotsim study bidding   which hands should take which contract
+    """
+
+
+def _study_outputs(paths: dict) -> dict:
+    """Open every output file (atomically, see :class:`_AtomicText`) before the study runs, so a
+    path that cannot be written stops it at once; on error the ones opened are removed."""
+    import os
+
+    seen, outs = {}, {}
+    try:
+        for flag, path in paths.items():
+            if not path:
+                continue
+            full = os.path.abspath(path)
+            if full in seen:
+                raise BadInput(f"{flag} and {seen[full]} name the same file {path}")
+            seen[full] = flag
+            if os.path.isdir(path):
+                raise BadInput(f"{flag}: cannot write {path}: it is a folder")
+            outs[flag] = _AtomicText(path)
+    except BaseException:
+        for o in outs.values():
+            o.abort()
+        raise
+    return outs
+
+
+@study_group.command(name="bidding")
+@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Number of deals (each played once per contract).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
+@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
+@click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
+              help="The registered bots: one for every seat, or one per seat.")
+@click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
+              help="The contracts to play (each compared with the next lower one given).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Worker threads (default: every core).")
+@click.option("--bucket", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Width of the hand-points buckets.")
+@click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Sparse buckets are merged until each holds this many deals.")
+@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
+@click.option("--csv", "csv_path", metavar="FILE", help="Write one CSV row per bucket and contract.")
+@click.option("--plot", "plot_path", metavar="FILE.png",
+              help="Draw made rate and mean score against hand points (needs the plot extra).")
+@click.option("--calibrate", "calibrate_path", metavar="FILE",
+              help="Write the measured thresholds for --bots heuristic:thresholds=FILE.")
+def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, min_deals, options_, as_json,
+                  csv_path, plot_path, calibrate_path):
+    """Measure the hand strength each contract needs.
+
+    For every deal the first player to speak is studied: his hand gets the heuristic
+    bot's point count (and its raw features: oudlers, trumps, trumps 16-21, kings,
+    longest suit, voids), then the very same deal is played once per contract with
+    him forced as taker and the bots playing the rest, so the contracts are compared
+    on identical cards. Reported per bucket of points and contract: deals, made rate
+    and mean score of the taker with 95% intervals, the paired difference with the
+    contract below; the same by number of oudlers; and the thresholds where each
+    contract's mean score overtakes passing and the contract below, beside the ones
+    the heuristic bot uses now. Memory does not grow with --deals.
+
+    \b
+    Example:
+      tarotsim study bidding --table 4 --deals 1000000 --seed 1 --calibrate cal.json
+      tarotsim tournament --bots heuristic:thresholds=cal.json,heuristic,heuristic,heuristic
+    """
+    import os
+
+    from . import study
+
+    rules = _rules(table, options_)
+    seed = _seed(seed)
+    if threads is None:  # every core this process may use
+        threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    plot_fmt = None
+    if plot_path:
+        try:
+            study.require_matplotlib()
+            plot_fmt = study.plot_format(plot_path)
+        except (ImportError, ValueError) as e:
+            raise BadInput(str(e)) from None
+    try:
+        plan = study.plan(rules, seed, deals, start=start, bots=bots, contracts=contracts)
+        if calibrate_path and plan.contracts != CONTRACTS:
+            raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
+    except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
+        raise BadInput(" ".join(str(e).split())) from None
+    outs = _study_outputs({"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path})
+    try:
+        with _progress(deals, "studying", deals >= 50_000) as bar:
+            totals = study.run(rules, seed, deals, start=start, bots=bots, contracts=plan.contracts,
+                               threads=threads, progress=bar.update)
+        rep = study.report(totals, bucket=bucket, min_deals=min_deals)
+        if csv_path:
+            study.write_csv(rep, outs["--csv"].fh)
+        if calibrate_path:
+            try:
+                cal = study.calibration(rep, plan.shift)
+            except ValueError as e:
+                raise BadInput(str(e)) from None
+            outs["--calibrate"].fh.write(json.dumps(study.json_ready(cal), indent=2) + "\n")
+        if plot_path:
+            fh = outs["--plot"].fh
+            fh.flush()
+            study.plot(rep, fh.buffer, plot_fmt)  # binary, under the same atomic name
+        for o in outs.values():
+            o.commit()
+    except BaseException:
+        for o in outs.values():
+            o.abort()
+        raise
+    if as_json:
+        click.echo(study.to_json(rep))
+    else:
+        click.echo(study.format_report(rep))
+        for flag, path in (("csv", csv_path), ("plot", plot_path), ("thresholds", calibrate_path)):
+            if path:
+                click.echo(f"{flag} written to {path}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -867,6 +1024,9 @@ def main(argv=None) -> None:
         click.echo(f"tarotsim: error: {msg}", err=True)
         sys.exit(e.exit_code)
     except (ScoringError, RulesError, CardError) as e:
+        click.echo(f"tarotsim: error: {e}", err=True)
+        sys.exit(2)
+    except RuleViolation as e:  # a user's policy set broke a rule on the fast path
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
     except BrokenPipeError:

@@ -345,9 +345,8 @@ def play_game(game: Game, bots, rng: Rng | None = None) -> Game:
     if not isinstance(bots, (list, tuple)):
         bots = [bots] * game.rules.n_seats
     while (d := game.decision) is not None:
-        choice = bots[d.seat].choose(game.view(d.seat), game.legal_actions(), rng)
         try:
-            game.apply(choice)
+            game.apply(bots[d.seat].choose(game.view(d.seat), game.legal_actions(), rng))
         except IllegalPlayError as e:
             who = getattr(bots[d.seat], "name", type(bots[d.seat]).__name__)
             raise IllegalPlayError(e.rule_id, f"bot {who} at seat {d.seat}, deal ({game.seed}, {game.index}): "
@@ -552,28 +551,112 @@ class FastBotAdapter:
         ht, hs = np.int64(ht), np.int64(hs)
         a = [np.int64(x) for x in a]
         kind = np.int64(self.code)
+        pol = _default_policies()
         st = np.uint64(rng.state)
         if what == P.TR_BID:
-            b, st = K.decide_bid(kind, params, seat, ht, hs, pub, a[0], st)
+            b, st = K.decide_bid(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = "pass" if b < 0 else CONTRACTS[b]
         elif what == P.TR_CALL:
-            b, st = K.decide_call(kind, params, seat, ht, hs, pub, a[0], st)
+            b, st = K.decide_call(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = DECK[22 + int(b)]
         elif what == P.TR_ECART:
             buf = np.zeros(L.MAX_ECART, dtype=np.int64)
-            _, _, st = K.decide_ecart(kind, params, seat, ht, hs, pub, a[0], a[1], a[2], buf, st)
+            _, _, st = K.decide_ecart(kind, params, pol, seat, ht, hs, pub, a[0], a[1], a[2], buf, st)
             out = [DECK[int(c)] for c in buf[:legal.size]]
         elif what == P.TR_CHELEM:
-            y, st = K.decide_chelem(kind, params, seat, ht, hs, pub, st)
+            y, st = K.decide_chelem(kind, params, pol, seat, ht, hs, pub, st)
             out = bool(y)
         elif what == P.TR_POIGNEE:
-            lvl, st = K.decide_poignee(kind, params, seat, ht, hs, pub, a[0], st)
+            lvl, st = K.decide_poignee(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = None if lvl == 0 else POIGNEE_LEVELS[lvl - 1]
         elif what == P.TR_MISERE:
-            y, st = K.decide_misere(kind, params, seat, ht, hs, pub, a[0], st)
+            y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = bool(y)
         else:
-            c, st = K.decide_card(kind, params, seat, ht, hs, pub, a[0], a[1], bool(a[2]), a[3], a[4], a[5], st)
+            c, st = K.decide_card(kind, params, pol, seat, ht, hs, pub, a[0], a[1], bool(a[2]), a[3], a[4], a[5], st)
             out = DECK[int(c)]
         rng.state = int(st)
         return out
+
+
+def _default_policies():
+    from bots.policy import default_policies
+    return default_policies()
+
+
+#: Per decision: the rule a policy's answer breaks when it is not even a choice of that kind.
+_POLICY_RULES = {"bid": "R-BID-1", "call": "R-CALL-1", "ecart": "R-CHIEN-2", "chelem": "R-SLAM-1",
+                 "poignee": "R-POIG-5", "misere": "R-MIS-1", "card": "R-PLAY-6"}
+
+
+class PolicyAdapter(FastBotAdapter):
+    """A user's policy set (``bots.policy.PolicySet``) on the slow path: the same inputs as in the
+    deal kernel, its njit functions called from Python, and its answer handed to the
+    :class:`Game` as it is, so a forbidden one is refused there, naming the rule (the kernels
+    only mark it). ``rng`` advances as on the fast path."""
+
+    def __init__(self, policy):
+        import numpy as np
+
+        self.policy = policy
+        self.name = policy.name
+        self.code = -1
+        self.params = policy.vector()
+        self._rules = {}
+        self._out = np.zeros(6, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"PolicyAdapter({self.name!r})"
+
+    def choose(self, view: SeatView, legal, rng: Rng):
+        import numpy as np
+
+        from ._kernels import play as P
+        from .cards import DECK
+        from .rules import POIGNEE_LEVELS
+
+        what, ht, hs, a, pub = self.kernel_inputs(view, legal)
+        lt = ls = arg = 0
+        if what == P.TR_BID:
+            arg = a[0]
+        elif what == P.TR_CALL:
+            ls = a[0]
+        elif what == P.TR_ECART:
+            ls, lt, arg = a[0], a[1], a[2]
+        elif what in (P.TR_POIGNEE, P.TR_MISERE):
+            arg = a[0]
+        elif what == P.TR_CARD:
+            lt, ls, arg = a[0], a[1], a[5]
+        decision = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")[what]
+        fn = self.policy.functions[what]
+        box = np.array([np.uint64(rng.state)], dtype=np.uint64).view(np.int64)
+        self._out[:] = -1
+        r = int(fn(self.params, np.int64(view.seat), np.int64(ht), np.int64(hs), pub, np.int64(lt), np.int64(ls),
+                   np.int64(arg), self._out, box))
+        rng.state = int(box.view(np.uint64)[0])
+
+        def bad(what_it_is):
+            raise IllegalPlayError(_POLICY_RULES[decision], f"{decision}: returned {what_it_is}")
+
+        if what == P.TR_BID:
+            if r == -1:
+                return "pass"
+            if 0 <= r < len(CONTRACTS):
+                return CONTRACTS[r]
+            bad(f"{r}, not -1 (pass) or a contract 0..3")
+        if what in (P.TR_CALL, P.TR_CARD):
+            if 0 <= r < 78:
+                return DECK[r]
+            bad(f"{r}, not a card id 0..77")
+        if what == P.TR_ECART:
+            ids = [int(c) for c in self._out[:legal.size]]
+            if any(not 0 <= c < 78 for c in ids):
+                bad(f"card ids {ids}, not {legal.size} cards")
+            return [DECK[c] for c in ids]
+        if what == P.TR_POIGNEE:
+            if 0 <= r <= len(POIGNEE_LEVELS):
+                return None if r == 0 else POIGNEE_LEVELS[r - 1]
+            bad(f"{r}, not a level 0..3")
+        if r in (0, 1):
+            return bool(r)
+        bad(f"{r}, not 0 or 1")

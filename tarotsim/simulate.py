@@ -61,28 +61,54 @@ def _rules(rules) -> Rules:
 
 
 def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels.
+    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels
+    (:func:`bot_setup` without the policy tuple).
+    """
+    kinds, params, _ = bot_setup(rules, bots)
+    return kinds, params
+
+
+def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tuple]:
+    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS], policy tuple)`` for the kernels.
 
     ``bots``: a ``--bots`` text (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``,
     :func:`bots.parse_bots`), or one entry per seat (or one ``(name, params)`` for all): a name
     (its default parameters), ``"name:param=value,..."``, or ``(name, params)`` with ``params`` a
-    vector (a shorter one is completed with the defaults) or a ``{name: value}`` mapping.
-    Unknown bots, unknown parameters and wrong types raise :class:`bots.BotError` (a
-    ``ValueError``).
+    vector (a shorter one is completed with the defaults) or a ``{name: value}`` mapping, or a
+    user's :class:`bots.policy.PolicySet` (its seat's decisions call its functions: the policy
+    tuple, ``bots.policy.policy_tuple``). Unknown bots, unknown parameters and wrong types raise
+    :class:`bots.BotError` (a ``ValueError``).
     """
+    from bots.policy import policy_tuple
+
+    kinds, params, policies = _seats(rules, bots)
+    return kinds, params, policy_tuple(policies)
+
+
+def _seats(rules: Rules, bots):
+    """:func:`bot_setup` with the policy sets as a list (None for the registered bots)."""
     from bots import BotError, get_spec, parse_bots
+    from bots.policy import PolicySet
 
     n = rules.n_seats
     if isinstance(bots, str):
         bots = parse_bots(bots, n)
     elif isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str) and not isinstance(bots[1], str):
         bots = [bots] * n
+    elif isinstance(bots, PolicySet):
+        bots = [bots] * n
     bots = list(bots)
     if len(bots) != n:
         raise BotError(f"{len(bots)} bots for a table of {n} seats: give one bot for every seat or {n}")
     kinds = np.zeros(n, dtype=np.int64)
     params = np.zeros((n, N_BOT_PARAMS), dtype=np.float64)
+    policies = [None] * n
     for seat, b in enumerate(bots):
+        if isinstance(b, PolicySet):
+            kinds[seat] = L.BOT_USER
+            params[seat] = b.vector()
+            policies[seat] = b
+            continue
         if isinstance(b, str) and ":" in b:
             b = parse_bots(b, 1)[0]  # one seat's "name:param=value,..."
         name, p = (b, None) if isinstance(b, str) else (b[0], b[1])
@@ -98,7 +124,7 @@ def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
                 vec[:p.size] = p
         kinds[seat] = spec.code
         params[seat] = vec
-    return kinds, params
+    return kinds, params, policies
 
 
 def _bots_label(bots) -> str:
@@ -106,7 +132,28 @@ def _bots_label(bots) -> str:
         return bots
     if isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str) and not isinstance(bots[1], str):
         return bots[0]
-    return ",".join(b if isinstance(b, str) else b[0] for b in bots)
+    if hasattr(bots, "functions"):  # one PolicySet for every seat
+        return bots.name
+    return ",".join(b if isinstance(b, str) else b.name if hasattr(b, "functions") else b[0] for b in bots)
+
+
+def bot_error(rules, seed, index: int, bots, forced=None) -> Exception:
+    """The error of deal ``index`` in which a policy set chose what the rules forbid: replayed
+    on the slow path, whose :class:`~tarotsim.engine.IllegalPlayError` names the bot, the deal
+    ``(seed, index)`` and the rule."""
+    from .engine import FastBotAdapter, IllegalPlayError, PolicyAdapter
+    from .slowpath import play_record
+
+    r = _rules(rules)
+    kinds, params, policies = _seats(r, bots)
+    names = {code: name for name, code in BOT_KINDS.items()}
+    players = [PolicyAdapter(policies[s]) if policies[s] is not None else FastBotAdapter(names[kinds[s]], params[s])
+               for s in range(r.n_seats)]
+    try:
+        play_record(r, int(seed), int(index), players, forced)
+    except IllegalPlayError as e:
+        return e
+    return IllegalPlayError("R-PLAY-6", f"a bot chose what the rules forbid in deal ({int(seed)}, {int(index)})")
 
 
 def _forced(rules: Rules, forced) -> tuple[int, int]:
@@ -145,9 +192,9 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
             raise ValueError("give stop or count")
         stop = start + count
     start, stop = _range(start, stop)
-    kinds, params = bot_arrays(r, bots)
+    kinds, params, pol = bot_setup(r, bots)
     fs, fc = _forced(r, forced)
-    return r, start, stop, r.to_vector(), kinds, params, fs, fc, _seed(seed)
+    return r, start, stop, r.to_vector(), kinds, params, pol, fs, fc, _seed(seed)
 
 
 def _chunks(start: int, stop: int, chunk_size: int):
@@ -169,11 +216,11 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
     poignee_attack, poignee_defence, miseres, attack_tricks, petit_sec_seat, value,
     scores[5]. Unset seats are -1; deals not played have zero scores.
     """
-    r, start, stop, rv, kinds, params, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
+    r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     out = np.zeros(stop - start, dtype=FACTS_DTYPE)
 
     def work(a, b):
-        run_facts(rv, s, a, fs, fc, kinds, params, out[a - start:b - start])
+        run_facts(rv, s, a, fs, fc, kinds, params, out[a - start:b - start], pol)
 
     chunks = list(_chunks(start, stop, chunk_size))
     if threads <= 1 or len(chunks) <= 1:
@@ -183,6 +230,9 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
         with ThreadPoolExecutor(max_workers=int(threads)) as pool:
             for f in [pool.submit(work, a, b) for a, b in chunks]:
                 f.result()
+    bad = np.flatnonzero(out["outcome"] == L.OUTCOME_BOT_ERROR)
+    if bad.size:
+        raise bot_error(r, seed, int(out["index"][bad[0]]), bots, forced)
     return out
 
 
@@ -256,29 +306,33 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
 
     ``progress``: called with the number of deals just finished after every chunk (under a
     lock, so a progress bar needs no locking of its own)."""
-    r, start, stop, rv, kinds, params, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
+    r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     threads = max(1, int(threads))
     chunk_size = max(1, int(chunk_size))
     n_chunks = (stop - start + chunk_size - 1) // chunk_size
     counter = itertools.count()
     lock = threading.Lock()
+    bad_chunks = []  # a chunk in which a policy set broke a rule: the run stops
 
     def worker() -> np.ndarray:
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
         while True:
             with lock:
                 k = next(counter)
-            if k >= n_chunks:
+            if k >= n_chunks or bad_chunks:
                 return acc
             a = start + k * chunk_size
             b = min(stop, a + chunk_size)
-            run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc)
+            run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc, pol)
+            if acc[L.ACC_BOT_ERRORS]:
+                bad_chunks.append((a, b))
+                return acc
             if progress is not None:
                 with lock:
                     progress(b - a)
 
     # load the compiled kernel (from numba's cache) before the clock starts: deals/s is steady state
-    run_aggregate(rv, s, start, 0, fs, fc, kinds, params, np.zeros(L.ACC_LEN, dtype=np.int64))
+    run_aggregate(rv, s, start, 0, fs, fc, kinds, params, np.zeros(L.ACC_LEN, dtype=np.int64), pol)
     t0 = time.perf_counter()
     if threads == 1 or n_chunks <= 1:
         total = worker()
@@ -286,6 +340,9 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
         with ThreadPoolExecutor(max_workers=threads) as pool:
             parts = [f.result() for f in [pool.submit(worker) for _ in range(threads)]]
         total = np.sum(parts, axis=0)
+    if bad_chunks:
+        a, b = min(bad_chunks)
+        facts(r, seed, a, b, bots=bots, forced=forced)  # raises, naming the deal and the rule
     elapsed = time.perf_counter() - t0
     sm = _summary_from_acc(total, r, seed=int(seed), start=start, stop=stop, bots=_bots_label(bots))
     sm.forced = forced is not None
@@ -358,10 +415,13 @@ def logs(rules, seed, indices, bots="random", forced=None) -> np.ndarray:
     idx = np.asarray(list(indices), dtype=np.int64).reshape(-1)
     if idx.size and idx.min() < 0:
         raise ValueError("deal indices are >= 0")
-    kinds, params = bot_arrays(r, bots)
+    kinds, params, pol = bot_setup(r, bots)
     fs, fc = _forced(r, forced)
     out = np.zeros((idx.size, L.L_LEN), dtype=np.int64)
-    run_logs(r.to_vector(), _seed(seed), idx, fs, fc, kinds, params, out)
+    run_logs(r.to_vector(), _seed(seed), idx, fs, fc, kinds, params, out, pol)
+    bad = np.flatnonzero(out[:, L.L_OUTCOME] == L.OUTCOME_BOT_ERROR)
+    if bad.size:
+        raise bot_error(r, seed, int(idx[bad[0]]), bots, forced)
     return out
 
 
@@ -451,5 +511,5 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
 
 
 __all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
-           "Summary", "accumulate", "aggregate", "bot_arrays", "facts", "logs", "record_from_log", "records",
+           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "logs", "record_from_log", "records",
            "summarize", "summary_from_totals"]

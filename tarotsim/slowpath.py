@@ -34,8 +34,9 @@ def is_python_bot(text: str) -> bool:
     return bool(PYTHON_BOT.match(text.strip()))
 
 
-def load_python_bot(text: str):
-    """Import ``module:Class`` and build the bot; it must have a ``choose`` method."""
+def load_user_bot(text: str):
+    """``module:NAME``: a policy set (``bots.policy.PolicySet``, fast path) as it is, or a class
+    built without arguments into a Python bot (slow path), which must have a ``choose`` method."""
     module_name, _, class_name = text.strip().partition(":")
     if os.getcwd() not in sys.path and "" not in sys.path:  # a user's module in the current folder
         sys.path.insert(0, os.getcwd())
@@ -46,6 +47,8 @@ def load_python_bot(text: str):
     cls = getattr(module, class_name, None)
     if cls is None:
         raise BotLoadError(f"module {module_name!r} has no {class_name!r}")
+    if hasattr(cls, "functions") and hasattr(cls, "vector"):  # a bots.policy.PolicySet
+        return cls
     try:
         bot = cls()
     except Exception as e:
@@ -58,6 +61,9 @@ def load_python_bot(text: str):
         except Exception:
             pass
     return bot
+
+
+load_python_bot = load_user_bot
 
 
 def facts_row(rules: Rules, rec: dict, out: np.ndarray, i: int) -> None:

@@ -36,6 +36,12 @@ class Entry:
     label: str
     name: str
     params: tuple = ()
+    policy: object = None  # a user's bots.policy.PolicySet (then ``name`` is its name)
+
+    @property
+    def engine_bot(self):
+        """What the kernels take for this seat: the policy set, or ``(name, params)``."""
+        return self.policy if self.policy is not None else (self.name, self.params)
 
 
 @dataclass
@@ -97,7 +103,7 @@ def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
 
 def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Entry], threads: int) -> np.ndarray:
     """Facts of deals ``a .. b-1`` with ``seats`` (one Entry per seat), on the fast path."""
-    return sim.facts(rules, seed, a, b, bots=[(e.name, e.params) for e in seats], threads=threads)
+    return sim.facts(rules, seed, a, b, bots=[e.engine_bot for e in seats], threads=threads)
 
 
 def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate: bool = True,

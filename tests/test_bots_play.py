@@ -19,11 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers_policy import RANDOM as POLICY_RANDOM
 from test_kernels import check_record
 from tarotsim import record, rng, simulate
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import play as P
-from tarotsim.engine import EcartChoice, FastBotAdapter, Game, play_game
+from tarotsim.engine import EcartChoice, FastBotAdapter, Game, PolicyAdapter, play_game
 from tarotsim.rules import CONTRACTS, Rules
 
 TABLES = ("3", "4", "5", "5d")
@@ -31,7 +32,13 @@ MIXES = {
     "heuristic": lambda n: ["heuristic"] * n,
     "greedy": lambda n: ["greedy"] * n,
     "mixed": lambda n: ["heuristic", "greedy", "random", "heuristic", "greedy"][:n],
+    "policy": lambda n: [POLICY_RANDOM, "heuristic", POLICY_RANDOM, "greedy", POLICY_RANDOM][:n],
 }
+
+
+def _adapter(b):
+    """A seat's bot on the slow path: a policy set through its adapter, a registered bot through its own."""
+    return PolicyAdapter(b) if hasattr(b, "functions") else FastBotAdapter(b)
 
 
 def _bots(table, mix):
@@ -43,11 +50,11 @@ def _bots(table, mix):
 
 def _traced(rules, seed, index, bots, forced=None):
     """Play one deal in the kernel with a decision trace: (log, list of trace records)."""
-    kinds, params = simulate.bot_arrays(rules, bots)
+    kinds, params, pol = simulate.bot_setup(rules, bots)
     fs, fc = simulate._forced(rules, forced)
     buf = np.zeros(P.BUF_LEN + 1 + 400 * P.TR_REC, dtype=np.int64)
     log = np.zeros(L.L_LEN, dtype=np.int64)
-    P.play_deal(rules.to_vector(), np.uint64(seed), index, fs, fc, kinds, params, log, buf)
+    P.play_deal(rules.to_vector(), np.uint64(seed), index, fs, fc, kinds, params, pol, log, buf)
     n = int(buf[P.BUF_LEN])
     recs = buf[P.BUF_LEN + 1:P.BUF_LEN + 1 + n * P.TR_REC].reshape(n, P.TR_REC)
     return log, recs
@@ -58,7 +65,7 @@ def _traced(rules, seed, index, bots, forced=None):
 def test_kernel_hands_a_bot_exactly_its_view(table, mix):
     r = Rules.from_options(table, {"misere": True} if mix == "mixed" else {})
     bots = _bots(table, mix)
-    adapters = [FastBotAdapter(b) for b in bots]
+    adapters = [_adapter(b) for b in bots]
     n_checked = 0
     for index in range(20):
         forced = (1, CONTRACTS[index % 4]) if index % 3 == 2 and not (table == "5d" and index % 5 == 1) else None
@@ -173,7 +180,7 @@ def test_slow_path_adapter_plays_the_kernel_deal(table, mix):
     indices = range(100, 125)
     fast = simulate.records(r, 77, indices, bots=bots)
     for i, rec in zip(indices, fast):
-        g = play_game(Game(r, 77, i), [FastBotAdapter(b) for b in bots])
+        g = play_game(Game(r, 77, i), [_adapter(b) for b in bots])
         assert g.record() == rec
 
 

@@ -9,7 +9,13 @@ and the new state. Nothing else of the deal reaches a bot: it cannot see other h
 docs/engine-contract.md. ``greedy`` and ``heuristic`` are the policies of the top-level ``bots``
 package (``bots/greedy.py``, ``bots/heuristic.py``): njit functions of (params, seat, own hand,
 public view, legal choices) called out of line from here; they draw nothing from the bots stream.
-Kinds are checked by ``tarotsim.simulate.bot_arrays``; any other kind plays ``greedy``.
+A user's policy set (``BOT_USER``, ``bots/policy.py``) is a tuple ``pol`` of first-class
+functions (``numba.types.FunctionType(bots.policy.SIG)``, seat s's decision d at ``7*s + d``):
+the ``_user_*`` functions call them with the seat's parameter row, hand, public view and legal
+choices, and check the answer. A forbidden answer is replaced by a legal default and marked in
+the user scratch ``ub`` (``layout.U_*``), and the batch kernels stop the run there (the slow path
+then names the rule). Kinds are checked by ``tarotsim.simulate.bot_arrays``; any other kind plays
+``greedy``.
 
 The deal kernel (``play.py``) is built twice: for tables of random bots only it calls the
 ``random_*`` rules directly (the other bots are neither typed nor compiled there, and the random
@@ -25,10 +31,102 @@ from numba import njit
 
 from ._bits import kth_bit, popcount, select_bit, tzcnt
 from ._rng import below
-from .layout import BOT_HEURISTIC, BOT_RANDOM
+from .layout import (BOT_HEURISTIC, BOT_RANDOM, BOT_USER, MAX_ECART, N_DECISIONS, U_ERR, U_ERR_SEAT, U_LEN, U_OUT,
+                     U_RNG)
+from bots._common import lowest_ecart
 from bots.greedy import greedy_bid, greedy_call, greedy_card, greedy_ecart
 from bots.heuristic import (heuristic_bid, heuristic_call, heuristic_card, heuristic_chelem, heuristic_ecart,
                             heuristic_poignee)
+
+
+# --- a user's policy set (kind BOT_USER) -------------------------------------------------------
+
+@njit(inline="always")
+def _forbidden(ub, d, seat):
+    """Mark the first forbidden answer of the deal (decision ``d``, ``seat``)."""
+    if ub[U_ERR] == 0:
+        ub[U_ERR] = d + 1
+        ub[U_ERR_SEAT] = seat
+
+
+@njit(inline="always")
+def _user_call_fn(pol, ub, d, params, seat, ht, hs, pub, lt, ls, arg, st):
+    """Call seat's decision ``d`` of the policy tuple; the bots stream goes through ``ub``."""
+    ub[U_RNG] = np.int64(st)
+    r = pol[N_DECISIONS * seat + d](params[seat], seat, ht, hs, pub, lt, ls, arg, ub[U_OUT:U_OUT + MAX_ECART],
+                                    ub[U_RNG:U_RNG + 1])
+    return r, np.uint64(ub[U_RNG])
+
+
+@njit(nogil=True, _nrt=False)
+def _user_bid(pol, ub, params, seat, ht, hs, pub, highest, st):
+    r, st = _user_call_fn(pol, ub, 0, params, seat, ht, hs, pub, 0, 0, highest, st)
+    if r == -1 or (highest < r <= 3):
+        return r, st
+    _forbidden(ub, 0, seat)
+    return np.int64(-1), st
+
+
+@njit(nogil=True, _nrt=False)
+def _user_called(pol, ub, params, seat, ht, hs, pub, legal_s, st):
+    r, st = _user_call_fn(pol, ub, 1, params, seat, ht, hs, pub, 0, legal_s, 0, st)
+    if 22 <= r < 78 and (legal_s >> (r - 22)) & 1:
+        return r - 22, st
+    _forbidden(ub, 1, seat)
+    return tzcnt(legal_s), st
+
+
+@njit(nogil=True, _nrt=False)
+def _user_ecart(pol, ub, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
+    """The écart of a policy (R-CHIEN-2): ``n_ecart`` distinct cards of ``normal``, trumps of
+    ``cands`` only as many as ``normal`` lacks; else the lowest ones (and the answer is marked)."""
+    for i in range(MAX_ECART):
+        ub[U_OUT + i] = -1
+    r, st = _user_call_fn(pol, ub, 2, params, seat, ht, hs, pub, cands, normal, n_ecart, st)
+    et = np.int64(0)
+    es = np.int64(0)
+    ok = True
+    for i in range(n_ecart):
+        c = ub[U_OUT + i]
+        if 22 <= c < 78 and (normal >> (c - 22)) & 1 and not (es >> (c - 22)) & 1:
+            es |= np.int64(1) << (c - 22)
+        elif 0 <= c < 22 and (cands >> c) & 1 and not (et >> c) & 1:
+            et |= np.int64(1) << c
+        else:
+            ok = False
+    need = n_ecart - popcount(normal)
+    if ok and popcount(et) == (need if need > 0 else 0):
+        for i in range(n_ecart):
+            out[out_pos + i] = ub[U_OUT + i]
+        return et, es, st
+    _forbidden(ub, 2, seat)
+    et, es = lowest_ecart(normal, cands, n_ecart, out, out_pos)
+    return et, es, st
+
+
+@njit(nogil=True, _nrt=False)
+def _user_choice(pol, ub, d, params, seat, ht, hs, pub, arg, top, st):
+    """A yes/no or a level: an answer in ``0..top`` (chelem, poignée, misère), else 0."""
+    r, st = _user_call_fn(pol, ub, d, params, seat, ht, hs, pub, 0, 0, arg, st)
+    if 0 <= r <= top:
+        return r, st
+    _forbidden(ub, d, seat)
+    return np.int64(0), st
+
+
+@njit(nogil=True, _nrt=False)
+def _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st):
+    r, st = _user_call_fn(pol, ub, 6, params, seat, ht, hs, pub, lt, ls, pos, st)
+    if 22 <= r < 78:
+        if (ls >> (r - 22)) & 1:
+            return r, st
+    elif 0 <= r < 22:
+        if (lt >> r) & 1:
+            return r, st
+    _forbidden(ub, 6, seat)
+    if ls:
+        return 22 + tzcnt(ls), st
+    return tzcnt(lt), st
 
 
 # Each decision: the random bot's rule (``random_*``) and ``bot_*``, the dispatch on the seat's
@@ -51,10 +149,12 @@ def _policies_bid(kind, params, seat, ht, hs, pub, highest):
 
 
 @njit(inline="always")
-def bot_bid(kind, params, seat, ht, hs, pub, highest, st):
+def bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
     """Bid: -1 pass, or a contract 0..3 strictly above ``highest`` (-1 when nobody bid)."""
     if kind == BOT_RANDOM:
         return random_bid(highest, st)
+    if kind == BOT_USER:
+        return _user_bid(pol, ub, params, seat, ht, hs, pub, highest, st)
     return _policies_bid(kind, params, seat, ht, hs, pub, highest), st
 
 
@@ -73,10 +173,12 @@ def _policies_call(kind, params, seat, ht, hs, pub, legal_s):
 
 
 @njit(inline="always")
-def bot_call(kind, params, seat, ht, hs, pub, legal_s, st):
+def bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st):
     """Call (table 5): a card of ``legal_s`` (suit word); returns its suit-word bit."""
     if kind == BOT_RANDOM:
         return random_call(legal_s, st)
+    if kind == BOT_USER:
+        return _user_called(pol, ub, params, seat, ht, hs, pub, legal_s, st)
     return _policies_call(kind, params, seat, ht, hs, pub, legal_s), st
 
 
@@ -125,7 +227,7 @@ def _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out
 
 
 @njit(inline="always")
-def bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
+def bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
     """Écart of ``n_ecart`` cards from the enlarged hand.
 
     ``normal`` (suit word): the cards neither trump, king nor Excuse; ``cands`` (trump word):
@@ -134,6 +236,8 @@ def bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_
     """
     if kind == BOT_RANDOM:
         return random_ecart(normal, cands, n_ecart, out, out_pos, st)
+    if kind == BOT_USER:
+        return _user_ecart(pol, ub, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st)
     et, es = _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
     return et, es, st
 
@@ -146,10 +250,12 @@ def _policies_chelem(kind, params, seat, ht, hs, pub):
 
 
 @njit(inline="always")
-def bot_chelem(kind, params, seat, ht, hs, pub, st):
+def bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
     """Announce a chelem? (taker, after the écart): 0 no, 1 yes (``random``: one draw)."""
     if kind == BOT_RANDOM:
         return below(st, 2)
+    if kind == BOT_USER:
+        return _user_choice(pol, ub, 3, params, seat, ht, hs, pub, 0, 1, st)
     return _policies_chelem(kind, params, seat, ht, hs, pub), st
 
 
@@ -161,19 +267,23 @@ def _policies_poignee(kind, params, seat, ht, hs, pub, n_levels):
 
 
 @njit(inline="always")
-def bot_poignee(kind, params, seat, ht, hs, pub, n_levels, st):
+def bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st):
     """Poignée level: 0 none, 1..n_levels (simple, double, triple) (``random``: one draw)."""
     if kind == BOT_RANDOM:
         return below(st, n_levels + 1)
+    if kind == BOT_USER:
+        return _user_choice(pol, ub, 4, params, seat, ht, hs, pub, n_levels, n_levels, st)
     return _policies_poignee(kind, params, seat, ht, hs, pub, n_levels), st
 
 
 @njit(inline="always")
-def bot_misere(kind, params, seat, ht, hs, pub, which, st):
+def bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
     """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
     (``random``: one draw; ``greedy`` and ``heuristic`` never do)."""
     if kind == BOT_RANDOM:
         return below(st, 2)
+    if kind == BOT_USER:
+        return _user_choice(pol, ub, 5, params, seat, ht, hs, pub, which, 1, st)
     return np.int64(0), st
 
 
@@ -204,7 +314,7 @@ def random_card_bits(lt, ls, st):
 
 
 @njit(inline="always")
-def bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+def bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
     """A card among the legal ones (``lt`` trump word, ``ls`` suit word), as ``(card id,
     trump-word bit, suit-word bit, state)``.
 
@@ -214,7 +324,10 @@ def bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, 
     """
     if kind == BOT_RANDOM:
         return random_card_bits(lt, ls, st)
-    c = _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
+    if kind == BOT_USER:
+        c, st = _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st)
+    else:
+        c = _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
     in_s = c >= 22
     bit = np.int64(1) << (c - 22 if in_s else c)
     return c, (np.int64(0) if in_s else bit), (bit if in_s else np.int64(0)), st
@@ -222,39 +335,47 @@ def bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, 
 
 # --- compiled entry points for the slow path (tarotsim.engine.FastBotAdapter) ------------------
 # One per decision, over the very functions the deal kernel calls; ``st`` is the bots-stream state
-# (uint64) and the new state is returned with the choice.
+# (uint64) and the new state is returned with the choice. ``pol``: the policy tuple (the adapter
+# calls a user's policy set itself, so this is ``bots.policy.default_policies()``).
 
 @njit(cache=True)
-def decide_bid(kind, params, seat, ht, hs, pub, highest, st):
-    return bot_bid(kind, params, seat, ht, hs, pub, highest, st)
-
-
-@njit(cache=True)
-def decide_call(kind, params, seat, ht, hs, pub, legal_s, st):
-    return bot_call(kind, params, seat, ht, hs, pub, legal_s, st)
+def decide_bid(kind, params, pol, seat, ht, hs, pub, highest, st):
+    ub = np.zeros(U_LEN, dtype=np.int64)
+    return bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st)
 
 
 @njit(cache=True)
-def decide_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, st):
-    return bot_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, 0, st)
+def decide_call(kind, params, pol, seat, ht, hs, pub, legal_s, st):
+    ub = np.zeros(U_LEN, dtype=np.int64)
+    return bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st)
 
 
 @njit(cache=True)
-def decide_chelem(kind, params, seat, ht, hs, pub, st):
-    return bot_chelem(kind, params, seat, ht, hs, pub, st)
+def decide_ecart(kind, params, pol, seat, ht, hs, pub, normal, cands, n_ecart, out, st):
+    ub = np.zeros(U_LEN, dtype=np.int64)
+    return bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, 0, st)
 
 
 @njit(cache=True)
-def decide_poignee(kind, params, seat, ht, hs, pub, n_levels, st):
-    return bot_poignee(kind, params, seat, ht, hs, pub, n_levels, st)
+def decide_chelem(kind, params, pol, seat, ht, hs, pub, st):
+    ub = np.zeros(U_LEN, dtype=np.int64)
+    return bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st)
 
 
 @njit(cache=True)
-def decide_misere(kind, params, seat, ht, hs, pub, which, st):
-    return bot_misere(kind, params, seat, ht, hs, pub, which, st)
+def decide_poignee(kind, params, pol, seat, ht, hs, pub, n_levels, st):
+    ub = np.zeros(U_LEN, dtype=np.int64)
+    return bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st)
 
 
 @njit(cache=True)
-def decide_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
-    c, bt, bs, st = bot_card_bits(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+def decide_misere(kind, params, pol, seat, ht, hs, pub, which, st):
+    ub = np.zeros(U_LEN, dtype=np.int64)
+    return bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st)
+
+
+@njit(cache=True)
+def decide_card(kind, params, pol, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+    ub = np.zeros(U_LEN, dtype=np.int64)
+    c, bt, bs, st = bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
     return c, st

@@ -75,12 +75,13 @@ _ACC, ACC_LEN = _layout([
     ("ACC_SCORE_SUM", MAX_SEATS), ("ACC_TAKER_SCORE_SUM", 1),
     ("ACC_PAB_ATTACK", 1), ("ACC_PAB_DEFENCE", 1), ("ACC_CHELEM", 6),
     ("ACC_POIGNEES", 1), ("ACC_MISERES", 1), ("ACC_ALONE", 1),
+    ("ACC_BOT_ERRORS", 1),  # deals where a policy set chose what the rules forbid (then stopped)
 ])
 globals().update(_ACC)
 
-# outcome codes
-OUTCOME_PLAYED, OUTCOME_ALL_PASSED, OUTCOME_PETIT_SEC = 0, 1, 2
-OUTCOMES = ("played", "all_passed", "petit_sec")
+# outcome codes (``bot_error``: a policy set chose what the rules forbid; the run stops there)
+OUTCOME_PLAYED, OUTCOME_ALL_PASSED, OUTCOME_PETIT_SEC, OUTCOME_BOT_ERROR = 0, 1, 2, 3
+OUTCOMES = ("played", "all_passed", "petit_sec", "bot_error")
 # chelem codes (facts) -> record names (None for 0)
 CHELEM_NONE, CHELEM_ANNOUNCED_MADE, CHELEM_MADE, CHELEM_ANNOUNCED_FAILED, CHELEM_DEFENCE, \
     CHELEM_ANNOUNCED_DEFENCE = range(6)
@@ -95,6 +96,14 @@ BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
 BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC}
 #: Width of each seat's float64 parameter row.
 N_BOT_PARAMS = 16
+#: A user's policy set (``bots.policy.PolicySet``): not in the registry; its seat's decisions
+#: call the functions of the kernels' policy tuple (``7 * seat + decision``).
+BOT_USER = 3
+N_DECISIONS = 7
+#: The user scratch (int64[U_LEN]) of the deal kernel: the bots-stream state handed to a policy
+#: (``rng``), the écart it writes (``out``), and the first forbidden choice (decision + 1, seat).
+U_RNG, U_OUT, U_ERR, U_ERR_SEAT = 0, 1, 1 + MAX_ECART, 2 + MAX_ECART
+U_LEN = 3 + MAX_ECART
 
 #: One row per deal of the facts table (``tarotsim.simulate.facts``).
 FACTS_DTYPE = np.dtype([

@@ -43,7 +43,8 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_D
                      PUB_HIGHEST, PUB_LEADER, PUB_LEN, PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T,
                      PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, PUB_TABLE,
                      PUB_N_ACTIVE, PUB_N_TRICKS, PUB_PARTNER, PUB_VOIDS, PUB_SEAT_PLAYED_T,
-                     PUB_SEAT_PLAYED_S, PUB_TRICKS_WON, PUB_WON_HP, BOT_RANDOM)
+                     PUB_SEAT_PLAYED_S, PUB_TRICKS_WON, PUB_WON_HP, BOT_RANDOM, U_ERR, U_LEN,
+                     ACC_BOT_ERRORS, OUTCOME_BOT_ERROR)
 
 score_kernel = njit(cache=True, nogil=True)(score_core)
 
@@ -94,7 +95,8 @@ B_PUB = WS_LEN
 B_STEPS = B_PUB + PUB_LEN
 B_SCORES = B_STEPS + ST_LEN
 B_MISERES = B_SCORES + MAX_SEATS
-BUF_LEN = B_MISERES + MAX_SEATS
+B_USER = B_MISERES + MAX_SEATS  # a user policy set's scratch (layout.U_*)
+BUF_LEN = B_USER + U_LEN
 # Decision trace (tests only): a buffer longer than BUF_LEN gets, after BUF_LEN, the number of
 # decisions then one record per decision: what the bot was handed and what it chose.
 TR_BID, TR_CALL, TR_ECART, TR_CHELEM, TR_POIGNEE, TR_MISERE, TR_CARD = range(7)
@@ -221,7 +223,7 @@ def _make_play(POLICIES):
     trace). ``POLICIES`` is a closure constant: numba prunes the branches on it before typing."""
 
     @njit(inline="always")
-    def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
+    def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, pol, ub, ws, pub, log, miseres,
                     n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, pos):
         """Poignée then misères of ``seat`` before its first card (R-POIG-2/3, R-MIS-1)."""
         ht = ws[WS_HT + seat]
@@ -235,7 +237,7 @@ def _make_play(POLICIES):
         n_lev = (np.int64(cap >= POIGNEE_SIZES[table, 0]) + np.int64(cap >= POIGNEE_SIZES[table, 1])
                  + np.int64(cap >= POIGNEE_SIZES[table, 2]))
         if POLICIES:
-            lvl, bst = bot_poignee(kind, params, seat, ht, hs, pub, n_lev, bst)
+            lvl, bst = bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_lev, bst)
         else:
             lvl, bst = below(bst, n_lev + 1)
         if tracing:
@@ -266,7 +268,7 @@ def _make_play(POLICIES):
                     ok = (hs & HONOURS) == 0
                 if ok:
                     if POLICIES:
-                        yes, bst = bot_misere(kind, params, seat, ht, hs, pub, which, bst)
+                        yes, bst = bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, bst)
                     else:
                         yes, bst = below(bst, 2)
                     if tracing:
@@ -287,7 +289,7 @@ def _make_play(POLICIES):
     # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
     # of the nine array arguments (measured: ~15% of the time of a deal).
     @njit(nogil=True, _nrt=False)
-    def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf):
+    def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
         """:func:`play_deal` (this build: ``POLICIES`` of :func:`_make_play`)."""
         # one scratch buffer (fewer arguments to pass per deal): workspace, public view, scorer
         ws = buf[0:WS_LEN]
@@ -295,6 +297,9 @@ def _make_play(POLICIES):
         steps = buf[B_STEPS:B_STEPS + ST_LEN]
         scores = buf[B_SCORES:B_SCORES + MAX_SEATS]
         miseres = buf[B_MISERES:B_MISERES + MAX_SEATS]
+        ub = buf[B_USER:B_USER + U_LEN]
+        if POLICIES:
+            ub[U_ERR] = 0
         n = rv[RV_N_SEATS]
         na = rv[RV_N_ACTIVE]
         table = rv[RV_TABLE]
@@ -438,7 +443,7 @@ def _make_play(POLICIES):
                 bid = forced_contract if seat == forced_seat else -1
             else:
                 if POLICIES:
-                    bid, bst = bot_bid(kinds[seat], params, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub, highest,
+                    bid, bst = bot_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub, highest,
                                        bst)
                 else:
                     bid, bst = random_bid(highest, bst)
@@ -475,7 +480,7 @@ def _make_play(POLICIES):
                     if ths & KNIGHTS == KNIGHTS:
                         legal |= JACKS
             if POLICIES:
-                b, bst = bot_call(kinds[taker], params, taker, ws[WS_HT + taker], ths, pub, legal, bst)
+                b, bst = bot_call(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ths, pub, legal, bst)
             else:
                 b, bst = random_call(legal, bst)
             if tracing:
@@ -495,7 +500,7 @@ def _make_play(POLICIES):
             ths = ws[WS_HS + taker] | chien_s
             normal = ths & ~KINGS
             if POLICIES:
-                ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, taker, tht, ths, pub, normal, tht & T2_T20,
+                ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal, tht & T2_T20,
                                                   n_chien, log, L_ECART, bst)
             else:
                 ecart_t, ecart_s, bst = random_ecart(normal, tht & T2_T20, n_chien, log, L_ECART, bst)
@@ -527,7 +532,7 @@ def _make_play(POLICIES):
         # ---- chelem announce (R-SLAM-1) ----------------------------------------------------------
         n_decl = 0
         if POLICIES:
-            slam, bst = bot_chelem(kinds[taker], params, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
+            slam, bst = bot_chelem(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
         else:
             slam, bst = below(bst, 2)
         if tracing:
@@ -579,7 +584,7 @@ def _make_play(POLICIES):
         ts = np.int64(0)
         for j in range(na):
             n_decl, poig_att, poig_def, n_mis, bst = _first_turn(
-                rv, table, seat, taker, ecart_t, kinds, params, ws, pub, log, miseres,
+                rv, table, seat, taker, ecart_t, kinds, params, pol, ub, ws, pub, log, miseres,
                 n_decl, poig_att, poig_def, n_mis, bst, buf, tracing, j)
             ht = ws[WS_HT + seat]
             hs = ws[WS_HS + seat]
@@ -590,7 +595,7 @@ def _make_play(POLICIES):
                 if (ht | (hs & ~called_suit)) != 0:
                     ls = hs & ~ban
             if POLICIES:
-                c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
+                c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
                                                j, bst)
             else:
                 c, bt, bs, bst = random_card_bits(lt, ls, bst)
@@ -656,7 +661,7 @@ def _make_play(POLICIES):
             ht = ws[WS_HT + seat]
             hs = ws[WS_HS + seat]
             if POLICIES:
-                c, tt, ts, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, ht, hs, False, np.int64(0),
+                c, tt, ts, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, ht, hs, False, np.int64(0),
                                                TRUMPS, 0, bst)
             else:
                 c, tt, ts, bst = random_card_bits(ht, hs, bst)
@@ -678,7 +683,7 @@ def _make_play(POLICIES):
                 hs = ws[WS_HS + seat]
                 lt, ls = _legal(ht, hs, fixed, fmask, amask)
                 if POLICIES:
-                    c, bt, bs, bst = bot_card_bits(kinds[seat], params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
+                    c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
                                                    j, bst)
                 else:
                     c, bt, bs, bst = random_card_bits(lt, ls, bst)
@@ -741,7 +746,17 @@ def _make_play(POLICIES):
         for i in range(ST_LEN):
             log[L_STEPS + i] = steps[i]
 
-    return _play
+    if not POLICIES:
+        return _play
+
+    @njit(nogil=True, _nrt=False)
+    def _play_marked(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
+        """:func:`_play`, its outcome ``bot_error`` when a policy set chose what the rules forbid."""
+        _play(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
+        if buf[B_USER + U_ERR] != 0:
+            log[L_OUTCOME] = OUTCOME_BOT_ERROR
+
+    return _play_marked
 
 
 _play_random = _make_play(False)
@@ -749,19 +764,20 @@ _play_bots = _make_play(True)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf):
+def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
     """Play deal ``(seed, index)`` (seed uint64, index int64 >= 0) into ``log``.
 
     ``forced_seat`` < 0: normal auction; else that seat takes ``forced_contract`` (0..3).
-    ``kinds``: int64[n_seats] bot kind per seat; ``params``: float64[n_seats, N_BOT_PARAMS].
+    ``kinds``: int64[n_seats] bot kind per seat; ``params``: float64[n_seats, N_BOT_PARAMS];
+    ``pol``: the policy tuple (``bots.policy.policy_tuple``: FunctionType[MAX_SEATS * 7]).
     A ``buf`` longer than ``new_buffer()`` receives a trace of the bots' decisions (``TR_*``;
     tests). (The batch kernels below pick the build of the deal kernel once per call.)
     """
     for s in range(rv[RV_N_SEATS]):
         if kinds[s] != BOT_RANDOM:
-            _play_bots(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf)
+            _play_bots(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
             return
-    _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, log, buf)
+    _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
 
 
 @njit(inline="always")
@@ -796,6 +812,9 @@ def _accumulate(log, acc, n):
     """Add one deal's log into the aggregate ``acc`` (``ACC_*``)."""
     acc[ACC_DEALS] += 1
     outcome = log[L_OUTCOME]
+    if outcome == OUTCOME_BOT_ERROR:
+        acc[ACC_BOT_ERRORS] += 1
+        return
     if outcome == OUTCOME_ALL_PASSED:
         acc[ACC_ALL_PASSED] += 1
         return
@@ -824,26 +843,29 @@ def _accumulate(log, acc, n):
 
 
 # The batch kernels, once per build of the deal kernel (``_random``: every seat plays random;
-# ``_bots``: any other table). Each is compiled, and cached, only when first used: a table of
-# random bots never compiles the other bots. ``run_facts`` / ``run_aggregate`` / ``run_logs``
-# pick the build from the kinds.
+# ``_bots``: any other table, with the policy tuple ``pol``). Each is compiled, and cached, only
+# when first used: a table of random bots never compiles the other bots. ``run_facts`` /
+# ``run_aggregate`` / ``run_logs`` pick the build from the kinds. The ``_bots`` loops stop after
+# a deal whose outcome is ``bot_error`` (the caller names the rule on the slow path).
 
 @njit(cache=True, nogil=True)
 def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
-        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
+        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         _store_facts(log, out, i)
 
 
 @njit(cache=True, nogil=True)
-def run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
+def run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
-        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
+        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
         _store_facts(log, out, i)
+        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return
 
 
 @njit(cache=True, nogil=True)
@@ -851,50 +873,65 @@ def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, k
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
-        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
+        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         _accumulate(log, acc, rv[RV_N_SEATS])
 
 
 @njit(cache=True, nogil=True)
-def run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
+def run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
-        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, log, buf)
+        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
         _accumulate(log, acc, rv[RV_N_SEATS])
+        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return
 
 
 @njit(cache=True, nogil=True)
 def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
     buf = new_buffer()
     for i in range(indices.shape[0]):
-        _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, logs[i], buf)
+        _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
 
 
 @njit(cache=True, nogil=True)
-def run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
+def run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
     buf = new_buffer()
     for i in range(indices.shape[0]):
-        _play_bots(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, logs[i], buf)
+        _play_bots(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
 
 
 def _all_random(kinds) -> bool:
     return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
 
 
-def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
+def _pol(pol):
+    if pol is None:
+        from bots.policy import default_policies
+        return default_policies()
+    return pol
+
+
+def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
-    run = run_facts_random if _all_random(kinds) else run_facts_bots
-    run(rv, seed, start, forced_seat, forced_contract, kinds, params, out)
+    if _all_random(kinds):
+        run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out)
+    else:
+        run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, _pol(pol), out)
 
 
-def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
+def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, pol=None):
     """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
-    run = run_aggregate_random if _all_random(kinds) else run_aggregate_bots
-    run(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc)
+    if _all_random(kinds):
+        run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc)
+    else:
+        run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, _pol(pol), acc)
 
 
-def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
+def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, pol=None):
     """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
-    run = run_logs_random if _all_random(kinds) else run_logs_bots
-    run(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs)
+    if _all_random(kinds):
+        run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs)
+    else:
+        run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, _pol(pol), logs)

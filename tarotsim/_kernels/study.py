@@ -1,0 +1,149 @@
+"""The bidding study kernel (private; the facade is ``tarotsim.study``).
+
+For every deal ``index`` of a chunk, one seat is studied: the first player to speak, the seat
+after the dealer, ``(index % n + 1) % n`` (at table 5d the dealer is the dummy, so this seat
+always plays). Its dealt hand is evaluated with the ``heuristic`` bot's count
+(``bots.heuristic.evaluate``), then the very same deal is played once per studied contract
+with that seat forced as taker (the others pass; every other decision is the bots'). The
+cards of ``(seed, index)`` come from their own random stream, so the plays are on identical
+cards and their scores can be compared deal by deal (a paired design).
+
+Everything is added into fixed-size int64 arrays (integer sums: the totals are the same for
+any split of the deals into chunks and threads, and memory does not grow with the deals):
+
+* ``acc_bin`` int64[4, N_BINS, N_FIELDS]: per contract ``c`` and per bin of the count the bot
+  compares for ``c`` (``pts`` for prise and garde, ``pts + 3 * voids`` for garde sans and garde
+  contre; floored, clipped to ``0 .. N_BINS - 1``), the fields ``F_*`` below.
+* ``acc_oud`` int64[4, 4, N_FIELDS]: the same per contract and number of oudlers in the hand.
+* ``misc`` int64[M_LEN]: deals, annulled deals (petit sec, R-DEAL-4: nobody plays, so the deal
+  is counted there and nowhere else), deals played.
+
+Fields (one studied play each): ``F_N`` plays, ``F_MADE`` contracts made, ``F_S`` / ``F_S2``
+the taker's score and its square, ``F_D`` / ``F_D2`` the paired difference with the next lower
+studied contract (for the lowest one, with passing, whose score is taken as 0: the studied
+seat passing is counted as a thrown-in deal, even though another seat might have taken) and
+its square, ``F_X100`` the count in hundredths (rounded), then the raw features of the dealt
+hand: oudlers, trumps (the Excuse aside), trumps 16-21, kings, cards in the longest suit, voids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bots._common import KINGS, MAJORS, OUDLERS_T, SUIT_MASKS, T21, TRUMPS
+from bots.heuristic import evaluate
+
+from ..rules import RV_N_SEATS
+from ._bits import popcount
+from .layout import L_HAND_S, L_HAND_T, L_LEN, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_PLAYED
+from .play import _play_bots, new_buffer
+
+#: bins of the hand count, one point wide: 0 .. N_BINS - 1 (a count below 0 goes to the first, one
+#: of N_BINS or more to the last)
+N_BINS = 160
+N_CONTRACTS = 4
+F_N, F_MADE, F_S, F_S2, F_D, F_D2, F_X100 = range(7)
+F_OUDLERS, F_TRUMPS, F_HIGH_TRUMPS, F_KINGS, F_LONGEST, F_VOIDS = range(7, 13)
+N_FIELDS = 13
+FEATURES = ("oudlers", "trumps", "trumps_16_21", "kings", "longest_suit", "voids")
+M_DEALS, M_ANNULLED, M_PLAYED = range(3)
+M_LEN = 3
+
+HIGH_TRUMPS = np.int64(MAJORS | T21)  # trumps 16..21
+
+
+@njit(inline="always")
+def _add(acc, c, k, score, diff, made, x100, ht, hs):
+    """One play of contract ``c`` into row ``acc[c, k]``."""
+    acc[c, k, F_N] += 1
+    acc[c, k, F_MADE] += made
+    acc[c, k, F_S] += score
+    acc[c, k, F_S2] += score * score
+    acc[c, k, F_D] += diff
+    acc[c, k, F_D2] += diff * diff
+    acc[c, k, F_X100] += x100
+    acc[c, k, F_OUDLERS] += popcount(ht & OUDLERS_T)
+    acc[c, k, F_TRUMPS] += popcount(ht & TRUMPS)
+    acc[c, k, F_HIGH_TRUMPS] += popcount(ht & HIGH_TRUMPS)
+    acc[c, k, F_KINGS] += popcount(hs & KINGS)
+    longest = 0
+    voids = 0
+    for su in range(4):
+        m = popcount(hs & SUIT_MASKS[su])
+        longest = max(longest, m)
+        voids += m == 0
+    acc[c, k, F_LONGEST] += longest
+    acc[c, k, F_VOIDS] += voids
+
+
+@njit(cache=True, nogil=True)
+def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
+    """Study deals ``start .. start + count - 1``, adding into the accumulators.
+
+    Parameters
+    ----------
+    rv : int64[RV_LEN]
+        The rules vector (``Rules.to_vector``).
+    seed : uint64
+        The run's seed.
+    start, count : int64
+        The first deal index and the number of deals.
+    kinds : int64[n_seats]
+        Bot kind per seat (``layout.BOT_*``).
+    params : float64[n_seats, N_BOT_PARAMS]
+        Bot parameters per seat (row = seat).
+    pol : UniTuple(FunctionType, MAX_SEATS * 7)
+        The policy tuple of the deal kernel (``bots.policy.policy_tuple``).
+    eval_params : float64[n_seats, N_BOT_PARAMS]
+        Per seat, the ``heuristic`` parameter row whose count is studied (the seat's own when it
+        plays ``heuristic``, else the heuristic defaults).
+    contracts : int64[4]
+        1 for each contract (0 prise .. 3 garde contre) to play, else 0; at least one.
+    acc_bin : int64[4, N_BINS, N_FIELDS]
+        Per contract and bin of its count (see the module docstring), modified in place.
+    acc_oud : int64[4, 4, N_FIELDS]
+        Per contract and number of oudlers in the hand, modified in place.
+    misc : int64[M_LEN]
+        Deals, annulled, played; modified in place.
+    """
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    n = rv[RV_N_SEATS]
+    score = np.zeros(N_CONTRACTS, dtype=np.int64)
+    made = np.zeros(N_CONTRACTS, dtype=np.int64)
+    for i in range(count):
+        index = start + i
+        seat = (index % n + 1) % n  # first to speak (never the 5d dummy, who deals)
+        misc[M_DEALS] += 1
+        ok = True
+        for c in range(N_CONTRACTS):
+            if contracts[c] == 0:
+                continue
+            # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
+            _play_bots(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+            if log[L_OUTCOME] != OUTCOME_PLAYED:  # petit sec: annulled before any bid
+                ok = False
+                break
+            score[c] = log[L_SCORES + seat]
+            made[c] = log[L_MADE]
+        if not ok:
+            misc[M_ANNULLED] += 1
+            continue
+        misc[M_PLAYED] += 1
+        ht = log[L_HAND_T + seat]  # the dealt hand (the same in every play of the deal)
+        hs = log[L_HAND_S + seat]
+        pts, voids = evaluate(eval_params, seat, ht, hs)
+        oud = popcount(ht & OUDLERS_T)
+        prev = np.int64(0)  # passing scores 0
+        for c in range(N_CONTRACTS):
+            if contracts[c] == 0:
+                continue
+            x = pts + 3.0 * voids if c >= 2 else pts  # the count the bot compares for c
+            k = np.int64(np.floor(x))
+            k = min(max(k, 0), N_BINS - 1)
+            x100 = np.int64(np.round(x * 100.0))
+            diff = score[c] - prev
+            _add(acc_bin, c, k, score[c], diff, made[c], x100, ht, hs)
+            _add(acc_oud, c, oud, score[c], diff, made[c], x100, ht, hs)
+            prev = score[c]
