@@ -919,8 +919,8 @@ def _study_outputs(paths: dict) -> dict:
               help="Number of deals (each played once per contract).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
-@click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
-              help="The registered bots: one for every seat, or one per seat.")
+@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
+              help="One bot for every seat, or one per seat: registered bots (with parameters) or policy sets.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -970,6 +970,12 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             plot_fmt = study.plot_format(plot_path)
         except (ImportError, ValueError) as e:
             raise BadInput(str(e)) from None
+    players = _players(bots, rules)
+    if not all(p.fast for p in players):
+        raise BadInput("--bots: the study plays on the fast path: registered bots or policy sets "
+                       "(module:POLICY), not a Python bot (module:Class)")
+    if any(p.policy is not None for p in players):
+        bots = [p.engine_bot for p in players]
     try:
         plan = study.plan(rules, seed, deals, start=start, bots=bots, contracts=contracts)
         if calibrate_path and plan.contracts != CONTRACTS:

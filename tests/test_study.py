@@ -404,3 +404,16 @@ def test_plot_without_matplotlib_says_how_to_install(capsys, tmp_path, no_run, m
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "pip install 'tarotsim[plot]'" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_study_takes_a_policy_set_and_refuses_a_python_bot(capsys, monkeypatch):
+    """Policy sets play on the fast path, so the study takes them; a Python bot is refused."""
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    code, out, err = cli(capsys, "study", "bidding", "--deals", "500", "--seed", "2", "--threads", "1",
+                         "--bots", "examples.my_policy:POLICY,heuristic,heuristic,heuristic", "--json")
+    assert code in (0, None), err
+    assert json.loads(out)["bots"] == "eight_trumps,heuristic,heuristic,heuristic"
+    code, out, err = cli(capsys, "study", "bidding", "--deals", "20", "--bots", "examples.my_bot:CautiousBot")
+    assert code == 2 and "fast path" in err and len(err.strip().splitlines()) == 1
