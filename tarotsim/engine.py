@@ -551,7 +551,7 @@ class FastBotAdapter:
         ht, hs = np.int64(ht), np.int64(hs)
         a = [np.int64(x) for x in a]
         kind = np.int64(self.code)
-        pol = _default_policies()
+        pol = None  # registered bots only: the dispatch is built without the user branch
         st = np.uint64(rng.state)
         if what == P.TR_BID:
             b, st = K.decide_bid(kind, params, pol, seat, ht, hs, pub, a[0], st)
@@ -577,11 +577,6 @@ class FastBotAdapter:
             out = DECK[int(c)]
         rng.state = int(st)
         return out
-
-
-def _default_policies():
-    from bots.policy import default_policies
-    return default_policies()
 
 
 #: Per decision: the rule a policy's answer breaks when it is not even a choice of that kind.

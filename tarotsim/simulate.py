@@ -69,7 +69,7 @@ def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
 
 
 def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tuple]:
-    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS], policy tuple)`` for the kernels.
+    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS], policy tuple or None)`` for the kernels.
 
     ``bots``: a ``--bots`` text (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``,
     :func:`bots.parse_bots`), or one entry per seat (or one ``(name, params)`` for all): a name
@@ -82,7 +82,8 @@ def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tupl
     from bots.policy import policy_tuple
 
     kinds, params, policies = _seats(rules, bots)
-    return kinds, params, policy_tuple(policies)
+    # no policy set: None, and the kernels are built without the user branch
+    return kinds, params, (policy_tuple(policies) if any(p is not None for p in policies) else None)
 
 
 def _seats(rules: Rules, bots):
@@ -511,5 +512,6 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
 
 
 __all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
-           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "logs", "record_from_log", "records",
+           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "logs",
+           "record_from_log", "records",
            "summarize", "summary_from_totals"]

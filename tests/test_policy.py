@@ -144,5 +144,7 @@ def test_a_new_policy_set_does_not_recompile_the_kernels():
 
     fresh = PolicySet("fresh", bid=never)
     sm = simulate.aggregate(r, 1, 0, 50, bots=[fresh, "random", "random", "random"])
-    assert len(P.run_aggregate_bots.signatures) == before == 1
+    assert len(P.run_aggregate_bots.signatures) == before
+    # one build for tables with policy sets (and at most one more without any)
+    assert sum("FunctionType" in str(sig) for sig in P.run_aggregate_bots.signatures) == 1
     assert sm.deals == 50

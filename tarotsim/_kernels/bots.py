@@ -131,6 +131,11 @@ def _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st):
 
 # Each decision: the random bot's rule (``random_*``) and ``bot_*``, the dispatch on the seat's
 # kind (random, or the other bots' policies through one out-of-line ``_policies_*`` call).
+# Every scalar reaches an out-of-line call as a plain int64 (``I64``): a literal argument (a
+# constant 0, False or -1 at one call site) would make numba compile that function, and the
+# policies under it, once more for each such signature (measured: three builds of the card
+# policies, a third of the cold compile).
+I64 = np.int64
 
 @njit(inline="always")
 def random_bid(highest, st):
@@ -148,14 +153,15 @@ def _policies_bid(kind, params, seat, ht, hs, pub, highest):
     return greedy_bid(params, seat, ht, hs, pub, highest)
 
 
-@njit(inline="always")
-def bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
+@njit(nogil=True, _nrt=False)
+def _bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
     """Bid: -1 pass, or a contract 0..3 strictly above ``highest`` (-1 when nobody bid)."""
     if kind == BOT_RANDOM:
         return random_bid(highest, st)
-    if kind == BOT_USER:
-        return _user_bid(pol, ub, params, seat, ht, hs, pub, highest, st)
-    return _policies_bid(kind, params, seat, ht, hs, pub, highest), st
+    if pol is not None:
+        if kind == BOT_USER:
+            return _user_bid(pol, ub, params, I64(seat), ht, hs, pub, I64(highest), st)
+    return _policies_bid(kind, params, I64(seat), ht, hs, pub, I64(highest)), st
 
 
 @njit(inline="always")
@@ -172,14 +178,15 @@ def _policies_call(kind, params, seat, ht, hs, pub, legal_s):
     return greedy_call(params, seat, ht, hs, pub, legal_s)
 
 
-@njit(inline="always")
-def bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st):
+@njit(nogil=True, _nrt=False)
+def _bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st):
     """Call (table 5): a card of ``legal_s`` (suit word); returns its suit-word bit."""
     if kind == BOT_RANDOM:
         return random_call(legal_s, st)
-    if kind == BOT_USER:
-        return _user_called(pol, ub, params, seat, ht, hs, pub, legal_s, st)
-    return _policies_call(kind, params, seat, ht, hs, pub, legal_s), st
+    if pol is not None:
+        if kind == BOT_USER:
+            return _user_called(pol, ub, params, I64(seat), ht, hs, pub, I64(legal_s), st)
+    return _policies_call(kind, params, I64(seat), ht, hs, pub, I64(legal_s)), st
 
 
 @njit(inline="always")
@@ -226,8 +233,8 @@ def _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out
     return greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
 
 
-@njit(inline="always")
-def bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
+@njit(nogil=True, _nrt=False)
+def _bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
     """Écart of ``n_ecart`` cards from the enlarged hand.
 
     ``normal`` (suit word): the cards neither trump, king nor Excuse; ``cands`` (trump word):
@@ -236,9 +243,12 @@ def bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, 
     """
     if kind == BOT_RANDOM:
         return random_ecart(normal, cands, n_ecart, out, out_pos, st)
-    if kind == BOT_USER:
-        return _user_ecart(pol, ub, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st)
-    et, es = _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
+    if pol is not None:
+        if kind == BOT_USER:
+            return _user_ecart(pol, ub, params, I64(seat), ht, hs, pub, I64(normal), I64(cands), I64(n_ecart), out,
+                               I64(out_pos), st)
+    et, es = _policies_ecart(kind, params, I64(seat), ht, hs, pub, I64(normal), I64(cands), I64(n_ecart), out,
+                             I64(out_pos))
     return et, es, st
 
 
@@ -249,14 +259,15 @@ def _policies_chelem(kind, params, seat, ht, hs, pub):
     return np.int64(0)  # greedy: never
 
 
-@njit(inline="always")
-def bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
+@njit(nogil=True, _nrt=False)
+def _bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
     """Announce a chelem? (taker, after the écart): 0 no, 1 yes (``random``: one draw)."""
     if kind == BOT_RANDOM:
         return below(st, 2)
-    if kind == BOT_USER:
-        return _user_choice(pol, ub, 3, params, seat, ht, hs, pub, 0, 1, st)
-    return _policies_chelem(kind, params, seat, ht, hs, pub), st
+    if pol is not None:
+        if kind == BOT_USER:
+            return _user_choice(pol, ub, I64(3), params, I64(seat), ht, hs, pub, I64(0), I64(1), st)
+    return _policies_chelem(kind, params, I64(seat), ht, hs, pub), st
 
 
 @njit(nogil=True, _nrt=False)
@@ -266,24 +277,26 @@ def _policies_poignee(kind, params, seat, ht, hs, pub, n_levels):
     return np.int64(1 if n_levels > 0 else 0)  # greedy: the simple one when it has one
 
 
-@njit(inline="always")
-def bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st):
+@njit(nogil=True, _nrt=False)
+def _bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st):
     """Poignée level: 0 none, 1..n_levels (simple, double, triple) (``random``: one draw)."""
     if kind == BOT_RANDOM:
         return below(st, n_levels + 1)
-    if kind == BOT_USER:
-        return _user_choice(pol, ub, 4, params, seat, ht, hs, pub, n_levels, n_levels, st)
-    return _policies_poignee(kind, params, seat, ht, hs, pub, n_levels), st
+    if pol is not None:
+        if kind == BOT_USER:
+            return _user_choice(pol, ub, I64(4), params, I64(seat), ht, hs, pub, I64(n_levels), I64(n_levels), st)
+    return _policies_poignee(kind, params, I64(seat), ht, hs, pub, I64(n_levels)), st
 
 
-@njit(inline="always")
-def bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
+@njit(nogil=True, _nrt=False)
+def _bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
     """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
     (``random``: one draw; ``greedy`` and ``heuristic`` never do)."""
     if kind == BOT_RANDOM:
         return below(st, 2)
-    if kind == BOT_USER:
-        return _user_choice(pol, ub, 5, params, seat, ht, hs, pub, which, 1, st)
+    if pol is not None:
+        if kind == BOT_USER:
+            return _user_choice(pol, ub, I64(5), params, I64(seat), ht, hs, pub, I64(which), I64(1), st)
     return np.int64(0), st
 
 
@@ -313,8 +326,8 @@ def random_card_bits(lt, ls, st):
     return c, bt, bs, st
 
 
-@njit(inline="always")
-def bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+@njit(nogil=True, _nrt=False)
+def _bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
     """A card among the legal ones (``lt`` trump word, ``ls`` suit word), as ``(card id,
     trump-word bit, suit-word bit, state)``.
 
@@ -324,19 +337,62 @@ def bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask
     """
     if kind == BOT_RANDOM:
         return random_card_bits(lt, ls, st)
-    if kind == BOT_USER:
-        c, st = _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st)
-    else:
-        c = _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
+    c = np.int64(-1)
+    if pol is not None:
+        if kind == BOT_USER:
+            c, st = _user_card(pol, ub, params, I64(seat), ht, hs, pub, I64(lt), I64(ls), I64(pos), st)
+    if c < 0:
+        c = _policies_card(kind, params, I64(seat), ht, hs, pub, I64(lt), I64(ls), I64(fixed), I64(fmask), I64(amask),
+                           I64(pos))
     in_s = c >= 22
     bit = np.int64(1) << (c - 22 if in_s else c)
     return c, (np.int64(0) if in_s else bit), (bit if in_s else np.int64(0)), st
 
 
+# The dispatchers as the deal kernel calls them: out of line (one build each, so the deal's own
+# typing stays small), every scalar as a plain int64.
+
+@njit(inline="always")
+def bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
+    return _bot_bid(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(highest), st)
+
+
+@njit(inline="always")
+def bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st):
+    return _bot_call(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(legal_s), st)
+
+
+@njit(inline="always")
+def bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
+    return _bot_ecart(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(normal), I64(cands),
+                      I64(n_ecart), out, I64(out_pos), st)
+
+
+@njit(inline="always")
+def bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
+    return _bot_chelem(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, st)
+
+
+@njit(inline="always")
+def bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st):
+    return _bot_poignee(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(n_levels), st)
+
+
+@njit(inline="always")
+def bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
+    return _bot_misere(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(which), st)
+
+
+@njit(inline="always")
+def bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
+    return _bot_card_bits(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(lt), I64(ls), I64(fixed),
+                          I64(fmask), I64(amask), I64(pos), st)
+
+
 # --- compiled entry points for the slow path (tarotsim.engine.FastBotAdapter) ------------------
 # One per decision, over the very functions the deal kernel calls; ``st`` is the bots-stream state
-# (uint64) and the new state is returned with the choice. ``pol``: the policy tuple (the adapter
-# calls a user's policy set itself, so this is ``bots.policy.default_policies()``).
+# (uint64) and the new state is returned with the choice. ``pol``: None (the adapter calls a
+# user's policy set itself).
 
 @njit(cache=True)
 def decide_bid(kind, params, pol, seat, ht, hs, pub, highest, st):

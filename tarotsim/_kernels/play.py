@@ -215,12 +215,15 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
     pub[PUB_WON_HP + winner] += _hp(tt & ~np.int64(1), ts)
 
 
-def _make_play(POLICIES):
+def _make_play(POLICIES, TRACE=False):
     """The deal kernel, built for ``POLICIES``: False when every seat plays ``random`` (the bots'
     ``random_*`` rules are called directly and the other bots are neither typed nor compiled:
     the random deal runs as fast, and compiles as fast, as before they existed), True otherwise
-    (the ``bot_*`` dispatch on each seat's kind, the bots' public bookkeeping and the decision
-    trace). ``POLICIES`` is a closure constant: numba prunes the branches on it before typing."""
+    (the ``bot_*`` dispatch on each seat's kind and the bots' public bookkeeping); ``TRACE``
+    adds the decision trace (``play_deal``, for the tests; the batch kernels do without it, and
+    compile a fifth faster). Both are closure constants: numba prunes the branches on them
+    before typing. ``pol`` (the policy tuple) may be None when no seat plays a policy set: the
+    user branch of the dispatch is pruned too."""
 
     @njit(inline="always")
     def _first_turn(rv, table, seat, taker, ecart_t, kinds, params, pol, ub, ws, pub, log, miseres,
@@ -383,7 +386,7 @@ def _make_play(POLICIES):
                 pub[PUB_TRICKS_WON + s] = 0
                 pub[PUB_WON_HP + s] = 0
         tracing = False
-        if POLICIES:
+        if TRACE:
             tracing = buf.shape[0] > BUF_LEN
         if tracing:
             buf[BUF_LEN] = 0
@@ -443,8 +446,8 @@ def _make_play(POLICIES):
                 bid = forced_contract if seat == forced_seat else -1
             else:
                 if POLICIES:
-                    bid, bst = bot_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub, highest,
-                                       bst)
+                    bid, bst = bot_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
+                                       highest, bst)
                 else:
                     bid, bst = random_bid(highest, bst)
                 if tracing:
@@ -500,8 +503,8 @@ def _make_play(POLICIES):
             ths = ws[WS_HS + taker] | chien_s
             normal = ths & ~KINGS
             if POLICIES:
-                ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal, tht & T2_T20,
-                                                  n_chien, log, L_ECART, bst)
+                ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
+                                                  tht & T2_T20, n_chien, log, L_ECART, bst)
             else:
                 ecart_t, ecart_s, bst = random_ecart(normal, tht & T2_T20, n_chien, log, L_ECART, bst)
             if tracing:
@@ -595,8 +598,8 @@ def _make_play(POLICIES):
                 if (ht | (hs & ~called_suit)) != 0:
                     ls = hs & ~ban
             if POLICIES:
-                c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
-                                               j, bst)
+                c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask,
+                                               amask, j, bst)
             else:
                 c, bt, bs, bst = random_card_bits(lt, ls, bst)
             if tracing:
@@ -661,8 +664,8 @@ def _make_play(POLICIES):
             ht = ws[WS_HT + seat]
             hs = ws[WS_HS + seat]
             if POLICIES:
-                c, tt, ts, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, ht, hs, False, np.int64(0),
-                                               TRUMPS, 0, bst)
+                c, tt, ts, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, ht, hs, False,
+                                               np.int64(0), TRUMPS, 0, bst)
             else:
                 c, tt, ts, bst = random_card_bits(ht, hs, bst)
             if tracing:
@@ -683,8 +686,8 @@ def _make_play(POLICIES):
                 hs = ws[WS_HS + seat]
                 lt, ls = _legal(ht, hs, fixed, fmask, amask)
                 if POLICIES:
-                    c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
-                                                   j, bst)
+                    c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed,
+                                                   fmask, amask, j, bst)
                 else:
                     c, bt, bs, bst = random_card_bits(lt, ls, bst)
                 if tracing:
@@ -761,6 +764,7 @@ def _make_play(POLICIES):
 
 _play_random = _make_play(False)
 _play_bots = _make_play(True)
+_play_traced = _make_play(True, True)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -769,13 +773,14 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
 
     ``forced_seat`` < 0: normal auction; else that seat takes ``forced_contract`` (0..3).
     ``kinds``: int64[n_seats] bot kind per seat; ``params``: float64[n_seats, N_BOT_PARAMS];
-    ``pol``: the policy tuple (``bots.policy.policy_tuple``: FunctionType[MAX_SEATS * 7]).
+    ``pol``: the policy tuple (``bots.policy.policy_tuple``: FunctionType[MAX_SEATS * 7]), or
+    None when no seat plays a policy set.
     A ``buf`` longer than ``new_buffer()`` receives a trace of the bots' decisions (``TR_*``;
     tests). (The batch kernels below pick the build of the deal kernel once per call.)
     """
     for s in range(rv[RV_N_SEATS]):
         if kinds[s] != BOT_RANDOM:
-            _play_bots(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
+            _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
             return
     _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
 
@@ -906,19 +911,12 @@ def _all_random(kinds) -> bool:
     return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
 
 
-def _pol(pol):
-    if pol is None:
-        from bots.policy import default_policies
-        return default_policies()
-    return pol
-
-
 def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
     if _all_random(kinds):
         run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out)
     else:
-        run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, _pol(pol), out)
+        run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
 
 
 def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, pol=None):
@@ -926,7 +924,7 @@ def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, p
     if _all_random(kinds):
         run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc)
     else:
-        run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, _pol(pol), acc)
+        run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
 
 
 def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, pol=None):
@@ -934,4 +932,4 @@ def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, log
     if _all_random(kinds):
         run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs)
     else:
-        run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, _pol(pol), logs)
+        run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
