@@ -57,15 +57,58 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
     return {"machine": machine, "throughput": rows, "baseline": baseline, "startup": startup, "ratios": ratios}
 
 
+#: The targets of the benchmark issue: (what, key function of the results, comparison, target, unit)
+TARGETS = (
+    ("random bots, table 4, full deals, one core", lambda r, q, s, b: _rate(r, "4", "random", 1), ">=", 800_000,
+     "deals/s"),
+    ("heuristic bots, table 4, one core", lambda r, q, s, b: _rate(r, "4", "heuristic", 1), ">=", 150_000, "deals/s"),
+    ("all cores vs one (table 4, random)", lambda r, q, s, b: q["scaling_random_t4_all_cores"], ">=", 1.8, "x"),
+    ("all cores vs one (table 4, heuristic)", lambda r, q, s, b: q["scaling_heuristic_t4_all_cores"], ">=", 1.8, "x"),
+    ("speedup over the pure-Python reference engine", lambda r, q, s, b: q["speedup_random_t4_vs_reference"], ">=",
+     200, "x"),
+    ("`tarotsim score`, warm", lambda r, q, s, b: s["score_warm_s"], "<=", 0.5, "s"),
+    ("`tarotsim simulate --deals 1000`, warm cache", lambda r, q, s, b: s["simulate_1000_warm_s"], "<=", 2, "s"),
+    ("cold first run, random bots (`simulate --deals 1000`, empty cache)",
+     lambda r, q, s, b: s["simulate_1000_cold_s"], "<=", 30, "s"),
+    ("cold first run, heuristic bots (`simulate --deals 1000 --bots heuristic`, empty cache)",
+     lambda r, q, s, b: s["simulate_1000_heuristic_cold_s"], "<=", 30, "s"),
+    ("peak RSS, 10,000,000 deals, no records", lambda r, q, s, b: max(s["peak_rss_mb"].values()), "<=", 300, "MB"),
+)
+
+
+def _rate(rows, table, bots, threads):
+    for r in rows:
+        if (r["table"], r["bots"], r["threads"]) == (table, bots, threads):
+            return r["deals_per_s"]
+    return max((r["deals_per_s"] for r in rows if (r["table"], r["bots"]) == (table, bots)), default=0.0)
+
+
+def _fmt(x, unit) -> str:
+    return f"{x:,.0f} {unit}" if unit == "deals/s" else f"{x:,.2f} {unit}" if unit != "x" else f"{x:,.2f}x"
+
+
 def markdown(res: dict) -> str:
     m = res["machine"]
-    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
+    rows, q, s, b = res["throughput"], res["ratios"], res["startup"], res["baseline"]
+    lines = ["# Benchmarks", "",
+             "Written by `python -m benchmarks.suite --markdown BENCHMARKS.md` (every figure below comes from that "
+             "one run; each row names the command that reproduces it). Throughput is the best of `--repeat` timed "
+             "runs after compilation, whole deals (auction, chien and écart, declarations, play, counting, scoring). "
+             "The machine is a shared virtual one: the same command can vary by a third from one minute to the "
+             "next, so compare figures of one run.", "",
+             f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
              f"numpy {m['numpy']}.", "",
-             "| table | bots | threads | deals/s | command |", "|---|---|---|---|---|"]
+             "## Targets", "",
+             "| target | measured | wanted | met |", "|---|---|---|---|"]
+    for what, get, cmp, want, unit in TARGETS:
+        x = get(rows, q, s, b)
+        ok = x >= want if cmp == ">=" else x <= want
+        lines.append(f"| {what} | {_fmt(x, unit)} | {cmp} {_fmt(want, unit)} | {'yes' if ok else '**no**'} |")
+    lines += ["", "## Throughput", "",
+              "| table | bots | threads | deals/s | command |", "|---|---|---|---|---|"]
     for r in res["throughput"]:
         lines.append(f"| {r['table']} | {r['bots']} | {r['threads']} | {r['deals_per_s']:,.0f} | `{r['command']}` |")
-    b, s, q = res["baseline"], res["startup"], res["ratios"]
-    lines += ["", "| what | figure | command |", "|---|---|---|",
+    lines += ["", "## Baseline, start-up, memory", "", "| what | figure | command |", "|---|---|---|",
               f"| pure-Python reference engine, table 4, random | {b['deals_per_s']:,.0f} deals/s | `{b['command']}` |",
               f"| speedup of the kernels over it (table 4, random, one core) | {q['speedup_random_t4_vs_reference']:,}x | |",
               f"| all cores vs one (table 4, random / heuristic) | {q['scaling_random_t4_all_cores']}x / "
@@ -86,8 +129,13 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="timed runs per throughput figure; the best is kept")
     p.add_argument("--markdown", metavar="FILE", help="also write the figures as Markdown tables")
     p.add_argument("--json", action="store_true", help="print JSON on one line")
+    p.add_argument("--from-json", metavar="FILE", help="write --markdown from the JSON of an earlier run")
     a = p.parse_args(argv)
-    res = measure(a.quick, a.repeat)
+    if a.from_json:
+        with open(a.from_json, encoding="utf-8") as f:
+            res = json.load(f)
+    else:
+        res = measure(a.quick, a.repeat)
     if a.markdown:
         with open(a.markdown, "w", encoding="utf-8") as f:
             f.write(markdown(res))

@@ -1,0 +1,27 @@
+"""The benchmark suite's report (no timing here: speed is measured by the scripts, never asserted)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchmarks import suite
+
+
+def test_markdown_report_checks_every_target_from_a_saved_run(tmp_path):
+    res = json.loads((Path(suite.__file__).parent / "last-run.json").read_text())
+    md = suite.markdown(res)
+    assert md.startswith("# Benchmarks")
+    rows = [line for line in md.splitlines()
+            if line.startswith("| ") and line.rstrip().endswith(("| yes |", "| **no** |"))]
+    assert len(rows) == len(suite.TARGETS) == 10
+    slow = json.loads(json.dumps(res))
+    slow["startup"]["simulate_1000_heuristic_cold_s"] = 99.0
+    for r in slow["throughput"]:
+        if (r["table"], r["bots"], r["threads"]) == ("4", "random", 1):
+            r["deals_per_s"] = 1000.0
+    bad = suite.markdown(slow)
+    assert bad.count("**no**") == 2 + (md.count("**no**"))
+    out = tmp_path / "B.md"
+    assert suite.main(["--from-json", str(Path(suite.__file__).parent / "last-run.json"), "--markdown", str(out)]) == 0
+    assert out.read_text() == md
