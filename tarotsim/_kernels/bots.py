@@ -131,11 +131,7 @@ def _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st):
 
 # Each decision: the random bot's rule (``random_*``) and ``bot_*``, the dispatch on the seat's
 # kind (random, or the other bots' policies through one out-of-line ``_policies_*`` call).
-# Every scalar reaches an out-of-line call as a plain int64 (``I64``): a literal argument (a
-# constant 0, False or -1 at one call site) would make numba compile that function, and the
-# policies under it, once more for each such signature (measured: three builds of the card
-# policies, a third of the cold compile).
-I64 = np.int64
+I64 = np.int64  # a plain int64 argument (see the dispatchers below)
 
 @njit(inline="always")
 def random_bid(highest, st):
@@ -160,8 +156,8 @@ def _bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
         return random_bid(highest, st)
     if pol is not None:
         if kind == BOT_USER:
-            return _user_bid(pol, ub, params, I64(seat), ht, hs, pub, I64(highest), st)
-    return _policies_bid(kind, params, I64(seat), ht, hs, pub, I64(highest)), st
+            return _user_bid(pol, ub, params, seat, ht, hs, pub, highest, st)
+    return _policies_bid(kind, params, seat, ht, hs, pub, highest), st
 
 
 @njit(inline="always")
@@ -185,8 +181,8 @@ def _bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st):
         return random_call(legal_s, st)
     if pol is not None:
         if kind == BOT_USER:
-            return _user_called(pol, ub, params, I64(seat), ht, hs, pub, I64(legal_s), st)
-    return _policies_call(kind, params, I64(seat), ht, hs, pub, I64(legal_s)), st
+            return _user_called(pol, ub, params, seat, ht, hs, pub, legal_s, st)
+    return _policies_call(kind, params, seat, ht, hs, pub, legal_s), st
 
 
 @njit(inline="always")
@@ -245,10 +241,10 @@ def _bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart,
         return random_ecart(normal, cands, n_ecart, out, out_pos, st)
     if pol is not None:
         if kind == BOT_USER:
-            return _user_ecart(pol, ub, params, I64(seat), ht, hs, pub, I64(normal), I64(cands), I64(n_ecart), out,
-                               I64(out_pos), st)
-    et, es = _policies_ecart(kind, params, I64(seat), ht, hs, pub, I64(normal), I64(cands), I64(n_ecart), out,
-                             I64(out_pos))
+            return _user_ecart(pol, ub, params, seat, ht, hs, pub, normal, cands, n_ecart, out,
+                               out_pos, st)
+    et, es = _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out,
+                             out_pos)
     return et, es, st
 
 
@@ -266,8 +262,8 @@ def _bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
         return below(st, 2)
     if pol is not None:
         if kind == BOT_USER:
-            return _user_choice(pol, ub, I64(3), params, I64(seat), ht, hs, pub, I64(0), I64(1), st)
-    return _policies_chelem(kind, params, I64(seat), ht, hs, pub), st
+            return _user_choice(pol, ub, I64(3), params, seat, ht, hs, pub, I64(0), I64(1), st)
+    return _policies_chelem(kind, params, seat, ht, hs, pub), st
 
 
 @njit(nogil=True, _nrt=False)
@@ -284,8 +280,8 @@ def _bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st):
         return below(st, n_levels + 1)
     if pol is not None:
         if kind == BOT_USER:
-            return _user_choice(pol, ub, I64(4), params, I64(seat), ht, hs, pub, I64(n_levels), I64(n_levels), st)
-    return _policies_poignee(kind, params, I64(seat), ht, hs, pub, I64(n_levels)), st
+            return _user_choice(pol, ub, I64(4), params, seat, ht, hs, pub, n_levels, n_levels, st)
+    return _policies_poignee(kind, params, seat, ht, hs, pub, n_levels), st
 
 
 @njit(nogil=True, _nrt=False)
@@ -296,7 +292,7 @@ def _bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
         return below(st, 2)
     if pol is not None:
         if kind == BOT_USER:
-            return _user_choice(pol, ub, I64(5), params, I64(seat), ht, hs, pub, I64(which), I64(1), st)
+            return _user_choice(pol, ub, I64(5), params, seat, ht, hs, pub, which, I64(1), st)
     return np.int64(0), st
 
 
@@ -340,17 +336,20 @@ def _bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmas
     c = np.int64(-1)
     if pol is not None:
         if kind == BOT_USER:
-            c, st = _user_card(pol, ub, params, I64(seat), ht, hs, pub, I64(lt), I64(ls), I64(pos), st)
+            c, st = _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st)
     if c < 0:
-        c = _policies_card(kind, params, I64(seat), ht, hs, pub, I64(lt), I64(ls), I64(fixed), I64(fmask), I64(amask),
-                           I64(pos))
+        c = _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
+                           pos)
     in_s = c >= 22
     bit = np.int64(1) << (c - 22 if in_s else c)
     return c, (np.int64(0) if in_s else bit), (bit if in_s else np.int64(0)), st
 
 
 # The dispatchers as the deal kernel calls them: out of line (one build each, so the deal's own
-# typing stays small), every scalar as a plain int64.
+# typing stays small), every scalar as a plain int64 (``I64``): a literal argument (a constant 0,
+# False or -1 at one call site) would make numba build the dispatch, and the policies under it,
+# once more for each such signature (measured: three builds of the card policies, a third of the
+# cold compile).
 
 @njit(inline="always")
 def bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
