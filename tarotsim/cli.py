@@ -6,6 +6,7 @@ Every bad input ends with one line on stderr and exit code 2, never a traceback
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import sys
@@ -538,6 +539,20 @@ class _AtomicText:
             pass
 
 
+@contextlib.contextmanager
+def _all_or_nothing(outs: dict):
+    """Output files (:class:`_AtomicText`, by key) written together: all renamed into place when
+    the block succeeds, all removed when it fails (nothing half-written)."""
+    try:
+        yield outs
+    except BaseException:
+        for o in outs.values():
+            o.abort()
+        raise
+    for o in outs.values():
+        o.commit()
+
+
 def _common_sim_options(f):
     f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
                      help="A variant option (see `tarotsim options`); repeatable.")(f)
@@ -589,8 +604,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                                threads=threads, progress=bar.update)
     else:
         runner = _Runner(rules, seed, players, threads)
-        outs = {}
-        try:
+        with _all_or_nothing({}) as outs:
             if records_path:
                 outs["records"] = _AtomicText(records_path)
             if facts_path:
@@ -617,12 +631,6 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                             fh.write(dumps(rec) + "\n")
                     bar.update(b - a)
             elapsed = time.perf_counter() - t0
-            for o in outs.values():
-                o.commit()
-        except BaseException:
-            for o in outs.values():
-                o.abort()
-            raise
         sm = sim.summary_from_totals(acc, rules, seed, start, stop)
         sm.threads, sm.elapsed_s = threads, elapsed
         sm.deals_per_s = deals / elapsed if elapsed > 0 else 0.0
@@ -983,7 +991,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
     outs = _study_outputs({"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path})
-    try:
+    with _all_or_nothing(outs):
         with _progress(deals, "studying", deals >= 50_000) as bar:
             totals = study.run(rules, seed, deals, start=start, bots=bots, contracts=plan.contracts,
                                threads=threads, progress=bar.update)
@@ -1000,12 +1008,6 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             fh = outs["--plot"].fh
             fh.flush()
             study.plot(rep, fh.buffer, plot_fmt)  # binary, under the same atomic name
-        for o in outs.values():
-            o.commit()
-    except BaseException:
-        for o in outs.values():
-            o.abort()
-        raise
     if as_json:
         click.echo(study.to_json(rep))
     else:
