@@ -10,11 +10,9 @@ the kernels can import the bots while they load.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from tarotsim._kernels._bits import popcount, tzcnt
+from tarotsim._kernels._bits import hibit, lobit, popcount, tzcnt  # noqa: F401  (the bots' bit helpers)
 from tarotsim._kernels.layout import (PUB_CALLED, PUB_CHIEN_S, PUB_DUMMY, PUB_LEADER, PUB_N_ACTIVE,
                                       PUB_PARTNER, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER,
                                       PUB_TRICK_CARDS)
@@ -50,28 +48,17 @@ CARD_HP = np.array([9] + [9 if t in (1, 21) else 1 for t in range(1, 22)]
 TABLE_3, TABLE_5 = 0, 2  # rules.TABLE_3, rules.TABLE_5 (literal: no numpy-heavy import here)
 
 
-@intrinsic
-def ctlz(typingctx, x):
-    """Leading zero bits of an int64 (64 when x == 0)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
 @njit(inline="always")
-def hibit(x):
-    """Index of the highest set bit (x > 0)."""
-    return 63 - ctlz(x)
-
-
-@njit(inline="always")
-def lobit(x):
-    return tzcnt(x)
+def bid_by_thresholds(params, seat, first, count, count_no_ecart, shift, highest):
+    """The highest contract k (0..3) whose threshold ``params[seat, first + k] + shift`` the hand's
+    count reaches (``count_no_ecart`` for garde sans / contre, which keep no chien to fix the
+    hand), if it beats ``highest``; else -1 (pass)."""
+    bid = -1
+    for k in range(4):
+        c = count_no_ecart if k >= 2 else count
+        if c >= params[seat, first + k] + shift:
+            bid = k
+    return bid if bid > highest else -1
 
 
 @njit(inline="always")

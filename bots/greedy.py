@@ -20,8 +20,8 @@ from numba import njit
 from tarotsim._kernels._bits import popcount
 from tarotsim._kernels.layout import PUB_DUMMY, PUB_N_ACTIVE, PUB_N_TRICKS, PUB_TRICK
 
-from ._common import (CARD_HP, EXCUSE, LOWS, OUDLERS_T, PETIT, SUIT_MASKS, TRUMPS, lobit, n_seats_of,
-                      partner_seat, sides, trick_state)
+from ._common import (CARD_HP, EXCUSE, LOWS, OUDLERS_T, PETIT, SUIT_MASKS, TRUMPS, bid_by_thresholds, lobit,
+                      n_seats_of, partner_seat, sides, trick_state)
 
 NAME = "greedy"
 DESCRIPTION = "simple rules: bids on trumps and oudlers, follows low, wins cheap tricks"
@@ -49,11 +49,7 @@ def _count(params, seat, ht, n_cards):
 def greedy_bid(params, seat, ht, hs, pub, highest):
     n_cards = popcount(ht) + popcount(hs)
     c = _count(params, seat, ht, n_cards)
-    bid = -1
-    for k in range(4):
-        if c >= params[seat, G_PRISE + k]:
-            bid = k
-    return bid if bid > highest else -1
+    return bid_by_thresholds(params, seat, G_PRISE, c, c, 0.0, highest)
 
 
 @njit(_nrt=False)

@@ -48,8 +48,8 @@ from tarotsim._kernels.layout import (PUB_CALLED, PUB_CONTRACT, PUB_DUMMY, PUB_E
                                       PUB_VOIDS)
 
 from ._common import (ALL_S, CARD_HP, EXCUSE, HONOURS, JACKS, KINGS, KNIGHTS, LOWS, MAJORS, PETIT,
-                      QUEENS, SUIT_MASKS, T21, TABLE_3, TABLE_5, TRUMPS, hibit, lobit, n_seats_of, next_seat,
-                      partner_seat, sides, trick_state, trumps_above)
+                      QUEENS, SUIT_MASKS, T21, TABLE_3, TABLE_5, TRUMPS, bid_by_thresholds, hibit, lobit,
+                      lowest_ecart, n_seats_of, next_seat, partner_seat, sides, trick_state, trumps_above)
 
 NAME = "heuristic"
 DESCRIPTION = "club player: point-count bidding, voids in the écart, saves and hunts the Petit, smears"
@@ -134,13 +134,8 @@ def heuristic_bid(params, seat, ht, hs, pub, highest):
     pts, voids = evaluate(params, seat, ht, hs)
     table = pub[PUB_TABLE]
     shift = params[seat, H_SHIFT5] if table == TABLE_5 else params[seat, H_SHIFT3] if table == TABLE_3 else 0.0
-    bid = -1
-    for k in range(4):
-        # garde sans / contre: no écart to make voids, so the hand's own count 4x
-        p = pts + 3.0 * voids if k >= 2 else pts
-        if p >= params[seat, H_PRISE + k] + shift:
-            bid = k
-    return bid if bid > highest else -1
+    # garde sans / contre: no écart to make voids, so the hand's own voids count 4x
+    return bid_by_thresholds(params, seat, H_PRISE, pts, pts + 3.0 * voids, shift, highest)
 
 
 @njit(_nrt=False)
@@ -167,26 +162,10 @@ def heuristic_call(params, seat, ht, hs, pub, legal_s):
 
 @njit(_nrt=False)
 def heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos):
+    if popcount(normal) <= n_ecart:  # no choice: every such card, then the lowest trumps
+        return lowest_ecart(normal, cands, n_ecart, out, out_pos)
     et = np.int64(0)
     es = np.int64(0)
-    n_normal = popcount(normal)
-    if n_normal <= n_ecart:
-        es = normal
-        i = 0
-        rem = normal
-        while rem:
-            b = lobit(rem)
-            rem &= rem - 1
-            out[out_pos + i] = 22 + b
-            i += 1
-        rem = cands
-        while i < n_ecart:
-            b = lobit(rem)
-            rem &= rem - 1
-            et |= np.int64(1) << b
-            out[out_pos + i] = b
-            i += 1
-        return et, es
     k = n_ecart
     # 1. voids: the suits without a king, shortest first (more points first on ties)
     done = 0

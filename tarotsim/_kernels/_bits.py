@@ -45,6 +45,31 @@ def tzcnt(typingctx, x):
 
 
 @intrinsic
+def ctlz(typingctx, x):
+    """Leading zero bits of an int64 (64 when x == 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(inline="always")
+def hibit(x):
+    """Index of the highest set bit (x > 0)."""
+    return 63 - ctlz(x)
+
+
+@njit(inline="always")
+def lobit(x):
+    """Index of the lowest set bit (x > 0)."""
+    return tzcnt(x)
+
+
+@intrinsic
 def _pdep(typingctx, src, mask):
     """BMI2 parallel bit deposit (only compiled when the host CPU has BMI2)."""
     if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
