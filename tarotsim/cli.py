@@ -6,7 +6,6 @@ Every bad input ends with one line on stderr and exit code 2, never a traceback
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import sys
@@ -16,6 +15,7 @@ import click
 import numpy as np
 
 from .cards import CardError
+from .outputs import OutputError, Terminated, WriteFailed
 from .reference.errors import RuleViolation
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, MISERE_KINDS, DealFacts, ScoringError, check_facts,
@@ -383,9 +383,6 @@ def sheet(file, players, table, options_, until, as_json):
 
 SIM_TABLES = ("3", "4", "5", "5d")
 RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
-FACTS_COLUMNS = ("index", "dealer", "outcome", "taker", "contract", "partner", "called", "attack_half_points",
-                 "oudlers", "made", "difference", "petit_au_bout", "chelem", "slam_announced", "poignee_attack",
-                 "poignee_defence", "miseres", "attack_tricks", "value")
 
 
 @dataclass(frozen=True)
@@ -508,51 +505,6 @@ def format_summary(sm, n_seats: int) -> str:
     return "\n".join(out)
 
 
-class _AtomicText:
-    """A text file written to a temporary name and renamed into place only on success."""
-
-    def __init__(self, path: str):
-        import os
-        import tempfile
-        self.path = path
-        folder = os.path.dirname(os.path.abspath(path))
-        try:
-            fd, self.tmp = tempfile.mkstemp(prefix=".tarotsim-", dir=folder)
-        except OSError as e:
-            raise BadInput(f"cannot write {path}: {e.strerror}") from None
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(self.tmp, 0o666 & ~umask)  # an ordinary file's mode, not mkstemp's private 0600
-        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
-
-    def commit(self):
-        import os
-        self.fh.close()
-        os.replace(self.tmp, self.path)
-
-    def abort(self):
-        import os
-        self.fh.close()
-        try:
-            os.unlink(self.tmp)
-        except OSError:
-            pass
-
-
-@contextlib.contextmanager
-def _all_or_nothing(outs: dict):
-    """Output files (:class:`_AtomicText`, by key) written together: all renamed into place when
-    the block succeeds, all removed when it fails (nothing half-written)."""
-    try:
-        yield outs
-    except BaseException:
-        for o in outs.values():
-            o.abort()
-        raise
-    for o in outs.values():
-        o.commit()
-
-
 def _common_sim_options(f):
     f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
                      help="A variant option (see `tarotsim options`); repeatable.")(f)
@@ -570,8 +522,12 @@ def _common_sim_options(f):
 @click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
               help="Index of the first deal: deal (seed, index) is the same whatever the run.")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Worker threads.")
-@click.option("--records", "records_path", metavar="FILE.jsonl", help="Write every deal's record (DESIGN §6).")
-@click.option("--facts", "facts_path", metavar="FILE.csv", help="Write one CSV row of facts per deal.")
+@click.option("--records", "records_path", metavar="FILE.jsonl",
+              help="Write every deal's record (docs/records.md, DESIGN §6); FILE.jsonl.gz compresses, "
+                   "- streams to standard output (the summary then goes to stderr).")
+@click.option("--facts", "facts_path", metavar="FILE.csv",
+              help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
+                   ".gz compresses, - is standard output.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json):
     """Play many deals with bots and summarise them.
@@ -579,17 +535,19 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     Each deal is identified by (seed, index): its cards and every bot's choices derive
     from those two numbers, so any deal can be shown again alone (`tarotsim show`) and
     the results do not depend on --threads. Without --records/--facts, memory does not
-    grow with --deals.
+    grow with --deals. Output files are checked before the first deal and written whole
+    or not at all (an interrupted run leaves the old file as it was); a link is written
+    through to its target, a pipe or a device is written into.
 
     \b
     Example:
       tarotsim simulate --table 4 --deals 1000000 --seed 7 --threads 2
+      tarotsim simulate --deals 300000 --records deals.jsonl.gz --facts facts.csv
     """
     import time
 
-    import numpy as np
-
     from . import simulate as sim
+    from .outputs import open_outputs
     from .record import dumps
 
     rules = _rules(table, options_)
@@ -597,43 +555,40 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     seed = _seed(seed)
     stop = start + deals
     fast = all(p.fast for p in players)
-    if fast and not (records_path or facts_path):
-        show_bar = deals >= 200_000
-        with _progress(deals, "simulating", show_bar) as bar:
-            sm = sim.aggregate(rules, seed, start, stop, bots=[p.engine_bot for p in players],
-                               threads=threads, progress=bar.update)
-    else:
-        runner = _Runner(rules, seed, players, threads)
-        with _all_or_nothing({}) as outs:
-            if records_path:
-                outs["records"] = _AtomicText(records_path)
-            if facts_path:
-                outs["facts"] = _AtomicText(facts_path)
-                writer = csv.writer(outs["facts"].fh)
-                writer.writerow(FACTS_COLUMNS + tuple(f"score_{s}" for s in range(rules.n_seats)))
+    outputs = {"--records": records_path, "--facts": facts_path}
+    # the summary must not mix with a file streamed to standard output
+    to_stderr = "-" in outputs.values()
+    with open_outputs(outputs) as outs:  # every path checked and opened before the first deal
+        if fast and not outs:
+            with _progress(deals, "simulating", deals >= 200_000) as bar:
+                sm = sim.aggregate(rules, seed, start, stop, bots=[p.engine_bot for p in players],
+                                   threads=threads, progress=bar.update)
+        else:
+            runner = _Runner(rules, seed, players, threads)
+            facts_csv = records_fh = None
+            if "--facts" in outs:
+                facts_csv = csv.writer(outs["--facts"].fh)
+                facts_csv.writerow(sim.facts_csv_header(rules))
+            if "--records" in outs:
+                records_fh = outs["--records"].fh
             acc = None
             t0 = time.perf_counter()
             block = RECORD_BLOCK if fast else 500
             with _progress(deals, "simulating") as bar:
                 for a in range(start, stop, block):
                     b = min(stop, a + block)
-                    f, recs = runner.block(a, b, with_records=bool(records_path))
+                    f, recs = runner.block(a, b, with_records=records_fh is not None)
                     part = sim.accumulate(f, rules)
                     acc = part if acc is None else acc + part
-                    if facts_path:
-                        cols = [f[c] for c in FACTS_COLUMNS]
-                        sc = f["scores"][:, :rules.n_seats]
-                        for i in range(len(f)):
-                            writer.writerow([int(col[i]) for col in cols] + [int(x) for x in sc[i]])
-                    if records_path:
-                        fh = outs["records"].fh
-                        for rec in recs:
-                            fh.write(dumps(rec) + "\n")
+                    if facts_csv is not None:
+                        facts_csv.writerows(sim.facts_csv_rows(f, rules, seed))
+                    if records_fh is not None:
+                        records_fh.write("".join(dumps(rec) + "\n" for rec in recs))
                     bar.update(b - a)
             elapsed = time.perf_counter() - t0
-        sm = sim.summary_from_totals(acc, rules, seed, start, stop)
-        sm.threads, sm.elapsed_s = threads, elapsed
-        sm.deals_per_s = deals / elapsed if elapsed > 0 else 0.0
+            sm = sim.summary_from_totals(acc, rules, seed, start, stop)
+            sm.threads, sm.elapsed_s = threads, elapsed
+            sm.deals_per_s = deals / elapsed if elapsed > 0 else 0.0
     sm.bots = _bots_label(players)
     if as_json:
         d = sm.to_dict()
@@ -642,12 +597,12 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             d["records"] = records_path
         if facts_path:
             d["facts"] = facts_path
-        click.echo(json.dumps(d))
+        click.echo(json.dumps(d), err=to_stderr)
     else:
-        click.echo(format_summary(sm, rules.n_seats))
+        click.echo(format_summary(sm, rules.n_seats), err=to_stderr)
         for what, path in (("records", records_path), ("facts", facts_path)):
-            if path:
-                click.echo(f"{what} written to {path}")
+            if path and path != "-":
+                click.echo(f"{what} written to {path}", err=to_stderr)
 
 
 class _Runner:
@@ -897,30 +852,6 @@ def study_group():
     """
 
 
-def _study_outputs(paths: dict) -> dict:
-    """Open every output file (atomically, see :class:`_AtomicText`) before the study runs, so a
-    path that cannot be written stops it at once; on error the ones opened are removed."""
-    import os
-
-    seen, outs = {}, {}
-    try:
-        for flag, path in paths.items():
-            if not path:
-                continue
-            full = os.path.abspath(path)
-            if full in seen:
-                raise BadInput(f"{flag} and {seen[full]} name the same file {path}")
-            seen[full] = flag
-            if os.path.isdir(path):
-                raise BadInput(f"{flag}: cannot write {path}: it is a folder")
-            outs[flag] = _AtomicText(path)
-    except BaseException:
-        for o in outs.values():
-            o.abort()
-        raise
-    return outs
-
-
 @study_group.command(name="bidding")
 @click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
@@ -966,6 +897,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     import os
 
     from . import study
+    from .outputs import open_outputs
 
     rules = _rules(table, options_)
     seed = _seed(seed)
@@ -990,8 +922,8 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
-    outs = _study_outputs({"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path})
-    with _all_or_nothing(outs):
+    outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path}
+    with open_outputs(outputs) as outs:  # every path checked and opened before the first deal
         with _progress(deals, "studying", deals >= 50_000) as bar:
             totals = study.run(rules, seed, deals, start=start, bots=bots, contracts=plan.contracts,
                                threads=threads, progress=bar.update)
@@ -1005,16 +937,15 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
                 raise BadInput(str(e)) from None
             outs["--calibrate"].fh.write(json.dumps(study.json_ready(cal), indent=2) + "\n")
         if plot_path:
-            fh = outs["--plot"].fh
-            fh.flush()
-            study.plot(rep, fh.buffer, plot_fmt)  # binary, under the same atomic name
+            study.plot(rep, outs["--plot"].binary, plot_fmt)
+    to_stderr = "-" in outputs.values()
     if as_json:
-        click.echo(study.to_json(rep))
+        click.echo(study.to_json(rep), err=to_stderr)
     else:
-        click.echo(study.format_report(rep))
+        click.echo(study.format_report(rep), err=to_stderr)
         for flag, path in (("csv", csv_path), ("plot", plot_path), ("thresholds", calibrate_path)):
-            if path:
-                click.echo(f"{flag} written to {path}")
+            if path and path != "-":
+                click.echo(f"{flag} written to {path}", err=to_stderr)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1037,6 +968,15 @@ def main(argv=None) -> None:
     except RuleViolation as e:  # a user's policy set broke a rule on the fast path
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
+    except WriteFailed as e:  # a full disk: nothing kept, old files as they were
+        click.echo(f"tarotsim: error: {e}", err=True)
+        sys.exit(1)
+    except OutputError as e:  # an output path refused before the run
+        click.echo(f"tarotsim: error: {e}", err=True)
+        sys.exit(2)
+    except Terminated as e:  # SIGTERM / SIGHUP: the outputs were cleaned up on the way out
+        click.echo(f"tarotsim: stopped by {e.name}; no output file was written", err=True)
+        sys.exit(e.code)
     except BrokenPipeError:
         sys.exit(1)
     sys.exit(rv or 0)

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from .cards import Card, CardError
+from .outputs import open_outputs
 from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
 from .reference.deal import ReferenceDeal
 from .reference.errors import RuleViolation
@@ -95,32 +95,17 @@ def dumps(record: dict) -> str:
 def dump(records: Iterable[dict], path_or_file) -> int:
     """Write records as JSON Lines; return how many.
 
-    To a path: written to a temporary file beside it, flushed, then renamed over the target,
-    so the file is either the old one or the whole new one, never half written. To an open
-    text file: written as is (the caller owns atomicity).
+    To a path: all or nothing, through :func:`tarotsim.outputs.open_outputs` (a temporary file
+    renamed over the target, a link written through, a pipe or device written into, ``.gz``
+    compressed, ``-`` standard output). To an open text file: written as is (the caller owns
+    atomicity).
     """
     if isinstance(records, dict):
         records = [records]
     if hasattr(path_or_file, "write"):
         return _write_lines(records, path_or_file)
-    path = Path(path_or_file)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            n = _write_lines(records, f)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return n
+    with open_outputs({"records": os.fspath(path_or_file)}) as outs:
+        return _write_lines(records, outs["records"].fh)
 
 
 def _write_lines(records, f) -> int:

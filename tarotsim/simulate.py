@@ -237,6 +237,44 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
     return out
 
 
+#: Columns of the readable facts table (``tarotsim simulate --facts``, docs/records.md): names, not
+#: codes; empty cells for what a deal does not have (no taker when all passed ...).
+FACTS_CSV_COLUMNS = ("seed", "table", "index", "dealer", "outcome", "taker", "contract", "partner", "called",
+                     "attack_points", "oudlers", "made", "difference", "petit_au_bout", "chelem",
+                     "slam_announced", "poignee_attack", "poignee_defence", "miseres", "attack_tricks", "value")
+
+
+def facts_csv_header(rules) -> list[str]:
+    """The header row of the facts table: :data:`FACTS_CSV_COLUMNS` then ``score_0`` .. per seat."""
+    return list(FACTS_CSV_COLUMNS) + [f"score_{s}" for s in range(_rules(rules).n_seats)]
+
+
+def facts_csv_rows(f: np.ndarray, rules, seed) -> list[list]:
+    """The rows of the facts table for a facts array (see :data:`FACTS_CSV_COLUMNS`)."""
+    r = _rules(rules)
+    n = r.n_seats
+    pab = {1: "attack", -1: "defence", 0: ""}
+    rows = []
+    for x in f.tolist():  # one tuple per deal, fields in FACTS_DTYPE order
+        d = dict(zip(FACTS_DTYPE.names, x))
+        played = d["outcome"] == L.OUTCOME_PLAYED
+        seat = (lambda v: "" if v < 0 else v)
+        rows.append([
+            int(seed), r.table, d["index"], d["dealer"], OUTCOMES[d["outcome"]], seat(d["taker"]),
+            CONTRACTS[d["contract"]] if d["contract"] >= 0 else "", seat(d["partner"]),
+            _card(d["called"]) if d["called"] >= 0 else "",
+            _points_text(d["attack_half_points"]) if played else "", d["oudlers"] if played else "",
+            ("true" if d["made"] else "false") if played else "", d["difference"] if played else "",
+            pab[d["petit_au_bout"]], CHELEM_NAMES[d["chelem"]] or "",
+            "true" if d["slam_announced"] else "false", d["poignee_attack"], d["poignee_defence"],
+            d["miseres"], d["attack_tricks"] if played else "", d["value"]] + list(d["scores"][:n]))
+    return rows
+
+
+def _points_text(half_points: int) -> str:
+    return f"{half_points // 2}.5" if half_points % 2 else str(half_points // 2)
+
+
 # ---------------------------------------------------------------------------------------------
 # streaming summary
 

@@ -1,5 +1,6 @@
 """`tarotsim simulate`, `show` and `replay` as a user runs them."""
 
+import csv
 import json
 
 import pytest
@@ -46,13 +47,24 @@ def test_simulate_writes_records_and_facts_that_agree(capsys, tmp_path):
     assert code == 0
     loaded = [r for _, r in load(recs)]
     assert [r["index"] for r in loaded] == list(range(50, 350))
-    rows = facts.read_text().splitlines()
-    assert len(rows) == 301 and rows[0].startswith("index,dealer,outcome")
-    for rec, row in zip(loaded[:40], rows[1:41]):
+    rows = list(csv.DictReader(facts.open(newline="")))
+    assert len(rows) == 300 and list(rows[0])[:5] == ["seed", "table", "index", "dealer", "outcome"]
+    for rec, row in zip(loaded[:40], rows[:40]):
         verify(rec)
-        cells = row.split(",")
-        assert int(cells[0]) == rec["index"] and [int(x) for x in cells[-3:]] == rec["scores"]
+        assert (int(row["seed"]), row["table"], int(row["index"])) == (2, "3", rec["index"])
+        assert row["outcome"] == rec["outcome"]
+        assert [int(row[f"score_{s}"]) for s in range(3)] == rec["scores"]
         assert rec["options"] == {"misere": True}
+        if rec["outcome"] == "played":  # names, not codes
+            res = rec["result"]
+            assert (int(row["taker"]), row["contract"]) == (rec["taker"], rec["contract"])
+            assert float(row["attack_points"]) * 2 == res["attack_half_points"]
+            assert row["made"] == ("true" if res["made"] else "false")
+            assert int(row["difference"]) == res["difference"]
+            assert row["petit_au_bout"] == (res["petit_au_bout"] or "")
+            assert row["chelem"] == (res["chelem"] or "")
+        else:
+            assert row["taker"] == row["contract"] == row["made"] == ""
     d = json.loads(out)
     assert d["deals"] == 300 and d["records"] == str(recs)
 
