@@ -22,15 +22,13 @@ have nobody to take and are counted as thrown in (``all_passed``); :func:`record
 
 from __future__ import annotations
 
-import itertools
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from .cards import DECK, cards_of
+from .parallel import run_chunks
 from .rng import MASK64
 from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
 from ._kernels import layout as L
@@ -198,12 +196,6 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
     return r, start, stop, r.to_vector(), kinds, params, pol, fs, fc, _seed(seed)
 
 
-def _chunks(start: int, stop: int, chunk_size: int):
-    chunk_size = max(1, int(chunk_size))
-    for a in range(start, stop, chunk_size):
-        yield a, min(stop, a + chunk_size)
-
-
 # ---------------------------------------------------------------------------------------------
 # facts table
 
@@ -220,17 +212,10 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     out = np.zeros(stop - start, dtype=FACTS_DTYPE)
 
-    def work(a, b):
+    def work(a, b, _):
         run_facts(rv, s, a, fs, fc, kinds, params, out[a - start:b - start], pol)
 
-    chunks = list(_chunks(start, stop, chunk_size))
-    if threads <= 1 or len(chunks) <= 1:
-        for a, b in chunks:
-            work(a, b)
-    else:
-        with ThreadPoolExecutor(max_workers=int(threads)) as pool:
-            for f in [pool.submit(work, a, b) for a, b in chunks]:
-                f.result()
+    run_chunks(start, stop, chunk_size, threads, lambda: None, work)
     bad = np.flatnonzero(out["outcome"] == L.OUTCOME_BOT_ERROR)
     if bad.size:
         raise bot_error(r, seed, int(out["index"][bad[0]]), bots, forced)
@@ -348,37 +333,21 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     threads = max(1, int(threads))
     chunk_size = max(1, int(chunk_size))
-    n_chunks = (stop - start + chunk_size - 1) // chunk_size
-    counter = itertools.count()
-    lock = threading.Lock()
     bad_chunks = []  # a chunk in which a policy set broke a rule: the run stops
 
-    def worker() -> np.ndarray:
-        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-        while True:
-            with lock:
-                k = next(counter)
-            if k >= n_chunks or bad_chunks:
-                return acc
-            a = start + k * chunk_size
-            b = min(stop, a + chunk_size)
-            run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc, pol)
-            if acc[L.ACC_BOT_ERRORS]:
-                bad_chunks.append((a, b))
-                return acc
-            if progress is not None:
-                with lock:
-                    progress(b - a)
+    def work(a, b, acc):
+        run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc, pol)
+        if acc[L.ACC_BOT_ERRORS]:
+            bad_chunks.append((a, b))
+            return False
+        return None
 
     # load the compiled kernel (from numba's cache) before the clock starts: deals/s is steady state
     run_aggregate(rv, s, start, 0, fs, fc, kinds, params, np.zeros(L.ACC_LEN, dtype=np.int64), pol)
     t0 = time.perf_counter()
-    if threads == 1 or n_chunks <= 1:
-        total = worker()
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            parts = [f.result() for f in [pool.submit(worker) for _ in range(threads)]]
-        total = np.sum(parts, axis=0)
+    parts = run_chunks(start, stop, chunk_size, threads, lambda: np.zeros(L.ACC_LEN, dtype=np.int64), work,
+                       progress)
+    total = np.sum(parts, axis=0)
     if bad_chunks:
         a, b = min(bad_chunks)
         facts(r, seed, a, b, bots=bots, forced=forced)  # raises, naming the deal and the rule

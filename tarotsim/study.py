@@ -37,17 +37,16 @@ results are the same for any number of threads or chunk size.
 from __future__ import annotations
 
 import csv
-import itertools
 import json
 import math
 import os
-import threading
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import simulate as sim
+from .parallel import run_chunks
 from ._kernels import layout as L
 from ._kernels import study as K
 from .rules import CONTRACTS, Rules
@@ -186,39 +185,17 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
     s = sim._seed(p.seed)
     mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
     stop = p.start + p.deals
-    n_chunks = (p.deals + chunk_size - 1) // chunk_size
-    counter = itertools.count()
-    lock = threading.Lock()
 
     def new_acc():
         return (np.zeros((K.N_CONTRACTS, K.N_BINS, K.N_FIELDS), np.int64),
                 np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64))
 
-    def work(a, count, acc):
-        K.run_study(rv, s, a, count, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
+    def work(a, b, acc):
+        K.run_study(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
 
-    def worker():
-        acc = new_acc()
-        while True:
-            with lock:
-                k = next(counter)
-            if k >= n_chunks:
-                return acc
-            a = p.start + k * chunk_size
-            b = min(stop, a + chunk_size)
-            work(a, b - a, acc)
-            if progress is not None:
-                with lock:
-                    progress(b - a)
-
-    work(p.start, 0, new_acc())  # load (or compile) the kernel before the clock starts
+    work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
     t0 = time.perf_counter()
-    if threads == 1 or n_chunks <= 1:
-        parts = [worker()]
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            parts = [f.result() for f in [pool.submit(worker) for _ in range(threads)]]
+    parts = run_chunks(p.start, stop, chunk_size, threads, new_acc, work, progress)
     elapsed = time.perf_counter() - t0
     bins, oud, misc = (np.sum([q[i] for q in parts], axis=0) for i in range(3))
     return StudyTotals(p.rules.table, p.seed, p.start, p.deals, p.bots, p.rules.non_default_options(), p.contracts,
