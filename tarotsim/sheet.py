@@ -20,6 +20,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from .cards import DECK_HALF_POINTS
 from .rules import CONTRACTS, Rules
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_facts, check_names, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
@@ -286,8 +287,8 @@ def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>"
         hp = parse_points(_decimal(pts if pts is not None else dpts))
     except ScoringError as e:
         bad(points_col, str(e))
-    if pts is None:
-        hp = 182 - hp
+    if pts is None:  # P = 91 - the defence's points (R-SCORE-5)
+        hp = DECK_HALF_POINTS - hp
     partner = None
     if cell("partner"):
         if rules.table != "5":
