@@ -17,6 +17,7 @@ import numpy as np
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
 from .reference.errors import RuleViolation
+from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
@@ -313,10 +314,14 @@ def _bots_label(players: list[Player]) -> str:
 
 
 def _seed(seed: int | None) -> int:
+    """The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
+    drawn at random (and reported by the command)."""
+    from .rng import check_seed
+
     if seed is None:
         import secrets
         return secrets.randbelow(2**32)
-    return seed
+    return check_seed(seed)
 
 
 def _fmt_rate(x) -> str:
@@ -364,10 +369,12 @@ def _common_sim_options(f):
 @cli.command()
 @_common_sim_options
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True, help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
-@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Index of the first deal: deal (seed, index) is the same whatever the run.")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Worker threads.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+              help="Index of the first deal: deal (seed, index) is the same whatever the run "
+                   "(start + deals at most 2^63).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Write every deal's record (docs/records.md, DESIGN §6); FILE.jsonl.gz compresses, "
                    "- streams to standard output (the summary then goes to stderr).")
@@ -399,7 +406,8 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     rules = _rules(table, options_)
     players = _players(bots, rules)
     seed = _seed(seed)
-    stop = start + deals
+    stop = check_run(start, deals, "--deals")[1]  # start + deals past 2**63: one line before any deal
+    threads = sim.default_threads() if threads is None else threads
     fast = all(p.fast for p in players)
     outputs = {"--records": records_path, "--facts": facts_path}
     # the summary must not mix with a file streamed to standard output
@@ -641,11 +649,13 @@ def bots_cmd(as_json):
               help="One bot per seat, e.g. heuristic,random,random,random (parameters: heuristic:garde=56).")
 @click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
               help="Number of deals (each played once per seat rotation with --duplicate).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
-@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+              help="Index of the first deal (start + deals at most 2^63).")
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Play every deal once per seat rotation, so each bot holds every seat on the same cards.")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Worker threads.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json):
@@ -653,21 +663,25 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
 
     With --duplicate (the default) every deal is played once per seat rotation: each bot
     plays every seat on the same cards and the luck of the deal cancels out. Reported per
-    bot: deals played, mean score per deal with a 95% confidence interval (over deals),
-    take rate, made rate when taking, mean score as taker and as defender; and the paired
-    difference between each pair of bots, with its confidence interval.
+    bot: the deals it played in and its seat-plays, mean score per deal with a 95%
+    confidence interval (Student t, over deals), take rate, made rate when taking, mean
+    score as taker and as defender; and the paired difference between each pair of bots,
+    with its interval and a verdict (significant or not) from 30 deals on.
 
     \b
     Example:
       tarotsim tournament --table 4 --bots heuristic,random,random,random --deals 20000 --seed 1
     """
+    from . import simulate as sim
     from . import tournament as tour
 
     rules = _rules(table, options_)
     players = _players(bots, rules)
     if len(set(p.label for p in players)) < 2:
         raise BadInput("--bots: a tournament needs at least two different bots")
+    check_run(start, deals, "--deals")  # start + deals past 2**63: one line before any deal
     seed = _seed(seed)
+    threads = sim.default_threads() if threads is None else threads
     runner = _Runner(rules, seed, players, threads)
     by_label = {p.label: p for p in players}
 
@@ -709,7 +723,7 @@ def study_group():
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core).")
+              help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--bucket", type=click.IntRange(min=1), default=5, show_default=True,
               help="Width of the hand-points buckets.")
 @click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
@@ -740,15 +754,14 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
       tarotsim study bidding --table 4 --deals 1000000 --seed 1 --calibrate cal.json
       tarotsim tournament --bots heuristic:thresholds=cal.json,heuristic,heuristic,heuristic
     """
-    import os
-
+    from . import simulate as sim
     from . import study
     from .outputs import open_outputs
 
     rules = _rules(table, options_)
     seed = _seed(seed)
     if threads is None:  # every core this process may use
-        threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        threads = sim.default_threads()
     plot_fmt = None
     if plot_path:
         try:
@@ -785,6 +798,9 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
         if plot_path:
             study.plot(rep, outs["--plot"].binary, plot_fmt)
     to_stderr = "-" in outputs.values()
+    warning = study.calibration_warning(rep) if calibrate_path else None
+    if warning:  # the file is still written: a rough calibration may be what the user wants
+        click.echo(f"tarotsim: warning: {warning} (written to {calibrate_path} anyway)", err=True)
     if as_json:
         click.echo(study.to_json(rep), err=to_stderr)
     else:
@@ -798,12 +814,21 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
 
 
 def main(argv=None) -> None:
-    """Entry point: run the CLI, turning every user error into one line and exit code 2."""
+    """Entry point: run the CLI, turning every user error into one line and exit code 2.
+
+    A group named without a command (``tarotsim``, ``tarotsim study``) prints its help as click
+    does since 8.2: the whole multi-line help on stderr, exit code 2 (a usage error)."""
+    from .rng import DealIdError
+    from .slowpath import BotRaisedError
+
     try:
         rv = cli.main(args=argv, prog_name="tarotsim", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("tarotsim: aborted", err=True)
         sys.exit(1)
+    except _NO_ARGS_IS_HELP as e:  # the help itself, not squashed into one line
+        click.echo(e.format_message(), err=True)
+        sys.exit(e.exit_code)
     except click.ClickException as e:
         msg = " ".join(e.format_message().split())
         click.echo(f"tarotsim: error: {msg}", err=True)
@@ -812,6 +837,9 @@ def main(argv=None) -> None:
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
     except RuleViolation as e:  # a user's policy set broke a rule on the fast path
+        click.echo(f"tarotsim: error: {e}", err=True)
+        sys.exit(2)
+    except (DealIdError, BotRaisedError) as e:  # a seed/index out of range; a Python bot that raised
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
     except WriteFailed as e:  # a full disk: nothing kept, old files as they were
@@ -826,6 +854,11 @@ def main(argv=None) -> None:
     except BrokenPipeError:
         sys.exit(1)
     sys.exit(rv or 0)
+
+
+#: click >= 8.2 raises this for a group named without a command (older click prints the help
+#: and exits 0 by itself).
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
 if __name__ == "__main__":
