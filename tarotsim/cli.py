@@ -78,15 +78,18 @@ def cli():
     \b
     Score one deal:        tarotsim score --contract garde --oudlers 2 --points 45
     Score an evening:      tarotsim sheet evening.csv --players Emma,Nico,Pat,Lea
+    Play many deals:       tarotsim simulate --deals 1000000 --seed 1
+    Compare bots:          tarotsim tournament --bots heuristic,greedy,greedy,greedy
 
-    Rules follow the FFT rulebook (RULES.md ids such as R-COUNT-4 are quoted in the output);
-    variants are set with --option NAME=VALUE (see `tarotsim options`).
+    Rules follow the FFT rulebook; their ids (R-COUNT-4 ...) are quoted in the output and
+    explained in docs/rules.md (RULES §14: the variants, set with --option NAME=VALUE, see
+    `tarotsim options`). Deal records (DESIGN §6) and the facts table: docs/records.md.
     """
 
 
 @cli.command()
 def options():
-    """List the variant options (RULES §14) with their default and allowed values."""
+    """List the variant options (RULES §14, docs/rules.md) with their default and allowed values."""
     for name, (default, allowed, text) in OPTION_SPECS.items():
         if allowed is int:
             values = "a whole number"
@@ -122,7 +125,7 @@ def score_cmd(table, contract, oudlers, points, defence_points, petit_au_bout, p
     """Score one deal from its facts and show every step of the count.
 
     \b
-    Example (RULES EX-2): a failed garde sans at 4 players, petit au bout and
+    Example (RULES EX-2, docs/rules.md): a failed garde sans at 4 players, petit au bout and
     a poignée for the defence:
       tarotsim score --contract garde_sans --oudlers 2 --points 37 \\
                      --petit-au-bout defence --poignee simple:defence
