@@ -197,6 +197,20 @@ def _duty_shown(c, led_trump, led_suit, top, voids, ceiling, seat):
         ceiling[seat] = 0
 
 
+@njit(inline="always")
+def _may_hold(s, c, bs, voids, ceiling, flags):
+    """Whether seat ``s`` may hold card ``c`` (suit-word bit ``bs``) given what it showed."""
+    if c == 0:
+        return (flags[s] & F_NO_EXCUSE) == 0
+    if c < 22:
+        return c <= ceiling[s] and (flags[s] & F_POIGNEE_EXCUSE) == 0
+    if (voids[s] >> ((c - 22) // 14)) & 1:
+        return False
+    if (flags[s] & F_NO_HONOURS) and (bs & HONOURS):
+        return False
+    return not ((flags[s] & F_NO_PLAIN) and (bs & PLAIN))
+
+
 @njit(cache=True, nogil=True)
 def derive(rv, know, cons):
     """Constraints of one seat's knowledge.
@@ -332,35 +346,17 @@ def derive(rv, know, cons):
         if shown_chien and ((chien_t & bt) | (chien_s & bs)):
             # R-CHIEN-1: the shown chien joined the taker's hand; only a plain suit card can
             # have gone on to the écart (R-CHIEN-2), and only if the seat did not see the écart
-            if stage == STAGE_PLAY and bs & PLAIN and pile_hidden:
-                m = (np.int64(1) << taker) | (np.int64(1) << LOC_PILE)
-            else:
+            m = np.int64(0)
+            if _may_hold(taker, c, bs, voids, ceiling, flags):
                 m = np.int64(1) << taker
-            if taker == viewer:   # (cannot happen: the taker knows his hand and écart)
-                m &= ~(np.int64(1) << viewer)
-            if (flags[taker] & F_NO_PLAIN) and (bs & PLAIN):
-                m &= ~(np.int64(1) << taker)
+            if stage == STAGE_PLAY and bs & PLAIN and pile_hidden:
+                m |= np.int64(1) << LOC_PILE
             allowed[c] = m
             continue
         m = np.int64(0)
-        suit = (c - 22) // 14 if c >= 22 else -1
         for s in range(n):
-            if not (seats_mask >> s) & 1:
-                continue
-            if c == 0:
-                if flags[s] & F_NO_EXCUSE:
-                    continue
-            elif c < 22:
-                if c > ceiling[s] or flags[s] & F_POIGNEE_EXCUSE:
-                    continue
-            else:
-                if (voids[s] >> suit) & 1:
-                    continue
-                if (flags[s] & F_NO_HONOURS) and (bs & HONOURS):
-                    continue
-                if (flags[s] & F_NO_PLAIN) and (bs & PLAIN):
-                    continue
-            m |= np.int64(1) << s
+            if (seats_mask >> s) & 1 and _may_hold(s, c, bs, voids, ceiling, flags):
+                m |= np.int64(1) << s
         if pile_hidden:
             # the unseen chien may hold anything; an écart only plain suit cards (R-CHIEN-2)
             if not shown_chien or (bs & PLAIN):
