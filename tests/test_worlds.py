@@ -133,3 +133,217 @@ def test_worlds_of_heuristic_deals(table, index):
 def test_zz_worlds_checked():
     """(Runs last in this module.) How many sampled worlds the checkers saw."""
     print(f"worlds checked: {CHECKED['fast']} by the fast checker, {CHECKED['replay']} by replay")
+
+
+# ---------------------------------------------------------------------------------------------
+# the law: exact counts and uniform draws
+
+def _synthetic(rnd, n_cards, n_locs):
+    """Constraints made up directly (no deal): a true world, then allowed sets that contain it."""
+    cons = np.zeros(W.C_LEN, dtype=np.int64)
+    for s in range(5):
+        cons[W.C_CEILING + s] = 21
+    cards = rnd.sample(range(78), n_cards)
+    locs = rnd.sample(range(W.N_LOC), n_locs)
+    for c in cards:
+        true = rnd.choice(locs)
+        mask = 1 << true
+        for l in locs:
+            if rnd.random() < 0.55:
+                mask |= 1 << l
+        cons[W.C_ALLOWED + c] = mask
+        cons[W.C_COUNTS + true] += 1
+    return cons, sorted(cards)
+
+
+def _enumerate(cons, cards):
+    """Every world the location sets of ``cons`` allow, by brute force: int8[n_worlds, 78]."""
+    counts = [int(cons[W.C_COUNTS + l]) for l in range(W.N_LOC)]
+    choices = [[l for l in range(W.N_LOC) if cons[W.C_ALLOWED + c] >> l & 1] for c in cards]
+    rows = []
+    for combo in itertools.product(*choices):
+        if all(combo.count(l) == counts[l] for l in range(W.N_LOC)):
+            row = np.full(78, -1, dtype=np.int8)
+            row[cards] = combo
+            rows.append(row)
+    return np.array(rows, dtype=np.int8)
+
+
+def _draw(cons, n, seed):
+    wf, wi = W.new_workspace()
+    out = np.empty((n, 78), dtype=np.int8)
+    status, _ = W.sample_worlds(cons, np.uint64(seed), out, wf, wi)
+    assert status == W.OK
+    return out
+
+
+def _chi_square_p(observed, expected):
+    """Upper tail of the chi-square statistic (Wilson-Hilferty normal approximation)."""
+    df = len(observed) - 1
+    if df < 1:
+        return 1.0
+    x = float(((observed - expected) ** 2 / expected).sum())
+    z = ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def _world_frequencies_match(worlds, exact):
+    """Every exact world is drawn about as often as 1/len(exact) predicts (chi-square), and
+    nothing else is drawn."""
+    index = {row.tobytes(): i for i, row in enumerate(exact)}
+    hits = np.zeros(len(exact))
+    for row in worlds:
+        i = index.get(row.tobytes())
+        assert i is not None, "a world outside the exact set was drawn"
+        hits[i] += 1
+    return _chi_square_p(hits, np.full(len(exact), len(worlds) / len(exact)))
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2 ** 32), n_cards=st.integers(1, 8), n_locs=st.integers(1, 5))
+def test_count_and_law_equal_brute_force_on_made_up_constraints(seed, n_cards, n_locs):
+    """Any location sets (any classes, any order of the count tables, the nested tail): the
+    count equals brute-force enumeration, and when the worlds are few their frequencies pass a
+    chi-square test against the uniform law."""
+    rnd = random.Random(seed)
+    cons, cards = _synthetic(rnd, n_cards, n_locs)
+    exact = _enumerate(cons, cards)
+    wf, wi = W.new_workspace()
+    status, count = W.count_worlds(cons, wf, wi)
+    assert status == W.OK
+    assert round(count) == len(exact)
+    if len(exact) <= 300:
+        worlds = _draw(cons, 40 * len(exact), seed)
+        assert _world_frequencies_match(worlds, exact) > 1e-4
+
+
+def test_no_world_is_an_error():
+    """Location sets that no world satisfies give ERR_NO_WORLD, not a wrong world."""
+    cons = np.zeros(W.C_LEN, dtype=np.int64)
+    cons[W.C_ALLOWED + 5] = 0b11
+    cons[W.C_ALLOWED + 6] = 0b11
+    cons[W.C_COUNTS + 0] = 1
+    cons[W.C_COUNTS + 2] = 1   # a place no card may go to
+    wf, wi = W.new_workspace()
+    assert W.count_worlds(cons, wf, wi)[0] == W.ERR_NO_WORLD
+    out = np.empty((3, 78), dtype=np.int8)
+    assert W.sample_worlds(cons, np.uint64(1), out, wf, wi)[0] == W.ERR_NO_WORLD
+
+
+def _all_rows(game, seat):
+    """Every placement of the cards ``seat`` cannot place (hand sizes respected): int8[n, 78]."""
+    cons = constraints(game, seat)
+    base = np.full(78, -1, dtype=np.int8)
+    for c, loc in cons.known.items():
+        base[c.id] = loc
+    hidden = sorted(c.id for c in cons.allowed)
+    locs = list(range(len(cons.counts) - 1)) + [PILE]
+    room = [cons.counts[i] - sum(1 for v in cons.known.values() if v == l) for i, l in enumerate(locs)]
+    rows = []
+
+    def place(rest, i, row):
+        if i == len(locs):
+            rows.append(row.copy())
+            return
+        for chosen in itertools.combinations(rest, room[i]):
+            for c in chosen:
+                row[c] = locs[i]
+            place([c for c in rest if c not in chosen], i + 1, row)
+
+    place(hidden, 0, base.copy())
+    return np.array(rows, dtype=np.int8)
+
+
+def late_position(table, index, left, forced):
+    """Deal ``(SEED, index)`` played by the random bot until ``left`` cards are left in the hands."""
+    rules = Rules(table=table)
+    order = dealing_order(rules, index % rules.n_seats)
+    game = Game(rules, seed=SEED, index=index, forced=(order[forced[0]], forced[1]))
+    bot = RandomBot(Rng.for_deal(SEED, index, STREAM_BOTS))
+    while not game.done and sum(len(h) for h in game._deal.hands) > left:
+        bot.act(game._deal, game._deal.decision())
+    return game
+
+
+LATE = [("3", 5, 8, (0, "garde")), ("4", 11, 6, (1, "garde_sans")), ("4", 2, 8, (2, "prise")),
+        ("5", 4, 7, (3, "garde_contre")), ("5", 9, 10, (0, "garde")), ("5d", 7, 6, (1, "garde"))]
+
+
+@pytest.mark.parametrize("table, index, left, forced", LATE)
+def test_late_positions_match_exact_enumeration(table, index, left, forced):
+    """Small late positions, every seat: the worlds the replay oracle accepts are exactly those
+    the fast checker accepts (on every placement); the sampler's count equals theirs (before
+    the petit-sec rejection); each card's location frequency over 60,000 draws lies within
+    the family-wise bound of its exact probability (see below); the worlds' frequencies pass a
+    chi-square test when they are few."""
+    game = late_position(table, index, left, forced)
+    assert not game.done
+    for seat in range(game.rules.n_seats):
+        view = game.view(seat)
+        rows = _all_rows(game, seat)
+        assert len(rows) <= 200_000
+        checker = FastChecker(game.rules, view)
+        ok = checker.check(rows)
+        rnd = random.Random(seat)
+        for i in rnd.sample(range(len(rows)), min(60, len(rows))):
+            assert bool(ok[i]) == replay_consistent(game.rules, view, rows[i])
+        CHECKED["replay"] += min(60, len(rows))
+        exact = rows[ok]
+        assert len(exact) >= 1
+        know = knowledge(view, game.rules)
+        cons = np.zeros(W.C_LEN, dtype=np.int64)
+        W.derive(game.rules.to_vector(), know, cons)
+        wf, wi = W.new_workspace()
+        _, count = W.count_worlds(cons, wf, wi)
+        if not any(cons[W.C_PSEC_ON:W.C_PSEC_ON + 5]):
+            assert round(count) == len(exact)
+        else:
+            assert round(count) >= len(exact)
+        n = 60_000
+        worlds = sample(game, seat, n, seed=index * 10 + seat).locations
+        CHECKED["fast"] += n
+        assert checker.check(worlds).all()
+        _frequencies_match(worlds, exact)
+        if len(exact) <= 2000:
+            assert _world_frequencies_match(worlds, exact) > 1e-4
+
+
+def _frequencies_match(worlds, exact):
+    """Each (card, location) frequency within z* standard errors of its exact probability.
+
+    z* is 3 raised for the number of comparisons: with M (card, location) pairs of probability
+    strictly between 0 and 1, a correct sampler exceeds 3 standard errors somewhere with chance
+    about M * 0.27% (a third of the runs at M = 150), so z* is the two-sided bound of family-wise
+    level 0.1% (4.2 at M = 100); a biased sampler misses by far more (pairs of probability 0 or 1
+    must match exactly).
+    """
+    n = len(worlds)
+    pairs = []
+    for loc in sorted(set(np.unique(exact)) - {-1}):
+        p = (exact == loc).mean(axis=0)
+        f = (worlds == loc).mean(axis=0)
+        for c in range(78):
+            if p[c] in (0.0, 1.0):
+                assert f[c] == p[c], f"card {DECK[c]} at {loc}: drawn {f[c]}, exact {p[c]}"
+            else:
+                pairs.append((c, loc, p[c], f[c]))
+    if not pairs:
+        return
+    m = len(pairs)
+    alpha = 1e-3 / m
+    z_star = max(3.0, _normal_quantile(1 - alpha / 2))
+    for c, loc, p, f in pairs:
+        z = abs(f - p) / math.sqrt(p * (1 - p) / n)
+        assert z <= z_star, f"card {DECK[c]} at {loc}: drawn {f:.4f}, exact {p:.4f} (z = {z:.2f} > {z_star:.2f})"
+
+
+def _normal_quantile(q):
+    """Inverse of the standard normal distribution function (bisection on erfc)."""
+    lo, hi = 0.0, 10.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(mid / math.sqrt(2)) > 1 - q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
