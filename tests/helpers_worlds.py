@@ -78,13 +78,15 @@ def true_row(game) -> np.ndarray:
 def replay_consistent(rules, view, row) -> bool:
     """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules."""
     try:
-        _replay(rules, view, row)
+        rebuild(rules, view, row)
     except (RuleViolation, ValueError):
         return False
     return True
 
 
-def _replay(rules, view, row):
+def rebuild(rules, view, row) -> ReferenceDeal:
+    """The reference deal that world ``row`` implies, replayed to the decision of ``view``;
+    raises RuleViolation or ValueError when the world does not agree with the view."""
     n = rules.n_seats
     stage = stage_of(view)
     plays = all_plays(view)
@@ -142,6 +144,7 @@ def _replay(rules, view, row):
             declare(seat)
     if deal.phase == "done" and deal.outcome != "played":
         raise ValueError("annulled")
+    return deal
 
 
 # ---------------------------------------------------------------------------------------------

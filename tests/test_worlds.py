@@ -347,3 +347,318 @@ def _normal_quantile(q):
         else:
             hi = mid
     return (lo + hi) / 2
+
+
+# ---------------------------------------------------------------------------------------------
+# one test per kind of constraint, on positions built for it
+
+def built_game(table, dealer, wishes, exclude=None, forced=None, options=None):
+    """A hand-entered deal: ``wishes`` {seat or "chien": card names} are dealt as asked, the
+    other cards at random (seeded) but never a card ``exclude[seat](card)`` refuses to that seat;
+    the first seed that deals no petit sec (R-DEAL-4) is kept."""
+    from tarotsim.rng import CHIEN_SIZE, HAND_SIZE
+    rules = Rules.from_options(table, options or {})
+    exclude = exclude or {}
+    for seed in range(200):
+        rnd = random.Random(seed)
+        places = {s: list(parse_cards(wishes.get(s, []))) for s in dealing_order(rules, dealer)}
+        places["chien"] = list(parse_cards(wishes.get("chien", [])))
+        taken = {c for v in places.values() for c in v}
+        rest = [c for c in DECK if c not in taken]
+        rnd.shuffle(rest)
+        room = {k: (CHIEN_SIZE[table] if k == "chien" else HAND_SIZE[table]) - len(v) for k, v in places.items()}
+        ok = True
+        for c in rest:
+            fits = [k for k in places if room[k] > 0 and not (k in exclude and exclude[k](c))]
+            if not fits:
+                ok = False
+                break
+            k = fits[0] if len(fits) == 1 else rnd.choice(fits)
+            places[k].append(c)
+            room[k] -= 1
+        if not ok:
+            continue
+        hands = [places.get(s, []) for s in range(rules.n_seats)]
+        game = Game(rules, hands=hands, chien=places["chien"], dealer=dealer, forced=forced)
+        if not game.done:
+            if game.decision.kind == "chelem":
+                game.announce_chelem(False)
+            return game
+    raise AssertionError("no such deal")
+
+
+def play(game, *cards):
+    """Play the cards in turn (``"?"``: the lowest legal card); declarations not made are declined."""
+    for name in cards:
+        card = game._deal.legal_cards(game._deal.next_player())[0] if name == "?" else Card.parse(name)
+        game.play(card)
+
+
+def suit_of(*suits):
+    return lambda c: c.suit is not None and "SHDC"[c.suit] in suits
+
+
+def trump_above(t):
+    return lambda c: c.is_trump and c.rank > t
+
+
+def is_trump_or_excuse(c):
+    return c.id < 22
+
+
+def both(*preds):
+    return lambda c: any(p(c) for p in preds)
+
+
+def worlds_of(game, seat, n=4000):
+    """Sampled worlds of ``seat``, all checked (fast checker, replay)."""
+    return check_worlds(game, seat, n, seed=seat + 1)[0].locations
+
+
+def held(locs, seat, pred):
+    """Bool per world: ``seat`` holds a card satisfying ``pred``."""
+    ids = [c.id for c in DECK if pred(c)]
+    return (locs[:, ids] == seat).any(axis=1)
+
+
+# table 4, dealer 3: seat 0 leads trick 1; garde sans by seat 3 (no écart) unless said otherwise
+GS = (3, "garde_sans")
+
+
+def test_R_PLAY_4a_a_seat_that_does_not_follow_is_void():
+    game = built_game("4", 3, {0: ["1S"]}, {1: suit_of("S")}, forced=GS)
+    play(game, "1S", "?")
+    assert constraints(game, 2).voids[1] == frozenset("S")
+    locs = worlds_of(game, 2)
+    assert not held(locs, 1, suit_of("S")).any()
+    assert held(locs, 3, suit_of("S")).any() and held(locs, 0, suit_of("S")).any()
+
+
+def test_R_PLAY_4b_R_PLAY_4d_neither_following_nor_trumping_shows_no_trump():
+    game = built_game("4", 3, {0: ["1S"]}, {1: both(suit_of("S"), is_trump_or_excuse)}, forced=GS)
+    play(game, "1S", "?")
+    c = constraints(game, 0)
+    assert c.trump_ceiling[1] == 0 and 1 in c.no_trump and c.voids[1] == frozenset("S")
+    locs = worlds_of(game, 0)
+    assert not held(locs, 1, lambda k: k.is_trump).any()
+    assert held(locs, 1, lambda k: k.is_excuse).any()   # the Excuse is no trump (R-CARD-2)
+
+
+def test_R_PLAY_4b_R_PLAY_4c_trumping_under_shows_a_trump_ceiling():
+    game = built_game("4", 3, {0: ["1S"], 1: ["T15"], 2: ["T5"], 3: ["T11", "T12", "T13", "T14"]},
+                      {1: suit_of("S"), 2: both(suit_of("S"), trump_above(10))}, forced=GS)
+    play(game, "1S", "T15", "T5")
+    c = constraints(game, 0)
+    assert c.voids[2] == frozenset("S") and c.trump_ceiling[2] == 15
+    assert c.voids[1] == frozenset("S") and c.trump_ceiling[1] is None   # the first trump was free
+    locs = worlds_of(game, 0)
+    assert not held(locs, 2, trump_above(15)).any()
+    assert held(locs, 2, lambda k: k.is_trump and 10 < k.rank < 15).any()   # not seen: allowed
+
+
+def test_R_PLAY_4c_a_lower_trump_on_a_trump_lead_shows_a_trump_ceiling():
+    game = built_game("4", 3, {0: ["T18"], 1: ["T3"]}, {1: trump_above(17)}, forced=GS)
+    play(game, "T18", "T3")
+    assert constraints(game, 2).trump_ceiling[1] == 18
+    locs = worlds_of(game, 2)
+    assert not held(locs, 1, trump_above(18)).any()
+    assert held(locs, 3, trump_above(18)).any()
+
+
+def test_R_PLAY_4d_no_trump_on_a_trump_lead_shows_no_trump():
+    game = built_game("4", 3, {0: ["T18"]}, {1: is_trump_or_excuse}, forced=GS)
+    play(game, "T18", "?")
+    assert constraints(game, 3).trump_ceiling[1] == 0
+    assert not held(worlds_of(game, 3), 1, is_trump_or_excuse).any()
+
+
+def test_R_EXC_1_the_excuse_shows_nothing():
+    game = built_game("4", 3, {0: ["1S"], 1: ["EX", "2S"]}, forced=GS)
+    play(game, "1S", "EX")
+    c = constraints(game, 0)
+    assert c.voids[1] == frozenset() and c.trump_ceiling[1] is None
+    locs = worlds_of(game, 0)
+    assert held(locs, 1, suit_of("S")).any() and held(locs, 1, lambda k: k.is_trump).any()
+
+
+def test_R_PLAY_3_the_card_after_an_excuse_lead_is_free():
+    game = built_game("4", 3, {0: ["EX"], 1: ["2H", "2S"]}, {2: suit_of("H")}, forced=GS)
+    play(game, "EX", "2H", "?")
+    c = constraints(game, 3)
+    assert c.voids[1] == frozenset() and c.trump_ceiling[1] is None   # 2H was free
+    assert c.voids[2] == frozenset("H")                                # then hearts were led
+    locs = worlds_of(game, 3)
+    assert held(locs, 1, suit_of("S")).any() and not held(locs, 2, suit_of("H")).any()
+
+
+PRISE_CHIEN = ["KH", "T7", "3C", "4C", "5C", "6C"]
+
+
+def _prise_game():
+    """Prise by seat 3 with a known chien; the écart takes 3C, 4C and four plain cards of his."""
+    game = built_game("4", 3, {"chien": PRISE_CHIEN}, {3: both(is_trump_or_excuse, lambda c: c.rank == 14)},
+                      forced=(3, "prise"))
+    own = [c for c in game.hand(3) if c.suit is not None and c.rank != 14 and c not in parse_cards(PRISE_CHIEN)]
+    game.discard(parse_cards("3C 4C") + own[:4])
+    game.announce_chelem(False)
+    return game
+
+
+def test_R_CHIEN_1_the_shown_chien_is_with_the_taker_or_in_the_ecart():
+    game = _prise_game()
+    c = constraints(game, 0)
+    assert c.pile == "ecart"
+    assert c.known[Card.parse("KH")] == 3 and c.known[Card.parse("T7")] == 3
+    for name in ("3C", "4C", "5C", "6C"):
+        assert c.allowed[Card.parse(name)] == frozenset({3, PILE})
+    locs = worlds_of(game, 0)
+    five = locs[:, Card.parse("5C").id]
+    assert (five == 3).any() and (five == PILE).any()
+    # the taker knows his écart: no hidden pile for him
+    assert constraints(game, 3).pile == "ecart" and not any(PILE in a for a in constraints(game, 3).allowed.values())
+
+
+def test_R_CHIEN_2_the_ecart_holds_no_king_no_oudler_and_no_trump_unless_shown():
+    game = _prise_game()
+    locs = worlds_of(game, 1)
+    assert not held(locs, PILE, lambda k: k.id < 22 or k.rank == 14).any()
+    assert held(locs, PILE, lambda k: k.suit is not None and k.rank < 14 and k.suit != 3).any()
+
+
+def test_R_CHIEN_2_trumps_in_the_ecart_mean_the_taker_kept_no_plain_card():
+    kings_trumps = ["KS", "KH", "KD", "KC"] + [f"T{t}" for t in range(5, 17)] + ["2D", "3D"]
+    game = built_game("4", 3, {3: kings_trumps, "chien": ["4D", "5D", "6D", "T2", "T3", "T4"]},
+                      forced=(3, "garde"))
+    assert game.ecart_choice().trumps_needed == 1
+    game.discard(parse_cards("2D 3D 4D 5D 6D T2"))
+    game.announce_chelem(False)
+    c = constraints(game, 0)
+    assert c.no_plain[3] and c.known[Card.parse("T2")] == PILE
+    locs = worlds_of(game, 0)
+    assert not held(locs, 3, lambda k: k.suit is not None and k.rank < 14).any()
+    assert (locs[:, Card.parse("4D").id] == PILE).all()
+
+
+@pytest.mark.parametrize("contract, rule", [("garde_sans", "R-CHIEN-3"), ("garde_contre", "R-CHIEN-4")])
+def test_R_CHIEN_3_R_CHIEN_4_an_unseen_chien_is_one_more_hidden_pile(contract, rule):
+    game = built_game("4", 3, {}, forced=(1, contract))
+    play(game, "?", "?")
+    for seat in (1, 2):   # the taker does not see it either
+        c = constraints(game, seat)
+        assert c.pile == "chien" and c.counts[-1] == 6
+        locs = worlds_of(game, seat)
+        assert held(locs, PILE, lambda k: k.rank == 14).any()        # kings, trumps: anything
+        assert held(locs, PILE, lambda k: k.is_trump).any()
+
+
+def _poignee_game(cards, holder_trumps):
+    game = built_game("4", 3, {0: holder_trumps}, {0: lambda c: c.id < 22 and str(c) not in holder_trumps},
+                      forced=GS)
+    game.declare_poignee("simple", parse_cards(cards))
+    return game
+
+
+def test_R_POIG_2_the_shown_trumps_stay_with_their_holder():
+    trumps = [f"T{t}" for t in range(2, 14)]   # 12 trumps, 10 shown
+    shown = trumps[:10]
+    game = _poignee_game(shown, trumps)
+    play(game, "T2")
+    c = constraints(game, 1)
+    for name in shown[1:]:
+        assert c.known[Card.parse(name)] == 0
+    assert Card.parse("T12") in c.allowed and not c.poignee_excuse[0]
+    worlds_of(game, 1)
+
+
+def test_R_POIG_3_a_poignee_shown_with_the_excuse_means_no_other_trump():
+    trumps = [f"T{t}" for t in range(2, 11)]   # 9 trumps and the Excuse
+    game = _poignee_game(trumps + ["EX"], trumps + ["EX"])
+    play(game, "T2")
+    c = constraints(game, 2)
+    assert c.poignee_excuse[0]
+    locs = worlds_of(game, 2)
+    shown = [Card.parse(t).id for t in trumps[1:]]
+    others = [k.id for k in DECK if k.is_trump and k.id not in shown and k.id != 2]
+    assert (locs[:, shown] == 0).all() and not (locs[:, others] == 0).any()
+
+
+def test_R_MIS_1_misere_d_atout_and_de_tete_constrain_the_declarers_hand():
+    faces = lambda c: c.suit is not None and c.rank >= 11   # noqa: E731
+    game = built_game("4", 3, {0: ["1S"]}, {0: is_trump_or_excuse, 1: faces}, forced=GS,
+                      options={"misere": True})
+    game.declare_poignee(None)
+    game.declare_misere(True)            # seat 0: misère d'atout
+    play(game, "1S")
+    game.declare_poignee(None)
+    while game.decision.kind.startswith("misere"):
+        game.declare_misere(game.decision.kind == "misere_tete")   # seat 1: misère de tête
+    c = constraints(game, 2)
+    assert c.trump_ceiling[0] == 0 and c.no_excuse[0] and c.no_honours[1]
+    locs = worlds_of(game, 2)
+    assert not held(locs, 0, is_trump_or_excuse).any()
+    assert not held(locs, 1, faces).any()
+    # the option: the Excuse does not bar misère d'atout, so it may be held
+    game2 = built_game("4", 3, {0: ["1S", "EX"]}, {0: lambda c: c.is_trump}, forced=GS,
+                       options={"misere": True, "misere_excuse_is_trump": False})
+    game2.declare_poignee(None)
+    game2.declare_misere(True)
+    play(game2, "1S")
+    assert not constraints(game2, 2).no_excuse[0]
+    assert held(worlds_of(game2, 2), 0, lambda k: k.is_excuse).any()
+
+
+def test_R_CALL_3_the_called_card_stays_hidden_until_played():
+    # table 5, dealer 4: seat 0 takes a garde sans and calls KH, which lies in the chien
+    game = built_game("5", 4, {"chien": ["KH"]}, {0: lambda c: c.rank == 14 and c.suit is not None},
+                      forced=(0, "garde_sans"))
+    game.call("KH")
+    game.announce_chelem(False)
+    play(game, "?")
+    for seat in (0, 2):   # the taker does not know he is alone
+        c = constraints(game, seat)
+        kh = c.allowed[Card.parse("KH")]
+        assert PILE in kh and len(kh) >= 3
+        locs = worlds_of(game, seat)
+        col = locs[:, Card.parse("KH").id]
+        assert (col == PILE).any() and ((col >= 0) & (col < 5)).any()
+    # the partner knows: here at the same table with the king in seat 2's hand
+    game = built_game("5", 4, {2: ["KH"]}, {0: lambda c: c.rank == 14 and c.suit is not None},
+                      forced=(0, "garde"))
+    game.call("KH")
+    assert constraints(game, 2).known[Card.parse("KH")] == 2
+    # for a defender it may be anywhere but the écart (no king there, R-CHIEN-2), the taker's
+    # hand included (R-CALL-1 lets him call his own king)
+    assert constraints(game, 3).allowed[Card.parse("KH")] == frozenset({0, 1, 2, 4})
+
+
+def test_R_DEAL_6_the_dummy_holds_nothing():
+    game = random_position("5d", 12, 0.5, (0, "garde"))
+    dummy = game.view(0).dealer
+    for seat in range(5):
+        if seat == dummy:
+            continue
+        assert constraints(game, seat).counts[dummy] == 0
+        assert not (worlds_of(game, seat, 1000) == dummy).any()
+
+
+def test_R_DEAL_1_every_location_keeps_its_count():
+    game = built_game("4", 3, {}, forced=(2, "garde"))
+    c = constraints(game, 0)   # the écart being made: the chien is in the taker's hand
+    assert c.counts == (18, 18, 24, 18, 0) and c.pile is None
+    locs = worlds_of(game, 0)
+    assert ((locs == 2).sum(axis=1) == 24).all()
+
+
+def test_R_DEAL_4_no_seat_was_dealt_a_petit_sec():
+    # seat 1 holds T1 and the Excuse as its only trumps: it plays T1 on a trump lead, then shows
+    # no trump; so it must still hold the Excuse, or it was dealt a petit sec
+    game = built_game("4", 3, {0: ["T20", "T21"], 1: ["T1", "EX", "2H"]},
+                      {1: lambda c: c.is_trump and c.rank > 1}, forced=GS)
+    play(game, "T20", "T1", "?", "?")
+    assert game.view(0).tricks[0][2] == 0
+    play(game, "T21", "2H")
+    c = constraints(game, 0)
+    assert c.trump_ceiling[1] == 0 and 1 in c.petit_sec_checked
+    assert Card.parse("EX") in c.allowed and 1 in c.allowed[Card.parse("EX")]
+    locs = worlds_of(game, 0)
+    assert (locs[:, 0] == 1).all()
