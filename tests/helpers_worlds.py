@@ -144,6 +144,14 @@ def rebuild(rules, view, row) -> ReferenceDeal:
             declare(seat)
     if deal.phase == "done" and deal.outcome != "played":
         raise ValueError("annulled")
+    # declining a poignée or a misère shows nothing: decline up to the view's decision
+    while (d := deal.decision()) is not None and d != view.decision and d.seat == view.decision.seat:
+        if d.kind == "poignee":
+            deal.declare_poignee(d.seat, None)
+        elif d.kind.startswith("misere"):
+            deal.declare_misere(d.seat, d.kind.split("_")[1], False)
+        else:
+            break
     return deal
 
 

@@ -662,3 +662,84 @@ def test_R_DEAL_4_no_seat_was_dealt_a_petit_sec():
     assert Card.parse("EX") in c.allowed and 1 in c.allowed[Card.parse("EX")]
     locs = worlds_of(game, 0)
     assert (locs[:, 0] == 1).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# what the samples depend on, where the kernels can be called from, arguments
+
+@pytest.mark.parametrize("table, index, frac, forced", [
+    ("4", 21, 0.5, (0, "prise")), ("5", 22, 0.4, (1, "garde_sans")), ("3", 23, 0.6, None),
+    ("5d", 24, 0.3, (2, "garde")), ("5", 25, 0.1, (3, "garde"))])
+def test_samples_depend_only_on_what_the_seat_sees(table, index, frac, forced):
+    """A deal rebuilt from another world of the seat (the hidden cards placed otherwise, every
+    public action the same) gives the seat the same view and the very same samples."""
+    from helpers_worlds import rebuild
+    game = random_position(table, index, frac, forced)
+    assert not game.done
+    for seat in range(game.rules.n_seats):
+        view = game.view(seat)
+        other = sample(game, seat, 50, seed=99).locations
+        truth = true_row(game)
+        row = next((r for r in other if not np.array_equal(r, truth)), None)
+        if row is None:
+            continue
+        twin = Game(game.rules, hands=[[] if h is None else h for h in game._deal.initial_hands],
+                    chien=game._deal.chien, dealer=game._deal.dealer)
+        twin._deal = rebuild(game.rules, view, row)
+        assert not np.array_equal(true_row(twin), truth)
+        assert twin.view(seat) == view
+        a = sample(game, seat, 500, seed=7)
+        b = sample(twin, seat, 500, seed=7)
+        assert np.array_equal(a.locations, b.locations) and a.state == b.state
+
+
+def test_the_kernels_run_inside_a_kernel_without_nrt():
+    """A bot inside the deal kernel (compiled without NRT, allocating nothing) can derive the
+    constraints and draw worlds: same worlds as from Python."""
+    from numba import njit
+
+    @njit(_nrt=False)
+    def inside(rv, know, cons, st, out, wf, wi):
+        W.derive(rv, know, cons)
+        return W.sample_worlds(cons, st, out, wf, wi)
+
+    game = random_position("4", 31, 0.5, (1, "garde"))
+    know = knowledge(game.view(2), game.rules)
+    cons = np.zeros(W.C_LEN, dtype=np.int64)
+    wf, wi = W.new_workspace()
+    out = np.empty((100, 78), dtype=np.int8)
+    status, st = inside(game.rules.to_vector(), know, cons, np.uint64(5), out, wf, wi)
+    assert status == W.OK
+    ref = sample(game, 2, 100, seed=5)
+    assert np.array_equal(out, ref.locations) and int(st) == ref.state
+
+
+def test_worlds_object_lists_the_hands():
+    game = random_position("4", 41, 0.4, (3, "garde_contre"))
+    worlds = sample(game, 1, 3, seed=2)
+    assert len(worlds) == 3 and worlds.pile_kind == "chien"
+    hands = worlds.hands(0)
+    assert hands[1] == game.hand(1)
+    assert sum(len(h) for h in hands) + len(worlds.pile(0)) + len(game.view(1).tricks) * 4 \
+        + len(game.view(1).trick) == 78
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"seat": 4}, "seat"), ({"seat": -1}, "seat"), ({"seat": True}, "seat"),
+    ({"n": 0}, "n must"), ({"n": 2.5}, "n must"), ({"n": True}, "n must"),
+    ({"seed": -1}, "seed"), ({"seed": 2 ** 64}, "seed"), ({"seed": "7"}, "seed")])
+def test_bad_arguments_are_refused(kwargs, message):
+    game = random_position("4", 51, 0.3)
+    args = dict(seat=0, n=5, seed=1) | kwargs
+    with pytest.raises(WorldsError, match=message):
+        sample(game, **args)
+    if "seat" in kwargs:
+        with pytest.raises(WorldsError, match=message):
+            constraints(game, kwargs["seat"])
+
+
+def test_a_finished_deal_has_no_hidden_card():
+    game = random_position("4", 52, 1.0, (0, "garde"))
+    assert game.done
+    with pytest.raises(WorldsError, match="over"):
+        sample(game, 0, 5, 1)
