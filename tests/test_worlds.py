@@ -19,6 +19,7 @@ import random
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
+from numba import njit
 from hypothesis import strategies as st
 
 from helpers_worlds import FastChecker, all_plays, replay_consistent, stage_of, true_row
@@ -111,10 +112,9 @@ def test_every_sampled_world_is_consistent(table, index, frac, contract, taker, 
     CHECKED["replay"] += 6
 
 
-@pytest.mark.parametrize("table", ["4", "5"])
-@pytest.mark.parametrize("index", [3, 8])
+@pytest.mark.parametrize("table, index", [("4", 2), ("4", 4), ("5", 1)])
 def test_worlds_of_heuristic_deals(table, index):
-    """Deals played by the heuristic bot (its poignées, its écarts): every seat, every fifth
+    """Deals played by the heuristic bot (its bids, écarts, poignées): every seat, every sixth
     decision."""
     rules = Rules(table=table)
     game = Game(rules, seed=SEED, index=index)
@@ -122,7 +122,7 @@ def test_worlds_of_heuristic_deals(table, index):
     rng = Rng.for_deal(SEED, index, STREAM_BOTS)
     k = 0
     while not game.done:
-        if k % 5 == 0:
+        if k % 6 == 0:
             for seat in range(rules.n_seats):
                 check_worlds(game, seat, 3000, seed=k, replays=1)
         d = game.decision
@@ -273,7 +273,7 @@ LATE = [("3", 5, 8, (0, "garde")), ("4", 11, 6, (1, "garde_sans")), ("4", 2, 8, 
 def test_late_positions_match_exact_enumeration(table, index, left, forced):
     """Small late positions, every seat: the worlds the replay oracle accepts are exactly those
     the fast checker accepts (on every placement); the sampler's count equals theirs (before
-    the petit-sec rejection); each card's location frequency over 60,000 draws lies within
+    the petit-sec rejection); each card's location frequency over 40,000 draws lies within
     the family-wise bound of its exact probability (see below); the worlds' frequencies pass a
     chi-square test when they are few."""
     game = late_position(table, index, left, forced)
@@ -285,9 +285,9 @@ def test_late_positions_match_exact_enumeration(table, index, left, forced):
         checker = FastChecker(game.rules, view)
         ok = checker.check(rows)
         rnd = random.Random(seat)
-        for i in rnd.sample(range(len(rows)), min(60, len(rows))):
+        for i in rnd.sample(range(len(rows)), min(25, len(rows))):
             assert bool(ok[i]) == replay_consistent(game.rules, view, rows[i])
-        CHECKED["replay"] += min(60, len(rows))
+        CHECKED["replay"] += min(25, len(rows))
         exact = rows[ok]
         assert len(exact) >= 1
         know = knowledge(view, game.rules)
@@ -299,7 +299,7 @@ def test_late_positions_match_exact_enumeration(table, index, left, forced):
             assert round(count) == len(exact)
         else:
             assert round(count) >= len(exact)
-        n = 60_000
+        n = 40_000
         worlds = sample(game, seat, n, seed=index * 10 + seat).locations
         CHECKED["fast"] += n
         assert checker.check(worlds).all()
@@ -693,16 +693,16 @@ def test_samples_depend_only_on_what_the_seat_sees(table, index, frac, forced):
         assert np.array_equal(a.locations, b.locations) and a.state == b.state
 
 
+@njit(_nrt=False, cache=True)
+def _inside_a_kernel(rv, know, cons, st, out, wf, wi):
+    W.derive(rv, know, cons)
+    return W.sample_worlds(cons, st, out, wf, wi)
+
+
 def test_the_kernels_run_inside_a_kernel_without_nrt():
     """A bot inside the deal kernel (compiled without NRT, allocating nothing) can derive the
     constraints and draw worlds: same worlds as from Python."""
-    from numba import njit
-
-    @njit(_nrt=False)
-    def inside(rv, know, cons, st, out, wf, wi):
-        W.derive(rv, know, cons)
-        return W.sample_worlds(cons, st, out, wf, wi)
-
+    inside = _inside_a_kernel
     game = random_position("4", 31, 0.5, (1, "garde"))
     know = knowledge(game.view(2), game.rules)
     cons = np.zeros(W.C_LEN, dtype=np.int64)
