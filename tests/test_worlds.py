@@ -22,12 +22,12 @@ from hypothesis import assume, given, settings
 from numba import njit
 from hypothesis import strategies as st
 
-from helpers_worlds import FastChecker, all_plays, replay_consistent, stage_of, true_row
+from helpers_worlds import FastChecker, replay_consistent, true_row
 from tarotsim.cards import DECK, Card, parse_cards
 from tarotsim.engine import FastBotAdapter, Game
 from tarotsim.reference.bot import RandomBot
 from tarotsim.rng import STREAM_BOTS, Rng, dealing_order
-from tarotsim.rules import CONTRACTS, Rules
+from tarotsim.rules import Rules
 from tarotsim.worlds import PILE, WorldsError, constraints, knowledge, sample
 from tarotsim._kernels import worlds as W
 

@@ -41,7 +41,7 @@ from ..rules import (RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PETI
 from ._bits import popcount, tzcnt
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
-from .play import CHIEN_SIZE, HAND_SIZE, HONOURS, KINGS, SUIT14, TRUMPS
+from .play import CHIEN_SIZE, HAND_SIZE, HONOURS, KINGS, TRUMPS
 
 # --- locations ---------------------------------------------------------------------------------
 #: Location code of the hidden pile (the unseen chien, or the écart); seats are 0..4.
@@ -59,18 +59,19 @@ STAGE_ECART = 1
 STAGE_PLAY = 2
 
 
-def _layout(spec):
-    out, pos = {}, 0
-    for name, size in spec:
-        out[name] = pos
+def _offsets(spec):
+    """Offsets of consecutive fields ``(name, size)``, then the total length."""
+    out, pos = [], 0
+    for _, size in spec:
+        out.append(pos)
         pos += size
-    return out, pos
+    return out + [pos]
 
 
 # One seat's knowledge (int64[K_LEN]). Cards as masks: trump word (bit 0 Excuse, bit t trump t),
 # suit word (bit 14*suit + rank-1). The history mirrors the deal kernel's log: the leader of each
 # trick and its cards in playing order from the leader (MAX_SEATS slots per trick).
-_K, K_LEN = _layout([
+_K_SPEC = [
     ("K_SEAT", 1),           # the seat whose knowledge this is
     ("K_DEALER", 1),
     ("K_STAGE", 1),          # STAGE_*
@@ -87,11 +88,13 @@ _K, K_LEN = _layout([
     ("K_N_PLAYED", 1),       # cards played so far, the trick being played included
     ("K_LEADER", MAX_TRICKS),
     ("K_CARDS", MAX_TRICKS * MAX_SEATS),
-])
-globals().update(_K)
+]
+(K_SEAT, K_DEALER, K_STAGE, K_TAKER, K_CONTRACT, K_CALLED, K_HAND_T, K_HAND_S, K_CHIEN_T, K_CHIEN_S,
+ K_ECART_T, K_ECART_S, K_ECART_KNOWN, K_POIGNEE, K_MISERE, K_N_PLAYED, K_LEADER, K_CARDS, K_LEN) = \
+    _offsets(_K_SPEC)
 
 # Constraints (int64[C_LEN]) written by ``derive``.
-_C, C_LEN = _layout([
+_C_SPEC = [
     ("C_STATUS", 1),         # 0, or an ERR_* code
     ("C_ALLOWED", 78),       # per card: bitmask of the locations it may be in (0: played)
     ("C_COUNTS", N_LOC),     # cards each location holds now (known cards included)
@@ -101,8 +104,9 @@ _C, C_LEN = _layout([
     ("C_PSEC_ON", MAX_SEATS),  # per seat: 1 when a world could give it a petit sec (R-DEAL-4)
     ("C_PSEC_ADD", MAX_SEATS),  # its dealt trump word = (trump word now | ADD) & ~DEL
     ("C_PSEC_DEL", MAX_SEATS),
-])
-globals().update(_C)
+]
+(C_STATUS, C_ALLOWED, C_COUNTS, C_VOIDS, C_CEILING, C_FLAGS, C_PSEC_ON, C_PSEC_ADD, C_PSEC_DEL, C_LEN) = \
+    _offsets(_C_SPEC)
 
 #: C_FLAGS bits: no Excuse (misère d'atout, R-MIS-1), no king/queen/knight/jack (misère de tête,
 #: R-MIS-1), no suit card but kings (the taker after trumps went to the écart, R-CHIEN-2), no trump
@@ -127,7 +131,7 @@ MAX_CLASSES = 64
 
 # --- workspace -----------------------------------------------------------------------------------
 # int64 workspace (``wi``)
-_W, WI_LEN = _layout([
+_W_SPEC = [
     ("W_L", 1), ("W_K", 1), ("W_K0", 1), ("W_DROP", 1), ("W_JOFF", 1),
     ("W_HL", N_LOC),                 # location code of hidden location i
     ("W_CAP", N_LOC),                # cards of unknown place that location i still takes
@@ -144,8 +148,10 @@ _W, WI_LEN = _layout([
     ("W_U", N_LOC), ("W_V", N_LOC), ("W_LO", N_LOC), ("W_HI", N_LOC),
     ("W_SUFL", N_LOC + 1), ("W_SUFH", N_LOC + 1), ("W_C", N_LOC),
     ("W_PERM", 78), ("W_TW", MAX_SEATS),
-])
-globals().update(_W)
+]
+(W_L, W_K, W_K0, W_DROP, W_JOFF, W_HL, W_CAP, W_TEMPLATE, W_MASK, W_CL_KEY, W_CL_MASK, W_CL_M, W_CL_START,
+ W_CL_A, W_CL_LOCS, W_ORDER, W_CARDS, W_LV_OFF, W_LV_SIZE, W_LV_SUM, W_LV_B, W_LV_STRIDE, W_X, W_U, W_V, W_LO,
+ W_HI, W_SUFL, W_SUFH, W_C, W_PERM, W_TW, WI_LEN) = _offsets(_W_SPEC)
 # float64 workspace (``wf``): 1/k!, k!, then the count tables of every level
 WF_INVFACT = 0
 WF_FACT = 80
