@@ -679,20 +679,39 @@ def _prepare(cons, wf, wi):
             for li in range(L):
                 if li != drop:
                     base += u[li] * wi[W_LV_STRIDE + (k + 1) * N_LOC + li]
+            # the last two places of the class are split in a tight inner loop: the odometer
+            # runs over the first a - 2 places and the sum of the last two (one merged place)
             for p in range(a):
                 li = wi[W_CL_LOCS + k * N_LOC + p]
                 lo[p] = 0
                 hi[p] = wi[W_CAP + li] - u[li]
-            ok = _comp_start(x, lo, hi, sufl, sufh, a, m)
+            if a == 1:
+                if m <= hi[0]:
+                    li = wi[W_CL_LOCS + k * N_LOC]
+                    wf[o1 + base + m * wi[W_LV_STRIDE + (k + 1) * N_LOC + li]] += g * wf[WF_INVFACT + m]
+                continue
+            la = wi[W_CL_LOCS + k * N_LOC + a - 2]
+            lb = wi[W_CL_LOCS + k * N_LOC + a - 1]
+            sa = wi[W_LV_STRIDE + (k + 1) * N_LOC + la]
+            sb = wi[W_LV_STRIDE + (k + 1) * N_LOC + lb]
+            ha = hi[a - 2]
+            hb = hi[a - 1]
+            hi[a - 2] = ha + hb
+            ok = _comp_start(x, lo, hi, sufl, sufh, a - 1, m)
             while ok:
                 w = g
                 j = base
-                for p in range(a):
-                    li = wi[W_CL_LOCS + k * N_LOC + p]
+                for p in range(a - 2):
                     w *= wf[WF_INVFACT + x[p]]
-                    j += x[p] * wi[W_LV_STRIDE + (k + 1) * N_LOC + li]
-                wf[o1 + j] += w
-                ok = _comp_next(x, lo, hi, sufl, sufh, a, m)
+                    j += x[p] * wi[W_LV_STRIDE + (k + 1) * N_LOC + wi[W_CL_LOCS + k * N_LOC + p]]
+                r = x[a - 2]
+                xa0 = max(0, r - hb)
+                xa1 = min(ha, r)
+                j += xa0 * sa + (r - xa0) * sb
+                for xa in range(xa0, xa1 + 1):
+                    wf[o1 + j] += w * wf[WF_INVFACT + xa] * wf[WF_INVFACT + r - xa]
+                    j += sa - sb
+                ok = _comp_next(x, lo, hi, sufl, sufh, a - 1, m)
     # the tail takes the room left: cumulative weights of the states after the prefix
     o = wi[W_LV_OFF + K0]
     jo = wi[W_JOFF]
