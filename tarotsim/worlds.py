@@ -58,7 +58,7 @@ class Constraints:
 
     Per seat lists are indexed by seat (the seat itself and the 5d dummy included, with no
     constraint). ``pile`` names the hidden pile: ``"chien"`` (unseen), ``"ecart"``, or None
-    when there is none (the écart being made) .
+    when there is none (the écart being made).
 
     Attributes
     ----------
