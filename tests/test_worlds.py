@@ -32,7 +32,17 @@ from tarotsim.worlds import PILE, WorldsError, constraints, knowledge, sample
 from tarotsim._kernels import worlds as W
 
 SEED = 20261130
-CHECKED = {"fast": 0, "replay": 0}   # worlds checked in this module (reported by the last test)
+CHECKED = {"fast": 0, "replay": 0}   # worlds checked in this module
+TABLES_CHECKED = set()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _worlds_checked():
+    """When the random-deal test ran at every table, the module checked a million worlds."""
+    yield
+    print(f"\nworlds checked: {CHECKED['fast']} by the fast checker, {CHECKED['replay']} by replay")
+    if TABLES_CHECKED == {"3", "4", "5", "5d"}:
+        assert CHECKED["fast"] >= 1_000_000
 
 
 def _drive(game, bot, count):
@@ -110,6 +120,7 @@ def test_every_sampled_world_is_consistent(table, index, frac, contract, taker, 
     for row in near_misses(worlds.locations, rnd, 6):
         assert bool(checker.check(row[None, :])[0]) == replay_consistent(game.rules, view, row)
     CHECKED["replay"] += 6
+    TABLES_CHECKED.add(table)
 
 
 @pytest.mark.parametrize("table, index", [("4", 2), ("4", 4), ("5", 1)])
@@ -128,11 +139,6 @@ def test_worlds_of_heuristic_deals(table, index):
         d = game.decision
         game.apply(bot.choose(game.view(d.seat), game.legal_actions(), rng))
         k += 1
-
-
-def test_zz_worlds_checked():
-    """(Runs last in this module.) How many sampled worlds the checkers saw."""
-    print(f"worlds checked: {CHECKED['fast']} by the fast checker, {CHECKED['replay']} by replay")
 
 
 # ---------------------------------------------------------------------------------------------
