@@ -19,11 +19,12 @@ implements, in the order of docs/engine-contract.md:
 ``_announce_chelem``        R-SLAM-1, leader of trick 1 (R-PLAY-1)
 ``_play_rest``              the tricks, then ``_count`` and ``_score``:
 ``_first_turn``             poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1)
-``_card_step``              one card, any trick: R-PLAY-2 .. R-PLAY-5, R-EXC-1, R-CALL-4
+``_card_step``              one card, any trick: R-PLAY-2, R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
+                            R-PLAY-5, R-EXC-1, R-CALL-4
 ``_close_trick``            winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
                             (R-PAB-1, R-PAB-2), the attack's pile (R-COUNT-1)
 ``_count``                  R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2
-``_score``                  ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1 ...)
+``_score``                  ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
 ==========================  =====================================================================
 
 What a deal carries between steps lives in the workspace (``WS_*``), the log and the public view;
@@ -175,7 +176,7 @@ def _legal(ht, hs, fixed, fmask, amask):
     tsel = above if above != 0 else trumps
     # R-PLAY-3: nothing fixed yet, free; R-PLAY-4d: neither the led suit nor a trump, free
     free = (not fixed) | ((sm | tsel) == 0)
-    # R-PLAY-4a: the led suit when he has it, else R-PLAY-4b / R-PLAY-4c: trumps; R-EXC-1: the
+    # R-PLAY-4a: the led suit when he has it, else R-PLAY-4b or R-PLAY-4c: trumps; R-EXC-1: the
     # Excuse is always allowed
     lt = ht if free else (exc if sm != 0 else tsel | exc)
     ls = hs if free else sm
@@ -674,6 +675,7 @@ def _score(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, steps, scores, 
     into the log. Taker, contract, partner and chelem announce are read from the log, the
     dummy from the public view, the declarations from the workspace."""
     slam = log[L_SLAM_ANNOUNCED]
+    # the chelem outcome, from which score_core takes the slam term (R-SLAM-3)
     if slam_side == 1:
         chelem = CHELEM_ANNOUNCED_MADE if slam else CHELEM_MADE
     elif slam_side == -1:
