@@ -6,26 +6,30 @@ in arrays the caller allocates once per thread: ``buf`` (workspace, public view 
 scorer arrays; ``new_buffer()``) and ``log`` (facts + record of the deal, ``layout.L_*``).
 Nothing is allocated per deal; ``play_deal`` is compiled without NRT (no reference counting).
 
-The deal is a short sequence of named steps (``_play``), each inlined, each citing the rules it
-implements, in the order of docs/engine-contract.md:
+The deal is a short sequence of named steps (``_play``), each citing the rules it implements,
+in the order of docs/engine-contract.md:
 
-==========================  =====================================================================
+===========================  ====================================================================
 ``_seating``, ``_new_deal``  dealer, 5d dummy, playing order (R-GEN-2, R-DEAL-6); facts' defaults
-``_deal_cards``             shuffle and deal (R-DEAL-1, R-DEAL-2)
-``_petit_sec``              R-DEAL-4
-``_auction``                R-BID-1, R-BID-2, R-BID-3, or a forced contract
-``_call``, ``_sides``       R-CALL-1; partner and sides (R-CALL-2, R-GEN-3)
-``_chien_and_ecart``        R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4
-``_announce_chelem``        R-SLAM-1, leader of trick 1 (R-PLAY-1)
-``_play_rest``              the tricks, then ``_count`` and ``_score``:
-``_first_turn``             poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1)
-``_card_step``              one card, any trick: R-PLAY-2, R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
-                            R-PLAY-5, R-EXC-1, R-CALL-4
-``_close_trick``            winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
-                            (R-PAB-1, R-PAB-2), the attack's pile (R-COUNT-1)
-``_count``                  R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2
-``_score``                  ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
-==========================  =====================================================================
+``_deal_cards``              shuffle and deal (R-DEAL-1, R-DEAL-2)
+``_petit_sec``               R-DEAL-4
+``_auction``                 R-BID-1, R-BID-2, R-BID-3, or a forced contract
+``_call``, ``_sides``        R-CALL-1; partner and sides (R-CALL-2, R-GEN-3)
+``_chien_and_ecart``         R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4
+``_announce_chelem``         R-SLAM-1, leader of trick 1 (R-PLAY-1)
+``_play_rest``               the tricks, then ``_count`` and ``_score``:
+``_first_turn``              poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1)
+``_card_step``               one card, any trick: R-PLAY-2, R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
+                             R-PLAY-5, R-EXC-1, R-CALL-4
+``_close_trick``             winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
+                             (R-PAB-1, R-PAB-2), the attack's pile (R-COUNT-1)
+``_count``                   R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2
+``_score``                   ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
+===========================  ====================================================================
+
+The steps are inlined (one compiled body per build), except ``_first_turn`` and, in the bots
+build, ``_play_rest``: numba inlines by copying the callee's IR at every level, so a big step
+nested in others would cost seconds of cold compile (the comments there give the figures).
 
 What a deal carries between steps lives in the workspace (``WS_*``), the log and the public view;
 only the trick being played is a tuple of locals. So ``_play_rest`` can finish a deal from any
@@ -271,8 +275,8 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
 
 
 # --- the deal's steps, in the order of docs/engine-contract.md ----------------------------------
-# Each step is inlined into the deal kernel (one compiled body per build, as before); the steps
-# that ask a bot are in ``_make_play`` (they depend on its build flags), the others are here.
+# The steps that ask a bot are in ``_make_play`` (they depend on its build flags), the others
+# are here.
 
 @njit(inline="always")
 def _seating(rv, index, ws):
@@ -715,7 +719,8 @@ def _make_play(POLICIES, TRACE=False):
     user branch of the dispatch is pruned too.
 
     The steps below ask the bots; each decision draws from the bots stream ``bst`` (passed and
-    returned) and is appended to the trace when ``tracing``."""
+    returned) and is appended to the trace when ``TRACE and tracing`` (``TRACE`` first: in an
+    inlined step ``tracing`` is an argument, which numba cannot prune)."""
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
