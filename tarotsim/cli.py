@@ -731,50 +731,41 @@ def show(table, bots, options_, seed, index, names, as_json):
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--verify", is_flag=True,
               help="Also check the recorded result and scores against the ones recomputed.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core); the output is the same for any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record, then a summary.")
-def replay(file, verify, as_json):
+def replay(file, verify, workers, as_json):
     """Re-play every deal record of a JSON Lines file through the rules engine.
 
     Every decision (bid, call, écart, declarations, each card) is checked for legality;
     with --verify the recorded result and scores must also match. A bad record is named
-    by its line, its action and the rule it breaks; the exit code is then 1.
+    by its line, its action and the rule it breaks; the exit code is then 1. FILE may be
+    gzip-compressed, or - for standard input.
     """
-    from .record import RecordError, load
-    from .record import replay as replay_record
-    from .record import verify as verify_record
+    from .record import check_file
 
-    try:
-        fh = sys.stdin if file == "-" else open(file, encoding="utf-8")
-    except OSError as e:
-        raise BadInput(f"cannot read {file}: {e.strerror}") from None
     n = bad = 0
     first_bad = None
-    with fh:
-        try:
-            for line, rec in load(fh):
-                n += 1
-                try:
-                    res = (verify_record if verify else replay_record)(rec, line)
-                except RecordError as e:
-                    bad += 1
-                    first_bad = first_bad or str(e)
-                    if as_json:
-                        click.echo(json.dumps({"line": line, "ok": False, "error": _why(e),
-                                               "action": e.action, "rule": e.rule_id}))
-                    else:
-                        click.echo(f"line {line}: BAD  {_why(e)}")
-                    continue
-                if as_json:
-                    click.echo(json.dumps({"line": line, "ok": True, "outcome": res.outcome,
-                                           "result": res.result, "scores": res.scores}))
-                else:
-                    click.echo(f"line {line}: ok   {_replay_line(rec, res)}")
-        except RecordError as e:  # the file itself is broken (bad JSON, missing field)
+    with contextlib.closing(check_file(file, verify=verify, workers=workers)) as reports:
+        for report in _reading(reports, file):
             n += 1
+            if report.ok:
+                if as_json:
+                    click.echo(json.dumps({"line": report.line, "ok": True, "outcome": report.outcome,
+                                           "result": report.result, "scores": report.scores}))
+                else:
+                    click.echo(f"line {report.line}: ok   {_replay_line(report)}")
+                continue
+            e = report.error
             bad += 1
             first_bad = first_bad or str(e)
-            msg = {"line": e.line, "ok": False, "error": _why(e), "action": e.action, "rule": e.rule_id}
-            click.echo(json.dumps(msg) if as_json else f"line {e.line}: BAD  {_why(e)}")
+            if as_json:
+                click.echo(json.dumps({"line": e.line, "ok": False, "error": _why(e), "action": e.action,
+                                       "rule": e.rule_id}))
+            else:
+                click.echo(f"line {e.line}: BAD  {_why(e)}")
+    if n == 0:
+        raise BadInput(f"{_file_label(file)} holds no deal record")
     what = "verified" if verify else "replayed"
     if as_json:
         click.echo(json.dumps({"records": n, "bad": bad, "first_bad": first_bad, "verified": verify}))
@@ -784,18 +775,34 @@ def replay(file, verify, as_json):
         sys.exit(1)
 
 
+def _file_label(file: str) -> str:
+    return "standard input" if file == "-" else file
+
+
+def _reading(items, file: str):
+    """``items`` as they come; a failure to open or read ``file`` becomes one line (BadInput)."""
+    while True:
+        try:
+            item = next(items)
+        except StopIteration:
+            return
+        except OSError as e:
+            raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
+        yield item
+
+
 def _why(e) -> str:
     """A RecordError without its line number (the replay output puts the line first)."""
     text = ": ".join(x for x in (e.action, e.message) if x)
     return text + (f" ({e.rule_id})" if e.rule_id else "")
 
 
-def _replay_line(rec: dict, res) -> str:
-    if res.outcome != "played":
-        return f"table {rec['table']}: {res.outcome.replace('_', ' ')}, scores 0"
-    r = res.result
-    return (f"table {rec['table']}: seat {rec['taker']} {rec['contract']} "
-            f"{'made' if r['made'] else 'failed'} {r['difference']:+d}, scores {res.scores}")
+def _replay_line(report) -> str:
+    if report.outcome != "played":
+        return f"table {report.table}: {report.outcome.replace('_', ' ')}, scores 0"
+    r = report.result
+    return (f"table {report.table}: seat {report.taker} {report.contract} "
+            f"{'made' if r['made'] else 'failed'} {r['difference']:+d}, scores {report.scores}")
 
 
 # ---------------------------------------------------------------------------------------------
