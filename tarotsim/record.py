@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .cards import Card, CardError
+from .cards import DECK, Card, CardError
 from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
 from .reference.deal import ReferenceDeal
 from .reference.errors import RuleViolation
@@ -271,6 +271,7 @@ def _type_name(x) -> str:
             int: "a number", float: "a number", type(None): "null"}.get(type(x), type(x).__name__)
 
 
+_CARD_BY_NAME = {str(c): c for c in DECK}
 _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
 _SHORT_REPR.maxlevel = 2
@@ -299,6 +300,8 @@ def check_record(record, line: int | None = None) -> None:
     def card(field, name):
         if not isinstance(name, str):
             fail(field, f"a card is a name such as KH or T21, not {_type_name(name)}")
+        if name in _CARD_BY_NAME:  # the canonical name, as written by tarotsim
+            return _CARD_BY_NAME[name]
         try:
             return Card.parse(name)
         except CardError:
