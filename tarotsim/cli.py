@@ -702,29 +702,64 @@ class _NoBar:
 
 
 @cli.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @_common_sim_options
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="Seed of the deal.")
-@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the deal.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal (needed without FILE).")
+@click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
+@click.option("--line", "line", type=click.IntRange(min=1), metavar="N",
+              help="With FILE: the line of the record to show (default: the first record).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
-def show(table, bots, options_, seed, index, names, as_json):
+@click.pass_context
+def show(ctx, file, table, bots, options_, seed, index, line, names, as_json):
     """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
     trick with its leader and winner, the count and the scores.
 
+    The deal is played again from its seed and index by the bots, or read from FILE, a
+    deal-records file (JSON Lines, DESIGN §6; gzip-compressed or - for standard input):
+    the record of line N, checked against the rules first.
+
     \b
-    Example:
+    Examples:
       tarotsim show --table 5 --seed 7 --index 12
+      tarotsim show deals.jsonl.gz --line 3
     """
     from .display import format_record
 
-    rules = _rules(table, options_)
-    players = _players(bots, rules)
+    if file is not None:
+        given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
+                 if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise BadInput(f"{', '.join(given)}: a deal read from FILE is shown as recorded; "
+                           "give FILE --line N, or --seed S --index I")
+        rec, shown = _recorded_deal(file, line)
+        rules = Rules.from_options(rec["table"], rec.get("options") or {})
+    else:
+        if line is not None:
+            raise BadInput("--line N needs FILE, a deal-records file")
+        if seed is None:
+            raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
+        rules = _rules(table, options_)
+        players = _players(bots, rules)
+        rec = shown = _Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
     names_ = _names(names, rules, "--names") if names else None
-    rec = _Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
     if as_json:
         click.echo(json.dumps(rec))
     else:
-        click.echo(format_record(rec, names_))
+        click.echo(format_record(shown, names_))
+
+
+def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
+    """The record of ``line`` of ``file`` as read, and completed for display (result, scores)."""
+    from .record import RecordError, complete, record_at
+
+    try:
+        lineno, rec = record_at(file, line)
+        return rec, complete(rec, lineno)
+    except RecordError as e:
+        raise BadInput(f"{_file_label(file)}: {e}") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
 
 
 @cli.command()

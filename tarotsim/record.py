@@ -258,6 +258,31 @@ def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
     return record
 
 
+def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
+    """``(line number, record)`` of the record on line ``line`` of a records file (1-based; None:
+    the first record), its shape checked. The lines before it are not parsed.
+
+    Raises RecordError when that line is blank, is not there or holds no valid record, and when
+    the file (None) holds no record at all. Read as by :func:`load` (gzip, ``"-"``).
+    """
+    if line is not None and line < 1:
+        raise ValueError(f"lines are numbered from 1, not {line}")
+    n_lines = 0
+    with open_records(path_or_file) as f:
+        for lineno, raw in read_lines(f):
+            n_lines = lineno
+            if line is not None and lineno != line:
+                continue
+            record = parse_line(raw, lineno)
+            if record is not None:
+                return lineno, record
+            if line is not None:
+                raise RecordError(lineno, None, None, "a blank line: no deal record there")
+    if line is None:
+        raise RecordError(None, None, None, "no deal record in the file")
+    raise RecordError(line, None, None, f"no such line: the file has {n_lines} line(s)")
+
+
 # --------------------------------------------------------------------------------------------
 # shape of a record
 
@@ -424,6 +449,29 @@ def verify(record: dict, line: int | None = None) -> VerifyResult:
     out = r.run()
     r.compare(out)
     return out
+
+
+def complete(record: dict, line: int | None = None) -> dict:
+    """Verify ``record`` as far as it goes; return a copy with what it leaves out recomputed.
+
+    Like :func:`verify`, but a record without ``result`` or ``scores`` (typed by hand) is not
+    refused for that: they are filled in from the replay, as are ``partner`` at table 5 and
+    ``petit_sec_seat`` of an annulled deal. What the record does hold must match the replay.
+    """
+    r = _Replayer(record, line)
+    out = r.run()
+    d = out.deal
+    full = dict(record)
+    if out.outcome == "played" and full.get("result") is None:
+        full["result"] = out.result
+    full.setdefault("scores", out.scores)
+    if d.table == "5" and out.outcome == "played":
+        full.setdefault("partner", d.partner)
+    if out.outcome == "petit_sec":
+        full.setdefault("petit_sec_seat", d.petit_sec_seat)
+    r.rec = full
+    r.compare(out)
+    return full
 
 
 def verify_file(path_or_file, workers: int = 1) -> int:

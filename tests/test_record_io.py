@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tarotsim import record
-from tarotsim.record import RecordError, check_file, load, parse_line, verify_file
+from tarotsim.record import RecordError, check_file, complete, load, parse_line, verify_file
 
 EXAMPLES_FILE = Path(__file__).parent / "data" / "examples.jsonl"
 EXAMPLE_BYTES = EXAMPLES_FILE.read_bytes()
@@ -193,3 +193,41 @@ def test_workers_start_clean_when_other_threads_run(monkeypatch):
 def test_check_file_refuses_zero_workers():
     with pytest.raises(ValueError):
         list(check_file(io.BytesIO(EXAMPLE_BYTES), workers=0))
+
+
+# ------------------------------------------------------------------ one record of a file, completed
+
+
+def test_record_at_reads_only_up_to_its_line():
+    data = EXAMPLE_BYTES.replace(b"\n", b"\n\n", 1) + b"\xe9 not even text\n"   # line 2 blank, line 8 bad
+    assert record.record_at(io.BytesIO(data)) == (1, EXAMPLES[0])
+    assert record.record_at(io.BytesIO(data), 4) == (4, EXAMPLES[2])
+    assert record.record_at(io.BytesIO(b"\n\n" + data)) == (3, EXAMPLES[0])
+    for line, message in [(2, "line 2: a blank line: no deal record there"),
+                          (8, "line 8: not UTF-8 text (byte 0xe9 at column 1)"),
+                          (10, "line 10: no such line: the file has 8 line(s)")]:
+        with pytest.raises(RecordError) as e:
+            record.record_at(io.BytesIO(data), line)
+        assert str(e.value) == message
+    with pytest.raises(RecordError, match="no deal record in the file"):
+        record.record_at(io.BytesIO(b"\n \n"))
+
+
+def test_complete_fills_in_what_a_typed_record_leaves_out_and_checks_the_rest():
+    t5 = json.loads(json.dumps(EXAMPLES[4]))
+    assert t5["table"] == "5"
+    typed = {k: v for k, v in t5.items() if k not in ("result", "scores", "partner")}
+    assert complete(typed) == t5
+    t5["scores"][0] += 1
+    with pytest.raises(RecordError) as e:
+        complete(t5, 5)
+    assert e.value.line == 5 and e.value.rule_id == "R-SCORE-2"
+
+
+def test_complete_names_the_petit_sec_seat():
+    from tarotsim import simulate as sim
+    from tarotsim.rules import Rules
+
+    rec = next(r for r in sim.records(Rules("4"), 1, range(2000)) if r["outcome"] == "petit_sec")
+    typed = {k: v for k, v in rec.items() if k not in ("petit_sec_seat", "scores")}
+    assert complete(typed) == rec
