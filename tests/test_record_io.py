@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tarotsim import record
 from tarotsim.record import RecordError, check_file, complete, load, parse_line, verify_file
@@ -231,3 +232,51 @@ def test_complete_names_the_petit_sec_seat():
     rec = next(r for r in sim.records(Rules("4"), 1, range(2000)) if r["outcome"] == "petit_sec")
     typed = {k: v for k, v in rec.items() if k not in ("petit_sec_seat", "scores")}
     assert complete(typed) == rec
+
+
+# ------------------------------------------------------------------ never anything but a RecordError
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
+    | st.sampled_from(["KH", "T21", "EX", "pass", "garde", "played", "poignee", "simple", "5", "4"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=6)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.binary(max_size=300))
+def test_any_bytes_give_a_record_nothing_or_a_record_error(data):
+    try:
+        got = list(check_file(io.BytesIO(data), verify=True))
+    except RecordError:
+        pytest.fail("check_file reports a bad line, it does not raise")
+    for report in got:
+        assert report.ok or isinstance(report.error, RecordError)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.sampled_from(range(6)), st.data())
+def test_any_change_to_a_record_is_accepted_or_refused_with_a_record_error(which, data):
+    rec = json.loads(json.dumps(EXAMPLES[which]))
+    parent, key = None, None
+    node = rec
+    for _ in range(data.draw(st.integers(1, 4))):   # walk down to some field, item or card
+        if isinstance(node, dict) and node:
+            k = data.draw(st.sampled_from(sorted(node)))
+        elif isinstance(node, list) and node:
+            k = data.draw(st.integers(0, len(node) - 1))
+        else:
+            break
+        parent, key, node = node, k, node[k]
+    action = data.draw(st.sampled_from(["replace", "delete"]))
+    if action == "delete" and isinstance(parent, dict):
+        del parent[key]
+    else:
+        parent[key] = data.draw(JSON_VALUES)
+    line = json.dumps(rec).encode()
+    try:
+        parsed = parse_line(line, 1)
+        record.verify(parsed, 1)
+        complete(parsed, 1)
+    except RecordError:
+        pass
