@@ -766,7 +766,7 @@ def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--verify", is_flag=True,
               help="Also check the recorded result and scores against the ones recomputed.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes (default: every core); the output is the same for any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record, then a summary.")
 def replay(file, verify, workers, as_json):
