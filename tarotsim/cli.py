@@ -6,6 +6,7 @@ Every bad input ends with one line on stderr and exit code 2, never a traceback
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import sys
@@ -514,79 +515,105 @@ class _NoBar:
 
 
 @cli.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @_common_sim_options
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), required=True, help="Seed of the deal.")
-@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the deal.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal (needed without FILE).")
+@click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
+@click.option("--line", "line", type=click.IntRange(min=1), metavar="N",
+              help="With FILE: the line of the record to show (default: the first record).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
-def show(table, bots, options_, seed, index, names, as_json):
+@click.pass_context
+def show(ctx, file, table, bots, options_, seed, index, line, names, as_json):
     """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
     trick with its leader and winner, the count and the scores.
 
+    The deal is played again from its seed and index by the bots, or read from FILE, a
+    deal-records file (JSON Lines, DESIGN §6; gzip-compressed or - for standard input):
+    the record of line N, checked against the rules first.
+
     \b
-    Example:
+    Examples:
       tarotsim show --table 5 --seed 7 --index 12
+      tarotsim show deals.jsonl.gz --line 3
     """
     from .display import format_record
 
-    rules = _rules(table, options_)
-    players = _players(bots, rules)
+    if file is not None:
+        given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
+                 if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise BadInput(f"{', '.join(given)}: a deal read from FILE is shown as recorded; "
+                           "give FILE --line N, or --seed S --index I")
+        rec, shown = _recorded_deal(file, line)
+        rules = Rules.from_options(rec["table"], rec.get("options") or {})
+    else:
+        if line is not None:
+            raise BadInput("--line N needs FILE, a deal-records file")
+        if seed is None:
+            raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
+        rules = _rules(table, options_)
+        players = _players(bots, rules)
+        rec = shown = _Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
     names_ = _names(names, rules, "--names") if names else None
-    rec = _Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
     if as_json:
         click.echo(json.dumps(rec))
     else:
-        click.echo(format_record(rec, names_))
+        click.echo(format_record(shown, names_))
+
+
+def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
+    """The record of ``line`` of ``file`` as read, and completed for display (result, scores)."""
+    from .record import RecordError, complete, record_at
+
+    try:
+        lineno, rec = record_at(file, line)
+        return rec, complete(rec, lineno)
+    except RecordError as e:
+        raise BadInput(f"{_file_label(file)}: {e}") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--verify", is_flag=True,
               help="Also check the recorded result and scores against the ones recomputed.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Worker processes (default: every core); the output is the same for any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record, then a summary.")
-def replay(file, verify, as_json):
+def replay(file, verify, workers, as_json):
     """Re-play every deal record of a JSON Lines file through the rules engine.
 
     Every decision (bid, call, écart, declarations, each card) is checked for legality;
     with --verify the recorded result and scores must also match. A bad record is named
-    by its line, its action and the rule it breaks; the exit code is then 1.
+    by its line, its action and the rule it breaks; the exit code is then 1. FILE may be
+    gzip-compressed, or - for standard input.
     """
-    from .record import RecordError, load
-    from .record import replay as replay_record
-    from .record import verify as verify_record
+    from .record import check_file
 
-    try:
-        fh = sys.stdin if file == "-" else open(file, encoding="utf-8")
-    except OSError as e:
-        raise BadInput(f"cannot read {file}: {e.strerror}") from None
     n = bad = 0
     first_bad = None
-    with fh:
-        try:
-            for line, rec in load(fh):
-                n += 1
-                try:
-                    res = (verify_record if verify else replay_record)(rec, line)
-                except RecordError as e:
-                    bad += 1
-                    first_bad = first_bad or str(e)
-                    if as_json:
-                        click.echo(json.dumps({"line": line, "ok": False, "error": _why(e),
-                                               "action": e.action, "rule": e.rule_id}))
-                    else:
-                        click.echo(f"line {line}: BAD  {_why(e)}")
-                    continue
-                if as_json:
-                    click.echo(json.dumps({"line": line, "ok": True, "outcome": res.outcome,
-                                           "result": res.result, "scores": res.scores}))
-                else:
-                    click.echo(f"line {line}: ok   {_replay_line(rec, res)}")
-        except RecordError as e:  # the file itself is broken (bad JSON, missing field)
+    with contextlib.closing(check_file(file, verify=verify, workers=workers)) as reports:
+        for report in _reading(reports, file):
             n += 1
+            if report.ok:
+                if as_json:
+                    click.echo(json.dumps({"line": report.line, "ok": True, "outcome": report.outcome,
+                                           "result": report.result, "scores": report.scores}))
+                else:
+                    click.echo(f"line {report.line}: ok   {_replay_line(report)}")
+                continue
+            e = report.error
             bad += 1
             first_bad = first_bad or str(e)
-            msg = {"line": e.line, "ok": False, "error": _why(e), "action": e.action, "rule": e.rule_id}
-            click.echo(json.dumps(msg) if as_json else f"line {e.line}: BAD  {_why(e)}")
+            if as_json:
+                click.echo(json.dumps({"line": e.line, "ok": False, "error": _why(e), "action": e.action,
+                                       "rule": e.rule_id}))
+            else:
+                click.echo(f"line {e.line}: BAD  {_why(e)}")
+    if n == 0:
+        raise BadInput(f"{_file_label(file)} holds no deal record")
     what = "verified" if verify else "replayed"
     if as_json:
         click.echo(json.dumps({"records": n, "bad": bad, "first_bad": first_bad, "verified": verify}))
@@ -596,18 +623,34 @@ def replay(file, verify, as_json):
         sys.exit(1)
 
 
+def _file_label(file: str) -> str:
+    return "standard input" if file == "-" else file
+
+
+def _reading(items, file: str):
+    """``items`` as they come; a failure to open or read ``file`` becomes one line (BadInput)."""
+    while True:
+        try:
+            item = next(items)
+        except StopIteration:
+            return
+        except OSError as e:
+            raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
+        yield item
+
+
 def _why(e) -> str:
     """A RecordError without its line number (the replay output puts the line first)."""
     text = ": ".join(x for x in (e.action, e.message) if x)
     return text + (f" ({e.rule_id})" if e.rule_id else "")
 
 
-def _replay_line(rec: dict, res) -> str:
-    if res.outcome != "played":
-        return f"table {rec['table']}: {res.outcome.replace('_', ' ')}, scores 0"
-    r = res.result
-    return (f"table {rec['table']}: seat {rec['taker']} {rec['contract']} "
-            f"{'made' if r['made'] else 'failed'} {r['difference']:+d}, scores {res.scores}")
+def _replay_line(report) -> str:
+    if report.outcome != "played":
+        return f"table {report.table}: {report.outcome.replace('_', ' ')}, scores 0"
+    r = report.result
+    return (f"table {report.table}: seat {report.taker} {report.contract} "
+            f"{'made' if r['made'] else 'failed'} {r['difference']:+d}, scores {report.scores}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,13 +14,20 @@ from table 5, hands may be in any order, and the passes after a garde contre may
 
 from __future__ import annotations
 
+import collections
+import contextlib
+import gzip
+import io
+import itertools
 import json
 import os
+import reprlib
+import sys
+import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Iterator
 
-from .cards import Card, CardError
+from .cards import DECK, Card, CardError
 from .outputs import open_outputs
 from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
 from .reference.deal import ReferenceDeal
@@ -60,6 +67,9 @@ class RecordError(ValueError):
             parts.append(action)
         text = ": ".join(parts + [message])
         super().__init__(text + (f" ({rule_id})" if rule_id else ""))
+
+    def __reduce__(self):  # travels between processes (replay with several workers)
+        return (type(self), (self.line, self.action, self.rule_id, self.message))
 
 
 @dataclass(frozen=True)
@@ -119,26 +129,142 @@ def _write_lines(records, f) -> int:
 def load(path_or_file) -> Iterator[tuple[int, dict]]:
     """Yield ``(line number, record)`` for each non-blank line, checking each record's shape.
 
-    Raises RecordError naming the line for malformed JSON, missing fields, wrong types,
-    unknown card names and duplicate cards (see :func:`check_record`).
+    ``path_or_file`` is a path, ``"-"`` for standard input, or an open file (binary or text).
+    Gzip data is decompressed on the fly, recognised by its magic bytes (1f 8b) whatever the
+    file's name. Raises RecordError naming the line for a line that is not UTF-8, longer than
+    :data:`MAX_LINE_BYTES` or not JSON, for missing fields, wrong types, unknown card names and
+    duplicate cards (see :func:`check_record`), and for truncated or corrupt gzip data.
     """
+    with open_records(path_or_file) as f:
+        for lineno, raw in read_lines(f):
+            record = parse_line(raw, lineno)
+            if record is not None:
+                yield lineno, record
+
+
+#: The longest line read (a real record is about 2.2 KB): a longer one is refused, not read whole.
+MAX_LINE_BYTES = 1 << 20
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+@contextlib.contextmanager
+def open_records(path_or_file):
+    """A stream of the lines of ``path_or_file``, gzip data decompressed (see :func:`load`).
+
+    A path is opened (and closed again) here; an open file (or standard input for ``"-"``) is
+    left open. The stream is binary, or text if a text file was given.
+    """
+    if isinstance(path_or_file, str) and path_or_file == "-":
+        path_or_file = sys.stdin.buffer
     if hasattr(path_or_file, "read"):
-        yield from _load_lines(path_or_file)
+        with _decompressed(path_or_file) as f:
+            yield f
         return
-    with open(path_or_file, encoding="utf-8") as f:
-        yield from _load_lines(f)
+    with open(path_or_file, "rb") as raw, _decompressed(raw) as f:
+        yield f
 
 
-def _load_lines(f) -> Iterator[tuple[int, dict]]:
-    for lineno, text in enumerate(f, 1):
-        if not text.strip():
-            continue
+@contextlib.contextmanager
+def _decompressed(f):
+    if isinstance(f.read(0), str):  # a text file: already decoded, nothing to detect
+        yield f
+        return
+    wrapper = None
+    if hasattr(f, "peek"):
+        head = f.peek(len(GZIP_MAGIC))[:len(GZIP_MAGIC)]
+    elif f.seekable():
+        start = f.tell()
+        head = f.read(len(GZIP_MAGIC))
+        f.seek(start)
+    else:  # a bare binary stream: buffer it to look ahead without losing bytes
+        f = wrapper = io.BufferedReader(f)
+        head = f.peek(len(GZIP_MAGIC))[:len(GZIP_MAGIC)]
+    try:
+        if head == GZIP_MAGIC:
+            with gzip.GzipFile(fileobj=f, mode="rb") as gz:  # leaves ``f`` open
+                yield gz
+        else:
+            yield f
+    finally:
+        if wrapper is not None:
+            wrapper.detach()  # the caller's stream stays open
+
+
+def read_lines(f) -> Iterator[tuple[int, bytes | str]]:
+    """Yield ``(line number, raw line)`` from a stream of :func:`open_records`, blank ones too.
+
+    Raises RecordError naming the line for a line longer than :data:`MAX_LINE_BYTES` and for
+    gzip data that ends early or is corrupt (the lines before are yielded first).
+    """
+    lineno = 0
+    while True:
+        lineno += 1
         try:
-            record = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RecordError(lineno, None, None, f"malformed JSON: {e.msg} (column {e.colno})") from None
-        check_record(record, lineno)
-        yield lineno, record
+            raw = f.readline(MAX_LINE_BYTES + 1)
+        except EOFError:
+            raise RecordError(lineno, None, None, "the gzip data ends early: the file is truncated") from None
+        except (gzip.BadGzipFile, zlib.error) as e:
+            raise RecordError(lineno, None, None, f"corrupt gzip data ({e})") from None
+        except UnicodeDecodeError as e:  # a text stream whose decoder met a bad byte
+            raise RecordError(lineno, None, None,
+                              f"not {e.encoding} text (byte 0x{e.object[e.start]:02x})") from None
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES and raw[-1:] not in (b"\n", "\n"):
+            raise RecordError(lineno, None, None, f"longer than {MAX_LINE_BYTES // (1 << 20)} MiB: not a deal "
+                                                  "record (one is about 2 KB)")
+        yield lineno, raw
+
+
+def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
+    """One line of a records file as a checked record (:func:`check_record`), None if blank."""
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(lineno, None, None,
+                              f"not UTF-8 text (byte 0x{raw[e.start]:02x} at column {e.start + 1})") from None
+    else:
+        text = raw
+    if lineno == 1 and text.startswith("\ufeff"):  # a byte-order mark some editors write
+        text = text[1:]
+    if not text.strip():
+        return None
+    try:
+        record = json.loads(text.rstrip("\r\n"))  # an error at the end of the line is in its last column
+    except json.JSONDecodeError as e:
+        raise RecordError(lineno, None, None, f"malformed JSON: {e.msg} (column {e.colno})") from None
+    except RecursionError:
+        raise RecordError(lineno, None, None, "JSON nested too deeply to be a deal record") from None
+    except ValueError:  # a number of thousands of digits (int max str digits)
+        raise RecordError(lineno, None, None, "a JSON number too long to be part of a deal record") from None
+    check_record(record, lineno)
+    return record
+
+
+def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
+    """``(line number, record)`` of the record on line ``line`` of a records file (1-based; None:
+    the first record), its shape checked. The lines before it are not parsed.
+
+    Raises RecordError when that line is blank, is not there or holds no valid record, and when
+    the file (None) holds no record at all. Read as by :func:`load` (gzip, ``"-"``).
+    """
+    if line is not None and line < 1:
+        raise ValueError(f"lines are numbered from 1, not {line}")
+    n_lines = 0
+    with open_records(path_or_file) as f:
+        for lineno, raw in read_lines(f):
+            n_lines = lineno
+            if line is not None and lineno != line:
+                continue
+            record = parse_line(raw, lineno)
+            if record is not None:
+                return lineno, record
+            if line is not None:
+                raise RecordError(lineno, None, None, "a blank line: no deal record there")
+    if line is None:
+        raise RecordError(None, None, None, "no deal record in the file")
+    raise RecordError(line, None, None, f"no such line: the file has {n_lines} line(s)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -152,6 +278,17 @@ def _is_int(x) -> bool:
 def _type_name(x) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false",
             int: "a number", float: "a number", type(None): "null"}.get(type(x), type(x).__name__)
+
+
+_CARD_BY_NAME = {str(c): c for c in DECK}
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
+_SHORT_REPR.maxlevel = 2
+
+
+def _shown(x) -> str:
+    """``repr(x)`` for a message, cut short: a record's value may be a megabyte long or deep."""
+    return _SHORT_REPR.repr(x)
 
 
 def check_record(record, line: int | None = None) -> None:
@@ -172,10 +309,12 @@ def check_record(record, line: int | None = None) -> None:
     def card(field, name):
         if not isinstance(name, str):
             fail(field, f"a card is a name such as KH or T21, not {_type_name(name)}")
+        if name in _CARD_BY_NAME:  # the canonical name, as written by tarotsim
+            return _CARD_BY_NAME[name]
         try:
             return Card.parse(name)
         except CardError:
-            fail(field, f"unknown card {name!r}", "R-CARD-1")
+            fail(field, f"unknown card {_shown(name)}", "R-CARD-1")
 
     def card_list(field, value, distinct=True):
         if not isinstance(value, list):
@@ -193,10 +332,10 @@ def check_record(record, line: int | None = None) -> None:
         fail(None, f"a record is a JSON object, not {_type_name(record)}")
     need("format", lambda v: isinstance(v, str), "a string")
     if record["format"] != RECORD_FORMAT:
-        fail("format", f"unknown format {record['format']!r}: expected {RECORD_FORMAT!r}")
+        fail("format", f"unknown format {_shown(record['format'])}: expected {RECORD_FORMAT!r}")
     need("table", lambda v: isinstance(v, str), "a string")
     if record["table"] not in TABLES:
-        fail("table", f"unknown table {record['table']!r}: one of {', '.join(TABLES)}", "R-GEN-1")
+        fail("table", f"unknown table {_shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
     if "options" in record and not isinstance(record["options"], dict):
         fail("options", f"must be an object, not {_type_name(record['options'])}")
     for f in ("seed", "index"):
@@ -220,13 +359,13 @@ def check_record(record, line: int | None = None) -> None:
             fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
     need("outcome", lambda v: isinstance(v, str), "a string")
     if record["outcome"] not in OUTCOMES:
-        fail("outcome", f"unknown outcome {record['outcome']!r}: one of {', '.join(OUTCOMES)}")
+        fail("outcome", f"unknown outcome {_shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
     played = record["outcome"] == "played"
     for f in ("taker", "partner"):
         if f in record and not (record[f] is None or _is_int(record[f])):
             fail(f, f"must be a seat number or null, not {_type_name(record[f])}")
     if "contract" in record and record["contract"] is not None and record["contract"] not in CONTRACTS:
-        fail("contract", f"unknown contract {record['contract']!r}", "R-BID-1")
+        fail("contract", f"unknown contract {_shown(record['contract'])}", "R-BID-1")
     if played:
         for f in ("taker", "contract", "tricks"):
             if record.get(f) is None:
@@ -245,10 +384,10 @@ def check_record(record, line: int | None = None) -> None:
             if not _is_int(d.get("seat")):
                 fail(f + ".seat", "missing or not a seat number")
             if d.get("kind") not in DECLARATION_KINDS:
-                fail(f + ".kind", f"unknown declaration {d.get('kind')!r}: one of {', '.join(DECLARATION_KINDS)}")
+                fail(f + ".kind", f"unknown declaration {_shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
             if d["kind"] == "poignee":
                 if d.get("level") not in POIGNEE_LEVELS:
-                    fail(f + ".level", f"poignée level is simple, double or triple, not {d.get('level')!r}", "R-POIG-1")
+                    fail(f + ".level", f"poignée level is simple, double or triple, not {_shown(d.get('level'))}", "R-POIG-1")
                 if "cards" not in d:
                     fail(f + ".cards", "missing field")
                 card_list(f + ".cards", d["cards"])
@@ -296,20 +435,201 @@ def verify(record: dict, line: int | None = None) -> VerifyResult:
     return out
 
 
-def verify_file(path_or_file) -> int:
+def complete(record: dict, line: int | None = None) -> dict:
+    """Verify ``record`` as far as it goes; return a copy with what it leaves out recomputed.
+
+    Like :func:`verify`, but a record without ``result`` or ``scores`` (typed by hand) is not
+    refused for that: they are filled in from the replay, as are ``partner`` at table 5 and
+    ``petit_sec_seat`` of an annulled deal. What the record does hold must match the replay.
+    """
+    r = _Replayer(record, line)
+    out = r.run()
+    d = out.deal
+    full = dict(record)
+    if out.outcome == "played" and full.get("result") is None:
+        full["result"] = out.result
+    full.setdefault("scores", out.scores)
+    if d.table == "5" and out.outcome == "played":
+        full.setdefault("partner", d.partner)
+    if out.outcome == "petit_sec":
+        full.setdefault("petit_sec_seat", d.petit_sec_seat)
+    r.rec = full
+    r.compare(out)
+    return full
+
+
+def verify_file(path_or_file, workers: int = 1) -> int:
     """Verify every record of a JSON Lines file; return how many. Raises at the first bad one."""
     n = 0
-    for lineno, record in load(path_or_file):
-        verify(record, lineno)
+    for report in check_file(path_or_file, verify=True, workers=workers):
+        if report.error is not None:
+            raise report.error
         n += 1
     return n
+
+
+@dataclass(frozen=True)
+class LineReport:
+    """What replaying one record of a file gave (:func:`check_file`).
+
+    ``error`` is the record's first bad thing, or None; with ``stop`` the file itself is broken
+    there (unreadable, not JSON, a field missing or of the wrong type) and nothing after that
+    line is read. A good record gives its ``table``, ``taker``, ``contract`` as recorded and the
+    ``outcome``, ``result`` and ``scores`` recomputed.
+    """
+
+    line: int | None
+    error: RecordError | None = None
+    stop: bool = False
+    table: str | None = None
+    taker: int | None = None
+    contract: str | None = None
+    outcome: str | None = None
+    result: dict | None = None
+    scores: list[int] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+#: Lines handed to a worker at a time: big enough to pay for the trip between processes.
+CHUNK_LINES = 256
+
+
+def check_file(path_or_file, verify: bool = False, workers: int | None = 1) -> Iterator[LineReport]:
+    """Replay (or with ``verify``, verify) every record of a JSON Lines file, in line order.
+
+    Yields one :class:`LineReport` per record (blank lines are skipped), the bad ones included;
+    after a report with ``stop`` set (the file is broken there) nothing more is read. With
+    ``workers`` > 1 the records are checked in that many processes, in chunks of
+    :data:`CHUNK_LINES` lines (None: one per core); the reports are the same, in the same
+    order, whatever the number. ``path_or_file`` is read as by :func:`load` (gzip, ``"-"``).
+    """
+    if workers is None:
+        workers = available_cores()
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    with open_records(path_or_file) as f:
+        chunks = _chunks(f)
+        first = next(chunks, None)
+        if first is None:
+            return
+        second = next(chunks, None) if workers > 1 else None
+        if second is None:  # one worker, or one chunk (not worth starting processes)
+            for chunk in itertools.chain([first], chunks):
+                reports = _check_chunk(chunk, verify)
+                yield from reports
+                if reports and reports[-1].stop:
+                    return
+            return
+        yield from _check_in_pool(itertools.chain([first, second], chunks), verify, workers)
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _chunks(f) -> Iterator[list | RecordError]:
+    """Lists of ``(line, raw line)``; a reading error comes last, as itself."""
+    chunk = []
+    try:
+        for item in read_lines(f):
+            chunk.append(item)
+            if len(chunk) == CHUNK_LINES:
+                yield chunk
+                chunk = []
+    except RecordError as e:
+        if chunk:
+            yield chunk
+        yield e
+        return
+    if chunk:
+        yield chunk
+
+
+def _check_chunk(chunk: list | RecordError, verify: bool) -> list[LineReport]:
+    """Reports for one chunk of :func:`_chunks`, up to and including its first ``stop``."""
+    if isinstance(chunk, RecordError):
+        return [LineReport(chunk.line, chunk, stop=True)]
+    out = []
+    for lineno, raw in chunk:
+        try:
+            record = parse_line(raw, lineno)
+        except RecordError as e:
+            out.append(LineReport(lineno, e, stop=True))
+            break
+        if record is None:
+            continue
+        try:
+            r = _Replayer(record, lineno, checked=True)
+            res = r.run()
+            if verify:
+                r.compare(res)
+        except RecordError as e:
+            out.append(LineReport(lineno, e))
+            continue
+        out.append(LineReport(lineno, None, False, record["table"], record.get("taker"), record.get("contract"),
+                              res.outcome, res.result, res.scores))
+    return out
+
+
+def _check_in_pool(chunks, verify: bool, workers: int) -> Iterator[LineReport]:
+    import concurrent.futures
+
+    pool = concurrent.futures.ProcessPoolExecutor(workers, _pool_context(), initializer=_worker_init)
+    pending: collections.deque = collections.deque()
+    try:
+        for chunk in chunks:
+            if isinstance(chunk, RecordError):  # read here, no work to hand out
+                fut: concurrent.futures.Future = concurrent.futures.Future()
+                fut.set_result(_check_chunk(chunk, verify))
+            else:
+                fut = pool.submit(_check_chunk, chunk, verify)
+            pending.append(fut)
+            if len(pending) > 2 * workers:  # bounded read-ahead: the memory stays small
+                reports = pending.popleft().result()
+                yield from reports
+                if reports and reports[-1].stop:
+                    return
+        while pending:
+            reports = pending.popleft().result()
+            yield from reports
+            if reports and reports[-1].stop:
+                return
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool_context():
+    import multiprocessing
+    import threading
+
+    # fork starts a worker in milliseconds (a fresh interpreter takes most of a second) and the
+    # worker runs only code already imported; but a fork of a process running other threads can
+    # deadlock on a lock one of them held: then start the workers clean
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _worker_init():
+    # Ctrl-C is the parent's to handle: it stops the pool; a worker must not print a traceback
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _Replayer:
     """Walks a record in the order of the deal and stops at its first bad thing."""
 
-    def __init__(self, record: dict, line: int | None):
-        check_record(record, line)
+    def __init__(self, record: dict, line: int | None, checked: bool = False):
+        if not checked:  # ``checked``: :func:`parse_line` has just done it
+            check_record(record, line)
         self.rec = record
         self.line = line
 

@@ -22,7 +22,7 @@ from ..rng import CHIEN_SIZE, HAND_SIZE, dealing_order
 from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
 from ..scoring import DealFacts, ScoreBreakdown, score
 from .errors import RuleViolation
-from .tricks import is_king, play_duty, trick_winner
+from .tricks import in_order, is_king, play_duty, trick_winner
 
 BIDS = ("pass",) + CONTRACTS
 MISERE_KINDS = ("atout", "tete")
@@ -33,11 +33,16 @@ def as_card(x) -> Card:
     """A Card from a Card, a card id or a card name."""
     if isinstance(x, Card):
         return x
+    if isinstance(x, str) and x in _CARD_BY_NAME:  # the canonical name, as records have it
+        return _CARD_BY_NAME[x]
     if isinstance(x, int) and not isinstance(x, bool):
         if not 0 <= x < N_CARDS:
             raise ValueError(f"no card with id {x}")
         return DECK[x]
     return Card.parse(x)
+
+
+_CARD_BY_NAME = {str(c): c for c in DECK}
 
 
 def as_cards(xs) -> list[Card]:
@@ -46,7 +51,7 @@ def as_cards(xs) -> list[Card]:
 
 def names(cards) -> list[str]:
     """Card names in id order (the record's notation, DESIGN §2 and §6)."""
-    return [str(c) for c in sorted(cards)]
+    return [str(c) for c in in_order(cards)]
 
 
 @dataclass(frozen=True)
@@ -110,8 +115,8 @@ class ReferenceDeal:
         self.n_tricks = HAND_SIZE[self.table]                            # R-DEAL-1
 
         self.forced: tuple[int, str] | None = None   # (seat, contract) of a forced contract
-        self.initial_hands = [sorted(as_cards(h)) for h in hands]
-        self.chien = sorted(as_cards(chien))
+        self.initial_hands = [in_order(as_cards(h)) for h in hands]
+        self.chien = in_order(as_cards(chien))
         self._check_partition()
         self.hands = [list(h) for h in self.initial_hands]
 
@@ -313,7 +318,7 @@ class ReferenceDeal:
 
     def _after_call(self):
         if self.contract in ("prise", "garde"):
-            self.hands[self.taker] = sorted(self.hands[self.taker] + self.chien)  # R-CHIEN-1
+            self.hands[self.taker] = in_order(self.hands[self.taker] + self.chien)  # R-CHIEN-1
             self.phase = "ecart"
         else:
             self.phase = "chelem"  # R-CHIEN-3/4: no écart
@@ -367,7 +372,7 @@ class ReferenceDeal:
                 msg = (f"exactly {needed} trump(s) must go to the écart (only {n_normal} other "
                        f"eligible cards), not {trumps}")
             raise RuleViolation("R-CHIEN-2", msg)
-        return sorted(cards)
+        return in_order(cards)
 
     def is_legal_ecart(self, seat: int, cards) -> bool:
         try:
@@ -470,7 +475,7 @@ class ReferenceDeal:
             hidden = [c for c in self.hands[seat] if c.is_trump and c not in cards]
             if hidden:
                 raise RuleViolation("R-POIG-3", f"the Excuse may be shown only with every trump held: {hidden[0]} is not shown")
-        return sorted(cards)
+        return in_order(cards)
 
     def declare_poignee(self, seat: int, level: str | None = None, cards=None):
         """Show a poignée (``level`` and its ``cards``), or decline it (``level=None``).
@@ -543,10 +548,10 @@ class ReferenceDeal:
         if seat != self.next_player():
             raise RuleViolation("R-PLAY-2", f"seat {seat} plays out of turn: seat {self.next_player()} is to play")
         card = as_card(card)
-        if card not in self.hands[seat]:
-            raise RuleViolation("R-PLAY-2", f"seat {seat} does not hold {card}")
         allowed, rule_id, reason = self._duty(seat)
-        if card not in allowed:
+        if card not in allowed:  # the allowed cards are held: a held card is looked for only now
+            if card not in self.hands[seat]:
+                raise RuleViolation("R-PLAY-2", f"seat {seat} does not hold {card}")
             raise RuleViolation(rule_id, reason)
         return card
 
@@ -626,8 +631,8 @@ class ReferenceDeal:
             piles["attack"] += self.chien          # R-CHIEN-3
         else:
             piles["defence"] += self.chien         # R-CHIEN-4
-        self.attack_pile = sorted(piles["attack"])
-        self.defence_pile = sorted(piles["defence"])
+        self.attack_pile = in_order(piles["attack"])
+        self.defence_pile = in_order(piles["defence"])
         self.attack_half_points = sum(c.half_points for c in self.attack_pile) + debt["attack"]
         self.defence_half_points = sum(c.half_points for c in self.defence_pile) + debt["defence"]
 

@@ -7,10 +7,20 @@ few facts of the deal they need (the called card, whether this is trick 1, the o
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..cards import KING, SUIT_NAMES, Card
 
 # The duty a player is under, as the rule id that states it (R-PLAY-4 a..d, R-CALL-4).
 FREE = None
+
+
+def in_order(cards) -> list[Card]:
+    """``sorted(cards)`` (cards order by id), with the id as key: no Python comparison per pair."""
+    return sorted(cards, key=_CARD_ID)
+
+
+_CARD_ID = attrgetter("id")
 
 
 def led_card(trick: list[Card]) -> Card | None:
@@ -31,11 +41,12 @@ def _called_suit_lead(hand: list[Card], called: Card) -> list[Card]:
     No card of the called suit except the called card itself; the ban is lifted when every
     card he holds is of the called suit (he "has no other card").
     """
-    others = [c for c in hand if c.suit != called.suit]
+    called_suit = called.suit
+    others = [c for c in hand if c.suit != called_suit]
     if not others:
-        return sorted(hand)
+        return in_order(hand)
     allowed = others + [c for c in hand if c == called]
-    return sorted(allowed)
+    return in_order(allowed)
 
 
 def play_duty(hand, trick, *, called: Card | None = None, first_trick: bool = False,
@@ -46,8 +57,7 @@ def play_duty(hand, trick, *, called: Card | None = None, first_trick: bool = Fa
     rule that narrows the choice (``None`` when every card of the hand is allowed) and
     ``reason`` a short text for an error message (``"must follow hearts: holds 7H"``).
     """
-    hand = sorted(hand)
-    excuse = [c for c in hand if c.is_excuse]  # R-EXC-1: always allowed instead
+    hand = in_order(hand)
     led = led_card(trick)
 
     if led is None:
@@ -66,6 +76,8 @@ def play_duty(hand, trick, *, called: Card | None = None, first_trick: bool = Fa
                     f"{called}: holds {example}")
         return hand, FREE, ""
 
+    excuse = hand[:1] if hand and hand[0].is_excuse else []  # R-EXC-1: always allowed instead
+    # (the Excuse has the lowest id: it can only be first of a hand in id order)
     my_trumps = _trumps(hand)
     trumps_in_trick = _trumps(trick)
     top = max((t.rank for t in trumps_in_trick), default=0)
@@ -75,18 +87,19 @@ def play_duty(hand, trick, *, called: Card | None = None, first_trick: bool = Fa
             return hand, FREE, ""  # R-PLAY-4d
         higher = [t for t in my_trumps if t.rank > top]
         if higher:
-            return sorted(higher + excuse), "R-PLAY-4c", f"must overtrump: holds {higher[0]} above T{top}"
-        return sorted(my_trumps + excuse), "R-PLAY-4c", f"must play a trump: trumps led, holds {my_trumps[0]}"
+            return in_order(higher + excuse), "R-PLAY-4c", f"must overtrump: holds {higher[0]} above T{top}"
+        return in_order(my_trumps + excuse), "R-PLAY-4c", f"must play a trump: trumps led, holds {my_trumps[0]}"
 
-    suit = SUIT_NAMES[led.suit]
-    same = [c for c in hand if c.suit == led.suit]
+    led_suit = led.suit
+    suit = SUIT_NAMES[led_suit]
+    same = [c for c in hand if c.suit == led_suit]
     if same:
-        return sorted(same + excuse), "R-PLAY-4a", f"must follow {suit}: holds {same[0]}"
+        return in_order(same + excuse), "R-PLAY-4a", f"must follow {suit}: holds {same[0]}"
     if my_trumps:
         higher = [t for t in my_trumps if t.rank > top]
         if trumps_in_trick and higher:
-            return sorted(higher + excuse), "R-PLAY-4b", f"must overtrump: holds {higher[0]} above T{top}"
-        return sorted(my_trumps + excuse), "R-PLAY-4b", f"must trump: void in {suit}, holds {my_trumps[0]}"
+            return in_order(higher + excuse), "R-PLAY-4b", f"must overtrump: holds {higher[0]} above T{top}"
+        return in_order(my_trumps + excuse), "R-PLAY-4b", f"must trump: void in {suit}, holds {my_trumps[0]}"
     return hand, FREE, ""  # R-PLAY-4d
 
 
