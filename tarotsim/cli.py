@@ -17,9 +17,11 @@ import numpy as np
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
 from .reference.errors import RuleViolation
+from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
-from .scoring import (CHELEM_OUTCOMES, MISERE_KINDS, DealFacts, ScoringError, check_facts,
-                      format_breakdown, parse_points, score)
+from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
+                      parse_points, parse_poignee, score, seat_of)
+from .sheet import SheetError, read_sheet, score_sheet
 
 CHELEM_CHOICES = [k for k in CHELEM_OUTCOMES if k]
 
@@ -42,50 +44,19 @@ def _names(text: str | None, rules: Rules, flag: str) -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names):
         raise BadInput(f"{flag}: empty player name in {text!r}")
-    if len(set(names)) != len(names):
-        raise BadInput(f"{flag}: the same name appears twice in {text!r}")
     if len(names) != rules.n_seats:
         raise BadInput(f"{flag}: table {rules.table} seats {rules.n_seats} players, got {len(names)}")
-    return names
+    try:  # also refuses names that differ only in case, which --taker etc. could not tell apart
+        return check_names(names)
+    except ScoringError as e:
+        raise BadInput(f"{flag}: {e}") from None
 
 
 def _seat(name: str, names: list[str], what: str) -> int:
-    for i, n in enumerate(names):
-        if n == name or n.lower() == name.strip().lower():
-            return i
-    raise BadInput(f"{what} {name!r} is not one of the players: {', '.join(names)}")
-
-
-def _poignee(text: str) -> tuple[str, str]:
-    level, _, side = text.partition(":")
-    level, side = level.strip().lower(), side.strip().lower()
-    if level not in ("simple", "double", "triple") or side not in ("attack", "defence"):
-        raise BadInput(f"poignée {text!r} must be LEVEL:SIDE, LEVEL simple|double|triple, SIDE attack|defence")
-    return level, side
-
-
-def _misere(text: str, names: list[str]) -> tuple[int, str]:
-    who, _, kind = text.rpartition(":")
-    kind = kind.strip().lower()
-    if not who or kind not in MISERE_KINDS:
-        raise BadInput(f"misère {text!r} must be PLAYER:atout or PLAYER:tete")
-    return _seat(who, names, "misère player"), kind
-
-
-def _check_poignees(poignees, rules: Rules, partner, alone: bool):
-    """Poignées a table cannot hold: too many per side, or more trumps shown than exist."""
-    sizes = rules.poignee_sizes
-    if poignees and sizes is None:
-        raise BadInput(f"there is no poignée at table {rules.table} (R-VAR-TWO)")
-    attackers = 2 if partner is not None else 1
-    limit = {"attack": attackers, "defence": rules.n_active - attackers}
-    for side in ("attack", "defence"):
-        count = sum(1 for _, s in poignees if s == side)
-        if count > limit[side]:
-            raise BadInput(f"{count} poignées for the {side}, which has {limit[side]} player(s) (R-POIG-2)")
-    shown = sum(sizes[("simple", "double", "triple").index(lv)] for lv, _ in poignees) if poignees else 0
-    if shown > 22:
-        raise BadInput(f"these poignées show {shown} cards; there are only 21 trumps and the Excuse (R-POIG-3)")
+    try:
+        return seat_of(name, names, what)
+    except ScoringError as e:
+        raise BadInput(str(e)) from None
 
 
 def _points(points, defence_points) -> int:
@@ -107,15 +78,18 @@ def cli():
     \b
     Score one deal:        tarotsim score --contract garde --oudlers 2 --points 45
     Score an evening:      tarotsim sheet evening.csv --players Emma,Nico,Pat,Lea
+    Play many deals:       tarotsim simulate --deals 1000000 --seed 1
+    Compare bots:          tarotsim tournament --bots heuristic,greedy,greedy,greedy
 
-    Rules follow the FFT rulebook (RULES.md ids such as R-COUNT-4 are quoted in the output);
-    variants are set with --option NAME=VALUE (see `tarotsim options`).
+    Rules follow the FFT rulebook; their ids (R-COUNT-4 ...) are quoted in the output and
+    explained in docs/rules.md (RULES §14: the variants, set with --option NAME=VALUE, see
+    `tarotsim options`). Deal records (DESIGN §6) and the facts table: docs/records.md.
     """
 
 
 @cli.command()
 def options():
-    """List the variant options (RULES §14) with their default and allowed values."""
+    """List the variant options (RULES §14, docs/rules.md) with their default and allowed values."""
     for name, (default, allowed, text) in OPTION_SPECS.items():
         if allowed is int:
             values = "a whole number"
@@ -151,7 +125,7 @@ def score_cmd(table, contract, oudlers, points, defence_points, petit_au_bout, p
     """Score one deal from its facts and show every step of the count.
 
     \b
-    Example (RULES EX-2): a failed garde sans at 4 players, petit au bout and
+    Example (RULES EX-2, docs/rules.md): a failed garde sans at 4 players, petit au bout and
     a poignée for the defence:
       tarotsim score --contract garde_sans --oudlers 2 --points 37 \\
                      --petit-au-bout defence --poignee simple:defence
@@ -164,6 +138,9 @@ def score_cmd(table, contract, oudlers, points, defence_points, petit_au_bout, p
         raise BadInput(f"--partner: a partner is called only at table 5, not at table {table} (R-CALL-1)")
     if alone and table != "5":
         raise BadInput("--alone applies to table 5 only")
+    if alone and partner:
+        raise BadInput(f"--partner {partner} and --alone contradict each other: a taker alone has no partner "
+                       f"(R-CALL-2)")
     if table == "5" and not alone:
         partner_seat = _seat(partner, names_, "partner") if partner else (1 if taker_seat != 1 else 0)
         if partner_seat == taker_seat:
@@ -175,9 +152,8 @@ def score_cmd(table, contract, oudlers, points, defence_points, petit_au_bout, p
             raise BadInput("the dummy sits out: he cannot be the taker (R-DEAL-6)")
     elif dummy:
         raise BadInput(f"--dummy applies to table 5d only, not table {table}")
-    poig = tuple(_poignee(p) for p in poignees)
-    _check_poignees(poig, rules, partner_seat, alone)
-    mis = tuple(_misere(m, names_) for m in miseres)
+    poig = tuple(parse_poignee(p) for p in poignees)
+    mis = tuple(parse_misere(m, names_) for m in miseres)
     facts = DealFacts(rules=rules, contract=contract, attack_half_points=_points(points, defence_points),
                       oudlers=oudlers, taker=taker_seat, partner=partner_seat, dummy=dummy_seat,
                       petit_au_bout=petit_au_bout, poignees=poig, chelem=chelem, miseres=mis)
@@ -191,99 +167,7 @@ def score_cmd(table, contract, oudlers, points, defence_points, petit_au_bout, p
 
 
 # ---------------------------------------------------------------------------------------------
-# The score sheet
-
-SHEET_COLUMNS = ("taker", "contract", "oudlers", "points", "defence_points", "partner", "dummy",
-                 "petit_au_bout", "poignees", "chelem", "miseres")
-
-
-class SheetError(BadInput):
-    pass
-
-
-def _sheet_row(row: dict, rownum: int, rules: Rules, names: list[str]):
-    """One CSV row -> DealFacts, or None for a row of 'pass'. Errors name the row and column."""
-    def bad(col, msg):
-        raise SheetError(f"row {rownum}, column {col}: {msg}")
-
-    get = {k: (v or "").strip() for k, v in row.items() if k is not None}
-    contract = get.get("contract", "").lower()
-    if contract == "pass" or get.get("taker", "").lower() == "pass":
-        return None
-    if contract not in CONTRACTS:
-        bad("contract", f"unknown contract {get.get('contract')!r} (prise, garde, garde_sans, garde_contre or pass)")
-    if not get.get("taker"):
-        bad("taker", "empty")
-    try:
-        taker = _seat(get["taker"], names, "taker")
-    except BadInput as e:
-        bad("taker", str(e))
-    try:
-        oudlers = int(get.get("oudlers", ""))
-        if not 0 <= oudlers <= 3:
-            raise ValueError
-    except ValueError:
-        bad("oudlers", f"must be 0, 1, 2 or 3, not {get.get('oudlers')!r}")
-    pts, dpts = get.get("points") or None, get.get("defence_points") or None
-    if (pts is None) == (dpts is None):
-        bad("points", "give points or defence_points, exactly one of them")
-    try:
-        hp = parse_points(pts) if pts is not None else 182 - parse_points(dpts)
-    except ScoringError as e:
-        bad("points" if pts is not None else "defence_points", str(e))
-    partner = None
-    if get.get("partner"):
-        if rules.table != "5":
-            bad("partner", f"a partner is called only at table 5, not at table {rules.table} (R-CALL-1)")
-        try:
-            partner = _seat(get["partner"], names, "partner")
-        except BadInput as e:
-            bad("partner", str(e))
-        if partner == taker:
-            bad("partner", "the partner cannot be the taker (leave it empty when he played alone)")
-    dummy = None
-    if rules.table == "5d":
-        if not get.get("dummy"):
-            bad("dummy", "table 5d needs the dealer who sat out (R-DEAL-6)")
-        try:
-            dummy = _seat(get["dummy"], names, "dummy")
-        except BadInput as e:
-            bad("dummy", str(e))
-        if dummy == taker:
-            bad("dummy", "the dummy cannot be the taker (R-DEAL-6)")
-    elif get.get("dummy"):
-        bad("dummy", f"only table 5d has a dummy, not table {rules.table}")
-    pab = get.get("petit_au_bout", "").lower() or None
-    if pab not in (None, "attack", "defence"):
-        bad("petit_au_bout", f"attack or defence, not {pab!r}")
-    poig = []
-    for part in filter(None, (p.strip() for p in get.get("poignees", "").split(";"))):
-        try:
-            poig.append(_poignee(part))
-        except BadInput as e:
-            bad("poignees", str(e))
-    try:
-        _check_poignees(poig, rules, partner, partner is None)
-    except BadInput as e:
-        bad("poignees", str(e))
-    chelem = get.get("chelem", "").lower() or None
-    if chelem not in CHELEM_OUTCOMES:
-        bad("chelem", f"one of {', '.join(CHELEM_CHOICES)}, not {chelem!r}")
-    mis = []
-    for part in filter(None, (p.strip() for p in get.get("miseres", "").split(";"))):
-        try:
-            mis.append(_misere(part, names))
-        except BadInput as e:
-            bad("miseres", str(e))
-    facts = DealFacts(rules=rules, contract=contract, attack_half_points=hp, oudlers=oudlers, taker=taker,
-                      partner=partner, dummy=dummy, petit_au_bout=pab, poignees=tuple(poig), chelem=chelem,
-                      miseres=tuple(mis))
-    try:
-        check_facts(facts)
-    except ScoringError as e:
-        col = "miseres" if "misère" in str(e) else "oudlers" if "oudler" in str(e) else "points"
-        bad(col, str(e))
-    return facts
+# The score sheet (reading and scoring: tarotsim.sheet)
 
 
 @cli.command()
@@ -302,80 +186,46 @@ def sheet(file, players, table, options_, until, as_json):
     Columns (header required): taker,contract,oudlers,points and optionally
     defence_points, partner (table 5; empty = alone), dummy (5d), petit_au_bout,
     poignees (e.g. simple:defence;double:attack), chelem, miseres (e.g. Nico:atout).
-    A row whose contract is `pass` scores zero for everybody.
+    A row whose contract is `pass` scores zero for everybody. Cells are separated
+    by , or ; or a tab; the file may be UTF-8, or Windows-1252 / Latin-1 as French
+    spreadsheets save it; points may have a decimal comma (41,5).
     """
     if table is None:
         n = len(players.split(",")) if players else 4
         table = {3: "3", 4: "4", 5: "5", 2: "2"}.get(n, "4")
     rules = _rules(table, options_, {"game_end": until} if until else None)
     names = _names(players, rules, "--players")
-    hint = "" if players else " (name the players with --players)"
     try:
-        fh = sys.stdin if file == "-" else open(file, newline="", encoding="utf-8-sig")
-    except OSError as e:
-        raise BadInput(f"cannot read {file}: {e.strerror}") from None
-    with fh:
-        reader = csv.DictReader(fh)
-        header = [h.strip().lower() for h in (reader.fieldnames or [])]
-        missing = [c for c in ("taker", "contract") if c not in header]
-        if missing:
-            raise SheetError(f"{file}: the header lacks column(s) {', '.join(missing)}")
-        unknown = [h for h in header if h not in SHEET_COLUMNS]
-        if unknown:
-            raise SheetError(f"{file}: unknown column(s) {', '.join(unknown)} (known: {', '.join(SHEET_COLUMNS)})")
-        reader.fieldnames = header
-        rows = list(enumerate(reader, start=2))  # row numbers as a spreadsheet shows them
-    if not rows:
-        raise SheetError(f"{file}: no deal in the sheet")
-    try:
-        facts_rows = [(num, _sheet_row(row, num, rules, names)) for num, row in rows]
+        rows = read_sheet(file, rules, names)
+        result = score_sheet(rows, rules, names)
     except SheetError as e:
-        msg = e.format_message()
-        raise SheetError(msg + hint if "is not one of the players" in msg else msg) from None
-
-    deals, totals = [], [0] * len(names)
-    target = rules.game_end if isinstance(rules.game_end, int) else None
-    finished_at = None
-    for num, facts in facts_rows:
-        if facts is None:
-            scores, label, warnings = [0] * len(names), "pass", ()
-        else:
-            b = score(facts)
-            scores, warnings = list(b.scores), b.warnings
-            label = (f"{names[facts.taker]} {facts.contract} "
-                     f"{'made' if b.made else 'failed'} {b.difference:+d}")
-        if sum(scores) != 0:  # R-SCORE-3
-            raise AssertionError(f"row {num}: scores do not sum to zero")
-        totals = [t + s for t, s in zip(totals, scores)]
-        deals.append({"row": num, "label": label, "scores": dict(zip(names, scores)),
-                      "totals": dict(zip(names, totals)), "warnings": list(warnings)})
-        if target is not None and max(totals) >= target:
-            finished_at = len(deals)
-            break
-    best = max(totals)
-    winners = [n for n, t in zip(names, totals) if t == best]
-    for d in deals:
-        for w in d["warnings"]:
-            click.echo(f"row {d['row']}: {w}", err=True)
+        msg = str(e)
+        if not players and "is not one of the players" in msg:
+            msg += " (name the players with --players)"
+        raise SheetError(msg) from None
+    for d in result.deals:
+        for w in d.warnings:
+            click.echo(f"row {d.row}: {w}", err=True)
     if as_json:
-        out = {"table": rules.table, "players": names,
-               "deals": [{"row": d["row"], "scores": d["scores"], "totals": d["totals"]} for d in deals],
-               "totals": dict(zip(names, totals)), "winner": winners,
-               "until": target, "finished_at_deal": finished_at, "deals_not_played": len(rows) - len(deals)}
-        click.echo(json.dumps(out))
+        click.echo(json.dumps(result.to_dict()))
         return
+    deals, target, finished_at = result.deals, result.until, result.finished_at
     w = max(6, *(len(n) for n in names))
-    lw = max(len(d["label"]) for d in deals)
+    lw = max(len(d.label) for d in deals)
     click.echo(f"{'#':>3}  {'deal'.ljust(lw)}  " + "  ".join(n.rjust(w) for n in names))
     for i, d in enumerate(deals, 1):
-        click.echo(f"{i:>3}  {d['label'].ljust(lw)}  " + "  ".join(f"{s:+{w}d}" for s in d["scores"].values()))
-        click.echo(f"{'':>3}  {'total'.rjust(lw)}  " + "  ".join(f"{t:{w}d}" for t in d["totals"].values()))
+        click.echo(f"{i:>3}  {d.label.ljust(lw)}  " + "  ".join(f"{s:+{w}d}" for s in d.scores))
+        click.echo(f"{'':>3}  {'total'.rjust(lw)}  " + "  ".join(f"{t:{w}d}" for t in d.totals))
     click.echo("every deal sums to zero (R-SCORE-3)")
     if finished_at is not None:
-        rest = len(rows) - finished_at
-        click.echo(f"game over at deal {finished_at}: {', '.join(winners)} reached {target}"
+        rest = result.rows - finished_at
+        click.echo(f"game over at deal {finished_at}: {', '.join(result.winners)} reached {target}"
                    + (f" ({rest} later row(s) not counted)" if rest else ""))
-    click.echo(f"winner: {' and '.join(winners)} with {best}")
+    if target is not None and finished_at is None:
+        click.echo(f"nobody reached {target}: leader {' and '.join(result.leader)} with {result.best} "
+                   f"after {len(deals)} deal(s)")
+    else:
+        click.echo(f"winner: {' and '.join(result.winners)} with {result.best}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -467,10 +317,14 @@ def _bots_label(players: list[Player]) -> str:
 
 
 def _seed(seed: int | None) -> int:
+    """The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
+    drawn at random (and reported by the command)."""
+    from .rng import check_seed
+
     if seed is None:
         import secrets
         return secrets.randbelow(2**32)
-    return seed
+    return check_seed(seed)
 
 
 def _fmt_rate(x) -> str:
@@ -518,10 +372,12 @@ def _common_sim_options(f):
 @cli.command()
 @_common_sim_options
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True, help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
-@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Index of the first deal: deal (seed, index) is the same whatever the run.")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Worker threads.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+              help="Index of the first deal: deal (seed, index) is the same whatever the run "
+                   "(start + deals at most 2^63).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Write every deal's record (docs/records.md, DESIGN §6); FILE.jsonl.gz compresses, "
                    "- streams to standard output (the summary then goes to stderr).")
@@ -553,7 +409,8 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     rules = _rules(table, options_)
     players = _players(bots, rules)
     seed = _seed(seed)
-    stop = start + deals
+    stop = check_run(start, deals, "--deals")[1]  # start + deals past 2**63: one line before any deal
+    threads = sim.default_threads() if threads is None else threads
     fast = all(p.fast for p in players)
     outputs = {"--records": records_path, "--facts": facts_path}
     # the summary must not mix with a file streamed to standard output
@@ -795,11 +652,13 @@ def bots_cmd(as_json):
               help="One bot per seat, e.g. heuristic,random,random,random (parameters: heuristic:garde=56).")
 @click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
               help="Number of deals (each played once per seat rotation with --duplicate).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
-@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+              help="Index of the first deal (start + deals at most 2^63).")
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Play every deal once per seat rotation, so each bot holds every seat on the same cards.")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Worker threads.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json):
@@ -807,21 +666,25 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
 
     With --duplicate (the default) every deal is played once per seat rotation: each bot
     plays every seat on the same cards and the luck of the deal cancels out. Reported per
-    bot: deals played, mean score per deal with a 95% confidence interval (over deals),
-    take rate, made rate when taking, mean score as taker and as defender; and the paired
-    difference between each pair of bots, with its confidence interval.
+    bot: the deals it played in and its seat-plays, mean score per deal with a 95%
+    confidence interval (Student t, over deals), take rate, made rate when taking, mean
+    score as taker and as defender; and the paired difference between each pair of bots,
+    with its interval and a verdict (significant or not) from 30 deals on.
 
     \b
     Example:
       tarotsim tournament --table 4 --bots heuristic,random,random,random --deals 20000 --seed 1
     """
+    from . import simulate as sim
     from . import tournament as tour
 
     rules = _rules(table, options_)
     players = _players(bots, rules)
     if len(set(p.label for p in players)) < 2:
         raise BadInput("--bots: a tournament needs at least two different bots")
+    check_run(start, deals, "--deals")  # start + deals past 2**63: one line before any deal
     seed = _seed(seed)
+    threads = sim.default_threads() if threads is None else threads
     runner = _Runner(rules, seed, players, threads)
     by_label = {p.label: p for p in players}
 
@@ -863,7 +726,7 @@ def study_group():
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core).")
+              help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--bucket", type=click.IntRange(min=1), default=5, show_default=True,
               help="Width of the hand-points buckets.")
 @click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
@@ -894,15 +757,14 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
       tarotsim study bidding --table 4 --deals 1000000 --seed 1 --calibrate cal.json
       tarotsim tournament --bots heuristic:thresholds=cal.json,heuristic,heuristic,heuristic
     """
-    import os
-
+    from . import simulate as sim
     from . import study
     from .outputs import open_outputs
 
     rules = _rules(table, options_)
     seed = _seed(seed)
     if threads is None:  # every core this process may use
-        threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        threads = sim.default_threads()
     plot_fmt = None
     if plot_path:
         try:
@@ -939,6 +801,9 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
         if plot_path:
             study.plot(rep, outs["--plot"].binary, plot_fmt)
     to_stderr = "-" in outputs.values()
+    warning = study.calibration_warning(rep) if calibrate_path else None
+    if warning:  # the file is still written: a rough calibration may be what the user wants
+        click.echo(f"tarotsim: warning: {warning} (written to {calibrate_path} anyway)", err=True)
     if as_json:
         click.echo(study.to_json(rep), err=to_stderr)
     else:
@@ -952,20 +817,32 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
 
 
 def main(argv=None) -> None:
-    """Entry point: run the CLI, turning every user error into one line and exit code 2."""
+    """Entry point: run the CLI, turning every user error into one line and exit code 2.
+
+    A group named without a command (``tarotsim``, ``tarotsim study``) prints its help as click
+    does since 8.2: the whole multi-line help on stderr, exit code 2 (a usage error)."""
+    from .rng import DealIdError
+    from .slowpath import BotRaisedError
+
     try:
         rv = cli.main(args=argv, prog_name="tarotsim", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("tarotsim: aborted", err=True)
         sys.exit(1)
+    except _NO_ARGS_IS_HELP as e:  # the help itself, not squashed into one line
+        click.echo(e.format_message(), err=True)
+        sys.exit(e.exit_code)
     except click.ClickException as e:
         msg = " ".join(e.format_message().split())
         click.echo(f"tarotsim: error: {msg}", err=True)
         sys.exit(e.exit_code)
-    except (ScoringError, RulesError, CardError) as e:
+    except (ScoringError, SheetError, RulesError, CardError) as e:
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
     except RuleViolation as e:  # a user's policy set broke a rule on the fast path
+        click.echo(f"tarotsim: error: {e}", err=True)
+        sys.exit(2)
+    except (DealIdError, BotRaisedError) as e:  # a seed/index out of range; a Python bot that raised
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
     except WriteFailed as e:  # a full disk: nothing kept, old files as they were
@@ -980,6 +857,11 @@ def main(argv=None) -> None:
     except BrokenPipeError:
         sys.exit(1)
     sys.exit(rv or 0)
+
+
+#: click >= 8.2 raises this for a group named without a command (older click prints the help
+#: and exits 0 by itself).
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from .cards import Card
 from .reference.deal import Decision, ReferenceDeal, as_card, as_cards
 from .reference.errors import RuleViolation
 from .reference.play import record_from_deal
-from .rng import STREAM_BOTS, Rng, deal
+from .rng import STREAM_BOTS, Rng, check_index, check_seed, deal
 from .rules import CONTRACTS, Rules
 
 __all__ = ["Decision", "EcartChoice", "Event", "FastBotAdapter", "Game", "IllegalPlayError", "PyRandomBot",
@@ -88,7 +88,9 @@ class Game:
     rules : Rules
         Table 3, 4, 5 or 5d and variant options.
     seed, index : int
-        Deal identity: the cards come from ``tarotsim.rng.deal(rules, seed, index)``.
+        Deal identity: the cards come from ``tarotsim.rng.deal(rules, seed, index)``. A seed is a
+        whole number in 0..2**64-1, an index one in 0..2**63-1 (else ``rng.DealIdError``, a
+        ``ValueError``).
     hands, chien, dealer :
         Alternatively, a hand-entered deal (card names, ids or Cards, one hand per seat).
     forced : (seat, contract) or None
@@ -98,6 +100,8 @@ class Game:
     def __init__(self, rules: Rules | None = None, seed: int | None = None, index: int = 0, *,
                  hands=None, chien=None, dealer: int | None = None, forced=None):
         self.rules = rules or Rules()
+        if seed is not None:  # the deal identity: whole numbers in range, never wrapped
+            seed, index = check_seed(seed), check_index(index)
         if hands is None:
             if seed is None:
                 raise ValueError("give (seed, index) or hands, chien and dealer")

@@ -9,7 +9,9 @@ A deal is identified by ``(seed, index)``. Two independent streams derive from i
 So the same cards can be replayed by other bots or from other seats, a deal can be
 replayed alone, and results do not depend on threads or chunking. The numba kernels
 implement the very same arithmetic (``tarotsim._kernels``); this plain-Python version is
-what the reference engine and the tests use. All arithmetic is modulo 2**64.
+what the reference engine and the tests use. All arithmetic is modulo 2**64, but the deal
+identity itself is never wrapped: a seed is a whole number in 0..2**64-1 and an index one in
+0..2**63-1 (the kernels' int64); anything else raises :class:`DealIdError` (``check_*``).
 
 Contract (shared by every engine in this project):
 
@@ -27,10 +29,17 @@ Contract (shared by every engine in this project):
 
 from __future__ import annotations
 
+import operator
+
 from .cards import N_CARDS
 from .rules import Rules
 
 MASK64 = (1 << 64) - 1
+#: Seeds are 64-bit unsigned numbers; deal indices are int64 in the kernels (DESIGN §3).
+MAX_SEED = MASK64
+MAX_INDEX = (1 << 63) - 1
+#: The command line takes seeds up to this (a signed 64-bit number, as most tools print them).
+MAX_CLI_SEED = (1 << 63) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
@@ -42,6 +51,65 @@ HAND_SIZE = {"3": 24, "4": 18, "5": 15, "5d": 18}
 CHIEN_SIZE = {"3": 6, "4": 6, "5": 3, "5d": 6}
 
 
+class DealIdError(ValueError):
+    """A seed, deal index or number of deals that is not a whole number in its range."""
+
+
+def _whole(value, what: str) -> int:
+    """``value`` as a Python int: ints and numpy integers only (a bool or a float such as 1.5
+    is refused, never truncated)."""
+    if isinstance(value, bool):
+        raise DealIdError(f"{what} must be a whole number, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise DealIdError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def check_seed(seed, what: str = "seed") -> int:
+    """``seed`` as an int in ``0 .. 2**64 - 1``, or :class:`DealIdError` (never wrapped: 2**64 is
+    not 0, -1 is not 2**64 - 1)."""
+    v = _whole(seed, what)
+    if not 0 <= v <= MAX_SEED:
+        raise DealIdError(f"{what} must be in 0..2**64-1 ({MAX_SEED}), not {v}")
+    return v
+
+
+def check_index(index, what: str = "deal index") -> int:
+    """``index`` as an int in ``0 .. 2**63 - 1`` (the kernels' int64), or :class:`DealIdError`."""
+    v = _whole(index, what)
+    if not 0 <= v <= MAX_INDEX:
+        raise DealIdError(f"{what} must be in 0..2**63-1 ({MAX_INDEX}), not {v}")
+    return v
+
+
+def check_count(count, what: str = "number of deals", minimum: int = 0) -> int:
+    """``count`` as an int ``>= minimum``, or :class:`DealIdError`."""
+    v = _whole(count, what)
+    if v < minimum:
+        raise DealIdError(f"{what} must be at least {minimum}, not {v}")
+    return v
+
+
+def check_stop(start: int, stop, what: str = "stop") -> int:
+    """The end (excluded) of the deals ``start .. stop - 1``: ``start <= stop <= 2**63``, so the
+    last index fits in int64."""
+    v = _whole(stop, what)
+    if v < start:
+        raise DealIdError(f"bad index range {start}..{v}: need start <= stop")
+    if v > MAX_INDEX + 1:
+        raise DealIdError(f"deals {start}..{v - 1} pass the last deal index 2**63-1 ({MAX_INDEX}): "
+                          f"start + number of deals must be at most 2**63")
+    return v
+
+
+def check_run(start, count, what: str = "number of deals", minimum: int = 0) -> tuple[int, int]:
+    """``(start, stop)`` of ``count`` deals from index ``start``, checked (:class:`DealIdError`)."""
+    start = check_index(start, "start")
+    count = check_count(count, what, minimum)
+    return start, check_stop(start, start + count)
+
+
 def mix64(z: int) -> int:
     """The splitmix64 finaliser."""
     z = ((z ^ (z >> 30)) * MIX1) & MASK64
@@ -50,7 +118,9 @@ def mix64(z: int) -> int:
 
 
 def stream_state(seed: int, index: int, stream: int) -> int:
-    """Initial state of one stream of deal ``(seed, index)``."""
+    """Initial state of one stream of deal ``(seed, index)`` (both checked: :func:`check_seed`,
+    :func:`check_index`)."""
+    seed, index = check_seed(seed), check_index(index)
     h = mix64((seed + GOLDEN) & MASK64)
     h = mix64(((h ^ index) + GOLDEN) & MASK64)
     return mix64(((h ^ stream) + GOLDEN) & MASK64)
@@ -100,6 +170,7 @@ def deal(rules: Rules, seed: int, index: int) -> tuple[int, list[list[int]], lis
     """Deal ``(seed, index)``: ``(dealer, hands by seat as sorted id lists, sorted chien ids)``."""
     if rules.table not in HAND_SIZE:
         raise ValueError(f"table {rules.table} is not simulated")
+    seed, index = check_seed(seed), check_index(index)
     a = shuffled_deck(seed, index)
     dealer = index % rules.n_seats
     h = HAND_SIZE[rules.table]

@@ -53,37 +53,62 @@ OPTION_SPECS: dict[str, tuple[object, object, str]] = {
     "poignee_ecart_trumps": (True, (True, False), "the taker may show trumps put in the écart (R-POIG-3)"),
     "defence_slam_bonus": (200, (200, 0), "defence winning every trick: 200 per defender, or 0 (R-SLAM-3)"),
     "misere": (False, (True, False), "misère declarations allowed (R-MIS-1)"),
-    "misere_value": (10, int, "what a misère earns from each other player (R-MIS-2)"),
+    "misere_value": (10, int, "what a misère earns from each other player, 0..10000 (R-MIS-2)"),
     "misere_excuse_is_trump": (True, (True, False), "holding the Excuse bars misère d'atout (R-MIS-1)"),
-    "game_end": ("deals", "game_end", "a fixed number of deals, or a points target N (first past N)"),
+    "game_end": ("deals", "game_end",
+                 "a fixed number of deals, or a points target N in 1..10^9 (first past N)"),
     "two_player": (False, (True, False), "the two-player variant (R-VAR-TWO); set by table 2"),
+}
+
+#: The values a whole-number option takes. Bounded so that every score, and the int64 rules
+#: vector of the kernels, stays far from overflow (a misère is paid by up to four players per
+#: declaration; a game target is compared with running totals).
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "misere_value": (0, 10_000),
+    "game_end": (1, 10**9),
 }
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+def _whole_number(value):
+    """An int from an int, a numpy integer or a decimal string; None for anything else (a bool,
+    a float such as 1.5, which is refused rather than truncated)."""
+    import operator
+    import re
+
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if not re.fullmatch(r"[+-]?[0-9]{1,30}", text):  # no "10**23", "1e3", "1.5"
+            return None
+        return int(text)
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _in_range(name: str, v, value, what: str) -> int:
+    lo, hi = OPTION_RANGES[name]
+    if v is None:
+        raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {value!r}")
+    if not lo <= v <= hi:
+        raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {v}")
+    return v
+
+
 def _coerce(name: str, value):
     """Turn a value (maybe a CLI string) into the option's canonical value, or raise."""
     default, allowed, _ = OPTION_SPECS[name]
     if allowed is int:
-        try:
-            v = int(value)
-        except (TypeError, ValueError):
-            raise RulesError(f"option {name} takes a whole number, not {value!r}") from None
-        if isinstance(value, bool) or v < 0:
-            raise RulesError(f"option {name} takes a whole number >= 0, not {value!r}")
-        return v
+        return _in_range(name, _whole_number(value), value, "a whole number")
     if allowed == "game_end":
         if isinstance(value, str) and value.strip().lower() == "deals":
             return "deals"
-        try:
-            v = int(value)
-        except (TypeError, ValueError):
-            v = -1
-        if isinstance(value, bool) or v <= 0:
-            raise RulesError(f"option game_end takes 'deals' or a points target > 0, not {value!r}")
-        return v
+        return _in_range(name, _whole_number(value), value, "'deals' or a points target")
     if allowed == (True, False):  # a yes/no option
         if isinstance(value, bool):
             return value

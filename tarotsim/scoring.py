@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import DECK_HALF_POINTS, format_points
+from .rng import CHIEN_SIZE, HAND_SIZE
 from .rules import (CONTRACTS, MULTIPLIERS, POIGNEE_BONUS, POIGNEE_LEVELS, RV_DEFENCE_SLAM_BONUS,
                     RV_MISERE_VALUE, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_MULTIPLIED, RV_POIGNEE_TO_WINNER,
                     TARGETS, Rules)
@@ -38,7 +39,15 @@ MISERE_KINDS = ("atout", "tete")
 
 
 class ScoringError(ValueError):
-    """Facts that cannot describe a deal (the message names the fact)."""
+    """Facts that cannot describe a deal: the message names the fact and the rules that rule it out.
+
+    ``fields`` names the :class:`DealFacts` fields involved, so that a score sheet can point at
+    its columns.
+    """
+
+    def __init__(self, message: str, fields: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.fields = tuple(fields)
 
 
 def score_core(rules_vec, contract, attack_hp, oudlers, pab, poignee_attack, poignee_defence,
@@ -235,69 +244,350 @@ def parse_points(text) -> int:
     try:
         x = float(text)
     except (TypeError, ValueError):
-        raise ScoringError(f"points must be a number from 0 to 91, not {text!r}") from None
+        raise ScoringError(f"points must be a number from 0 to 91, not {text!r}",
+                           ("attack_half_points",)) from None
     hp = x * 2
     if not (0 <= x <= 91) or hp != int(hp):
-        raise ScoringError(f"points must be from 0 to 91 in steps of 0.5, not {text!r}")
+        raise ScoringError(f"points must be from 0 to 91 in steps of 0.5, not {text!r}", ("attack_half_points",))
     return int(hp)
 
 
+# ---------------------------------------------------------------------------------------------
+# Players named by the user, poignées and misères as typed
+
+
+def check_names(names, n_seats: int | None = None) -> list[str]:
+    """Player names, stripped and checked: none empty, no two alike once case is ignored (a player
+    is found by name whatever the case, so ``a`` and ``A`` could not be told apart), and exactly
+    ``n_seats`` of them when given."""
+    names = [str(n).strip() for n in names]
+    if any(not n for n in names):
+        raise ScoringError("empty player name")
+    seen: dict[str, str] = {}
+    for n in names:
+        other = seen.get(n.casefold())
+        if other == n:
+            raise ScoringError(f"the same name appears twice: {n}")
+        if other is not None:
+            raise ScoringError(f"names differ only in case: {other} and {n}")
+        seen[n.casefold()] = n
+    if n_seats is not None and len(names) != n_seats:
+        raise ScoringError(f"the table seats {n_seats} players, got {len(names)} names")
+    return names
+
+
+def seat_of(name, names, what: str = "player") -> int:
+    """The seat of ``name`` in ``names`` (checked by :func:`check_names`), case and spaces ignored."""
+    text = str(name).strip()
+    for i, n in enumerate(names):
+        if n == text or n.casefold() == text.casefold():
+            return i
+    raise ScoringError(f"{what} {name!r} is not one of the players: {', '.join(names)}")
+
+
+def parse_poignee(text: str) -> tuple[str, str]:
+    """``LEVEL:SIDE`` such as ``simple:defence`` -> ``("simple", "defence")``."""
+    level, _, side = str(text).partition(":")
+    level, side = level.strip().lower(), side.strip().lower()
+    if level not in POIGNEE_LEVELS or side not in SIDES:
+        raise ScoringError(f"poignée {text!r} must be LEVEL:SIDE, LEVEL simple|double|triple, "
+                           f"SIDE attack|defence", ("poignees",))
+    return level, side
+
+
+def parse_misere(text: str, names) -> tuple[int, str]:
+    """``PLAYER:KIND`` such as ``Nico:atout`` -> ``(seat, "atout")``."""
+    who, _, kind = str(text).rpartition(":")
+    kind = kind.strip().lower()
+    if not who.strip() or kind not in MISERE_KINDS:
+        raise ScoringError(f"misère {text!r} must be PLAYER:atout or PLAYER:tete", ("miseres",))
+    try:
+        return seat_of(who, names, "misère player"), kind
+    except ScoringError as e:
+        raise ScoringError(str(e), ("miseres",)) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# What a deal can hold. check_facts refuses facts that no deal has together; every bound below
+# is a necessary condition read off the rules, so no deal that can happen is refused.
+
+#: Half-points of an oudler, and of a low card, the least a card is worth (R-CARD-4, R-CARD-5).
+OUDLER_HP = 9
+LOW_HP = 1
+#: The Excuse of a side that won no trick counts 4 points for it, the other side gets the
+#: missing 0.5 (R-EXC-2).
+EXCUSE_KEPT_HP = 8
+#: Half-points of the 16 kings, queens, knights and jacks, best first (R-CARD-4).
+FACE_HP = (9,) * 4 + (7,) * 4 + (5,) * 4 + (3,) * 4
+#: Trumps (the Excuse aside) and face cards in the deck (R-CARD-1).
+N_TRUMPS = 21
+N_FACES = len(FACE_HP)
+#: Cards each active player holds, and cards of the chien (and so of the écart), per table
+#: (R-DEAL-1; table 2: 18 in hand and 18 in piles, chien 6, R-VAR-TWO).
+HAND_CARDS = {**HAND_SIZE, "2": 36}
+CHIEN_CARDS = {**CHIEN_SIZE, "2": 6}
+
+
+def _least_hp(cards: int, oudlers: int) -> int:
+    """The fewest half-points in a pile of at least ``cards`` cards holding ``oudlers`` oudlers
+    (R-CARD-4): the oudlers, and low cards for the rest."""
+    return oudlers * OUDLER_HP + max(0, cards - oudlers) * LOW_HP
+
+
+def _pile_without_tricks(set_aside: int, any_card: bool, oudlers: int) -> tuple[int, int] | None:
+    """Half-points ``(low, high)`` of the pile of a side that won no trick and holds ``oudlers``
+    oudlers, or None if it cannot hold that many.
+
+    Such a pile is the ``set_aside`` cards the rules give it (an écart: never a king nor an
+    oudler, R-CHIEN-2; a chien: any card, ``any_card``) and, if one of its players held the
+    Excuse and played it before the last trick, that Excuse kept at 4 points (R-EXC-2; in the
+    last trick it goes to the winner, R-EXC-3).
+    """
+    faces = FACE_HP if any_card else FACE_HP[4:]
+    spans = []
+    for kept in (0, 1):
+        in_set_aside = oudlers - kept
+        room = (3 - kept) if any_card else 0
+        if not 0 <= in_set_aside <= min(room, set_aside):
+            continue
+        rest = set_aside - in_set_aside
+        base = kept * EXCUSE_KEPT_HP + in_set_aside * OUDLER_HP
+        best = sum(faces[:rest]) + max(0, rest - len(faces)) * LOW_HP
+        spans.append((base + rest * LOW_HP, base + best))
+    if not spans:
+        return None
+    return min(lo for lo, _ in spans), max(hi for _, hi in spans)
+
+
+def attack_points_range(rules: Rules, contract: str, chelem: str | None, oudlers: int) -> tuple[int, int] | None:
+    """The attack's half-points a deal can give with these facts, ``(low, high)`` inclusive, or
+    None when no deal gives the attack ``oudlers`` oudlers with this contract and chelem.
+
+    - The attack won every trick (R-SLAM-2): the defence's pile is only the chien at garde contre
+      (R-CHIEN-4) and a defender's Excuse kept at 4 points (R-EXC-2).
+    - The defence won every trick: the attack's pile is only the écart (prise, garde: R-CHIEN-1,
+      R-CHIEN-2) or the chien (garde sans, R-CHIEN-3), nothing at garde contre, and its Excuse
+      kept at 4 points.
+    - Otherwise each side won a trick of one card per active player, and the écart or chien adds
+      to one pile (R-COUNT-1); every card is worth 0.5 at least, an oudler 4.5 (R-CARD-4).
+    """
+    set_aside = CHIEN_CARDS[rules.table]
+    _, slam_side = CHELEM_OUTCOMES[chelem]
+    if slam_side == 1:
+        span = _pile_without_tricks(set_aside if contract == "garde_contre" else 0, True, 3 - oudlers)
+        return None if span is None else (DECK_HALF_POINTS - span[1], DECK_HALF_POINTS - span[0])
+    if slam_side == -1:
+        if contract == "garde_contre":
+            return _pile_without_tricks(0, True, oudlers)
+        return _pile_without_tricks(set_aside, contract == "garde_sans", oudlers)
+    n = rules.n_active
+    attack_cards = n + (set_aside if contract != "garde_contre" else 0)
+    defence_cards = n + (set_aside if contract == "garde_contre" else 0)
+    low = _least_hp(attack_cards, oudlers)
+    high = DECK_HALF_POINTS - _least_hp(defence_cards, 3 - oudlers)
+    return (low, high) if low <= high else None
+
+
+def _piles_reason(rules: Rules, contract: str, chelem: str | None) -> str:
+    """Why :func:`attack_points_range` bounds the piles as it does, with the rules."""
+    c = CHIEN_CARDS[rules.table]
+    _, slam_side = CHELEM_OUTCOMES[chelem]
+    if slam_side == 1:
+        chien = "the chien (R-CHIEN-4) and " if contract == "garde_contre" else ""
+        return (f"the attack won every trick (R-SLAM-2), so the defence's pile holds only {chien}"
+                f"the Excuse if a defender played it, kept at 4 points (R-EXC-2)")
+    if slam_side == -1:
+        aside = {"prise": f"the écart of {c} cards, never a king nor an oudler (R-CHIEN-1, R-CHIEN-2), and ",
+                 "garde": f"the écart of {c} cards, never a king nor an oudler (R-CHIEN-1, R-CHIEN-2), and ",
+                 "garde_sans": f"the chien of {c} cards (R-CHIEN-3) and ",
+                 "garde_contre": ""}[contract]
+        tail = ", the chien going to the defence (R-CHIEN-4)" if contract == "garde_contre" else ""
+        return (f"the defence won every trick (R-SLAM-2), so the attack's pile holds only {aside}"
+                f"its Excuse if it played it, kept at 4 points (R-EXC-2){tail}")
+    n = rules.n_active
+    to = "defence" if contract == "garde_contre" else "attack"
+    aside = "chien" if contract in ("garde_sans", "garde_contre") else "écart"
+    attack_cards = n + (c if to == "attack" else 0)
+    defence_cards = n + (c if to == "defence" else 0)
+    return (f"each side won at least one trick of {n} cards (else it is a chelem, R-SLAM-2) and the {aside} "
+            f"of {c} cards counts for the {to} (R-COUNT-1), so the attack's pile holds at least "
+            f"{attack_cards} cards and the defence's {defence_cards}; an oudler is worth 4.5 points and "
+            f"any other card 0.5 at least (R-CARD-4)")
+
+
+def _points_between(low: int, high: int) -> str:
+    return f"exactly {format_points(low)}" if low == high else f"from {format_points(low)} to {format_points(high)}"
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _check_points(facts: DealFacts) -> None:
+    """P and k against the contract and the chelem (RULES §1, §5, §7, §8, §11)."""
+    r, k, hp = facts.rules, int(facts.oudlers), int(facts.attack_half_points)
+    chelem_text = f"chelem {facts.chelem}" if facts.chelem else "no chelem"
+    where = f"{facts.contract} with {chelem_text}"
+    slam = CHELEM_OUTCOMES[facts.chelem][1] != 0
+    why = _piles_reason(r, facts.contract, facts.chelem)
+    span = attack_points_range(r, facts.contract, facts.chelem, k)
+    if span is None:
+        possible = [j for j in range(4) if attack_points_range(r, facts.contract, facts.chelem, j)]
+        raise ScoringError(
+            f"{where}: the attack cannot hold {k} oudler(s), only {' or '.join(map(str, possible))}: {why}",
+            ("chelem", "oudlers") if slam else ("oudlers",))
+    low, high = span
+    if low <= hp <= high:
+        return
+    hint = ""
+    if not slam:  # the missing fact may be the chelem itself
+        announced = facts.chelem == "announced_failed"
+        for name, side in (("made", "the defence"), ("defence", "the attack")):
+            name = ("announced_" + name) if announced else name
+            other = attack_points_range(r, facts.contract, name, k)
+            if other and other[0] <= hp <= other[1]:
+                hint = f"; if {side} won no trick, that is the chelem {name} (R-SLAM-2)"
+    raise ScoringError(
+        f"{where}: the attack's points with {k} oudler(s) must be {_points_between(low, high)}, "
+        f"not {format_points(hp)}: {why}{hint}",
+        ("chelem", "attack_half_points") if slam else ("attack_half_points", "oudlers"))
+
+
+def _check_petit_au_bout(facts: DealFacts) -> None:
+    """The side of the petit au bout won the last trick, which held the Petit (R-PAB-1, R-CARD-3)."""
+    pab = facts.petit_au_bout
+    if pab is None:
+        return
+    slam_side = CHELEM_OUTCOMES[facts.chelem][1]
+    loser = {1: "defence", -1: "attack"}.get(slam_side)
+    if pab == loser:
+        raise ScoringError(
+            f"petit au bout for the {pab} with chelem {facts.chelem}: the {pab} won no trick, so not the last "
+            f"one (R-PAB-1, R-SLAM-2)", ("petit_au_bout", "chelem"))
+    if pab == "attack" and facts.oudlers < 1:
+        raise ScoringError("petit au bout for the attack puts the Petit, an oudler, in its pile: it cannot "
+                           "have 0 oudlers (R-PAB-1, R-CARD-3)", ("petit_au_bout", "oudlers"))
+    if pab == "defence" and facts.oudlers > 2:
+        raise ScoringError("petit au bout for the defence puts the Petit, an oudler, in its pile: the attack "
+                           "cannot have all 3 oudlers (R-PAB-1, R-CARD-3)", ("petit_au_bout", "oudlers"))
+
+
+def _misere_seats(facts: DealFacts, kind: str) -> set[int]:
+    return {seat for seat, k in facts.miseres if k == kind}
+
+
+def _check_poignees(facts: DealFacts) -> None:
+    """At most one poignée per player (R-POIG-2), none by a player without trumps (misère
+    d'atout, R-MIS-1, R-POIG-3), and no more trumps shown than the deck holds (R-POIG-3)."""
+    if not facts.poignees:
+        return
+    r = facts.rules
+    attack = {facts.taker} | ({facts.partner} if facts.partner is not None else set())
+    players = {"attack": len(attack), "defence": r.n_active - len(attack)}
+    no_trump = _misere_seats(facts, "atout")
+    for side in SIDES:
+        count = sum(1 for _, s in facts.poignees if s == side)
+        without = len({s for s in no_trump if (s in attack) == (side == "attack")})
+        if count > players[side] - without:
+            alone = " (the taker alone)" if side == "attack" and len(attack) == 1 and r.table == "5" else ""
+            if without:
+                raise ScoringError(
+                    f"{count} poignée(s) for the {side}, which has {players[side]} player(s){alone}, {without} of "
+                    f"them with a misère d'atout and so no trump to show (R-POIG-2, R-POIG-3, R-MIS-1)",
+                    ("poignees", "miseres"))
+            raise ScoringError(f"{count} poignées for the {side}, which has {players[side]} player(s){alone} "
+                               f"(R-POIG-2)", ("poignees", "partner") if r.table == "5" else ("poignees",))
+    sizes = r.poignee_sizes
+    shown = sum(sizes[POIGNEE_LEVELS.index(lv)] for lv, _ in facts.poignees)
+    if shown > N_TRUMPS + 1:
+        raise ScoringError(f"these poignées show {shown} cards; there are only 21 trumps and the Excuse (R-POIG-3)",
+                           ("poignees",))
+
+
+def _check_misere_counts(facts: DealFacts) -> None:
+    """Misères must leave room for the trumps and the face cards in the other hands and the
+    chien (R-MIS-1, R-DEAL-1): a hand judged "no trump" or "no face card" holds none of them."""
+    if not facts.miseres:
+        return
+    r = facts.rules
+    hand, chien = HAND_CARDS[r.table], CHIEN_CARDS[r.table]
+    trumps = N_TRUMPS + (1 if r.misere_excuse_is_trump else 0)  # the Excuse bars misère d'atout too
+    atout, tete = _misere_seats(facts, "atout"), _misere_seats(facts, "tete")
+    for barred, cards, what in ((atout, trumps, "trumps"), (tete, N_FACES, "face cards"),
+                                (atout & tete, trumps + N_FACES, "trumps and face cards")):
+        room = (r.n_active - len(barred)) * hand + chien
+        if barred and cards > room:
+            raise ScoringError(
+                f"{len(barred)} player(s) declared misère of {what}: the {cards} {what} do not fit in the other "
+                f"hands and the chien ({room} cards) (R-MIS-1, R-DEAL-1)", ("miseres",))
+
+
 def check_facts(facts: DealFacts) -> list[str]:
-    """Raise ScoringError for facts no deal can have; return warnings for odd but scorable ones."""
+    """Raise ScoringError for facts no deal can have; return warnings for odd but scorable ones.
+
+    First each fact on its own, then the facts against each other: petit au bout and chelem
+    (R-PAB-1), the attack's points and oudlers against the contract and chelem
+    (:func:`attack_points_range`), poignées against the players (R-POIG-2, R-POIG-3), misères
+    against the deck (R-MIS-1). The message names the rules; ``ScoringError.fields`` the facts.
+    """
     r = facts.rules
     warnings = []
     if facts.contract not in CONTRACTS:
-        raise ScoringError(f"unknown contract {facts.contract!r}: choose one of {', '.join(CONTRACTS)}")
-    if not (isinstance(facts.oudlers, int) and 0 <= facts.oudlers <= 3):
-        raise ScoringError(f"oudlers must be 0, 1, 2 or 3, not {facts.oudlers!r}")
+        raise ScoringError(f"unknown contract {facts.contract!r}: choose one of {', '.join(CONTRACTS)}",
+                           ("contract",))
+    if not (_is_int(facts.oudlers) and 0 <= facts.oudlers <= 3):
+        raise ScoringError(f"oudlers must be 0, 1, 2 or 3, not {facts.oudlers!r}", ("oudlers",))
     hp = facts.attack_half_points
-    if not (isinstance(hp, (int, np.integer)) and 0 <= hp <= DECK_HALF_POINTS):
-        raise ScoringError(f"attack points must be from 0 to 91, not {hp!r} half-points")
-    # each oudler is 4.5 points, the Excuse 4 after an exchange (R-EXC-2): bounds on both piles
-    if hp < 9 * facts.oudlers - 1 or DECK_HALF_POINTS - hp < 9 * (3 - facts.oudlers) - 1:
-        raise ScoringError(
-            f"{format_points(hp)} points cannot hold {facts.oudlers} oudler(s) "
-            f"(each oudler is worth 4.5 points, R-CARD-4)")
+    if not (_is_int(hp) and 0 <= hp <= DECK_HALF_POINTS):
+        raise ScoringError(f"attack points must be from 0 to 91, not {hp!r} half-points", ("attack_half_points",))
     if hp % 2 and r.table in ("4", "5d"):
         warnings.append(
             f"warning: {format_points(hp)} points has a half point, which card play cannot give at "
             f"table {r.table} (R-COUNT-5); scored anyway by R-COUNT-4")
     n = r.n_seats
-    if not 0 <= facts.taker < n:
-        raise ScoringError(f"taker seat {facts.taker} is not at a table of {n}")
+    if not (_is_int(facts.taker) and 0 <= facts.taker < n):
+        raise ScoringError(f"taker seat {facts.taker!r} is not at a table of {n}", ("taker",))
     if facts.partner is not None:
         if r.table != "5":
-            raise ScoringError(f"a partner is called only at table 5, not at table {r.table} (R-CALL-1)")
-        if not 0 <= facts.partner < n or facts.partner == facts.taker:
-            raise ScoringError("the partner must be another player at the table (R-CALL-2)")
+            raise ScoringError(f"a partner is called only at table 5, not at table {r.table} (R-CALL-1)",
+                               ("partner",))
+        if not (_is_int(facts.partner) and 0 <= facts.partner < n) or facts.partner == facts.taker:
+            raise ScoringError("the partner must be another player at the table (R-CALL-2)", ("partner",))
     if r.table == "5d":
-        if facts.dummy is None or not 0 <= facts.dummy < n:
-            raise ScoringError("table 5d needs the dummy's seat (R-DEAL-6)")
+        if not (_is_int(facts.dummy) and 0 <= facts.dummy < n):
+            raise ScoringError("table 5d needs the dummy's seat (R-DEAL-6)", ("dummy",))
         if facts.dummy in (facts.taker, facts.partner):
-            raise ScoringError("the dummy neither takes nor partners (R-DEAL-6)")
+            raise ScoringError("the dummy neither takes nor partners (R-DEAL-6)", ("dummy",))
     elif facts.dummy is not None:
-        raise ScoringError(f"only table 5d has a dummy, not table {r.table}")
+        raise ScoringError(f"only table 5d has a dummy, not table {r.table}", ("dummy",))
     if facts.petit_au_bout not in (None, "attack", "defence"):
-        raise ScoringError(f"petit au bout is attack or defence, not {facts.petit_au_bout!r}")
+        raise ScoringError(f"petit au bout is attack or defence, not {facts.petit_au_bout!r}", ("petit_au_bout",))
     if facts.chelem not in CHELEM_OUTCOMES:
         raise ScoringError(
-            f"unknown chelem {facts.chelem!r}: choose one of {', '.join(k for k in CHELEM_OUTCOMES if k)}")
+            f"unknown chelem {facts.chelem!r}: choose one of {', '.join(k for k in CHELEM_OUTCOMES if k)}",
+            ("chelem",))
     for level, side in facts.poignees:
         if r.table == "2":
-            raise ScoringError("there is no poignée at table 2 (R-VAR-TWO)")
+            raise ScoringError("there is no poignée at table 2 (R-VAR-TWO)", ("poignees",))
         if level not in POIGNEE_LEVELS:
-            raise ScoringError(f"poignée level is simple, double or triple, not {level!r}")
+            raise ScoringError(f"poignée level is simple, double or triple, not {level!r}", ("poignees",))
         if side not in SIDES:
-            raise ScoringError(f"poignée side is attack or defence, not {side!r}")
+            raise ScoringError(f"poignée side is attack or defence, not {side!r}", ("poignees",))
     for seat, kind in facts.miseres:
-        if not r.misere or r.table == "2":
-            raise ScoringError("misère needs the option misere=on (R-MIS-1)")
+        if r.table == "2":
+            raise ScoringError("there is no misère at table 2 (R-VAR-TWO)", ("miseres",))
+        if not r.misere:
+            raise ScoringError("misère needs the option misere=on (R-MIS-1)", ("miseres",))
         if kind not in MISERE_KINDS:
-            raise ScoringError(f"misère is atout or tete, not {kind!r}")
-        if not 0 <= seat < n or seat == facts.dummy:
-            raise ScoringError(f"misère by seat {seat}, who is not an active player")
+            raise ScoringError(f"misère is atout or tete, not {kind!r}", ("miseres",))
+        if not (_is_int(seat) and 0 <= seat < n) or seat == facts.dummy:
+            raise ScoringError(f"misère by seat {seat!r}, who is not an active player", ("miseres",))
     if len(set(facts.miseres)) != len(facts.miseres):
-        raise ScoringError("each misère can be declared once per player")
+        raise ScoringError("each misère can be declared once per player (R-MIS-1)", ("miseres",))
+    _check_petit_au_bout(facts)
+    _check_points(facts)
+    _check_poignees(facts)
+    _check_misere_counts(facts)
     return warnings
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from .cards import DECK, cards_of
 from .parallel import run_chunks
-from .rng import MASK64
+from .rng import check_count, check_index, check_seed, check_stop
 from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
 from ._kernels import layout as L
 from ._kernels import run_aggregate, run_facts, run_logs
@@ -172,14 +172,19 @@ def _forced(rules: Rules, forced) -> tuple[int, int]:
 
 
 def _seed(seed) -> np.uint64:
-    return np.uint64(int(seed) & MASK64)
+    """The kernels' seed: a whole number in 0..2**64-1, checked, never wrapped (``rng.DealIdError``)."""
+    return np.uint64(check_seed(seed))
 
 
 def _range(start, stop) -> tuple[int, int]:
-    start, stop = int(start), int(stop)
-    if start < 0 or stop < start:
-        raise ValueError(f"bad index range {start}..{stop}: need 0 <= start <= stop")
-    return start, stop
+    """``(start, stop)`` with ``0 <= start <= stop <= 2**63`` (``rng.DealIdError`` otherwise)."""
+    start = check_index(start, "start")
+    return start, check_stop(start, stop)
+
+
+def _indices(indices) -> list[int]:
+    """Chosen deal indices, each a whole number in 0..2**63-1 (``rng.DealIdError`` otherwise)."""
+    return [check_index(i) for i in indices]
 
 
 def _kernel_args(rules, seed, start, stop, count, bots, forced):
@@ -189,11 +194,24 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
     if stop is None:
         if count is None:
             raise ValueError("give stop or count")
-        stop = start + count
+        stop = check_index(start, "start") + check_count(count)
     start, stop = _range(start, stop)
     kinds, params, pol = bot_setup(r, bots)
     fs, fc = _forced(r, forced)
     return r, start, stop, r.to_vector(), kinds, params, pol, fs, fc, _seed(seed)
+
+
+def default_threads() -> int:
+    """The default number of worker threads everywhere: every core this process may use (its
+    CPU affinity where the system tells it). Results never depend on the number of threads."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except OSError:
+            pass
+    return max(1, os.cpu_count() or 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -420,9 +438,7 @@ def _card(cid: int) -> str:
 def logs(rules, seed, indices, bots="random", forced=None) -> np.ndarray:
     """Raw kernel logs (int64[len(indices), L_LEN], ``layout.L_*``) of chosen deals."""
     r = _rules(rules)
-    idx = np.asarray(list(indices), dtype=np.int64).reshape(-1)
-    if idx.size and idx.min() < 0:
-        raise ValueError("deal indices are >= 0")
+    idx = np.asarray(_indices(indices), dtype=np.int64).reshape(-1)
     kinds, params, pol = bot_setup(r, bots)
     fs, fc = _forced(r, forced)
     out = np.zeros((idx.size, L.L_LEN), dtype=np.int64)
@@ -509,7 +525,7 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
     """Full DESIGN §6 records of deals ``indices`` of ``seed`` (the kernel's play, decision for
     decision; with random bots the same as ``tarotsim.reference.play_deal``)."""
     r = _rules(rules)
-    indices = [int(i) for i in indices]
+    indices = _indices(indices)
     if forced is not None and r.table == "5d":
         fs, _ = _forced(r, forced)
         for i in indices:

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from .engine import Game, play_game
+from .engine import Game, IllegalPlayError, play_game
 from .rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
 from .simulate import CHELEM_NAMES, FACTS_DTYPE
 
@@ -26,6 +26,50 @@ OUTCOME_CODES = {"played": 0, "all_passed": 1, "petit_sec": 2}
 
 class BotLoadError(ValueError):
     """A ``module:Class`` that cannot be imported or built (one-line message)."""
+
+
+class BotRaisedError(Exception):
+    """A Python bot's ``choose`` raised: the run stops with one line naming the bot, the
+    exception, the seat, the deal ``(seed, index)`` and the decision (the exception itself is
+    the ``__cause__``). ``KeyboardInterrupt`` and ``SystemExit`` are never turned into this."""
+
+    def __init__(self, bot: str, error: BaseException, seat: int, seed, index, decision: str):
+        self.bot, self.error, self.seat, self.seed, self.index, self.decision = bot, error, seat, seed, index, decision
+        text = " ".join(str(error).split())  # one line, whatever the exception says
+        what = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        super().__init__(f"bot {bot} raised {what} at seat {seat}, deal ({seed}, {index}) "
+                         f"({decision.replace('_', ' ')} decision)")
+
+
+def bot_label(bot) -> str:
+    """How a Python bot is named in messages: its ``name`` and, when that differs, its class."""
+    cls = type(bot)
+    where = f"{cls.__module__}:{cls.__qualname__}"
+    name = getattr(bot, "name", None)
+    if not isinstance(name, str) or not name:
+        return where
+    return name if name == where else f"{name} ({where})"
+
+
+class _Guarded:
+    """A seat's bot whose exceptions in ``choose`` become :class:`BotRaisedError` (an illegal
+    answer still reaches the :class:`~tarotsim.engine.Game`, which names the rule)."""
+
+    __slots__ = ("bot", "name", "seed", "index", "answer")
+
+    def __init__(self, bot, seed, index):
+        self.bot, self.seed, self.index, self.answer = bot, seed, index, None
+        self.name = getattr(bot, "name", None) or type(bot).__name__  # as the engine names it
+
+    def choose(self, view, legal, rng):
+        try:
+            self.answer = self.bot.choose(view, legal, rng)
+            return self.answer
+        except IllegalPlayError:  # an adapter's forbidden answer: the engine's message names the rule
+            raise
+        except Exception as e:  # the user's code failed: say where, in one line
+            kind = view.decision.kind if view.decision is not None else "unknown"
+            raise BotRaisedError(bot_label(self.bot), e, view.seat, self.seed, self.index, kind) from e
 
 
 def is_python_bot(text: str) -> bool:
@@ -104,9 +148,33 @@ def facts_row(rules: Rules, rec: dict, out: np.ndarray, i: int) -> None:
     row["value"] = res["value"]
 
 
+def _short(answer, limit: int = 80) -> str:
+    text = " ".join(repr(answer).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def play_record(rules: Rules, seed: int, index: int, players, forced=None) -> dict:
-    """Play deal ``(seed, index)`` with Python bots (one per seat) and return its record."""
-    game = play_game(Game(rules, seed, index, forced=forced), list(players))
+    """Play deal ``(seed, index)`` with Python bots (one per seat) and return its record.
+
+    A bot whose ``choose`` raises stops the deal with :class:`BotRaisedError`; an illegal answer
+    with :class:`~tarotsim.engine.IllegalPlayError` (both name the bot, seat and deal)."""
+    from .engine import _POLICY_RULES
+
+    game = Game(rules, seed, index, forced=forced)
+    guarded = [_Guarded(p, game.seed, game.index) for p in players]
+    try:
+        play_game(game, guarded)
+    except (IllegalPlayError, BotRaisedError):
+        raise
+    except (TypeError, ValueError) as e:  # an answer the engine could not even read as a choice
+        d = game.decision  # the refused action left the deal unchanged: still this decision
+        if d is None:
+            raise
+        g = guarded[d.seat]
+        rule = _POLICY_RULES["misere" if d.kind.startswith("misere") else d.kind]
+        raise IllegalPlayError(rule, f"bot {g.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
+                                     f"{d.kind.replace('_', ' ')}: answered {_short(g.answer)}, which is not a "
+                                     f"choice ({' '.join(str(e).split())})") from None
     return game.record()
 
 

@@ -18,7 +18,8 @@ Statistics (95%):
 * made rate: Wilson score interval;
 * mean score of the taker, and the mean paired difference with the next lower studied contract
   (for the lowest, with passing, which is taken to score 0: had the seat passed, the deal is
-  counted as thrown in, though another seat might have taken): normal interval, mean ± 1.96 sd/√n;
+  counted as thrown in, though another seat might have taken): Student t interval, mean ± t sd/√n
+  with n - 1 degrees of freedom (``tarotsim.stats``, shared with the tournament);
 * thresholds (:func:`crossing`): the count at which a contract's mean score overtakes passing
   (0), and at which its mean paired difference with the next lower contract turns positive. A
   step fit on the buckets finds the zero crossing ``x0``; a weighted least-squares line
@@ -49,7 +50,9 @@ from . import simulate as sim
 from .parallel import run_chunks
 from ._kernels import layout as L
 from ._kernels import study as K
+from .rng import check_run, check_seed
 from .rules import CONTRACTS, Rules
+from .stats import mean_ci, t_critical
 
 Z95 = 1.959963984540054
 #: deals per kernel call (progress is reported per chunk)
@@ -59,6 +62,10 @@ DEFAULT_MIN_DEALS = 100
 #: one-point bins with fewer plays are left out of the threshold fits
 MIN_FIT = 20
 CALIBRATION_FORMAT = "tarotsim-thresholds/1"
+#: A calibration resting on fewer studied deals, or with a threshold less precise than this
+#: (points, 95%) or not measured at all (no crossing within the data), gets a warning.
+CALIBRATION_MIN_DEALS = 20_000
+CALIBRATION_MAX_UNCERTAINTY = 2.0
 FEATURES = K.FEATURES
 METHOD = ("thresholds: zero crossing of the mean score (vs pass) or of the mean paired difference (vs the "
           "contract below), from a weighted local linear fit on one-point bins within ±1 bucket of a step "
@@ -124,11 +131,9 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     from bots.heuristic import H_PRISE
 
     r = sim._rules(rules)
-    deals, start = int(deals), int(start)
-    if deals <= 0:
-        raise ValueError(f"the number of deals must be at least 1, not {deals}")
-    if start < 0:
-        raise ValueError(f"the first deal index must be >= 0, not {start}")
+    seed = check_seed(seed)
+    start, stop = check_run(start, deals, "the number of deals", minimum=1)  # stop <= 2**63
+    deals = stop - start
     names = parse_contracts(contracts)
     kinds, params, pol = sim.bot_setup(r, bots)
     default = _heuristic_defaults()
@@ -140,7 +145,7 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
         row, source = default, "the heuristic defaults"
     shift = table_shift(r.table, row)
     current = {c: float(row[H_PRISE + i]) + shift for i, c in enumerate(CONTRACTS)}
-    return Plan(r, int(seed), start, deals, sim._bots_label(bots), names, kinds, params, pol, eval_params,
+    return Plan(r, seed, start, deals, sim._bots_label(bots), names, kinds, params, pol, eval_params,
                 current, source, table_shift(r.table))
 
 
@@ -217,14 +222,12 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (0.0 if k == 0 else max(0.0, centre - half)), (1.0 if k == n else min(1.0, centre + half))
 
 
-def mean_ci(n: int, s: float, s2: float, z: float = Z95) -> tuple[float, float, float]:
-    """``(mean, low, high)`` of ``n`` values from their sum and sum of squares (normal interval)."""
-    if n <= 0:
-        return math.nan, math.nan, math.nan
-    m = s / n
-    var = max(0.0, (s2 - n * m * m) / (n - 1)) if n > 1 else 0.0
-    half = z * math.sqrt(var / n)
-    return m, m - half, m + half
+def _se(n: int, mean: float, high: float) -> float:
+    """The standard error behind a Student t 95% interval ``[., high]`` of ``n`` values (nan when
+    there is no interval)."""
+    if n < 2 or not math.isfinite(high):
+        return math.nan
+    return (high - mean) / t_critical(n)
 
 
 def merge_buckets(counts, width: int, min_n: int) -> list[tuple[int, int]]:
@@ -380,13 +383,13 @@ def report(t: StudyTotals, bucket: int = DEFAULT_BUCKET, min_deals: int = DEFAUL
         x = np.divide(acc[:, K.F_X100] / 100, n, out=np.zeros(K.N_BINS), where=n > 0)
         res = {"current": t.current[name], "vs_pass": None, "vs_lower": None, "lower": None}
         rows = out["by_points"][name]
-        coarse_s = [(r["mean_points"], r["mean_score"], (r["score_ci"][1] - r["mean_score"]) / Z95)
+        coarse_s = [(r["mean_points"], r["mean_score"], _se(r["deals"], r["mean_score"], r["score_ci"][1]))
                     for r in rows if r["deals"] >= min(min_deals, 2)]
         res["vs_pass"] = crossing(x, n, acc[:, K.F_S], acc[:, K.F_S2], coarse_s, max(bucket, 3))
         cands = [("pass", res["vs_pass"])]
         if lower[c] is not None:
             coarse_d = [(r["mean_points"], r["mean_difference"],
-                         (r["difference_ci"][1] - r["mean_difference"]) / Z95)
+                         _se(r["deals"], r["mean_difference"], r["difference_ci"][1]))
                         for r in rows if r["deals"] >= min(min_deals, 2)]
             res["lower"] = CONTRACTS[lower[c]]
             res["vs_lower"] = crossing(x, n, acc[:, K.F_D], acc[:, K.F_D2], coarse_d, max(bucket, 3))
@@ -457,7 +460,7 @@ def format_report(d: dict) -> str:
            "points: the heuristic bot's hand count (18-card scale; garde sans and garde contre add 3 x the",
            f"        void points, as the bot does), in buckets of {d['bucket']} (sparse ones merged, "
            f">= {d['min_deals']} deals each)",
-           "made and mean score of the taker with 95% intervals (Wilson; normal); vs: the mean paired",
+           "made and mean score of the taker with 95% intervals (Wilson; Student t); vs: the mean paired",
            "difference of the scores with the contract below (passing scores 0)"]
     for name, rows in d["by_points"].items():
         vs = rows[0]["versus"] if rows else "pass"
@@ -579,6 +582,33 @@ def calibration(d: dict, shift: float) -> dict:
             "thresholds": th, "uncertainty_95": unc, "status": status, "method": METHOD}
 
 
+def calibration_warning(d: dict) -> str | None:
+    """Why the thresholds of report ``d`` rest on too little data (one line), or None.
+
+    Flagged: fewer than :data:`CALIBRATION_MIN_DEALS` deals studied; a threshold whose 95%
+    uncertainty exceeds :data:`CALIBRATION_MAX_UNCERTAINTY` points or is unknown; a threshold
+    that is no measured crossing, only the edge of the points seen (``below``/``above``)."""
+    why = []
+    if d["played"] < CALIBRATION_MIN_DEALS:
+        why.append(f"{d['played']:,} deals studied (fewer than {CALIBRATION_MIN_DEALS:,})")
+    loose, edge = [], []
+    for c in CONTRACTS:
+        t = d["thresholds"].get(c)
+        if t is None or t["status"] == "none":
+            continue
+        if t["status"] != "crossing":
+            edge.append(f"{c} {t['status']} {t['threshold']:.0f}")
+        elif t["uncertainty"] is None:
+            loose.append(f"{c} ± ?")
+        elif t["uncertainty"] > CALIBRATION_MAX_UNCERTAINTY:
+            loose.append(f"{c} ± {t['uncertainty']:.1f}")
+    if loose:
+        why.append(f"wider than ± {CALIBRATION_MAX_UNCERTAINTY:g} points: {', '.join(loose)}")
+    if edge:
+        why.append(f"no crossing measured, only the edge of the points seen: {', '.join(edge)}")
+    return "the thresholds rest on too little data: " + "; ".join(why) if why else None
+
+
 # ---------------------------------------------------------------------------------------------
 # plot (matplotlib, optional: ``pip install 'tarotsim[plot]'``)
 
@@ -639,6 +669,6 @@ def plot(d: dict, fh, fmt: str = "png") -> None:
     fig.savefig(fh, format=fmt)
 
 
-__all__ = ["CALIBRATION_FORMAT", "CSV_COLUMNS", "Plan", "StudyTotals", "calibration", "crossing", "csv_rows",
-           "format_report", "json_ready", "mean_ci", "merge_buckets", "plan", "plot", "plot_format", "report",
+__all__ = ["CALIBRATION_FORMAT", "CSV_COLUMNS", "Plan", "StudyTotals", "calibration", "calibration_warning",
+           "crossing", "csv_rows", "format_report", "json_ready", "mean_ci", "merge_buckets", "plan", "plot", "plot_format", "report",
            "require_matplotlib", "run", "table_shift", "to_json", "wilson", "write_csv"]

@@ -8,9 +8,11 @@ played once, in rotation ``index % n``.
 
 The unit of the statistics is the deal (deals are independent; the rotations of one deal are
 not): for each bot, ``x(d)`` is its mean score over its seat-plays of deal ``d``; means and 95%
-confidence intervals are taken over deals, and the difference between two bots is the mean of
-``x_a(d) - x_b(d)``, a paired comparison on identical cards. Totals are kept as running sums per
-chunk of deals, so memory does not depend on the number of deals.
+confidence intervals (Student's t, n - 1 degrees of freedom, :mod:`tarotsim.stats`) are taken
+over deals, and the difference between two bots is the mean of ``x_a(d) - x_b(d)``, a paired
+comparison on identical cards. A difference gets a verdict (significant or not) only from
+:data:`MIN_VERDICT_DEALS` deals on: below that the interval is shown but no verdict. Totals are
+kept as running sums per chunk of deals, so memory does not depend on the number of deals.
 """
 
 from __future__ import annotations
@@ -22,10 +24,14 @@ from itertools import combinations
 import numpy as np
 
 from . import simulate as sim
+from .rng import check_run, check_seed
 from .rules import CONTRACTS, Rules
+from .stats import mean_ci, mean_sd
 
-Z95 = 1.959963984540054
 CHUNK = 20_000
+#: Fewer deals than this in a paired comparison: its interval is shown, without a verdict.
+MIN_VERDICT_DEALS = 30
+CONFIDENCE = 0.95
 
 
 @dataclass(frozen=True)
@@ -64,14 +70,28 @@ class _Acc:
 
 
 def _ci(n: int, s: float, s2: float) -> tuple[float, float, float, float]:
-    """(mean, ci_low, ci_high, sd) of n values given their sum and sum of squares."""
-    if n == 0:
-        return (math.nan,) * 4
-    mean = s / n
-    var = max(0.0, (s2 - n * mean * mean) / (n - 1)) if n > 1 else 0.0
-    sd = math.sqrt(var)
-    half = Z95 * sd / math.sqrt(n)
-    return mean, mean - half, mean + half, sd
+    """(mean, ci_low, ci_high, sd) of n values given their sum and sum of squares (Student t)."""
+    mean, low, high = mean_ci(n, s, s2, CONFIDENCE)
+    return mean, low, high, mean_sd(n, s, s2)[1]
+
+
+def verdict(units: int, low: float, high: float) -> str:
+    """What a paired difference over ``units`` deals says: ``significant`` (its interval leaves
+    out 0), ``not significant``, or ``too few deals`` (below :data:`MIN_VERDICT_DEALS`)."""
+    if units < MIN_VERDICT_DEALS or math.isnan(low) or math.isnan(high):
+        return "too few deals"
+    return "significant" if low > 0 or high < 0 else "not significant"
+
+
+def _json_safe(x):
+    """NaN as null (JSON has no NaN)."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _json_safe(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_json_safe(v) for v in x]
+    return x
 
 
 @dataclass
@@ -89,10 +109,16 @@ class TournamentResult:
     options: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"table": self.table, "seed": self.seed, "start": self.start, "deals": self.deals,
-                "duplicate": self.duplicate, "rotations": self.rotations,
-                "seats": [e.label for e in self.entries], "options": self.options,
-                "bots": self.bots, "pairs": self.pairs, "elapsed_s": self.elapsed_s}
+        """JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
+        statistical units, also ``units``) and ``plays`` its seat-plays (a deal counts once per
+        rotation in which it held a seat)."""
+        return _json_safe({
+            "table": self.table, "seed": self.seed, "start": self.start, "deals": self.deals,
+            "duplicate": self.duplicate, "rotations": self.rotations,
+            "seats": [e.label for e in self.entries], "options": self.options,
+            "bots": self.bots, "pairs": self.pairs, "elapsed_s": self.elapsed_s,
+            "interval": f"{CONFIDENCE:.0%} Student t over deals (n - 1 degrees of freedom)",
+            "min_deals_for_verdict": MIN_VERDICT_DEALS})
 
 
 def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
@@ -107,11 +133,20 @@ def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Entry], thre
 
 
 def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate: bool = True,
-        start: int = 0, threads: int = 1, progress=None, chunk: int = CHUNK,
+        start: int = 0, threads: int | None = None, progress=None, chunk: int = CHUNK,
         play=play_chunk) -> TournamentResult:
-    """Play the tournament and compute its statistics (see the module docstring)."""
+    """Play the tournament and compute its statistics (see the module docstring).
+
+    ``seed``: a whole number in 0..2**64-1; ``start``: the first deal index, with
+    ``start + deals <= 2**63`` (``rng.DealIdError``, a ``ValueError``, otherwise); ``threads``:
+    default every core (:func:`tarotsim.simulate.default_threads`)."""
     import time
 
+    seed = check_seed(seed)
+    start, stop = check_run(start, deals, minimum=1)
+    deals = stop - start
+    threads = sim.default_threads() if threads is None else max(1, int(threads))
+    chunk = max(1, int(chunk))
     n = rules.n_seats
     if len(entries) != n:
         raise ValueError(f"table {rules.table} seats {n} players: give {n} bots, not {len(entries)}")
@@ -122,8 +157,8 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
     pair_sums = {(i, j): [0.0, 0.0, 0] for i, j in combinations(range(k), 2)}  # sum, sum of squares, units
     rots = rotations(entries, duplicate)
     t0 = time.perf_counter()
-    for a in range(start, start + deals, chunk):
-        b = min(start + deals, a + chunk)
+    for a in range(start, stop, chunk):
+        b = min(stop, a + chunk)
         m = b - a
         tot = np.zeros((k, m))          # per bot, per deal: sum of its scores
         cnt = np.zeros((k, m))          # per bot, per deal: its seat-plays
@@ -178,7 +213,7 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
         mean, lo, hi, sd = _ci(acc.units, acc.sum_x, acc.sum_x2)
         bots.append({
             "name": lab, "mean": mean, "ci_low": lo, "ci_high": hi, "sd": sd,
-            "deals": acc.plays, "units": acc.units,
+            "deals": acc.units, "units": acc.units, "plays": acc.plays,
             "take_rate": acc.takes / acc.plays if acc.plays else None,
             "made_rate": acc.made / acc.takes if acc.takes else None,
             "mean_as_taker": acc.taker_score / acc.takes if acc.takes else None,
@@ -193,8 +228,8 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
         units = ps[2]
         mean, lo, hi, sd = _ci(units, ps[0], ps[1])
         pairs.append({"a": labels[i], "b": labels[j], "mean": mean, "ci_low": lo, "ci_high": hi,
-                      "units": units})
-    return TournamentResult(table=rules.table, seed=int(seed), start=start, deals=deals, duplicate=duplicate,
+                      "units": units, "deals": units, "sd": sd, "verdict": verdict(units, lo, hi)})
+    return TournamentResult(table=rules.table, seed=seed, start=start, deals=deals, duplicate=duplicate,
                             rotations=n if duplicate else 1, entries=list(entries), bots=bots, pairs=pairs,
                             elapsed_s=elapsed, options=rules.non_default_options())
 
@@ -210,23 +245,32 @@ def format_result(res: TournamentResult) -> str:
            f"{res.elapsed_s:.1f} s",
            "seats: " + ", ".join(e.label for e in res.entries), ""]
     w = max(10, *(len(b["name"]) for b in res.bots))
-    out.append(f"{'bot'.ljust(w)}  {'deals':>10}  {'mean/deal':>9}  {'95% CI':>19}  {'take':>6}  {'made':>6}"
-               f"  {'as taker':>9}  {'as defender':>11}")
-    for b in sorted(res.bots, key=lambda b: -b["mean"] if not math.isnan(b["mean"]) else 0):
+    out.append(f"{'bot'.ljust(w)}  {'deals':>10}  {'seat-plays':>10}  {'mean/deal':>9}  {'95% CI':>19}  "
+               f"{'take':>6}  {'made':>6}  {'as taker':>9}  {'as defender':>11}")
+    for b in sorted(res.bots, key=lambda b: -b["mean"] if not _nan(b["mean"]) else 0):
         ci = f"[{_num(b['ci_low'])}, {_num(b['ci_high'])}]"
         take = "-" if b["take_rate"] is None else f"{100 * b['take_rate']:.1f}%"
         made = "-" if b["made_rate"] is None else f"{100 * b['made_rate']:.1f}%"
-        out.append(f"{b['name'].ljust(w)}  {b['deals']:>10,}  {_num(b['mean']):>9}  {ci:>19}  {take:>6}  {made:>6}"
-                   f"  {_num(b['mean_as_taker'], '+.1f'):>9}  {_num(b['mean_as_defender'], '+.1f'):>11}")
+        out.append(f"{b['name'].ljust(w)}  {b['deals']:>10,}  {b['plays']:>10,}  {_num(b['mean']):>9}  {ci:>19}  "
+                   f"{take:>6}  {made:>6}  {_num(b['mean_as_taker'], '+.1f'):>9}  "
+                   f"{_num(b['mean_as_defender'], '+.1f'):>11}")
+    out.append("deals: the deals a bot played in (the units of the statistics); seat-plays: a deal counts once")
+    out.append("per rotation in which it held a seat; take and made are per seat-play and per take.")
     if res.pairs:
         out.append("")
-        out.append("paired differences per deal (same cards), 95% CI:")
+        out.append(f"paired differences per deal (same cards), {CONFIDENCE:.0%} CI (Student t over deals):")
         for p in res.pairs:
             a, b, mean = p["a"], p["b"], p["mean"]
-            if not math.isnan(mean) and mean < 0:
+            if not _nan(mean) and mean < 0:
                 a, b, mean, lo, hi = b, a, -mean, -p["ci_high"], -p["ci_low"]
             else:
                 lo, hi = p["ci_low"], p["ci_high"]
-            sig = "" if math.isnan(lo) else ("  (significant)" if lo > 0 else "  (not significant)")
-            out.append(f"  {a} - {b}: {_num(mean)} [{_num(lo)}, {_num(hi)}]{sig}")
+            v = p.get("verdict") or verdict(p["units"], lo, hi)
+            if v == "too few deals":
+                v = f"too few deals for a verdict: {p['units']} < {MIN_VERDICT_DEALS}"
+            out.append(f"  {a} - {b}: {_num(mean)} [{_num(lo)}, {_num(hi)}]  ({v})")
     return "\n".join(out)
+
+
+def _nan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))

@@ -175,3 +175,86 @@ def test_sheet_bad_rows_name_row_and_column_and_print_nothing(capsys, tmp_path, 
 def test_sheet_missing_file(capsys):
     code, out, err = run(capsys, "sheet", "/nonexistent/x.csv")
     assert code == 2 and "cannot read" in err
+
+
+# --- issue 10: contradictions, names, encodings, games nobody won -------------------------------
+
+def one_line_error(code, out, err):
+    return code == 2 and out == "" and err.count("\n") == 1 and err.startswith("tarotsim: error:") \
+        and "Traceback" not in err
+
+
+def test_score_partner_and_alone_together_are_refused_R_CALL_2(capsys):
+    code, out, err = run(capsys, "score", "--table", "5", "--contract", "prise", "--oudlers", "1", "--points",
+                         "51", "--partner", "P2", "--alone")
+    assert one_line_error(code, out, err) and "--alone" in err and "R-CALL-2" in err
+
+
+@pytest.mark.parametrize("argv,rule", [
+    (["--contract", "garde", "--oudlers", "2", "--points", "40", "--chelem", "made"], "R-SLAM-2"),
+    (["--contract", "garde", "--oudlers", "0", "--points", "50", "--petit-au-bout", "attack"], "R-PAB-1"),
+    (["--contract", "garde", "--oudlers", "1", "--points", "60", "--chelem", "defence"], "R-CHIEN-2"),
+    (["--contract", "garde", "--oudlers", "3", "--points", "91", "--chelem", "made", "--petit-au-bout", "defence"],
+     "R-PAB-1"),
+    (["--contract", "prise", "--oudlers", "3", "--points", "91"], "R-SLAM-2"),
+    (["--table", "5", "--alone", "--contract", "prise", "--oudlers", "1", "--points", "51", "--poignee",
+      "simple:attack", "--poignee", "simple:attack"], "R-POIG-2"),
+])
+def test_score_contradictory_facts_are_refused_with_their_rules(capsys, argv, rule):
+    code, out, err = run(capsys, "score", *argv)
+    assert one_line_error(code, out, err) and rule in err
+
+
+def test_names_differing_only_in_case_are_refused(capsys, sheet_file):
+    code, out, err = run(capsys, "score", "--names", "a,A,C,D", "--taker", "A", "--contract", "prise",
+                         "--oudlers", "1", "--points", "51")
+    assert one_line_error(code, out, err) and "names differ only in case: a and A" in err
+    code, out, err = run(capsys, "sheet", str(sheet_file), "--players", "Emma,NICO,Nico,Lea")
+    assert one_line_error(code, out, err) and "names differ only in case: NICO and Nico" in err
+
+
+def test_sheet_contradictory_row_names_the_row_and_columns(capsys, tmp_path):
+    p = tmp_path / "evening.csv"
+    p.write_text("taker,contract,oudlers,points,chelem\nEmma,garde,2,45,\nNico,garde,2,40,made\n")
+    code, out, err = run(capsys, "sheet", str(p), "--players", "Emma,Nico,Pat,Lea")
+    assert one_line_error(code, out, err) and "row 3, columns chelem, points" in err and "R-SLAM-2" in err
+
+
+def test_sheet_saved_by_a_french_spreadsheet_cp1252_semicolons_decimal_commas(capsys, tmp_path):
+    p = tmp_path / "soirée.csv"
+    p.write_bytes("taker;contract;oudlers;points\r\nZoé;garde;2;45\r\nNico;garde;2;41,5\r\n".encode("cp1252"))
+    code, out, err = run(capsys, "sheet", str(p), "--players", "Zoé,Nico,Pat", "--json")  # table 3: halves
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert [x["scores"]["Zoé"] for x in d["deals"]] == [116, -52]
+
+
+@pytest.mark.parametrize("data,where", [
+    (b"taker,contract,oudlers,points\nEmma,garde,2,45\x00\n", "row 2: a NUL byte"),
+    (b"taker,contract,oudlers,points\nEmma,garde,2," + b"4" * (200 * 1024) + b"\n", "row 2: a cell longer than"),
+    (b'taker,contract,oudlers,points\n"Emma"x,garde,2,45\n', "row 2: not CSV"),
+])
+def test_sheet_bad_bytes_and_sizes_are_one_line_naming_file_and_row(capsys, tmp_path, data, where):
+    p = tmp_path / "bad.csv"
+    p.write_bytes(data)
+    code, out, err = run(capsys, "sheet", str(p), "--players", "Emma,Nico,Pat,Lea")
+    assert one_line_error(code, out, err) and f"{p}: {where}" in err
+
+
+def test_sheet_from_standard_input_in_cp1252():
+    root = __import__("pathlib").Path(__file__).parent.parent
+    p = subprocess.run([sys.executable, "-m", "tarotsim.cli", "sheet", "-", "--players", "Zoé,Nico,Pat,Lea"],
+                       input="taker,contract,oudlers,points\nzoé,garde,2,45\n".encode("cp1252"),
+                       capture_output=True, cwd=root)
+    assert p.returncode == 0 and b"winner: Zo\xc3\xa9 with 174" in p.stdout
+
+
+def test_sheet_until_nobody_reached_names_the_leader_not_a_winner(capsys, sheet_file):
+    code, out, _ = run(capsys, "sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea", "--until", "5000")
+    assert code == 0 and "nobody reached 5000: leader Lea with 2280 after 4 deal(s)" in out
+    assert "winner" not in out and "game over" not in out
+    code, out, _ = run(capsys, "sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea", "--until", "5000",
+                       "--json")
+    d = json.loads(out)
+    assert d["winner"] == [] and d["leader"] == ["Lea"] and d["finished_at_deal"] is None
+    assert d["deals_not_played"] == 0 and d["until"] == 5000

@@ -220,3 +220,15 @@ def test_a_program_s_own_signal_handler_is_kept(tmp_path):
         assert seen == [signal.SIGHUP] and (tmp_path / "a.txt").read_text() == "kept"
     finally:
         signal.signal(signal.SIGHUP, old)
+
+
+def test_study_plot_is_a_real_png_written_through_a_link(capsys, tmp_path):
+    target, link = tmp_path / "plot.png", tmp_path / "link.png"
+    link.symlink_to(target.name)
+    code, out, err = run(capsys, "study", "bidding", "--deals", "300", "--seed", "1", "--threads", "1",
+                         "--plot", str(link), "--csv", str(tmp_path / "s.csv.gz"))
+    assert code == 0, err
+    assert link.is_symlink() and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with gzip.open(tmp_path / "s.csv.gz", "rt", encoding="utf-8") as f:
+        assert f.readline().strip()
+    assert leftovers(tmp_path) == []

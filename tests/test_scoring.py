@@ -9,13 +9,39 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tarotsim.rules import CONTRACTS, TARGETS, Rules
-from tarotsim.scoring import (CHELEM_OUTCOMES, ST_LEN, DealFacts, ScoringError, format_breakdown,
-                              parse_points, score, score_core)
+from tarotsim.scoring import (CHELEM_OUTCOMES, ST_LEN, DealFacts, ScoringError, attack_points_range,
+                              format_breakdown, parse_points, score, score_core)
 
 
 def facts(table="4", contract="prise", points=51, oudlers=1, **kw):
     rules = kw.pop("rules", None) or Rules(table)
     return DealFacts(rules=rules, contract=contract, attack_half_points=int(points * 2), oudlers=oudlers, **kw)
+
+
+def possible(rules, contract, hp, k, pab, chelem=None):
+    """Drawn facts moved onto facts a deal can have (contradictions are refused, as
+    test_facts_contradictions.py checks): an oudler count the contract and chelem allow, points
+    within their bounds, no petit au bout for a side that cannot hold it (R-PAB-1)."""
+    ks = [j for j in range(4) if attack_points_range(rules, contract, chelem, j)]
+    k = k if k in ks else ks[k % len(ks)]
+    lo, hi = attack_points_range(rules, contract, chelem, k)
+    hp = hp if lo <= hp <= hi else lo + hp % (hi - lo + 1)
+    slam_side = CHELEM_OUTCOMES[chelem][1]
+    if (pab == "attack" and (k == 0 or slam_side == -1)) or (pab == "defence" and (k == 3 or slam_side == 1)):
+        pab = None
+    return hp, k, pab
+
+
+def showable(rules, poignees, attackers):
+    """The poignées of a list that a table can show together: one per player, 22 cards in all (R-POIG-2, R-POIG-3)."""
+    players = {"attack": attackers, "defence": rules.n_active - attackers}
+    kept = []
+    for lv, side in poignees:
+        trial = kept + [(lv, side)]
+        shown = sum(rules.poignee_sizes[("simple", "double", "triple").index(x)] for x, _ in trial)
+        if shown <= 22 and sum(1 for _, sd in trial if sd == side) <= players[side]:
+            kept = trial
+    return tuple(kept)
 
 
 # --- RULES §15: the worked examples, exactly -------------------------------------------------
@@ -118,7 +144,10 @@ def test_impossible_points_for_the_oudlers_are_refused():
         score(facts(points=10, oudlers=3))  # three oudlers are 13.5 points
     with pytest.raises(ScoringError):
         score(facts(points=90, oudlers=0))  # the defence cannot hold 3 oudlers in 1 point
-    score(facts(points=13, oudlers=3))  # Excuse exchanged: 4.5 + 4.5 + 4
+    with pytest.raises(ScoringError):
+        score(facts(points=13, oudlers=3))  # the Excuse counts 4 only for a side that won no trick (R-EXC-2)
+    # the least a pile with 3 oudlers can hold: one trick at 3, Petit, 21 and an exchanged Excuse
+    score(facts("3", "garde_contre", 13.5, 3))
 
 
 @pytest.mark.parametrize("text,hp", [("0", 0), ("41.5", 83), ("91", 182), ("45.0", 90)])
@@ -158,15 +187,16 @@ def test_R_POIG_1_bonuses_never_multiplied(level, bonus):
 
 
 def test_R_POIG_4_all_poignees_go_to_the_winner():
-    b = score(facts(points=40, oudlers=1, poignees=(("simple", "attack"), ("double", "defence"))))
+    b = score(facts("5", points=40, oudlers=1, poignees=(("simple", "attack"), ("double", "defence"))))
     assert b.poignee_term == -50
-    b = score(facts(points=60, oudlers=1, poignees=(("simple", "attack"), ("double", "defence"))))
+    b = score(facts("5", points=60, oudlers=1, poignees=(("simple", "attack"), ("double", "defence"))))
     assert b.poignee_term == 50
 
 
 def test_option_poignee_to_declarer_side():
     r = Rules(poignee_to="declarer_side")
-    b = score(facts(rules=r, points=40, oudlers=1, poignees=(("simple", "attack"), ("double", "defence"))))
+    b = score(facts(rules=r.with_options(table="5"), points=40, oudlers=1,
+                    poignees=(("simple", "attack"), ("double", "defence"))))
     assert b.poignee_term == 20 - 30
 
 
@@ -180,20 +210,21 @@ def test_poignee_refused_at_table_2():
 @pytest.mark.parametrize("chelem,term", [("announced_made", 400), ("made", 200), ("announced_failed", -200),
                                          ("defence", -200), ("announced_defence", -400), (None, 0)])
 def test_R_SLAM_3_terms(chelem, term):
-    pts = 91 if chelem in ("announced_made", "made") else (0 if chelem and "defence" in chelem else 60)
-    k = 3 if pts == 91 else (0 if pts == 0 else 1)
+    pts = 91 if chelem in ("announced_made", "made") else (3 if chelem and "defence" in chelem else 60)
+    k = 3 if pts == 91 else (0 if pts == 3 else 1)
     b = score(facts(contract="garde", points=pts, oudlers=k, chelem=chelem))
     assert b.chelem_term == term
 
 
 def test_option_defence_slam_bonus_zero():
     r = Rules(defence_slam_bonus=0)
-    assert score(facts(rules=r, points=0, oudlers=0, chelem="defence")).chelem_term == 0
-    assert score(facts(rules=r, points=0, oudlers=0, chelem="announced_defence")).chelem_term == -200
+    assert score(facts(rules=r, points=3, oudlers=0, chelem="defence")).chelem_term == 0
+    assert score(facts(rules=r, points=3, oudlers=0, chelem="announced_defence")).chelem_term == -200
 
 
 def test_R_SLAM_3_chelem_not_multiplied():
-    terms = {score(facts(contract=c, points=91, oudlers=3, chelem="made")).chelem_term for c in CONTRACTS}
+    terms = {score(facts(contract=c, points=88 if c == "garde_contre" else 91, oudlers=3,
+                         chelem="made")).chelem_term for c in CONTRACTS}
     assert terms == {200}
 
 
@@ -221,7 +252,7 @@ def test_R_MIS_2_dummy_pays_nothing_and_option_value():
 # --- §13 scoring -------------------------------------------------------------------------------
 
 def test_R_SCORE_1_value_formula():
-    b = score(facts(contract="garde_contre", points=30, oudlers=0, petit_au_bout="attack",
+    b = score(facts(contract="garde_contre", points=25, oudlers=1, petit_au_bout="attack",
                     poignees=(("triple", "attack"),), chelem="announced_failed"))
     d = 26
     assert b.value == -(25 + d) * 6 + 10 * 6 - 40 - 200
@@ -246,10 +277,11 @@ def test_R_SCORE_2_distribution_by_table(table, kw, expect):
                                                         max_size=2),
        st.booleans(), st.integers(0, 4))
 def test_R_SCORE_3_and_R_GEN_5_zero_sum(table, contract, hp, k, pab, chelem, poig, with_partner, taker):
-    assume(hp >= 9 * k - 1 and 182 - hp >= 9 * (3 - k) - 1)
     rules = Rules(table, misere=True)
+    hp, k, pab = possible(rules, contract, hp, k, pab, chelem)
     taker = taker % rules.n_seats
     partner = (taker + 2) % 5 if table == "5" and with_partner else None
+    poig = showable(rules, poig, 1 if partner is None else 2)
     dummy = (taker + 1) % 5 if table == "5d" else None
     mis = ((partner if partner is not None else (taker + 3) % rules.n_seats, "tete"),) if table != "5d" else ()
     b = score(DealFacts(rules=rules, contract=contract, attack_half_points=hp, oudlers=k, taker=taker,
@@ -266,7 +298,8 @@ def test_R_SCORE_3_and_R_GEN_5_zero_sum(table, contract, hp, k, pab, chelem, poi
 @given(st.sampled_from(["3", "4", "5"]), st.sampled_from(CONTRACTS), st.integers(0, 3),
        st.sampled_from([None, "attack", "defence"]))
 def test_value_non_decreasing_in_attack_points(table, contract, k, pab):
-    lo, hi = max(0, 9 * k - 1), min(182, 182 - 9 * (3 - k) + 1)
+    assume(not (pab == "attack" and k == 0) and not (pab == "defence" and k == 3))  # R-PAB-1
+    lo, hi = attack_points_range(Rules(table), contract, None, k)
     values = [score(facts(table, contract, hp / 2, k, petit_au_bout=pab,
                           partner=1 if table == "5" else None)).value for hp in range(lo, hi + 1)]
     assert values == sorted(values)
@@ -276,7 +309,9 @@ def test_value_non_decreasing_in_attack_points(table, contract, k, pab):
        st.sampled_from([None, "attack", "defence"]), st.sampled_from(["simple", "double"]))
 def test_flipping_made_failed_flips_the_base_term_only(contract, k, d, pab, level):
     up, down = 2 * TARGETS[k] + 2 * d, 2 * TARGETS[k] - 2 * d  # made by d / failed by d
-    assume(down >= max(0, 9 * k - 1) and 182 - up >= 9 * (3 - k) - 1)
+    lo, hi = attack_points_range(Rules(), contract, None, k)
+    assume(lo <= down and up <= hi)
+    assume(not (pab == "attack" and k == 0) and not (pab == "defence" and k == 3))  # R-PAB-1
     kw = dict(contract=contract, oudlers=k, petit_au_bout=pab, poignees=((level, "attack"),))
     made, failed = score(facts(points=up / 2, **kw)), score(facts(points=down / 2, **kw))
     assert (made.difference, failed.difference) == (d, -d)
@@ -290,9 +325,12 @@ def test_flipping_made_failed_flips_the_base_term_only(contract, k, d, pab, leve
 @given(st.sampled_from(list(CHELEM_OUTCOMES)), st.sampled_from(["simple", "double", "triple"]),
        st.sampled_from(["attack", "defence"]), st.booleans())
 def test_poignee_and_chelem_terms_do_not_change_with_contract(chelem, level, side, made):
-    pts = 60 if made else 30
-    terms = {(score(facts(contract=c, points=pts, oudlers=1, chelem=chelem, poignees=((level, side),))).poignee_term,
-              score(facts(contract=c, points=pts, oudlers=1, chelem=chelem)).chelem_term) for c in CONTRACTS}
+    terms = set()
+    for c in CONTRACTS:  # a slam fixes the points, and so made or failed, whatever the contract
+        hp, k, _ = possible(Rules(), c, 120 if made else 60, 1, None, chelem)
+        terms.add((score(facts(contract=c, points=hp / 2, oudlers=k, chelem=chelem,
+                               poignees=((level, side),))).poignee_term,
+                   score(facts(contract=c, points=hp / 2, oudlers=k, chelem=chelem)).chelem_term))
     assert len(terms) == 1
 
 

@@ -241,7 +241,8 @@ def test_cli_prints_tables_and_writes_csv_json_and_calibration(capsys, tmp_path)
     csv_path, cal = tmp_path / "s.csv", tmp_path / "cal.json"
     code, out, err = cli(capsys, "study", "bidding", "--deals", "3000", "--seed", "8", "--threads", "2",
                          "--csv", str(csv_path), "--calibrate", str(cal))
-    assert code == 0 and err == ""
+    # 3,000 deals are too few for a calibration: one warning line, and the file is written anyway
+    assert code == 0 and err.startswith("tarotsim: warning: ") and err.count("\n") == 1
     assert "seed 8" in out and "thresholds" in out and "by oudlers" in out and "bot now" in out
     for c in CONTRACTS:
         assert f"\n{c}  (vs " in out

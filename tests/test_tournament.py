@@ -7,7 +7,8 @@ import pytest
 
 from tarotsim.cli import main
 from tarotsim.rules import Rules
-from tarotsim.tournament import Entry, format_result, run
+from tarotsim.stats import t_quantile
+from tarotsim.tournament import MIN_VERDICT_DEALS, Entry, format_result, run, verdict
 
 
 def cli(capsys, *argv):
@@ -24,14 +25,16 @@ def test_identical_bots_under_two_names_cancel_exactly_in_duplicate():
     for b in res.bots:
         assert b["mean"] == 0 and b["ci_low"] == 0 and b["ci_high"] == 0
     assert res.pairs[0]["mean"] == 0
-    assert {b["name"]: b["deals"] for b in res.bots} == {"a": 3 * 4 * 3000, "b": 4 * 3000}
+    # deals count the units (each deal once); plays count seat-plays (once per rotation and seat)
+    assert {b["name"]: b["deals"] for b in res.bots} == {"a": 3000, "b": 3000}
+    assert {b["name"]: b["plays"] for b in res.bots} == {"a": 3 * 4 * 3000, "b": 4 * 3000}
 
 
 def test_no_duplicate_plays_each_deal_once_in_a_rotation():
     es = [Entry("a", "random"), Entry("b", "random"), Entry("c", "random")]
     res = run(Rules("3"), 3, 3000, es, duplicate=False)
-    assert sum(b["deals"] for b in res.bots) == 3 * 3000
-    assert all(b["units"] == 3000 for b in res.bots)
+    assert sum(b["plays"] for b in res.bots) == 3 * 3000
+    assert all(b["units"] == b["deals"] == 3000 for b in res.bots)
     assert all(b["ci_low"] <= b["mean"] <= b["ci_high"] for b in res.bots)
     assert "no duplicate" in format_result(res)
 
@@ -41,7 +44,8 @@ def test_5d_dummy_seat_plays_are_not_counted():
           Entry("b", "random")]
     res = run(Rules("5d"), 1, 500, es)
     a = next(b for b in res.bots if b["name"] == "a")
-    assert a["deals"] == 500 * 4  # sits out one rotation in five
+    assert a["plays"] == 500 * 4  # sits out one rotation in five
+    assert a["deals"] == 500  # but plays in every deal
 
 
 def test_tournament_json_fields(capsys):
@@ -50,7 +54,9 @@ def test_tournament_json_fields(capsys):
     d = json.loads(out)
     assert code == 0 and d["seed"] == 5 and d["duplicate"] is True
     for b in d["bots"]:
-        assert {"name", "mean", "ci_low", "ci_high", "deals"} <= set(b)
+        assert {"name", "mean", "ci_low", "ci_high", "deals", "plays", "units"} <= set(b)
+        assert b["deals"] == 40 and b["plays"] == 40 * 4 * d["seats"].count(b["name"])
+    assert {"a", "b", "mean", "ci_low", "ci_high", "units", "verdict"} <= set(d["pairs"][0])
     # the Python twin of the random bot plays the kernels' deals exactly: nothing to tell them apart
     assert all(b["mean"] == 0 for b in d["bots"]) and d["pairs"][0]["mean"] == 0
 
@@ -111,3 +117,56 @@ def test_acceptance_stronger_bot_wins_duplicate_with_separate_intervals(table, b
     pair = res.pairs[0]
     sign = 1 if pair["a"] == better else -1
     assert sign * pair["mean"] > 0 and min(sign * pair["ci_low"], sign * pair["ci_high"]) > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# statistics: Student t intervals over deals, and no verdict on a tiny sample
+
+
+def test_two_deals_get_an_interval_but_no_verdict(capsys):
+    """Heuristic against random over 2 deals: a large difference, but 2 deals decide nothing."""
+    code, out, _ = cli(capsys, "tournament", "--table", "4", "--bots", "heuristic,random,random,random",
+                       "--deals", "2", "--seed", "1")
+    assert code == 0 and "too few deals for a verdict: 2 < 30" in out
+    assert "(significant)" not in out and "(not significant)" not in out
+    code, out, _ = cli(capsys, "tournament", "--table", "4", "--bots", "heuristic,random,random,random",
+                       "--deals", "2", "--seed", "1", "--json")
+    d = json.loads(out)
+    assert d["pairs"][0]["verdict"] == "too few deals" and d["min_deals_for_verdict"] == MIN_VERDICT_DEALS
+
+
+def test_interval_half_width_is_the_t_quantile_with_n_minus_1_degrees_of_freedom():
+    res = run(Rules("4"), 11, 5, [Entry("greedy", "greedy")] + [Entry("random", "random")] * 3)
+    t4 = t_quantile(0.975, 4)
+    assert abs(t4 - 2.776445) < 1e-6
+    for x in res.bots + res.pairs:
+        half = (x["ci_high"] - x["ci_low"]) / 2
+        assert x["sd"] > 0 and math.isclose(half, t4 * x["sd"] / math.sqrt(5), rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("units,low,high,expected", [
+    (MIN_VERDICT_DEALS - 1, 5.0, 9.0, "too few deals"),
+    (MIN_VERDICT_DEALS, 5.0, 9.0, "significant"),
+    (MIN_VERDICT_DEALS, -9.0, -5.0, "significant"),
+    (MIN_VERDICT_DEALS, -1.0, 3.0, "not significant"),
+    (10**6, math.nan, math.nan, "too few deals"),
+])
+def test_verdict(units, low, high, expected):
+    assert verdict(units, low, high) == expected
+
+
+def test_stronger_bot_is_significant_from_enough_deals():
+    res = run(Rules("4"), 5, 200, [Entry("heuristic", "heuristic")] + [Entry("random", "random")] * 3)
+    assert res.pairs[0]["verdict"] == "significant"
+    assert "(significant)" in format_result(res)
+
+
+def test_json_has_no_nan_when_a_bot_plays_a_single_deal():
+    """5d without duplicate: bot a is the dummy of deal 0 and plays deal 1 only, so it has a mean
+    but no interval; the JSON says null, never NaN."""
+    es = [Entry("a", "random")] + [Entry("b", "random")] * 4
+    res = run(Rules("5d"), 1, 2, es, duplicate=False)
+    d = json.loads(json.dumps(res.to_dict(), allow_nan=False))
+    a = next(b for b in d["bots"] if b["name"] == "a")
+    assert a["deals"] == 1 and a["mean"] is not None and a["ci_low"] is None and a["sd"] is None
+    assert d["pairs"][0]["verdict"] == "too few deals"

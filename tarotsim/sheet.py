@@ -1,0 +1,374 @@
+"""Score sheets: an evening of deals typed into a spreadsheet, saved as CSV, scored deal by deal.
+
+:func:`read_sheet` reads the file as the spreadsheet programs write it (UTF-8 with or without
+a BOM, else Windows-1252 as French spreadsheets save it, else Latin-1; UTF-16 with a BOM; the
+separator ``,``, ``;`` or a tab, read from the header line) and turns each row into
+:class:`~tarotsim.scoring.DealFacts`, checked like ``tarotsim score`` checks its options.
+:func:`score_sheet` scores the rows in order with running totals and, for a game to N points
+(``until``), stops at the first deal where someone reaches N.
+
+Every problem is a :class:`SheetError`, one line naming the file, the row as a spreadsheet
+numbers it (the header is row 1) and the column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+from .cards import DECK_HALF_POINTS
+from .rules import CONTRACTS, Rules
+from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_facts, check_names, parse_misere,
+                      parse_points, parse_poignee, score, seat_of)
+
+#: The columns a sheet may have; ``taker`` and ``contract`` are required.
+SHEET_COLUMNS = ("taker", "contract", "oudlers", "points", "defence_points", "partner", "dummy",
+                 "petit_au_bout", "poignees", "chelem", "miseres")
+REQUIRED_COLUMNS = ("taker", "contract")
+#: Separators a sheet may use, read from its header line (French spreadsheets write ``;``).
+DELIMITERS = (",", ";", "\t")
+#: Text encodings tried in turn: any UTF-8 file decodes as UTF-8; Windows-1252 is what French
+#: spreadsheet programs save; Latin-1 decodes every byte.
+ENCODINGS = ("utf-8-sig", "cp1252", "latin-1")
+#: DealFacts fields -> the sheet column that gives them (points: see _POINTS_COLUMNS).
+_FIELD_COLUMNS = {"contract": "contract", "oudlers": "oudlers", "taker": "taker", "partner": "partner",
+                  "dummy": "dummy", "petit_au_bout": "petit_au_bout", "poignees": "poignees",
+                  "chelem": "chelem", "miseres": "miseres"}
+_LIST_SEPARATORS = re.compile(r"[;,]")
+_CHELEM_CHOICES = ", ".join(k for k in CHELEM_OUTCOMES if k)
+
+
+class SheetError(ValueError):
+    """A score sheet that cannot be read or scored; the message names the file, row and column."""
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One deal of the sheet: its row number (the header is row 1) and its facts (None: a pass)."""
+
+    row: int
+    facts: DealFacts | None
+
+
+@dataclass(frozen=True)
+class SheetDeal:
+    """A scored row: its label, every player's score and the running totals (in seat order)."""
+
+    row: int
+    label: str
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    """An evening scored: the deals counted, and who won or leads.
+
+    ``winners`` is empty for a game to ``until`` points that nobody reached; ``leader`` names
+    the best totals either way.
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    deals: tuple[SheetDeal, ...]
+    rows: int                  # deal rows in the sheet, counted or not
+    until: int | None
+    finished_at: int | None    # the deal (1-based) at which someone reached ``until``
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.deals[-1].totals if self.deals else tuple(0 for _ in self.names)
+
+    @property
+    def best(self) -> int:
+        return max(self.totals)
+
+    @property
+    def leader(self) -> list[str]:
+        return [n for n, t in zip(self.names, self.totals) if t == self.best]
+
+    @property
+    def winners(self) -> list[str]:
+        if self.until is not None and self.finished_at is None:
+            return []
+        return self.leader
+
+    def to_dict(self) -> dict:
+        names = list(self.names)
+        return {"table": self.rules.table, "players": names,
+                "deals": [{"row": d.row, "scores": dict(zip(names, d.scores)), "totals": dict(zip(names, d.totals))}
+                          for d in self.deals],
+                "totals": dict(zip(names, self.totals)), "winner": self.winners, "leader": self.leader,
+                "until": self.until, "finished_at_deal": self.finished_at,
+                "deals_not_played": self.rows - len(self.deals)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """A cell as a message shows it: quoted, escaped, cut short."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _source_name(source) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        name = "<stdin>" if str(source) == "-" else os.fspath(source)
+    else:
+        name = getattr(source, "name", None)
+        name = name if isinstance(name, str) else "<sheet>"
+    return name if name.isprintable() else repr(name)
+
+
+def _read_bytes(source, name: str):
+    if isinstance(source, bytes):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        if str(source) == "-":
+            stdin = sys.stdin
+            return stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+        try:
+            with open(source, "rb") as fh:
+                return fh.read()
+        except OSError as e:
+            raise SheetError(f"cannot read {name}: {e.strerror}") from None
+    return source.read()  # an open file, binary or text
+
+
+def decode_sheet(data: bytes, name: str = "<sheet>") -> str:
+    """The text of a sheet file: UTF-16 if it starts with its BOM, else the first of
+    :data:`ENCODINGS` that decodes it. A NUL character is refused (not a text file)."""
+    if isinstance(data, str):
+        text = data
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise SheetError(f"{name}: not valid UTF-16 text") from None
+    else:
+        for encoding in ENCODINGS:
+            try:
+                text = data.decode(encoding)
+                break
+            except UnicodeDecodeError:
+                continue
+    if "\0" in text:
+        row = text.count("\n", 0, text.index("\0")) + 1
+        raise SheetError(f"{name}: row {row}: a NUL byte: not a text CSV file (save the sheet as CSV)")
+    return text.removeprefix("\ufeff")
+
+
+def _delimiter(text: str) -> str:
+    """The separator of the header line: the one it uses most."""
+    first = text.split("\n", 1)[0]
+    return max(DELIMITERS, key=first.count)
+
+
+def _records(text: str, name: str):
+    """``(row number, cells)`` for each CSV record; csv errors name the row."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
+    row = 0
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            limit = csv.field_size_limit()
+            msg = (f"a cell longer than {limit:,} characters (the csv module's limit)" if "field limit" in str(e)
+                   else f"not CSV as a spreadsheet writes it: {e}")
+            raise SheetError(f"{name}: row {row + 1}: {msg}") from None
+        row += 1
+        yield row, cells
+
+
+def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[SheetRow]:
+    """Read a score sheet into rows of facts, every row checked.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes or file
+        A path (``-`` for standard input), the file's bytes, or an open file.
+    rules : Rules
+        The table and its options.
+    names : sequence of str
+        The players in seat order (checked by :func:`~tarotsim.scoring.check_names`).
+    name : str, optional
+        The file's name for messages (default: the path).
+
+    Raises
+    ------
+    SheetError
+        One line naming the file, the row and the column.
+    """
+    name = name or _source_name(source)
+    names = _checked_names(names, rules)
+    text = decode_sheet(_read_bytes(source, name), name)
+    records = _records(text, name)
+    try:
+        _, header_cells = next(records)
+    except StopIteration:
+        raise SheetError(f"{name}: the sheet is empty (a header line is required)") from None
+    header = [h.strip().lower() for h in header_cells]
+    named = [h for h in header if h]
+    missing = [c for c in REQUIRED_COLUMNS if c not in named]
+    if missing:
+        raise SheetError(f"{name}: the header lacks column(s) {', '.join(missing)}")
+    unknown = [h for h in named if h not in SHEET_COLUMNS]
+    if unknown:
+        raise SheetError(f"{name}: unknown column(s) {', '.join(unknown)} (known: {', '.join(SHEET_COLUMNS)})")
+    twice = sorted({h for h in named if named.count(h) > 1})
+    if twice:
+        raise SheetError(f"{name}: column(s) {', '.join(twice)} appear twice in the header")
+    rows = []
+    for num, cells in records:
+        cells = [c.strip() for c in cells]
+        if not any(cells):
+            continue  # a blank line, or a row a spreadsheet left empty
+        extra = [c for i, c in enumerate(cells) if c and (i >= len(header) or not header[i])]
+        if extra:
+            raise SheetError(f"{name}: row {num}: {_shown(extra[0])} is in no named column of the header")
+        row = {h: c for h, c in zip(header, cells) if h}
+        rows.append(SheetRow(num, parse_row(row, num, rules, names, name=name)))
+    if not rows:
+        raise SheetError(f"{name}: no deal in the sheet")
+    return rows
+
+
+def _checked_names(names, rules: Rules) -> list[str]:
+    try:
+        return check_names(names, rules.n_seats)
+    except ScoringError as e:
+        raise SheetError(f"players: {e}") from None
+
+
+def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>") -> DealFacts | None:
+    """One row ``{column: cell}`` -> DealFacts, or None for a row of ``pass``."""
+    def bad(columns, msg):
+        columns = [columns] if isinstance(columns, str) else list(dict.fromkeys(columns))
+        where = f"column {columns[0]}" if len(columns) == 1 else f"columns {', '.join(columns)}"
+        raise SheetError(f"{name}: row {num}, {where}: {msg}")
+
+    def cell(col):
+        return row.get(col, "")
+
+    contract = cell("contract").lower()
+    if contract == "pass" or cell("taker").lower() == "pass":
+        return None
+    if contract not in CONTRACTS:
+        bad("contract", f"unknown contract {_shown(cell('contract'))} (prise, garde, garde_sans, garde_contre or pass)")
+    if not cell("taker"):
+        bad("taker", "empty")
+
+    def seat(col, what):
+        try:
+            return seat_of(cell(col), names, what)
+        except ScoringError as e:
+            bad(col, str(e))
+
+    taker = seat("taker", "taker")
+    try:
+        oudlers = int(cell("oudlers"))
+        if not 0 <= oudlers <= 3:
+            raise ValueError
+    except ValueError:
+        bad("oudlers", f"must be 0, 1, 2 or 3, not {_shown(cell('oudlers'))}")
+    pts, dpts = cell("points") or None, cell("defence_points") or None
+    if (pts is None) == (dpts is None):
+        bad("points", "give points or defence_points, exactly one of them")
+    points_col = "points" if pts is not None else "defence_points"
+    try:  # a decimal comma, as French spreadsheets write 41,5
+        hp = parse_points(_decimal(pts if pts is not None else dpts))
+    except ScoringError as e:
+        bad(points_col, str(e))
+    if pts is None:  # P = 91 - the defence's points (R-SCORE-5)
+        hp = DECK_HALF_POINTS - hp
+    partner = None
+    if cell("partner"):
+        if rules.table != "5":
+            bad("partner", f"a partner is called only at table 5, not at table {rules.table} (R-CALL-1)")
+        partner = seat("partner", "partner")
+        if partner == taker:
+            bad("partner", "the partner cannot be the taker (leave it empty when he played alone, R-CALL-2)")
+    dummy = None
+    if rules.table == "5d":
+        if not cell("dummy"):
+            bad("dummy", "table 5d needs the dealer who sat out (R-DEAL-6)")
+        dummy = seat("dummy", "dummy")
+        if dummy == taker:
+            bad("dummy", "the dummy cannot be the taker (R-DEAL-6)")
+    elif cell("dummy"):
+        bad("dummy", f"only table 5d has a dummy, not table {rules.table}")
+    pab = cell("petit_au_bout").lower() or None
+    if pab not in (None, "attack", "defence"):
+        bad("petit_au_bout", f"attack or defence, not {_shown(pab)}")
+    chelem = cell("chelem").lower() or None
+    if chelem not in CHELEM_OUTCOMES:
+        bad("chelem", f"one of {_CHELEM_CHOICES}, not {_shown(chelem)}")
+    try:
+        poignees = tuple(parse_poignee(p) for p in _items(cell("poignees")))
+    except ScoringError as e:
+        bad("poignees", str(e))
+    try:
+        miseres = tuple(parse_misere(m, names) for m in _items(cell("miseres")))
+    except ScoringError as e:
+        bad("miseres", str(e))
+    facts = DealFacts(rules=rules, contract=contract, attack_half_points=hp, oudlers=oudlers, taker=taker,
+                      partner=partner, dummy=dummy, petit_au_bout=pab, poignees=poignees, chelem=chelem,
+                      miseres=miseres)
+    try:
+        check_facts(facts)
+    except ScoringError as e:
+        columns = [points_col if f == "attack_half_points" else _FIELD_COLUMNS.get(f, f) for f in e.fields]
+        bad(columns or ["points"], str(e))
+    return facts
+
+
+def _decimal(text: str) -> str:
+    return text.replace(",", ".", 1) if text.count(",") == 1 and "." not in text else text
+
+
+def _items(text: str) -> list[str]:
+    """The items of a list cell: ``simple:defence;double:attack`` (``,`` also separates)."""
+    return [p.strip() for p in _LIST_SEPARATORS.split(text) if p.strip()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+
+
+def score_sheet(rows, rules: Rules, names, until: int | None = None) -> SheetResult:
+    """Score the rows in order with running totals (R-SCORE-1 … R-SCORE-3, R-MIS-2).
+
+    ``until`` (default: the ``game_end`` option when it is a points target) ends the game at the
+    first deal where a player's total reaches it; the later rows are not counted.
+    """
+    names = tuple(_checked_names(names, rules))
+    if until is None and isinstance(rules.game_end, int):
+        until = rules.game_end
+    if until is not None and (isinstance(until, bool) or not isinstance(until, int) or until < 1):
+        raise SheetError(f"the points target must be a whole number of at least 1, not {until!r}")
+    deals, totals, finished_at = [], (0,) * len(names), None
+    for r in rows:
+        if r.facts is None:
+            scores, label, warnings = (0,) * len(names), "pass", ()
+        else:
+            b = score(r.facts)
+            scores, warnings = b.scores, b.warnings
+            label = (f"{names[r.facts.taker]} {r.facts.contract} "
+                     f"{'made' if b.made else 'failed'} {b.difference:+d}")
+        if sum(scores) != 0:  # R-SCORE-3: cannot happen; a loud failure beats a wrong sheet
+            raise AssertionError(f"row {r.row}: scores do not sum to zero (R-SCORE-3)")
+        totals = tuple(t + s for t, s in zip(totals, scores))
+        deals.append(SheetDeal(r.row, label, tuple(scores), totals, tuple(warnings)))
+        if until is not None and max(totals) >= until:
+            finished_at = len(deals)
+            break
+    return SheetResult(rules=rules, names=names, deals=tuple(deals), rows=len(rows), until=until,
+                       finished_at=finished_at)

@@ -1,0 +1,274 @@
+"""Checkers of sampled worlds, written from RULES.md, independent of the sampler's kernels.
+
+* :func:`replay_consistent` (the oracle): rebuild the deal a world implies (each seat's hand as
+  dealt = its hand in the world + the cards it played, the taker's écart and chien put back) and
+  replay every public action of the seat's view on the reference engine; the world is consistent
+  iff that is a legal deal (R-DEAL-1, not annulled by a petit sec, R-DEAL-4) and every action is
+  accepted (R-BID, R-CALL, R-CHIEN-2, R-POIG-3, R-MIS-1, R-PLAY-4, R-CALL-4). Slow: thousands of
+  worlds per run, not millions.
+* :class:`FastChecker`: the same facts as per-seat forbidden cards, derived from the view in plain
+  Python -- what a play shows is found by asking the reference ``play_duty`` whether the card
+  would still be legal with one more card in hand (the duties of R-PLAY-4 and R-CALL-4 each have
+  one-card witnesses) -- then checked on many worlds at once with numpy. The tests cross-check it
+  against the oracle on worlds the sampler did not make.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim.cards import DECK, JACK, KING, KNIGHT, QUEEN, Card
+from tarotsim.reference.deal import ReferenceDeal
+from tarotsim.reference.errors import RuleViolation
+from tarotsim.reference.tricks import play_duty
+from tarotsim.rng import CHIEN_SIZE, HAND_SIZE, dealing_order
+
+PILE = 5
+FACES = (JACK, KNIGHT, QUEEN, KING)
+
+
+def stage_of(view) -> str:
+    """``auction`` (bid, call: the chien unseen), ``ecart`` (being made), ``play`` (after)."""
+    k = view.decision.kind
+    if k in ("bid", "call"):
+        return "auction"
+    return "ecart" if k == "ecart" else "play"
+
+
+def all_plays(view):
+    """``[(trick number, seat, card, cards before it in the trick)]`` in playing order."""
+    out = []
+    tricks = [p for _, p, _ in view.tricks] + ([view.trick] if view.trick else [])
+    for i, plays in enumerate(tricks):
+        for j, (seat, card) in enumerate(plays):
+            out.append((i, seat, card, [c for _, c in plays[:j]]))
+    return out
+
+
+def pile_kind(view) -> str | None:
+    stage = stage_of(view)
+    if stage == "ecart":
+        return None
+    if stage == "auction" or view.contract in ("garde_sans", "garde_contre"):
+        return "chien"
+    return "ecart"
+
+
+def true_row(game) -> np.ndarray:
+    """The true locations of the 78 cards (seat, 5 pile, -1 played) at the current decision."""
+    d = game._deal
+    row = np.full(78, -1, dtype=np.int8)
+    for s, hand in enumerate(d.hands):
+        for c in hand:
+            row[c.id] = s
+    view = game.view(0)
+    kind = pile_kind(view)
+    if kind == "chien":
+        for c in d.chien:
+            row[c.id] = PILE
+    elif kind == "ecart":
+        for c in d.ecart:
+            row[c.id] = PILE
+    return row
+
+
+# ---------------------------------------------------------------------------------------------
+# the oracle
+
+def replay_consistent(rules, view, row) -> bool:
+    """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules."""
+    try:
+        rebuild(rules, view, row)
+    except (RuleViolation, ValueError):
+        return False
+    return True
+
+
+def rebuild(rules, view, row) -> ReferenceDeal:
+    """The reference deal that world ``row`` implies, replayed to the decision of ``view``;
+    raises RuleViolation or ValueError when the world does not agree with the view."""
+    n = rules.n_seats
+    stage = stage_of(view)
+    plays = all_plays(view)
+    played = {c for _, _, c, _ in plays}
+    for c in range(78):
+        if (row[c] == -1) != (DECK[c] in played):
+            raise ValueError("played cards")
+    if any(int(row[c.id]) != view.seat for c in view.hand):
+        raise ValueError("the seat's own hand")
+    hands = [[DECK[c] for c in range(78) if row[c] == s] for s in range(n)]
+    for _, seat, card, _ in plays:
+        hands[seat].append(card)
+    pile = [DECK[c] for c in range(78) if row[c] == PILE]
+    if view.ecart is not None and sorted(pile) != sorted(view.ecart):
+        raise ValueError("the taker's own écart")
+    chien = pile
+    ecart = None
+    if view.chien is not None:              # prise, garde: shown (R-CHIEN-1)
+        chien = list(view.chien)
+        t = view.taker
+        if stage == "play":
+            ecart = pile
+            hands[t] = hands[t] + pile
+        if any(c not in hands[t] for c in chien):
+            raise ValueError("the shown chien is not with the taker")
+        hands[t] = [c for c in hands[t] if c not in chien]
+    deal = ReferenceDeal(rules, view.dealer, hands, chien)
+    for seat, bid in view.bids:
+        deal.bid(seat, bid)
+    if view.called is not None:
+        deal.call(view.taker, view.called)
+    if ecart is not None:
+        deal.discard(view.taker, ecart)
+    if stage == "play" and view.decision.kind != "chelem":
+        deal.announce_chelem(view.taker, any(d["kind"] == "chelem" for d in view.declarations))
+    declared = {}
+    for d in view.declarations:
+        declared.setdefault(d["seat"], []).append(d)
+    done = set()
+
+    def declare(seat):
+        done.add(seat)
+        for d in declared.get(seat, []):
+            if d["kind"] == "poignee":
+                deal.declare_poignee(seat, d["level"], d["cards"])
+            elif d["kind"].startswith("misere"):
+                deal.declare_misere(seat, d["kind"].split("_")[1], True)
+
+    for _, seat, card, _ in plays:
+        if seat not in done:
+            declare(seat)
+        deal.play(seat, card)
+    for seat in declared:
+        if seat not in done and deal.phase == "play":
+            declare(seat)
+    if deal.phase == "done" and deal.outcome != "played":
+        raise ValueError("annulled")
+    # declining a poignée or a misère shows nothing: decline up to the view's decision
+    while (d := deal.decision()) is not None and d != view.decision and d.seat == view.decision.seat:
+        if d.kind == "poignee":
+            deal.declare_poignee(d.seat, None)
+        elif d.kind.startswith("misere"):
+            deal.declare_misere(d.seat, d.kind.split("_")[1], False)
+        else:
+            break
+    return deal
+
+
+# ---------------------------------------------------------------------------------------------
+# the vectorized checker
+
+class FastChecker:
+    """Per-seat forbidden cards, known cards and counts of ``view``; :meth:`check` takes many
+    worlds (int8[n, 78]) at once and returns a bool per world."""
+
+    def __init__(self, rules, view):
+        self.rules = rules
+        n = self.n = rules.n_seats
+        table = rules.table
+        self.viewer = view.seat
+        self.dummy = view.dealer if table == "5d" else None
+        stage = stage_of(view)
+        plays = all_plays(view)
+        played = {c for _, _, c, _ in plays}
+        self.played = np.array(sorted(c.id for c in played), dtype=np.int64)
+        by_seat = [[c for _, s, c, _ in plays if s == seat] for seat in range(n)]
+        active = dealing_order(rules, view.dealer)
+        h, e = HAND_SIZE[table], CHIEN_SIZE[table]
+        self.size = [0] * (n + 1)
+        for s in active:
+            self.size[s] = h - len(by_seat[s])
+        kind = pile_kind(view)
+        if stage == "ecart":
+            self.size[view.taker] += e
+        if kind is not None:
+            self.size[n] = e
+        forbid = [set() for _ in range(n)]
+        known = {c: view.seat for c in view.hand}
+        # what each play shows: the cards x with which it would not have been legal
+        for trick, seat, card, before in plays:
+            for x in DECK:
+                if x == card or x in played:
+                    continue
+                allowed = play_duty([card, x], before, called=view.called, first_trick=trick == 0,
+                                    called_suit_after_excuse=rules.called_suit_after_excuse)[0]
+                if card not in allowed:
+                    forbid[seat].add(x)
+        shown_ecart = set(view.ecart or ()) | set(view.ecart_trumps)
+        for d in view.declarations:
+            s = d["seat"]
+            if d["kind"] == "poignee":
+                cards = [Card.parse(c) for c in d["cards"]]
+                for c in cards:
+                    if c not in played and c not in shown_ecart:
+                        known[c] = s
+                if any(c.is_excuse for c in cards):   # R-POIG-3: no other trump
+                    forbid[s] |= {c for c in DECK if c.is_trump and c not in cards}
+            elif d["kind"] == "misere_atout":
+                forbid[s] |= {c for c in DECK if c.is_trump or (c.is_excuse and rules.misere_excuse_is_trump)}
+            elif d["kind"] == "misere_tete":
+                forbid[s] |= {c for c in DECK if c.suit is not None and c.rank in FACES}
+        self.pile_forbid = set()
+        self.two_places = {}
+        if view.chien is not None:
+            t = view.taker
+            if stage == "ecart":
+                for c in view.chien:
+                    known[c] = t
+            else:
+                for c in shown_ecart:
+                    if c not in played:
+                        known[c] = PILE
+                if view.ecart_trumps:   # R-CHIEN-2: the taker had no other card to put there
+                    forbid[t] |= {c for c in DECK if c.suit is not None and c.rank != KING}
+                # the écart: plain suit cards, and the trumps shown (R-CHIEN-2)
+                self.pile_forbid = {c for c in DECK if c.suit is None or c.rank == KING} - shown_ecart
+                for c in view.chien:
+                    if c in played or c in known:
+                        continue
+                    if view.ecart is not None or c.suit is None or c.rank == KING:
+                        known[c] = t
+                    else:
+                        self.two_places[c] = (t, PILE)
+        self.known = known
+        self.forbid = [np.array(sorted(c.id for c in f - set(known) - played), dtype=np.int64) for f in forbid]
+        self.pile_forbid_ids = np.array(sorted(c.id for c in self.pile_forbid - set(known) - played), dtype=np.int64)
+        # petit sec (R-DEAL-4): the dealt trump word of each seat, from a world
+        self.psec = []
+        if rules.petit_sec == "redeal":
+            for s in active:
+                if s == view.seat:
+                    continue
+                add = np.zeros(22, dtype=bool)
+                rem = np.zeros(22, dtype=bool)
+                for c in by_seat[s]:
+                    if c.id < 22:
+                        add[c.id] = True
+                if s == view.taker and view.chien is not None:
+                    for c in view.chien:
+                        if c.id < 22:
+                            rem[c.id] = True
+                    if stage == "play":
+                        for c in view.ecart_trumps:
+                            add[c.id] = True
+                self.psec.append((s, add, rem))
+
+    def check(self, locs: np.ndarray) -> np.ndarray:
+        """Bool per world of ``locs`` (int8[n_worlds, 78])."""
+        ok = np.ones(locs.shape[0], dtype=bool)
+        ok &= (locs[:, self.played] == -1).all(axis=1)
+        for c, loc in self.known.items():
+            ok &= locs[:, c.id] == loc
+        for c, (a, b) in self.two_places.items():
+            ok &= (locs[:, c.id] == a) | (locs[:, c.id] == b)
+        for s in range(self.n):
+            ok &= (locs == s).sum(axis=1) == self.size[s]
+            if self.forbid[s].size:
+                ok &= ~(locs[:, self.forbid[s]] == s).any(axis=1)
+        ok &= (locs == PILE).sum(axis=1) == self.size[self.n]
+        if self.pile_forbid_ids.size:
+            ok &= ~(locs[:, self.pile_forbid_ids] == PILE).any(axis=1)
+        for s, add, rem in self.psec:
+            dealt = ((locs[:, :22] == s) | add) & ~rem
+            ok &= ~(dealt[:, 1] & ~dealt[:, 0] & ~dealt[:, 2:].any(axis=1))
+        return ok

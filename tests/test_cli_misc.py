@@ -1,0 +1,204 @@
+"""Small things a user trips on: a Python bot that raises, `tarotsim` without a command, the
+default number of threads, and a calibration resting on too little data.
+
+The bots below are named on the command line as ``test_cli_misc:Name``, the way a user names
+theirs (this folder is on ``sys.path`` under pytest, see tests/helpers_bots.py)."""
+
+import json
+import os
+
+import pytest
+
+from tarotsim import simulate as sim
+from tarotsim import slowpath, study
+from tarotsim.cli import main
+from tarotsim.engine import EcartChoice, IllegalPlayError, PyRandomBot
+from tarotsim.rules import CONTRACTS, Rules
+
+
+def cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+class DividesByZeroAtBid:
+    """Plays at random, but its bid code divides by zero (unnamed: messages use module:Class)."""
+
+    def choose(self, view, legal, rng):
+        if view.decision.kind == "bid":
+            return 1 / 0
+        return PyRandomBot().choose(view, legal, rng)
+
+
+class FailsOnItsFirstCard:
+    """A named bot whose card code fails with a multi-line message."""
+
+    name = "clumsy"
+
+    def choose(self, view, legal, rng):
+        if view.decision.kind == "card":
+            raise KeyError("no such\ncard")
+        return PyRandomBot().choose(view, legal, rng)
+
+
+class Interrupted:
+    def choose(self, view, legal, rng):
+        raise KeyboardInterrupt
+
+
+class Exits:
+    def choose(self, view, legal, rng):
+        raise SystemExit(3)
+
+
+class DiscardsNothing:
+    """Takes a garde and answers None for its écart: an answer that is no choice at all."""
+
+    def choose(self, view, legal, rng):
+        if view.decision.kind == "bid":
+            return "garde" if "garde" in legal else "pass"
+        if isinstance(legal, EcartChoice):
+            return None
+        return PyRandomBot().choose(view, legal, rng)
+
+
+class Passes:
+    def choose(self, view, legal, rng):
+        return "pass" if view.decision.kind == "bid" else PyRandomBot().choose(view, legal, rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# a Python bot that raises
+
+
+def test_raising_bot_stops_the_library_run_naming_bot_deal_seat_decision_and_cause():
+    players = [PyRandomBot(), PyRandomBot(), DividesByZeroAtBid(), PyRandomBot()]
+    with pytest.raises(slowpath.BotRaisedError) as e:
+        slowpath.facts(Rules("4"), 1, 7, 9, players)
+    # deal 7: the dealer is seat 3, so seat 0 speaks first and seat 2 third
+    assert str(e.value) == ("bot test_cli_misc:DividesByZeroAtBid raised ZeroDivisionError: division by zero "
+                            "at seat 2, deal (1, 7) (bid decision)")
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
+    assert (e.value.seat, e.value.seed, e.value.index, e.value.decision) == (2, 1, 7, "bid")
+
+
+def test_raising_bot_message_is_one_line_with_its_name_and_class():
+    with pytest.raises(slowpath.BotRaisedError) as e:
+        slowpath.play_record(Rules("3"), 4, 0, [FailsOnItsFirstCard()] * 3)
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("bot clumsy (test_cli_misc:FailsOnItsFirstCard) raised KeyError: ")
+    assert "(card decision)" in msg and "deal (4, 0)" in msg
+
+
+@pytest.mark.parametrize("bot,exc", [(Interrupted, KeyboardInterrupt), (Exits, SystemExit)])
+def test_interrupts_and_exits_pass_through_untouched(bot, exc):
+    with pytest.raises(exc):
+        slowpath.play_record(Rules("4"), 1, 0, [bot()] * 4)
+
+
+def test_an_answer_that_is_no_choice_is_an_illegal_play_naming_bot_seat_deal_and_rule():
+    """R-CHIEN-2: the écart is cards; None is refused like any illegal answer, not a TypeError."""
+    with pytest.raises(IllegalPlayError) as e:
+        slowpath.play_record(Rules("4"), 1, 0, [DiscardsNothing(), Passes(), Passes(), Passes()])
+    assert e.value.rule_id == "R-CHIEN-2"
+    assert "bot DiscardsNothing at seat 0, deal (1, 0): ecart: answered None" in str(e.value)
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--bots", "test_cli_misc:DividesByZeroAtBid", "--deals", "5", "--seed", "1", "--start", "7"],
+    ["simulate", "--bots", "random,random,test_cli_misc:DividesByZeroAtBid,random", "--deals", "3", "--seed",
+     "1", "--start", "7", "--records", "{tmp}/r.jsonl"],
+    ["show", "--bots", "random,random,test_cli_misc:DividesByZeroAtBid,random", "--seed", "1", "--index", "7"],
+    ["tournament", "--bots", "test_cli_misc:DividesByZeroAtBid,random,random,random", "--deals", "3",
+     "--seed", "1", "--start", "7"],
+])
+def test_cli_raising_bot_is_one_line_exit_2(capsys, tmp_path, argv):
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code, out, err = cli(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("tarotsim: error: bot test_cli_misc:DividesByZeroAtBid raised ZeroDivisionError: "
+                          "division by zero at seat ")
+    assert "deal (1, 7) (bid decision)" in err
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+def test_cli_keyboard_interrupt_in_a_bot_aborts_without_traceback(capsys):
+    code, out, err = cli(capsys, "simulate", "--bots", "test_cli_misc:Interrupted", "--deals", "2", "--seed", "1")
+    assert code == 1 and err.strip() == "tarotsim: aborted"  # click echoes a newline first
+
+
+# ---------------------------------------------------------------------------------------------
+# tarotsim without a command
+
+
+@pytest.mark.parametrize("argv,commands", [([], ["score", "simulate", "tournament"]), (["study"], ["bidding"])])
+def test_no_command_prints_the_whole_help_not_one_line(capsys, argv, commands):
+    """Click's convention (8.2 on): a group without a command is a usage error, its help on
+    stderr, exit code 2; the help keeps its lines."""
+    code, out, err = cli(capsys, *argv)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith("Usage: tarotsim") and "Commands:" in lines and len(lines) > 6
+    assert not err.startswith("tarotsim: error")
+    for c in commands:
+        assert any(line.strip().startswith(c + " ") for line in lines), c
+
+
+def test_help_is_still_stdout_and_exit_0(capsys):
+    code, out, err = cli(capsys, "--help")
+    assert code == 0 and out.startswith("Usage: tarotsim") and err == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# threads: every core by default
+
+
+def test_default_threads_is_every_core_this_process_may_use():
+    expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert sim.default_threads() == expected >= 1
+
+
+@pytest.mark.parametrize("argv", [["tournament", "--help"], ["study", "bidding", "--help"]])
+def test_threads_help_says_every_core(capsys, argv):
+    code, out, _ = cli(capsys, *argv)
+    assert code == 0 and "default: every core" in " ".join(out.split())
+
+
+def test_tournament_results_do_not_depend_on_threads(capsys):
+    runs = []
+    for threads in ([], ["--threads", "1"], ["--threads", "3"]):
+        code, out, _ = cli(capsys, "tournament", "--bots", "greedy,random,random", "--table", "3", "--deals", "50",
+                           "--seed", "9", "--json", *threads)
+        d = json.loads(out)
+        runs.append((d["bots"], d["pairs"]))
+    assert code == 0 and runs[0] == runs[1] == runs[2]
+
+
+# ---------------------------------------------------------------------------------------------
+# a calibration on too little data
+
+
+def _report(played, statuses, uncertainties):
+    th = {c: {"status": s, "threshold": 40.0 + i, "uncertainty": u}
+          for i, (c, s, u) in enumerate(zip(CONTRACTS, statuses, uncertainties))}
+    return {"played": played, "thresholds": th}
+
+
+def test_calibration_warning_says_what_is_short():
+    assert study.calibration_warning(_report(study.CALIBRATION_MIN_DEALS, ["crossing"] * 4, [0.3] * 4)) is None
+    w = study.calibration_warning(_report(1_999, ["crossing"] * 4, [0.3] * 4))
+    assert w == "the thresholds rest on too little data: 1,999 deals studied (fewer than 20,000)"
+    w = study.calibration_warning(_report(10**6, ["crossing", "crossing", "above", "crossing"], [0.3, 2.5, None, None]))
+    assert "\n" not in w and "1,000,000" not in w
+    assert "garde ± 2.5" in w and "garde_contre ± ?" in w and "garde_sans above 42" in w and "prise" not in w
+
+
+def test_cli_calibration_on_few_deals_warns_on_one_line_and_still_writes(capsys, tmp_path):
+    cal = tmp_path / "cal.json"
+    code, out, err = cli(capsys, "study", "bidding", "--deals", "2000", "--seed", "3", "--calibrate", str(cal))
+    assert code == 0 and "thresholds written to" in out
+    assert err.count("\n") == 1 and err.startswith("tarotsim: warning: the thresholds rest on too little data: ")
+    assert "fewer than 20,000" in err and str(cal) in err
+    assert json.loads(cal.read_text())["deals"] == 2000

@@ -1,0 +1,180 @@
+"""tarotsim.sheet: score sheets as spreadsheets save them (encodings, separators, sizes), rows
+checked like `tarotsim score` (row and column named), the evening scored, a game to N points."""
+
+import io
+
+import pytest
+
+from tarotsim.rules import Rules
+from tarotsim.sheet import SheetError, decode_sheet, read_sheet, score_sheet
+
+R4 = Rules("4")
+NAMES = ["Emma", "Nico", "Zoé", "Lea"]
+BODY = "taker,contract,oudlers,points,poignees\nZoé,garde,2,45,\nNico,prise,1,51,simple:defence\n"
+
+
+def rows_of(data, names=NAMES, rules=R4, name="s.csv"):
+    return read_sheet(data, rules, names, name=name)
+
+
+def error(data, names=NAMES, rules=R4):
+    with pytest.raises(SheetError) as exc:
+        rows_of(data, names, rules)
+    msg = str(exc.value)
+    assert "\n" not in msg and msg.startswith(("s.csv", "players"))
+    return msg
+
+
+# --- encodings ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1252", "latin-1", "utf-16"])
+def test_sheets_in_the_encodings_spreadsheets_write(encoding):
+    rows = rows_of(BODY.encode(encoding))
+    assert [r.row for r in rows] == [2, 3]
+    assert rows[0].facts.taker == 2  # "Zoé", whatever the encoding
+    assert rows[1].facts.poignees == (("simple", "defence"),)
+
+
+def test_utf8_is_tried_first_then_cp1252_then_latin1():
+    assert decode_sheet("Zoé €".encode("utf-8")) == "Zoé €"
+    assert decode_sheet("Zoé €".encode("cp1252")) == "Zoé €"       # French spreadsheets: the € is 0x80
+    assert decode_sheet(b"Zo\xe9 \x81") == "Zoé \x81"               # 0x81 is no cp1252 character
+
+
+def test_a_nul_byte_is_refused_with_its_row():
+    msg = error(b"taker,contract,oudlers,points\nEmma,garde,2,45\nNico,pr\x00ise,1,51\n")
+    assert msg.startswith("s.csv: row 3: a NUL byte")
+    assert "NUL" in error(BODY.encode("utf-16-le"))  # UTF-16 without its BOM
+
+
+def test_a_field_over_the_csv_limit_names_the_row():
+    big = "x" * (200 * 1024)
+    msg = error(f"taker,contract,oudlers,points\nEmma,garde,2,45\nEmma,{big},2,45\n".encode())
+    assert msg.startswith("s.csv: row 3: a cell longer than 131,072 characters")
+
+
+def test_broken_quoting_names_the_row():
+    msg = error(b'taker,contract,oudlers,points\nEmma,garde,2,45\n"Nico"x,prise,1,51\n')
+    assert msg.startswith("s.csv: row 3: not CSV")
+    assert "row 2" in error(b'taker,contract,oudlers,points\n"Emma,garde,2,45\n')  # quote never closed
+
+
+# --- separators and layout -----------------------------------------------------------------------
+
+def test_semicolon_sheet_with_decimal_commas_as_french_excel_saves_it():
+    data = 'taker;contract;oudlers;points;poignees\r\nZoé;garde;2;41,5;"simple:attack;simple:defence"\r\n'
+    (row,) = rows_of(data.encode("cp1252"))
+    assert row.facts.attack_half_points == 83 and len(row.facts.poignees) == 2
+
+
+def test_tab_separated_sheet():
+    (row,) = rows_of(b"taker\tcontract\toudlers\tpoints\nEmma\tgarde\t2\t45\n")
+    assert row.facts.contract == "garde"
+
+
+def test_rows_are_numbered_as_the_spreadsheet_shows_them_blank_rows_skipped():
+    data = b"taker,contract,oudlers,points,,\nEmma,garde,2,45,,\n\n,,,,,\nNico,garde,2,oops,,\n"
+    assert error(data).startswith("s.csv: row 5, column points:")
+    rows = rows_of(b"taker,contract,oudlers,points,,\nEmma,garde,2,45,,\n\n,,,,,\nNico,pass,,,,\n")
+    assert [(r.row, r.facts is None) for r in rows] == [(2, False), (5, True)]
+
+
+@pytest.mark.parametrize("data,where", [
+    (b"", "the sheet is empty"),
+    (b"taker,contract,oudlers,points\n", "no deal in the sheet"),
+    (b"taker,contract,taker\nEmma,garde,Emma\n", "taker appear twice"),
+    (b"taker,contract,oudlers,points\nEmma,garde,2,45,red\n", "row 2: 'red' is in no named column"),
+    (b"taker,oudlers,points\nEmma,2,45\n", "lacks column(s) contract"),
+])
+def test_sheet_layout_errors(data, where):
+    assert where in error(data)
+
+
+# --- rows checked as `score` checks its options ---------------------------------------------------
+
+@pytest.mark.parametrize("row,where,rule", [
+    ("Emma,garde,2,40,,made,,", "row 2, columns chelem, points:", "R-SLAM-2"),
+    ("Emma,garde,2,,51,made,,", "row 2, columns chelem, defence_points:", "R-SLAM-2"),
+    ("Emma,garde,1,91,,made,,", "row 2, columns chelem, oudlers:", "R-SLAM-2"),
+    ("Emma,prise,1,60,,defence,,", "row 2, columns chelem, points:", "R-CHIEN-2"),
+    ("Emma,garde,0,50,,,attack,", "row 2, columns petit_au_bout, oudlers:", "R-PAB-1"),
+    ("Emma,garde,3,91,,made,defence,", "row 2, columns petit_au_bout, chelem:", "R-PAB-1"),
+    ("Emma,garde,3,91,,,,", "row 2, columns points, oudlers:", "R-SLAM-2"),
+    ("Emma,garde,2,45,,,,simple:attack;simple:attack", "row 2, column poignees:", "R-POIG-2"),
+    ("Emma,garde,2,45,,,,simple:attack;double:defence", "row 2, column poignees:", "R-POIG-3"),
+])
+def test_contradictory_rows_name_row_columns_and_rules(row, where, rule):
+    data = f"taker,contract,oudlers,points,defence_points,chelem,petit_au_bout,poignees\n{row}\n".encode()
+    msg = error(data)
+    assert where in msg and rule in msg
+
+
+def test_misere_contradictions_in_rows():
+    rules = Rules("4", misere=True)
+    data = b"taker,contract,oudlers,points,poignees,miseres\nEmma,garde,2,45,simple:attack,emma:atout\n"
+    assert "row 2, columns poignees, miseres:" in error(data, rules=rules)
+    data = b"taker,contract,oudlers,points,miseres\nEmma,garde,2,45,Emma:atout;Nico:atout;Zo\xc3\xa9:atout;Lea:atout\n"
+    assert "row 2, column miseres:" in error(data, rules=rules)
+
+
+def test_names_differing_only_in_case_are_refused():
+    assert "names differ only in case: a and A" in error(BODY.encode(), names=["a", "A", "Zoé", "Lea"])
+    # a player is found whatever the case once names are distinct
+    (row,) = rows_of(b"taker,contract,oudlers,points\nzo\xc3\xa9,garde,2,45\n")
+    assert row.facts.taker == 2
+
+
+# --- sources ---------------------------------------------------------------------------------------
+
+def test_read_from_a_path_a_binary_file_and_standard_input(tmp_path, monkeypatch):
+    p = tmp_path / "evening.csv"
+    p.write_bytes(BODY.encode("cp1252"))
+    assert len(read_sheet(p, R4, NAMES)) == 2
+    assert len(read_sheet(io.BytesIO(BODY.encode("cp1252")), R4, NAMES)) == 2
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(BODY.encode("cp1252"))))
+    assert len(read_sheet("-", R4, NAMES)) == 2
+    with pytest.raises(SheetError, match="cannot read"):
+        read_sheet(tmp_path / "missing.csv", R4, NAMES)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"taker,contract\nEmma,garde\n\x00")))
+    with pytest.raises(SheetError, match=r"^<stdin>: row \d+"):
+        read_sheet("-", R4, NAMES)
+
+
+# --- scoring the evening ---------------------------------------------------------------------------
+
+EVENING = b"""taker,contract,oudlers,points
+Emma,garde,2,45
+Nico,prise,1,50
+Zo\xc3\xa9,pass,,
+Lea,garde,1,61
+"""
+
+
+def test_score_sheet_running_totals_zero_sum_and_winner():
+    res = score_sheet(rows_of(EVENING), R4, NAMES)
+    assert [d.scores for d in res.deals] == [(174, -58, -58, -58), (26, -78, 26, 26), (0, 0, 0, 0),
+                                              (-70, -70, -70, 210)]
+    assert all(sum(d.scores) == 0 for d in res.deals)
+    assert res.totals == (130, -206, -102, 178)
+    assert res.winners == res.leader == ["Lea"] and res.finished_at is None
+
+
+def test_game_to_n_points_stops_at_the_first_deal_reaching_n():
+    res = score_sheet(rows_of(EVENING), R4, NAMES, until=150)
+    assert res.finished_at == 1 and res.winners == ["Emma"] and len(res.deals) == 1
+    assert res.to_dict()["deals_not_played"] == 3
+
+
+def test_game_to_n_points_that_nobody_reached_names_no_winner():
+    res = score_sheet(rows_of(EVENING), R4, NAMES, until=500)
+    assert res.finished_at is None and res.winners == [] and res.leader == ["Lea"] and res.best == 178
+    d = res.to_dict()
+    assert d["winner"] == [] and d["leader"] == ["Lea"] and d["until"] == 500 and d["finished_at_deal"] is None
+    # the game_end option is the same target
+    assert score_sheet(rows_of(EVENING), R4.with_options(game_end=500), NAMES).winners == []
+
+
+@pytest.mark.parametrize("until", [0, -5, True, 2.5, "100"])
+def test_score_sheet_checks_the_target(until):
+    with pytest.raises(SheetError):
+        score_sheet(rows_of(EVENING), R4, NAMES, until=until)
