@@ -17,7 +17,7 @@ from tarotsim.rules import Rules
 
 
 def test_registry_matches_the_kernel_codes():
-    assert list(REGISTRY) == ["random", "greedy", "heuristic"]
+    assert list(REGISTRY) == ["random", "greedy", "heuristic", "pimc"]
     assert {n: s.code for n, s in REGISTRY.items()} == layout.BOT_KINDS == simulate.BOT_KINDS
     for name, spec in REGISTRY.items():
         assert isinstance(spec, BotSpec) and spec.name == name
