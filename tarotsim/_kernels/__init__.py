@@ -33,7 +33,7 @@ _CACHED = (_bits.bits_py, play.play_deal, play.run_facts_random, play.run_facts_
            bots.decide_misere, bots.decide_card, study.run_study, worlds.derive, worlds._prepare,
            worlds.sample_worlds, worlds.count_worlds, worlds.new_workspace, worlds.world_masks,
            pimc.new_pimc_buffer, pimc.run_facts_pimc, pimc.run_aggregate_pimc, pimc.run_logs_pimc,
-           pimc.decide_pimc_card)
+           pimc.run_stats_pimc, pimc.decide_pimc_card)
 
 
 def _sources_digest() -> str:

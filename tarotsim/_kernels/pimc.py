@@ -72,7 +72,8 @@ PW_CAND = PW_PARAMS + MAX_SEATS * N_BOT_PARAMS  # legal cards, in id order
 PW_SUM = PW_CAND + 78                   # total score per legal card
 PW_WORLDS = PW_SUM + 78                 # int8[MAX_WORLDS, 78] (8 per int64)
 PW_WF = PW_WORLDS + (MAX_WORLDS * 78 + 7) // 8  # the sampler's float64 workspace
-PIMC_LEN = PW_WF + WF_LEN
+PW_STATS = PW_WF + WF_LEN               # counters: decisions searched, worlds, rollouts (benchmarks)
+PIMC_LEN = PW_STATS + 3
 
 
 @njit(cache=True, nogil=True)
@@ -346,6 +347,9 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
     base_mis = wsp[PW_BASE_MIS:PW_BASE_MIS + MAX_SEATS]
     slog = wsp[PW_LOG:PW_LOG + L_LEN]
     tr = pub[PUB_TRICK]
+    wsp[PW_STATS] += 1
+    wsp[PW_STATS + 1] += n_worlds
+    wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
     tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
     for w in range(n_worlds):
         trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
@@ -436,6 +440,20 @@ def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params
     buf = new_pimc_buffer()
     for i in range(indices.shape[0]):
         _play_pimc(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
+
+
+@njit(cache=True, nogil=True)
+def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
+    """``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
+    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played), for
+    ``benchmarks/search.py``."""
+    buf = new_pimc_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(count):
+        _play_pimc(rv, seed, start + i, np.int64(-1), np.int64(0), kinds, params, None, log, buf)
+        _accumulate(log, acc, rv[RV_N_SEATS])
+    for k in range(3):
+        stats[k] += buf[BUF_LEN + PW_STATS + k]
 
 
 @njit(cache=True, nogil=True)
