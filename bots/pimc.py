@@ -28,7 +28,7 @@ POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 
 #: (name, default, kind, help), in parameter-vector order: the heuristic's, then the search's
 PARAMS = heuristic.PARAMS + (
-    ("worlds", 16, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
+    ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
     ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
                          "deterministic)"),
     ("policy", 2, int, "rollout policy, by bot code: 2 heuristic, 1 greedy, 0 random"),
