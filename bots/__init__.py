@@ -10,7 +10,8 @@ slow path through ``tarotsim.engine.FastBotAdapter`` (same decisions)::
     # -> [("heuristic", vec), ("random", vec), ("random", vec), ("random", vec)]
 
 Bots (``REGISTRY``): ``random`` (uniform over the legal choices), ``greedy`` (simple rules),
-``heuristic`` (a club player's rules of thumb). A bot sees only its own hand, the legal choices
+``heuristic`` (a club player's rules of thumb), ``pimc`` (the heuristic's bidding; its cards by a
+search over sampled deals of the unseen cards, ``bots/pimc.py``). A bot sees only its own hand, the legal choices
 and the public view of the deal.
 
 ``heuristic:thresholds=FILE`` sets its four bidding thresholds (``prise``, ``garde``,
@@ -29,7 +30,7 @@ import numpy as np
 import tarotsim._kernels  # noqa: F401  (loads the kernels, which import this package's policies)
 from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
 
-from . import greedy, heuristic
+from . import greedy, heuristic, pimc
 
 __all__ = ["BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY", "load_thresholds",
            "parse_bots"]
@@ -51,6 +52,8 @@ class Param:
     default: float
     kind: type
     help: str
+    lo: float | None = None  # the smallest value allowed, None: no bound
+    hi: float | None = None  # the largest
 
     def coerce(self, value, bot: str = "") -> float:
         """``value`` (a Python value or a command-line string) as the float stored in the vector;
@@ -69,12 +72,12 @@ class Param:
             raise BotError(f"{where} takes a {'whole ' if self.kind is int else ''}number, not {value!r}")
         if self.kind is int:
             if isinstance(text, (int, np.integer)):
-                return float(text)
+                return self._in_range(float(text), where, value)
             if isinstance(text, (float, np.floating)) and math.isfinite(text) and float(text).is_integer():
-                return float(text)
+                return self._in_range(float(text), where, value)
             if isinstance(text, str):
                 try:
-                    return float(int(text))
+                    return self._in_range(float(int(text)), where, value)
                 except ValueError:
                     pass
             raise BotError(f"{where} takes a whole number, not {value!r}")
@@ -84,6 +87,11 @@ class Param:
             raise BotError(f"{where} takes a number, not {value!r}") from None
         if not math.isfinite(v):
             raise BotError(f"{where} takes a finite number, not {value!r}")
+        return self._in_range(v, where, value)
+
+    def _in_range(self, v: float, where: str, value) -> float:
+        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+            raise BotError(f"{where} takes a value in {self.decode(self.lo)}..{self.decode(self.hi)}, not {value!r}")
         return v
 
     def decode(self, x: float):
@@ -131,7 +139,8 @@ class BotSpec:
 
 
 def _spec(module) -> BotSpec:
-    params = tuple(Param(n, d, k, h) for n, d, k, h in module.PARAMS)
+    ranges = getattr(module, "RANGES", {})
+    params = tuple(Param(n, d, k, h, *ranges.get(n, (None, None))) for n, d, k, h in module.PARAMS)
     assert len(params) <= N_BOT_PARAMS, module.NAME
     return BotSpec(module.NAME, BOT_KINDS[module.NAME], module.DESCRIPTION, params)
 
@@ -141,6 +150,7 @@ REGISTRY: dict[str, BotSpec] = {
     "random": BotSpec("random", BOT_KINDS["random"], "uniform over the legal choices (the reference bot)"),
     "greedy": _spec(greedy),
     "heuristic": _spec(heuristic),
+    "pimc": _spec(pimc),
 }
 if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - a programming error
     raise ImportError("bots.REGISTRY and tarotsim._kernels.layout.BOT_KINDS disagree")
@@ -149,6 +159,7 @@ if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - 
 #: Parameters read from a file, per bot: ``{bot: {key: help}}`` (``heuristic:thresholds=FILE``).
 FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --calibrate FILE`: sets prise, "
                                            "garde, garde_sans and garde_contre"}}
+FILE_PARAMS["pimc"] = FILE_PARAMS["heuristic"]  # pimc bids with the heuristic's thresholds
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
 THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
 

@@ -415,6 +415,7 @@ def public_view(view: SeatView, rules: Rules | None = None):
             pub[L.PUB_POIGNEE_T + d["seat"]] = masks_of(parse_cards(d["cards"]))[0]
         else:
             pub[L.PUB_MISERES + d["seat"]] += 1
+            pub[L.PUB_MISERE_KINDS + d["seat"]] |= 1 if d["kind"] == "misere_atout" else 2
     pub[L.PUB_TABLE] = TABLES.index(view.table)
     pub[L.PUB_N_ACTIVE] = rules.n_active
     pub[L.PUB_N_TRICKS] = HAND_SIZE[view.table]
@@ -425,6 +426,13 @@ def public_view(view: SeatView, rules: Rules | None = None):
     pub[L.PUB_LEADER] = (view.trick[0][0] if view.trick else d.seat) if playing else -1
     for j, (_, c) in enumerate(view.trick):
         pub[L.PUB_TRICK_CARDS + j] = c.id
+    # the history (PUB_H_*: for a search), the trick being played included
+    history = [(leader, plays) for leader, plays, _ in view.tricks] + ([(view.trick[0][0], view.trick)]
+                                                                       if view.trick else [])
+    for tr, (leader, plays) in enumerate(history):
+        pub[L.PUB_H_LEADER + tr] = leader
+        for j, (_, c) in enumerate(plays):
+            pub[L.PUB_H_CARDS + tr * L.MAX_SEATS + j] = c.id
     for _, plays, winner in view.tricks:
         t, s = masks_of([c for _, c in plays])
         pub[L.PUB_PLAYED_T] |= t
@@ -576,6 +584,18 @@ class FastBotAdapter:
         elif what == P.TR_MISERE:
             y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = bool(y)
+        elif self.code == L.BOT_PIMC:
+            # the search of the deal kernel, on the same inputs: the view, and the seat's own
+            # écart when it is the taker at prise or garde (its own knowledge)
+            from ._kernels.pimc import decide_pimc_card
+            from .cards import masks_of
+            et = es = 0
+            if view.ecart is not None and view.taker == seat and view.contract in ("prise", "garde"):
+                et, es = masks_of(view.ecart)
+            rv = self._rules_of(view).to_vector()
+            c, st = decide_pimc_card(rv, params, np.int64(seat), ht, hs, pub, np.int64(et), np.int64(es), a[0], a[1],
+                                     a[5], st)
+            out = DECK[int(c)]
         else:
             c, st = K.decide_card(kind, params, pol, seat, ht, hs, pub, a[0], a[1], bool(a[2]), a[3], a[4], a[5], st)
             out = DECK[int(c)]

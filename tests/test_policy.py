@@ -14,6 +14,7 @@ from tarotsim import simulate
 from tarotsim.cli import cli
 from tarotsim.engine import FastBotAdapter, Game, IllegalPlayError, PolicyAdapter, play_game
 from tarotsim.rules import Rules
+from tarotsim._kernels.layout import N_BOT_PARAMS
 
 TABLES = ("3", "4", "5", "5d")
 
@@ -55,8 +56,8 @@ def test_aggregate_with_policies_matches_facts_and_threads():
 def test_policy_set_checks_its_functions():
     with pytest.raises(PolicyError, match="not a function"):
         PolicySet("x", bid=3)
-    with pytest.raises(PolicyError, match="at most 16"):
-        PolicySet("x", params=tuple(range(17)))
+    with pytest.raises(PolicyError, match=f"at most {N_BOT_PARAMS}"):
+        PolicySet("x", params=tuple(range(N_BOT_PARAMS + 1)))
     with pytest.raises(PolicyError, match="does not compile"):
         PolicySet("x", card=lambda params, seat: seat)
     with pytest.raises(PolicyError, match="name"):

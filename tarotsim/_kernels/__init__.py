@@ -22,7 +22,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 # still labelled experimental: its warning would print on every run that uses one.
 warnings.filterwarnings("ignore", message="First-class function type", category=NumbaExperimentalFeatureWarning)
 
-from . import _bits, _rng, bots, layout, play, study, worlds  # noqa: F401
+from . import _bits, _rng, bots, layout, pimc, play, study, worlds  # noqa: F401
 from ._bits import HAS_PDEP
 from .play import new_buffer, play_deal, run_aggregate, run_facts, run_logs, score_kernel
 
@@ -31,7 +31,9 @@ _CACHED = (_bits.bits_py, play.play_deal, play.run_facts_random, play.run_facts_
            play.score_kernel, _rng.shuffle_into, _rng.stream_state_py, _rng.draws_py,
            bots.decide_bid, bots.decide_call, bots.decide_ecart, bots.decide_chelem, bots.decide_poignee,
            bots.decide_misere, bots.decide_card, study.run_study, worlds.derive, worlds._prepare,
-           worlds.sample_worlds, worlds.count_worlds, worlds.new_workspace, worlds.world_masks)
+           worlds.sample_worlds, worlds.count_worlds, worlds.new_workspace, worlds.world_masks,
+           pimc.new_pimc_buffer, pimc.run_facts_pimc, pimc.run_aggregate_pimc, pimc.run_logs_pimc,
+           pimc.run_stats_pimc, pimc.decide_pimc_card)
 
 
 def _sources_digest() -> str:

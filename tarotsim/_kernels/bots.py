@@ -14,8 +14,9 @@ functions (``numba.types.FunctionType(bots.policy.SIG)``, seat s's decision d at
 the ``_user_*`` functions call them with the seat's parameter row, hand, public view and legal
 choices, and check the answer. A forbidden answer is replaced by a legal default and marked in
 the user scratch ``ub`` (``layout.U_*``), and the batch kernels stop the run there (the slow path
-then names the rule). Kinds are checked by ``tarotsim.simulate.bot_arrays``; any other kind plays
-``greedy``.
+then names the rule). Kinds are checked by ``tarotsim.simulate.bot_arrays``; ``pimc`` makes the
+heuristic's decisions here (its card search is ``pimc.py``, called by the deal kernel's pimc build
+only); any other kind plays ``greedy``.
 
 The deal kernel (``play.py``) is built twice: for tables of random bots only it calls the
 ``random_*`` rules directly (the other bots are neither typed nor compiled there, and the random
@@ -31,8 +32,8 @@ from numba import njit
 
 from ._bits import kth_bit, popcount, select_bit, tzcnt
 from ._rng import below
-from .layout import (BOT_HEURISTIC, BOT_RANDOM, BOT_USER, MAX_ECART, N_DECISIONS, U_ERR, U_ERR_SEAT, U_LEN, U_OUT,
-                     U_RNG)
+from .layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_USER, MAX_ECART, N_DECISIONS, U_ERR, U_ERR_SEAT,
+                     U_LEN, U_OUT, U_RNG)
 from bots._common import lowest_ecart
 from bots.greedy import greedy_bid, greedy_call, greedy_card, greedy_ecart
 from bots.heuristic import (heuristic_bid, heuristic_call, heuristic_card, heuristic_chelem, heuristic_ecart,
@@ -144,7 +145,7 @@ def random_bid(highest, st):
 
 @njit(nogil=True, _nrt=False)
 def _policies_bid(kind, params, seat, ht, hs, pub, highest):
-    if kind == BOT_HEURISTIC:
+    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
         return heuristic_bid(params, seat, ht, hs, pub, highest)
     return greedy_bid(params, seat, ht, hs, pub, highest)
 
@@ -169,7 +170,7 @@ def random_call(legal_s, st):
 
 @njit(nogil=True, _nrt=False)
 def _policies_call(kind, params, seat, ht, hs, pub, legal_s):
-    if kind == BOT_HEURISTIC:
+    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
         return heuristic_call(params, seat, ht, hs, pub, legal_s)
     return greedy_call(params, seat, ht, hs, pub, legal_s)
 
@@ -224,7 +225,7 @@ def random_ecart(normal, cands, n_ecart, out, out_pos, st):
 
 @njit(nogil=True, _nrt=False)
 def _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos):
-    if kind == BOT_HEURISTIC:
+    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
         return heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
     return greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
 
@@ -250,7 +251,7 @@ def _bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart,
 
 @njit(nogil=True, _nrt=False)
 def _policies_chelem(kind, params, seat, ht, hs, pub):
-    if kind == BOT_HEURISTIC:
+    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
         return heuristic_chelem(params, seat, ht, hs, pub)
     return np.int64(0)  # greedy: never
 
@@ -268,7 +269,7 @@ def _bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
 
 @njit(nogil=True, _nrt=False)
 def _policies_poignee(kind, params, seat, ht, hs, pub, n_levels):
-    if kind == BOT_HEURISTIC:
+    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
         return heuristic_poignee(params, seat, ht, hs, pub, n_levels)
     return np.int64(1 if n_levels > 0 else 0)  # greedy: the simple one when it has one
 
@@ -299,7 +300,7 @@ def _bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
 @njit(nogil=True, _nrt=False)
 def _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     """The card of a ``greedy`` / ``heuristic`` seat (one out-of-line call per card site)."""
-    if kind == BOT_HEURISTIC:
+    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
         return heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
     return greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
 

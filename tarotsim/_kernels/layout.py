@@ -66,6 +66,11 @@ _PUB, PUB_LEN = _layout([
     ("PUB_SEAT_PLAYED_T", MAX_SEATS), ("PUB_SEAT_PLAYED_S", MAX_SEATS),  # cards each seat has played
     ("PUB_TRICKS_WON", MAX_SEATS),  # tricks won by each seat
     ("PUB_WON_HP", MAX_SEATS),  # half-points of the cards (the Excuse aside) in the tricks it won
+    # the history, for a bot that searches (``pimc``): the leader of every trick so far and its
+    # cards from the leader (written as each card is played), the misères declared per seat
+    # (bit 0 d'atout, bit 1 de tête, R-MIS-1)
+    ("PUB_H_LEADER", MAX_TRICKS), ("PUB_H_CARDS", MAX_TRICKS * MAX_SEATS),
+    ("PUB_MISERE_KINDS", MAX_SEATS),
 ])
 globals().update(_PUB)
 
@@ -93,9 +98,11 @@ DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
 #: Built-in bot kinds (the kernel dispatches on these). ``bots.REGISTRY`` describes each one
 #: (parameters, help) under the same names and codes; a test keeps the two in step.
 BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
-BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC}
+#: ``pimc`` (``tarotsim/_kernels/pimc.py``): searches its card decisions, the heuristic's otherwise.
+BOT_PIMC = 4
+BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC}
 #: Width of each seat's float64 parameter row.
-N_BOT_PARAMS = 16
+N_BOT_PARAMS = 24
 #: A user's policy set (``bots.policy.PolicySet``): not in the registry; its seat's decisions
 #: call the functions of the kernels' policy tuple (``7 * seat + decision``).
 BOT_USER = 3

@@ -66,13 +66,14 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_D
                      L_ECART, L_FORCED, L_HAND_S, L_HAND_T, L_INDEX, L_LEADER, L_MADE, L_MISERES,
                      L_N_BIDS, L_N_DECL, L_N_ECART, L_N_MISERES, L_N_TRICKS, L_OUDLERS, L_OUTCOME,
                      L_PAB, L_PARTNER, L_PETIT_SEC_SEAT, L_POIGNEE_ATTACK, L_POIGNEE_DEFENCE, L_SCORES,
-                     L_LEN, L_SLAM_ANNOUNCED, L_STEPS, L_TAKER, L_VALUE, L_WINNER, MAX_SEATS,
+                     L_LEN, L_SLAM_ANNOUNCED, L_STEPS, L_TAKER, L_VALUE, L_WINNER, MAX_SEATS, MAX_TRICKS,
                      OUTCOME_ALL_PASSED, OUTCOME_PETIT_SEC, OUTCOME_PLAYED, PUB_BIDS, PUB_CALLED,
                      PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_DUMMY, PUB_ECART_T,
                      PUB_HIGHEST, PUB_LEADER, PUB_LEN, PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T,
                      PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, PUB_TABLE,
                      PUB_N_ACTIVE, PUB_N_TRICKS, PUB_PARTNER, PUB_VOIDS, PUB_SEAT_PLAYED_T,
                      PUB_SEAT_PLAYED_S, PUB_TRICKS_WON, PUB_WON_HP, BOT_RANDOM, U_ERR, U_LEN,
+                     PUB_H_LEADER, PUB_H_CARDS, PUB_MISERE_KINDS,
                      ACC_BOT_ERRORS, OUTCOME_BOT_ERROR)
 
 score_kernel = njit(cache=True, nogil=True)(score_core)
@@ -383,6 +384,11 @@ def _new_bots_view(rv, pub):
         pub[PUB_SEAT_PLAYED_S + s] = 0
         pub[PUB_TRICKS_WON + s] = 0
         pub[PUB_WON_HP + s] = 0
+        pub[PUB_MISERE_KINDS + s] = 0
+    for i in range(MAX_TRICKS):
+        pub[PUB_H_LEADER + i] = 0
+    for i in range(MAX_TRICKS * MAX_SEATS):
+        pub[PUB_H_CARDS + i] = 0
 
 
 @njit(inline="always")
@@ -708,7 +714,7 @@ def _score(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, steps, scores, 
         log[L_STEPS + i] = steps[i]
 
 
-def _make_play(POLICIES, TRACE=False):
+def _make_play(POLICIES, TRACE=False, CARD=None, parts=None):
     """The deal kernel, built for ``POLICIES``: False when every seat plays ``random`` (the bots'
     ``random_*`` rules are called directly and the other bots are neither typed nor compiled:
     the random deal runs as fast, and compiles as fast, as before they existed), True otherwise
@@ -720,7 +726,14 @@ def _make_play(POLICIES, TRACE=False):
 
     The steps below ask the bots; each decision draws from the bots stream ``bst`` (passed and
     returned) and is appended to the trace when ``TRACE and tracing`` (``TRACE`` first: in an
-    inlined step ``tracing`` is an argument, which numba cannot prune)."""
+    inlined step ``tracing`` is an argument, which numba cannot prune).
+
+    ``CARD`` (bots build only): the card dispatch, None for ``bots.bot_card_bits``; otherwise an
+    njit function called as ``bot_card_bits`` is, with ``rv``, ``buf`` and ``log`` before ``bst``
+    (the ``pimc`` build, ``pimc.py``: it reads the seat's own écart from the log and keeps its
+    scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
+    (``_play_rest``: a search finishes sampled deals with it).
+    """
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
@@ -867,6 +880,8 @@ def _make_play(POLICIES, TRACE=False):
                         _trace(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
                     if yes:
                         _declare_misere(seat, which, ws, pub, log, miseres)
+                        if POLICIES:
+                            pub[PUB_MISERE_KINDS + seat] |= np.int64(1) << which
         return bst
 
     @njit(inline="always")
@@ -894,8 +909,12 @@ def _make_play(POLICIES, TRACE=False):
         if first:
             ls = _call_restriction(rv, ws, pos, fixed, ht, hs, ls)
         if POLICIES:
-            c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask,
-                                           amask, pos, bst)
+            if CARD is None:
+                c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask,
+                                               amask, pos, bst)
+            else:
+                c, bt, bs, bst = CARD(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
+                                      pos, rv, buf, log, bst)
         else:
             c, bt, bs, bst = random_card_bits(lt, ls, bst)
         if TRACE and tracing:
@@ -904,6 +923,10 @@ def _make_play(POLICIES, TRACE=False):
         ws[WS_HS + seat] = hs ^ bs
         log[L_CARDS + tr * MAX_SEATS + pos] = c
         pub[PUB_TRICK_CARDS + pos] = c
+        if POLICIES:  # the history, for a search (public: who led, what was played)
+            if pos == 0:
+                pub[PUB_H_LEADER + tr] = seat
+            pub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
         if pos == 0:
             fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, seat)
         else:
@@ -948,6 +971,8 @@ def _make_play(POLICIES, TRACE=False):
     # loop with the bots' dispatch into ``_play`` once more (measured: +5 s of cold compile, for
     # no speed gained).
     _play_rest = njit(nogil=True, _nrt=False)(_play_rest) if POLICIES else njit(inline="always")(_play_rest)
+    if parts is not None:
+        parts["play_rest"] = _play_rest
 
     # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
     # of the nine array arguments (measured: ~15% of the time of a deal).
@@ -1001,7 +1026,9 @@ def _make_play(POLICIES, TRACE=False):
 
     return _play_marked
 _play_random = _make_play(False)
-_play_bots = _make_play(True)
+#: the bots build's inner steps: ``pimc.py`` finishes its sampled deals with its ``_play_rest``
+BOTS_PARTS: dict = {}
+_play_bots = _make_play(True, parts=BOTS_PARTS)
 _play_traced = _make_play(True, True)
 
 
@@ -1149,10 +1176,22 @@ def _all_random(kinds) -> bool:
     return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
 
 
+def _pimc(kinds):
+    """The pimc build's batch kernels (module ``pimc``) when some seat plays ``pimc``, else None
+    (imported here: ``pimc.py`` imports this module)."""
+    from .layout import BOT_PIMC
+    if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+        from . import pimc
+        return pimc
+    return None
+
+
 def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
     if _all_random(kinds):
         run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out)
+    elif (pimc := _pimc(kinds)) is not None:
+        pimc.run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
     else:
         run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
 
@@ -1161,6 +1200,8 @@ def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, p
     """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
     if _all_random(kinds):
         run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc)
+    elif (pimc := _pimc(kinds)) is not None:
+        pimc.run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
     else:
         run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
 
@@ -1169,5 +1210,7 @@ def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, log
     """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
     if _all_random(kinds):
         run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs)
+    elif (pimc := _pimc(kinds)) is not None:
+        pimc.run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
     else:
         run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)

@@ -1,0 +1,41 @@
+"""``pimc``: the heuristic's bidding, call, écart and declarations; its cards by search.
+
+Perfect-information Monte Carlo (the search itself is ``tarotsim/_kernels/pimc.py``, inside the
+deal kernel): at each card decision with more than one legal card, the seat draws ``worlds``
+deals of the cards it cannot see, uniformly among those that agree with what it has seen
+(``tarotsim.worlds``), plays every legal card in each of them and finishes the deal ``rollouts``
+times with every seat playing the rollout ``policy``, the same rollout streams for every card
+(common random numbers); it plays the card with the best mean score for itself (ties: the lowest
+card id). Parameters are counts, never seconds, so results stay deterministic.
+
+Its first parameters are the heuristic's, in the same order (they drive its bidding and
+declarations); then ``worlds``, ``rollouts`` and ``policy``.
+"""
+
+from __future__ import annotations
+
+from . import heuristic
+
+NAME = "pimc"
+DESCRIPTION = "searches its cards: samples the unseen cards, plays each legal card out with the heuristic"
+
+#: Most worlds a decision may sample (the kernel's scratch is sized for it).
+MAX_WORLDS = 4096
+#: Most rollouts per world.
+MAX_ROLLOUTS = 64
+#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``).
+POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+
+#: (name, default, kind, help), in parameter-vector order: the heuristic's, then the search's
+PARAMS = heuristic.PARAMS + (
+    ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
+    ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
+                         "deterministic)"),
+    ("policy", 2, int, "rollout policy, by bot code: 2 heuristic, 1 greedy, 0 random"),
+)
+_IX = {p[0]: i for i, p in enumerate(PARAMS)}
+P_WORLDS = _IX["worlds"]
+P_ROLLOUTS = _IX["rollouts"]
+P_POLICY = _IX["policy"]
+#: valid ranges (checked by ``bots.BotSpec.vector``)
+RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2)}

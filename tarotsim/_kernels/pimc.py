@@ -1,0 +1,463 @@
+"""The ``pimc`` bot's card search, inside the deal kernel (perfect-information Monte Carlo).
+
+At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc_card`):
+
+1. its knowledge (``worlds.K_*``) is built from what the seat may see only: its hand, the public
+   view ``pub`` (``layout.PUB_*``: the contract, the shown chien and écart trumps, poignées,
+   misères, the history of plays ``PUB_H_*``) and, when it is the taker at prise or garde, its own
+   écart (the dispatch reads it from the log: it is the seat's own knowledge);
+2. ``worlds`` deals of the cards it cannot see are drawn uniformly among those that agree with it
+   (``worlds.derive``, ``worlds.sample_worlds``), from the deal's bots stream, which then gives
+   one rollout stream per world and rollout: the samples never depend on the hidden cards;
+3. in each world the deal so far is set up in a scratch workspace (hands from the world; the
+   sides: the taker and, at table 5, the holder of the called card in that world; the attack's
+   pile, Excuse payments and tricks won by re-running ``play._close_trick`` over the finished
+   tricks; the poignée bonuses and misères declared), then for every legal card: the card is
+   played and the deal finished by the bots build's ``_play_rest`` with every seat playing the
+   rollout policy (the same rollout stream for every card: common random numbers);
+4. the card with the best total score for the seat is played (ties: the lowest card id).
+
+No recursion: the rollouts run the bots build (``play.BOTS_PARTS``), which knows random, greedy
+and heuristic only; the pimc build of the deal kernel (:data:`_play_pimc`, ``play._make_play``
+with the card dispatch :func:`_card_pimc`) and its batch kernels are here, compiled only when a
+seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64) follows the deal
+kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bots.greedy import PARAMS as GREEDY_PARAMS
+from bots.heuristic import PARAMS as HEURISTIC_PARAMS
+from bots.pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
+
+from ..rules import RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
+from ._bits import popcount, select_bit, tzcnt
+from ._rng import next_u64
+from .bots import bot_card_bits
+from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART, L_LEADER, L_LEN,
+                     L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, N_BOT_PARAMS,
+                     OUTCOME_BOT_ERROR, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_ECART_T,
+                     PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T,
+                     PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, U_LEN)
+from .play import (B_MISERES, B_PUB, B_USER, BOTS_PARTS, BUF_LEN, POIGNEE_SIZES, SUIT14, WS_ATT, WS_ATT_TRICKS,
+                   WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL,
+                   WS_N_MIS, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER,
+                   _accumulate, _after_card, _after_lead, _close_trick, _make_play, _store_facts)
+from .worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER, K_ECART_KNOWN, K_ECART_S,
+                     K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN, K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT,
+                     K_STAGE, K_TAKER, LOC_PILE, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive, sample_worlds)
+
+#: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
+_rollout_rest = BOTS_PARTS["play_rest"]
+
+# the rollout seats' parameters: each policy's defaults
+ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
+ROLLOUT_PARAMS[BOT_GREEDY, :len(GREEDY_PARAMS)] = [p[1] for p in GREEDY_PARAMS]
+ROLLOUT_PARAMS[BOT_HEURISTIC, :len(HEURISTIC_PARAMS)] = [p[1] for p in HEURISTIC_PARAMS]
+
+# --- the search's scratch, int64 offsets in ``buf[BUF_LEN:]`` ------------------------------------
+PW_BUF = 0                              # a rollout's deal buffer (play.new_buffer's layout)
+PW_BASE = PW_BUF + BUF_LEN              # the world's position before the candidate card (WS + pub)
+PW_BASE_MIS = PW_BASE + WS_LEN + PUB_LEN
+PW_LOG = PW_BASE_MIS + MAX_SEATS        # a rollout's log
+PW_KNOW = PW_LOG + L_LEN                # the seat's knowledge (worlds.K_*)
+PW_CONS = PW_KNOW + K_LEN               # its constraints (worlds.C_*)
+PW_WI = PW_CONS + C_LEN                 # the sampler's int64 workspace
+PW_KINDS = PW_WI + WI_LEN               # the rollout seats' kinds
+PW_PARAMS = PW_KINDS + MAX_SEATS        # ... and parameters (float64 bits)
+PW_CAND = PW_PARAMS + MAX_SEATS * N_BOT_PARAMS  # legal cards, in id order
+PW_SUM = PW_CAND + 78                   # total score per legal card
+PW_WORLDS = PW_SUM + 78                 # int8[MAX_WORLDS, 78] (8 per int64)
+PW_WF = PW_WORLDS + (MAX_WORLDS * 78 + 7) // 8  # the sampler's float64 workspace
+PW_STATS = PW_WF + WF_LEN               # counters: decisions searched, worlds, rollouts (benchmarks)
+PIMC_LEN = PW_STATS + 3
+
+
+@njit(cache=True, nogil=True)
+def new_pimc_buffer():
+    """A deal buffer with the search's scratch after it (``play.new_buffer`` + :data:`PIMC_LEN`)."""
+    return np.zeros(BUF_LEN + PIMC_LEN, dtype=np.int64)
+
+
+@njit(inline="always")
+def _bits_of(c):
+    """(trump-word bit, suit-word bit) of card ``c``."""
+    if c < 22:
+        return np.int64(1) << c, np.int64(0)
+    return np.int64(0), np.int64(1) << (c - 22)
+
+
+@njit(inline="always")
+def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, know):
+    """The seat's knowledge (``worlds.K_*``) from its hand, the public view and its own écart."""
+    for i in range(K_LEN):
+        know[i] = 0
+    taker = pub[PUB_TAKER]
+    contract = pub[PUB_CONTRACT]
+    know[K_SEAT] = seat
+    know[K_DEALER] = pub[PUB_DEALER]
+    know[K_STAGE] = STAGE_PLAY
+    know[K_TAKER] = taker
+    know[K_CONTRACT] = contract
+    know[K_CALLED] = pub[PUB_CALLED]
+    know[K_HAND_T] = ht
+    know[K_HAND_S] = hs
+    know[K_CHIEN_T] = pub[PUB_CHIEN_T]
+    know[K_CHIEN_S] = pub[PUB_CHIEN_S]
+    if seat == taker and contract <= 1:
+        know[K_ECART_T] = ecart_t
+        know[K_ECART_S] = ecart_s
+        know[K_ECART_KNOWN] = 1
+    else:
+        know[K_ECART_T] = pub[PUB_ECART_T]  # the trumps shown in the écart (R-CHIEN-2)
+    for s in range(MAX_SEATS):
+        know[K_POIGNEE + s] = pub[PUB_POIGNEE_T + s]
+        know[K_MISERE + s] = pub[PUB_MISERE_KINDS + s]
+    tr = pub[PUB_TRICK]
+    na = rv[RV_N_ACTIVE]
+    for t in range(tr):
+        know[K_LEADER + t] = pub[PUB_H_LEADER + t]
+        for j in range(na):
+            know[K_CARDS + t * MAX_SEATS + j] = pub[PUB_H_CARDS + t * MAX_SEATS + j]
+    know[K_LEADER + tr] = pub[PUB_LEADER]
+    for j in range(pos):
+        know[K_CARDS + tr * MAX_SEATS + j] = pub[PUB_TRICK_CARDS + j]
+    know[K_N_PLAYED] = tr * na + pos
+
+
+@njit(inline="always")
+def _seating(rv, dealer, ws):
+    """``WS_NEXT``: the next active seat in playing order, the 5d dummy skipped (R-GEN-2)."""
+    n = rv[RV_N_SEATS]
+    dummy = dealer if rv[RV_TABLE] == TABLE_5D else -1
+    for s in range(n):
+        nx = s + 1
+        if nx == n:
+            nx = 0
+        if nx == dummy:
+            nx += 1
+            if nx == n:
+                nx = 0
+        ws[WS_NEXT + s] = nx
+
+
+@njit(inline="always")
+def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
+    """The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
+    hold it before the seat's card: hands, sides, piles and declarations in the workspace ``ws``,
+    the public view ``spub`` (a copy of ``pub``), the misères ``smis`` and the log ``slog`` (its
+    tricks so far). Returns the trick state (``play._open_trick``'s tuple) after the cards already
+    in the trick being played."""
+    n = rv[RV_N_SEATS]
+    na = rv[RV_N_ACTIVE]
+    for i in range(PUB_LEN):
+        spub[i] = pub[i]
+    taker = pub[PUB_TAKER]
+    contract = pub[PUB_CONTRACT]
+    called = pub[PUB_CALLED]
+    _seating(rv, pub[PUB_DEALER], ws)
+    pile_t = np.int64(0)
+    pile_s = np.int64(0)
+    for s in range(MAX_SEATS):
+        ws[WS_HT + s] = 0
+        ws[WS_HS + s] = 0
+        ws[WS_ATT + s] = 0
+    for c in range(78):
+        loc = row[c]
+        if loc < 0:
+            continue
+        bt, bs = _bits_of(c)
+        if loc == LOC_PILE:
+            pile_t |= bt
+            pile_s |= bs
+        else:
+            ws[WS_HT + loc] |= bt
+            ws[WS_HS + loc] |= bs
+    tr = pub[PUB_TRICK]
+    for t in range(tr):
+        slog[L_LEADER + t] = pub[PUB_H_LEADER + t]
+        for j in range(na):
+            slog[L_CARDS + t * MAX_SEATS + j] = pub[PUB_H_CARDS + t * MAX_SEATS + j]
+    slog[L_LEADER + tr] = pub[PUB_LEADER]
+    for j in range(pos):
+        slog[L_CARDS + tr * MAX_SEATS + j] = pub[PUB_TRICK_CARDS + j]
+    # the sides (R-CALL-2, R-GEN-3): at table 5, whoever holds the called card in this world, or
+    # played it; nobody when it is the taker's, in the chien or in the écart
+    partner = -1
+    if called >= 0:
+        loc = row[called]
+        if loc >= 0 and loc < LOC_PILE:
+            partner = loc
+        elif loc < 0:
+            for t in range(tr + 1):
+                s = slog[L_LEADER + t]
+                for j in range(na if t < tr else pos):
+                    if slog[L_CARDS + t * MAX_SEATS + j] == called:
+                        partner = s
+                    s = ws[WS_NEXT + s]
+        if partner == taker:
+            partner = -1
+        ws[WS_CALLED] = called
+        suit = SUIT14 << (14 * ((called - 22) // 14))
+        ws[WS_CALLED_SUIT] = suit
+        ws[WS_CALL_BAN] = suit & ~(np.int64(1) << (called - 22))
+    else:
+        ws[WS_CALLED] = -1
+        ws[WS_CALLED_SUIT] = 0
+        ws[WS_CALL_BAN] = 0
+    ws[WS_ATT + taker] = 1
+    if partner >= 0:
+        ws[WS_ATT + partner] = 1
+    ws[WS_TAKER] = taker
+    ws[WS_ECART_T] = pub[PUB_ECART_T]
+    slog[L_TAKER] = taker
+    slog[L_CONTRACT] = contract
+    slog[L_PARTNER] = partner
+    slog[L_CALLED] = called
+    slog[L_SLAM_ANNOUNCED] = pub[PUB_SLAM]
+    # the attack's pile starts with the écart (R-CHIEN-1) or the chien at garde sans (R-CHIEN-3);
+    # at garde contre the chien is the defence's (R-CHIEN-4)
+    if contract <= 2:
+        ws[WS_PILE_T] = pile_t
+        ws[WS_PILE_S] = pile_s
+    else:
+        ws[WS_PILE_T] = 0
+        ws[WS_PILE_S] = 0
+    ws[WS_EXC_ADJ] = 0
+    ws[WS_ATT_TRICKS] = 0
+    ws[WS_PREV_T] = 0
+    ws[WS_N_DECL] = 0
+    # the poignée bonuses (R-POIG-1) to the declarer's side in this world; the misères (R-MIS-1)
+    ws[WS_POIG_ATT] = 0
+    ws[WS_POIG_DEF] = 0
+    n_mis = 0
+    for s in range(n):
+        shown = pub[PUB_POIGNEE_T + s]
+        if shown != 0:
+            size = popcount(shown)
+            lvl = 1
+            for k in range(3):
+                if POIGNEE_SIZES[rv[RV_TABLE], k] == size:
+                    lvl = k + 1
+            if ws[WS_ATT + s]:
+                ws[WS_POIG_ATT] += 10 + 10 * lvl
+            else:
+                ws[WS_POIG_DEF] += 10 + 10 * lvl
+        smis[s] = pub[PUB_MISERES + s]
+        n_mis += smis[s]
+    ws[WS_N_MIS] = n_mis
+    # the finished tricks, closed again under this world's sides (R-EXC-2, R-COUNT-1, ...)
+    for t in range(tr):
+        s = slog[L_LEADER + t]
+        trick = (s, False, np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
+        trick = _replay_cards(slog, ws, t, na, s, trick)
+        _close_trick(rv, ws, spub, slog, t, trick)
+    s = slog[L_LEADER + tr]
+    trick = (s, False, np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
+    return _replay_cards(slog, ws, tr, pos, s, trick)
+
+
+@njit(inline="always")
+def _replay_cards(slog, ws, t, k, leader, trick):
+    """The trick state after the first ``k`` cards of trick ``t`` (``play._after_lead``,
+    ``play._after_card``: R-PLAY-3, R-PLAY-5)."""
+    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
+    s = leader
+    for j in range(k):
+        c = slog[L_CARDS + t * MAX_SEATS + j]
+        bt, bs = _bits_of(c)
+        if j == 0:
+            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, s)
+        else:
+            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+                c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
+        tt |= bt
+        ts |= bs
+        s = ws[WS_NEXT + s]
+    return (s, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts)
+
+
+@njit(nogil=True, _nrt=False)
+def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, wsp):
+    """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
+
+    Parameters
+    ----------
+    rv : int64[RV_LEN]
+        The rules vector.
+    params : float64[n_seats, N_BOT_PARAMS]
+        Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``).
+    seat, ht, hs, pub :
+        The seat, its hand (trump word, suit word) and the public view, as every bot gets them.
+    ecart_t, ecart_s : int64
+        Its own écart when it is the taker at prise or garde (its own knowledge), else ignored.
+    lt, ls, pos :
+        The legal cards (trump word, suit word) and the cards already in the trick.
+    st : uint64
+        The bots stream: the worlds, then one rollout stream per world and rollout, are drawn
+        from it (whatever the hidden cards); a single legal card draws nothing.
+    wsp : int64[PIMC_LEN]
+        The search's scratch (``PW_*``).
+    """
+    nt = popcount(lt)
+    n_legal = nt + popcount(ls)
+    if n_legal == 1:
+        return (tzcnt(lt) if nt else 22 + tzcnt(ls)), st
+    n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
+    n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
+    policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+    know = wsp[PW_KNOW:PW_KNOW + K_LEN]
+    cons = wsp[PW_CONS:PW_CONS + C_LEN]
+    wi = wsp[PW_WI:PW_WI + WI_LEN]
+    wf = wsp[PW_WF:PW_WF + WF_LEN].view(np.float64)
+    worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
+    cand = wsp[PW_CAND:PW_CAND + 78]
+    total = wsp[PW_SUM:PW_SUM + 78]
+    # the legal cards, in id order
+    for i in range(nt):
+        cand[i] = select_bit(lt, i)
+    for i in range(n_legal - nt):
+        cand[nt + i] = 22 + select_bit(ls, i)
+    _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, know)
+    status = derive(rv, know, cons)
+    if status == OK:
+        status, st = sample_worlds(cons, st, worlds, wf, wi)
+    if status != OK:  # never with true information; play as the rollout policy's first card then
+        return cand[0], st
+    # the rollout seats: every one plays the policy, with its default parameters
+    kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
+    rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
+        (MAX_SEATS, N_BOT_PARAMS))
+    for s in range(MAX_SEATS):
+        kinds[s] = policy
+        for i in range(N_BOT_PARAMS):
+            rparams[s, i] = ROLLOUT_PARAMS[policy, i]
+    for i in range(n_legal):
+        total[i] = 0
+    sbuf = wsp[PW_BUF:PW_BUF + BUF_LEN]
+    sws = sbuf[0:WS_LEN]
+    spub = sbuf[B_PUB:B_PUB + PUB_LEN]
+    smis = sbuf[B_MISERES:B_MISERES + MAX_SEATS]
+    sub = sbuf[B_USER:B_USER + U_LEN]
+    base_ws = wsp[PW_BASE:PW_BASE + WS_LEN]
+    base_pub = wsp[PW_BASE + WS_LEN:PW_BASE + WS_LEN + PUB_LEN]
+    base_mis = wsp[PW_BASE_MIS:PW_BASE_MIS + MAX_SEATS]
+    slog = wsp[PW_LOG:PW_LOG + L_LEN]
+    tr = pub[PUB_TRICK]
+    wsp[PW_STATS] += 1
+    wsp[PW_STATS + 1] += n_worlds
+    wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
+    tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
+    for w in range(n_worlds):
+        trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
+        for r in range(n_roll):
+            rst, st = next_u64(st)
+            for i in range(n_legal):
+                for k in range(WS_LEN):
+                    sws[k] = base_ws[k]
+                for k in range(PUB_LEN):
+                    spub[k] = base_pub[k]
+                for k in range(MAX_SEATS):
+                    smis[k] = base_mis[k]
+                # the candidate card, as ``play._card_step`` plays it
+                c = cand[i]
+                bt, bs = _bits_of(c)
+                sws[WS_HT + seat] ^= bt
+                sws[WS_HS + seat] ^= bs
+                slog[L_CARDS + tr * MAX_SEATS + pos] = c
+                spub[PUB_TRICK_CARDS + pos] = c
+                if pos == 0:
+                    spub[PUB_H_LEADER + tr] = seat
+                spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
+                _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
+                if pos == 0:
+                    fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, seat)
+                else:
+                    fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+                        c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
+                trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
+                _rollout_rest(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
+                          trick, np.uint64(rst))
+                total[i] += slog[L_SCORES + seat]
+    best = 0
+    for i in range(1, n_legal):
+        if total[i] > total[best]:
+            best = i
+    return cand[best], st
+
+
+@njit(nogil=True, _nrt=False)
+def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
+    """The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
+    from the log when it is the taker at prise or garde), ``bots.bot_card_bits`` otherwise."""
+    if kind == BOT_PIMC:
+        et = np.int64(0)
+        es = np.int64(0)
+        if seat == pub[PUB_TAKER] and pub[PUB_CONTRACT] <= 1:
+            for i in range(log[L_N_ECART]):
+                bt, bs = _bits_of(log[L_ECART + i])
+                et |= bt
+                es |= bs
+        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, st, buf[BUF_LEN:BUF_LEN + PIMC_LEN])
+        bt, bs = _bits_of(c)
+        return c, bt, bs, st
+    return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+
+
+#: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch).
+_play_pimc = _make_play(True, CARD=_card_pimc)
+
+
+# --- batch kernels of the pimc build (as ``play.run_*_bots``) -----------------------------------
+
+@njit(cache=True, nogil=True)
+def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
+    buf = new_pimc_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(out.shape[0]):
+        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
+        _store_facts(log, out, i)
+        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return
+
+
+@njit(cache=True, nogil=True)
+def run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
+    buf = new_pimc_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(count):
+        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
+        _accumulate(log, acc, rv[RV_N_SEATS])
+        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return
+
+
+@njit(cache=True, nogil=True)
+def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
+    buf = new_pimc_buffer()
+    for i in range(indices.shape[0]):
+        _play_pimc(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
+
+
+@njit(cache=True, nogil=True)
+def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
+    """``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
+    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played), for
+    ``benchmarks/search.py``."""
+    buf = new_pimc_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(count):
+        _play_pimc(rv, seed, start + i, np.int64(-1), np.int64(0), kinds, params, None, log, buf)
+        _accumulate(log, acc, rv[RV_N_SEATS])
+    for k in range(3):
+        stats[k] += buf[BUF_LEN + PW_STATS + k]
+
+
+@njit(cache=True, nogil=True)
+def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st):
+    """:func:`pimc_card` for the slow path (``tarotsim.engine.FastBotAdapter``): ``(card, state)``."""
+    wsp = np.zeros(PIMC_LEN, dtype=np.int64)
+    return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, wsp)
