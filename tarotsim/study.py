@@ -195,8 +195,10 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
         return (np.zeros((K.N_CONTRACTS, K.N_BINS, K.N_FIELDS), np.int64),
                 np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64))
 
+    kernel = K.run_study_pimc if L.BOT_PIMC in p.kinds else K.run_study
+
     def work(a, b, acc):
-        K.run_study(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
+        kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
 
     work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
     t0 = time.perf_counter()

@@ -137,3 +137,23 @@ def test_pimc_beats_the_heuristic_in_duplicate():
 
 
 DUPLICATE_FIGURE = 7.5475
+
+
+def test_study_plays_pimc_on_its_own_build():
+    """The bidding study plays a pimc seat with the search (the pimc build of the kernel), not
+    with the heuristic's cards: its scores are those of the same forced deals played alone."""
+    from tarotsim import study
+
+    r = Rules("4")
+    bots = "pimc:worlds=4,heuristic,heuristic,heuristic"
+    totals = study.run(r, 5, 12, bots=bots, contracts="garde", threads=1)
+    expected = 0
+    for index in range(12):
+        seat = (index % 4 + 1) % 4
+        f = simulate.facts(r, 5, index, index + 1, bots=bots, forced=(seat, "garde"))
+        if f["outcome"][0] == L.OUTCOME_PLAYED:
+            expected += int(f["scores"][0, seat])
+    g = CONTRACTS.index("garde")
+    assert totals.bins[g, :, 2].sum() == expected  # F_S: the taker's scores
+    heuristic = study.run(r, 5, 12, bots="heuristic", contracts="garde", threads=1)
+    assert heuristic.bins[g, :, 2].sum() != expected

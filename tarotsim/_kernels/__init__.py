@@ -30,7 +30,7 @@ _CACHED = (_bits.bits_py, play.play_deal, play.run_facts_random, play.run_facts_
            play.run_aggregate_bots, play.run_logs_random, play.run_logs_bots, play.new_buffer,
            play.score_kernel, _rng.shuffle_into, _rng.stream_state_py, _rng.draws_py,
            bots.decide_bid, bots.decide_call, bots.decide_ecart, bots.decide_chelem, bots.decide_poignee,
-           bots.decide_misere, bots.decide_card, study.run_study, worlds.derive, worlds._prepare,
+           bots.decide_misere, bots.decide_card, study.run_study, study.run_study_pimc, worlds.derive, worlds._prepare,
            worlds.sample_worlds, worlds.count_worlds, worlds.new_workspace, worlds.world_masks,
            pimc.new_pimc_buffer, pimc.run_facts_pimc, pimc.run_aggregate_pimc, pimc.run_logs_pimc,
            pimc.run_stats_pimc, pimc.decide_pimc_card)

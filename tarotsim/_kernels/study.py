@@ -37,6 +37,7 @@ from bots.heuristic import evaluate
 from ..rules import RV_N_SEATS
 from ._bits import popcount
 from .layout import L_HAND_S, L_HAND_T, L_LEN, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_PLAYED
+from .pimc import _play_pimc, new_pimc_buffer
 from .play import _play_bots, new_buffer
 
 #: bins of the hand count, one point wide: 0 .. N_BINS - 1 (a count below 0 goes to the first, one
@@ -77,6 +78,50 @@ def _add(acc, c, k, score, diff, made, x100, ht, hs):
     acc[c, k, F_VOIDS] += voids
 
 
+@njit(inline="always")
+def _studied_seat(rv, index, misc):
+    """The seat studied in deal ``index``: the first to speak (never the 5d dummy, who deals)."""
+    misc[M_DEALS] += 1
+    n = rv[RV_N_SEATS]
+    return (index % n + 1) % n
+
+
+@njit(inline="always")
+def _keep_play(log, seat, c, score, made):
+    """Keep the studied seat's score of the play of contract ``c``; False when the deal was
+    annulled (petit sec, R-DEAL-4: before any bid, so for every contract alike)."""
+    if log[L_OUTCOME] != OUTCOME_PLAYED:
+        return False
+    score[c] = log[L_SCORES + seat]
+    made[c] = log[L_MADE]
+    return True
+
+
+@njit(inline="always")
+def _add_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
+    """Add the plays of one deal: per contract, at the bin of the studied hand's count."""
+    if not ok:
+        misc[M_ANNULLED] += 1
+        return
+    misc[M_PLAYED] += 1
+    ht = log[L_HAND_T + seat]  # the dealt hand (the same in every play of the deal)
+    hs = log[L_HAND_S + seat]
+    pts, voids = evaluate(eval_params, seat, ht, hs)
+    oud = popcount(ht & OUDLERS_T)
+    prev = np.int64(0)  # passing scores 0
+    for c in range(N_CONTRACTS):
+        if contracts[c] == 0:
+            continue
+        x = pts + 3.0 * voids if c >= 2 else pts  # the count the bot compares for c
+        k = np.int64(np.floor(x))
+        k = min(max(k, 0), N_BINS - 1)
+        x100 = np.int64(np.round(x * 100.0))
+        diff = score[c] - prev
+        _add(acc_bin, c, k, score[c], diff, made[c], x100, ht, hs)
+        _add(acc_oud, c, oud, score[c], diff, made[c], x100, ht, hs)
+        prev = score[c]
+
+
 @njit(cache=True, nogil=True)
 def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
     """Study deals ``start .. start + count - 1``, adding into the accumulators.
@@ -109,41 +154,38 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
     """
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
-    n = rv[RV_N_SEATS]
     score = np.zeros(N_CONTRACTS, dtype=np.int64)
     made = np.zeros(N_CONTRACTS, dtype=np.int64)
     for i in range(count):
         index = start + i
-        seat = (index % n + 1) % n  # first to speak (never the 5d dummy, who deals)
-        misc[M_DEALS] += 1
+        seat = _studied_seat(rv, index, misc)
         ok = True
         for c in range(N_CONTRACTS):
-            if contracts[c] == 0:
-                continue
-            # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
-            _play_bots(rv, seed, index, seat, c, kinds, params, pol, log, buf)
-            if log[L_OUTCOME] != OUTCOME_PLAYED:  # petit sec: annulled before any bid
-                ok = False
-                break
-            score[c] = log[L_SCORES + seat]
-            made[c] = log[L_MADE]
-        if not ok:
-            misc[M_ANNULLED] += 1
-            continue
-        misc[M_PLAYED] += 1
-        ht = log[L_HAND_T + seat]  # the dealt hand (the same in every play of the deal)
-        hs = log[L_HAND_S + seat]
-        pts, voids = evaluate(eval_params, seat, ht, hs)
-        oud = popcount(ht & OUDLERS_T)
-        prev = np.int64(0)  # passing scores 0
+            if contracts[c] != 0:
+                # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
+                _play_bots(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+                ok = _keep_play(log, seat, c, score, made)
+                if not ok:
+                    break
+        _add_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+
+
+@njit(cache=True, nogil=True)
+def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
+    """:func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
+    kernel (``pimc._play_pimc``, whose buffer carries the search's scratch)."""
+    buf = new_pimc_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    score = np.zeros(N_CONTRACTS, dtype=np.int64)
+    made = np.zeros(N_CONTRACTS, dtype=np.int64)
+    for i in range(count):
+        index = start + i
+        seat = _studied_seat(rv, index, misc)
+        ok = True
         for c in range(N_CONTRACTS):
-            if contracts[c] == 0:
-                continue
-            x = pts + 3.0 * voids if c >= 2 else pts  # the count the bot compares for c
-            k = np.int64(np.floor(x))
-            k = min(max(k, 0), N_BINS - 1)
-            x100 = np.int64(np.round(x * 100.0))
-            diff = score[c] - prev
-            _add(acc_bin, c, k, score[c], diff, made[c], x100, ht, hs)
-            _add(acc_oud, c, oud, score[c], diff, made[c], x100, ht, hs)
-            prev = score[c]
+            if contracts[c] != 0:
+                _play_pimc(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+                ok = _keep_play(log, seat, c, score, made)
+                if not ok:
+                    break
+        _add_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
