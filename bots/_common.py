@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._bits import hibit, lobit, popcount, tzcnt  # noqa: F401  (the bots' bit helpers)
+from tarotsim._kernels.seats import next_seat  # noqa: F401  (the bots' seating helper)
 from tarotsim._kernels.layout import (PUB_CALLED, PUB_CHIEN_S, PUB_DUMMY, PUB_LEADER, PUB_N_ACTIVE,
                                       PUB_PARTNER, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER,
                                       PUB_TRICK_CARDS)
@@ -90,18 +91,6 @@ def hp_of(t, s):
     return (popcount(t) + 8 * popcount(t & OUDLERS_T) + popcount(s)
             + 2 * popcount(s & JACKS) + 4 * popcount(s & KNIGHTS) + 6 * popcount(s & QUEENS)
             + 8 * popcount(s & KINGS))
-
-
-@njit(inline="always")
-def next_seat(s, n_seats, dummy):
-    s += 1
-    if s == n_seats:
-        s = 0
-    if s == dummy:
-        s += 1
-        if s == n_seats:
-            s = 0
-    return s
 
 
 @njit(inline="always")

@@ -35,6 +35,7 @@ from bots.pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
 
 from ..rules import RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
 from ._bits import popcount, select_bit, tzcnt
+from .seats import next_seat
 from ._rng import next_u64
 from .bots import bot_card_bits
 from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART, L_LEADER, L_LEN,
@@ -134,14 +135,7 @@ def _seating(rv, dealer, ws):
     n = rv[RV_N_SEATS]
     dummy = dealer if rv[RV_TABLE] == TABLE_5D else -1
     for s in range(n):
-        nx = s + 1
-        if nx == n:
-            nx = 0
-        if nx == dummy:
-            nx += 1
-            if nx == n:
-                nx = 0
-        ws[WS_NEXT + s] = nx
+        ws[WS_NEXT + s] = next_seat(s, n, dummy)
 
 
 @njit(inline="always")

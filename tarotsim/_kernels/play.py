@@ -53,6 +53,7 @@ from ..rules import (RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITH
                      RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_5, TABLE_5D)
 from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
 from ._bits import popcount, select_bit, tzcnt
+from .seats import next_seat
 from ._rng import U_STREAM_BOTS, U_STREAM_CARDS, below, stream_state
 from .bots import (bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_misere, bot_poignee, random_bid,
                    random_call, random_card_bits, random_ecart)
@@ -290,14 +291,7 @@ def _seating(rv, index, ws):
     dealer = index % n
     dummy = dealer if rv[RV_TABLE] == TABLE_5D else -1
     for s in range(n):
-        nx = s + 1
-        if nx == n:
-            nx = 0
-        if nx == dummy:
-            nx += 1
-            if nx == n:
-                nx = 0
-        ws[WS_NEXT + s] = nx
+        ws[WS_NEXT + s] = next_seat(s, n, dummy)
     return dealer, dummy, ws[WS_NEXT + dealer]
 
 

@@ -39,6 +39,7 @@ from numba import njit
 
 from ..rules import (RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PETIT_SEC, RV_TABLE, TABLE_5D)
 from ._bits import popcount, tzcnt
+from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
 from .play import CHIEN_SIZE, HAND_SIZE, HONOURS, KINGS, TRUMPS
@@ -284,13 +285,7 @@ def derive(rv, know, cons):
                 if c < 22 and c > top:
                     top = c
             k += 1
-            seat += 1
-            if seat == n:
-                seat = 0
-            if seat == dummy:
-                seat += 1
-                if seat == n:
-                    seat = 0
+            seat = next_seat(seat, n, dummy)
         tr += 1
 
     # ---- how many cards each location holds (R-DEAL-1, R-CHIEN-1)
