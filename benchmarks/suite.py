@@ -20,6 +20,9 @@ import sys
 TABLES = ("3", "4", "5", "5d")
 BOTS = ("random", "greedy", "heuristic")
 DEALS = {"random": 2_000_000, "greedy": 1_000_000, "heuristic": 1_000_000}
+#: the pimc search (one pimc seat, three heuristic ones, table 4) at three budgets
+SEARCH_WORLDS = (8, 32, 128)
+SEARCH_DEALS = {8: 2000, 32: 1000, 128: 300}
 
 
 def _run(module: str, *args: str) -> dict:
@@ -42,6 +45,11 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
                          "--threads", str(threads), "--repeat", str(repeat))
                 rows.append({k: r[k] for k in ("table", "bots", "threads", "deals", "deals_per_s", "command")})
                 machine = r["machine"]
+    search = []
+    for w in SEARCH_WORLDS:
+        r = _run("benchmarks.search", "--table", "4", "--bots", f"pimc:worlds={w},heuristic,heuristic,heuristic",
+                 "--deals", str(max(20, SEARCH_DEALS[w] // scale)))
+        search.append(dict(r, worlds=w))
     baseline = _run("benchmarks.baseline", "--table", "4", "--deals", str(2000 // scale))
     startup = _run("benchmarks.startup", "--repeat", "3" if not quick else "1",
                    "--rss-deals", "100000,10000000" if not quick else "10000,1000000")
@@ -54,7 +62,8 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
         "scaling_random_t4_all_cores": round(rate("4", "random", cores) / rate("4", "random", 1), 2),
         "scaling_heuristic_t4_all_cores": round(rate("4", "heuristic", cores) / rate("4", "heuristic", 1), 2),
     }
-    return {"machine": machine, "throughput": rows, "baseline": baseline, "startup": startup, "ratios": ratios}
+    return {"machine": machine, "throughput": rows, "baseline": baseline, "startup": startup, "ratios": ratios,
+            "search": search}
 
 
 #: The targets of the benchmark issue: (what, key function of the results, comparison, target, unit)
@@ -74,6 +83,8 @@ TARGETS = (
      lambda r, q, s, b: s["simulate_1000_heuristic_cold_s"], "<=", 30, "s"),
     ("peak RSS, 10,000,000 deals, no records", lambda r, q, s, b: max(s["peak_rss_mb"].values()), "<=", 300, "MB"),
 )
+#: the search issue's budget: a pimc card decision of the default bot (32 worlds), one core
+SEARCH_TARGET_MS = 10
 
 
 def _rate(rows, table, bots, threads):
@@ -120,6 +131,17 @@ def markdown(res: dict) -> str:
               f"{s['simulate_1000_heuristic_cold_s']} s | |"]
     for n, mb in s["peak_rss_mb"].items():
         lines.append(f"| peak RSS, `tarotsim simulate --deals {int(n):,}` (no records) | {mb} MB | |")
+    if res.get("search"):
+        lines += ["", "## Search (pimc)", "",
+                  "One `pimc` seat and three `heuristic` ones at table 4, one thread. A decision is a card "
+                  "decision searched (a single legal card is played without search); rates are per second of the "
+                  f"whole run, so ms per decision is an upper bound (target: {SEARCH_TARGET_MS} ms or less).", "",
+                  "| worlds | ms per decision | decisions/s | worlds/s | rollouts/s | deals/s | command |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in res["search"]:
+            lines.append(f"| {r['worlds']} | {r['ms_per_decision']:.2f} | {r['decisions_per_s']:,.0f} | "
+                         f"{r['worlds_per_s']:,.0f} | {r['rollouts_per_s']:,.0f} | {r['deals_per_s']:,.0f} | "
+                         f"`{r['command']}` |")
     return "\n".join(lines) + "\n"
 
 
