@@ -865,7 +865,7 @@ def main(argv=None) -> None:
     A group named without a command (``tarotsim``, ``tarotsim study``) prints its help as click
     does since 8.2: the whole multi-line help on stderr, exit code 2 (a usage error)."""
     from .rng import DealIdError
-    from .slowpath import BotRaisedError
+    from .engine import BotRaisedError
 
     try:
         rv = cli.main(args=argv, prog_name="tarotsim", standalone_mode=False)

@@ -36,6 +36,19 @@ class IllegalPlayError(RuleViolation):
     """An action the rules forbid; ``rule_id`` names the rule (R-PLAY-6)."""
 
 
+class BotRaisedError(Exception):
+    """A Python bot's ``choose`` raised: the run stops with one line naming the bot, the
+    exception, the seat, the deal ``(seed, index)`` and the decision (the exception itself is
+    the ``__cause__``). ``KeyboardInterrupt`` and ``SystemExit`` are never turned into this."""
+
+    def __init__(self, bot: str, error: BaseException, seat: int, seed, index, decision: str):
+        self.bot, self.error, self.seat, self.seed, self.index, self.decision = bot, error, seat, seed, index, decision
+        text = " ".join(str(error).split())  # one line, whatever the exception says
+        what = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        super().__init__(f"bot {bot} raised {what} at seat {seat}, deal ({seed}, {index}) "
+                         f"({decision.replace('_', ' ')} decision)")
+
+
 @dataclass(frozen=True)
 class Event:
     """One thing that happened in a deal: ``kind`` (bid, call, ecart, chelem, poignee,

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from .engine import Game, IllegalPlayError, play_game
+from .engine import BotRaisedError, Game, IllegalPlayError, play_game  # noqa: F401  (BotRaisedError: its home is engine)
 from .rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
 from .simulate import CHELEM_NAMES, FACTS_DTYPE
 
@@ -26,19 +26,6 @@ OUTCOME_CODES = {"played": 0, "all_passed": 1, "petit_sec": 2}
 
 class BotLoadError(ValueError):
     """A ``module:Class`` that cannot be imported or built (one-line message)."""
-
-
-class BotRaisedError(Exception):
-    """A Python bot's ``choose`` raised: the run stops with one line naming the bot, the
-    exception, the seat, the deal ``(seed, index)`` and the decision (the exception itself is
-    the ``__cause__``). ``KeyboardInterrupt`` and ``SystemExit`` are never turned into this."""
-
-    def __init__(self, bot: str, error: BaseException, seat: int, seed, index, decision: str):
-        self.bot, self.error, self.seat, self.seed, self.index, self.decision = bot, error, seat, seed, index, decision
-        text = " ".join(str(error).split())  # one line, whatever the exception says
-        what = f"{type(error).__name__}: {text}" if text else type(error).__name__
-        super().__init__(f"bot {bot} raised {what} at seat {seat}, deal ({seed}, {index}) "
-                         f"({decision.replace('_', ' ')} decision)")
 
 
 def bot_label(bot) -> str:
