@@ -76,6 +76,20 @@ def test_ecart_choice_and_bans():
     assert g.decision.kind == "chelem"
 
 
+def _cards_in(x) -> set:
+    """Every Card reachable from a value (dataclass fields, tuples, dicts)."""
+    import dataclasses
+    if isinstance(x, Card):
+        return {x}
+    if dataclasses.is_dataclass(x):
+        return set().union(*(_cards_in(getattr(x, f.name)) for f in dataclasses.fields(x)))
+    if isinstance(x, dict):
+        return _cards_in(tuple(x.values()))
+    if isinstance(x, (tuple, list, set, frozenset)):
+        return set().union(*(_cards_in(y) for y in x)) if x else set()
+    return set()
+
+
 def test_view_shows_own_hand_and_public_facts_only():
     g = Game(Rules("5"), seed=11, index=4)
     while g.decision and g.decision.kind not in ("card",):
@@ -83,7 +97,11 @@ def test_view_shows_own_hand_and_public_facts_only():
     for seat in range(5):
         v = g.view(seat)
         assert v.hand == tuple(g.hand(seat))
-        assert not hasattr(v, "hands")
+        # no other seat's card reaches the view, through any of its fields, but the called one
+        # (named aloud by the taker, R-CALL-1) and a shown chien (R-CHIEN-1)
+        others = {c for s in range(5) if s != seat for c in g.hand(s)}
+        assert not (_cards_in(v) - set(v.chien or ()) - {v.called}) & others
+        assert v.called in _cards_in(v) and set(v.hand) <= _cards_in(v)  # the walk sees every field
         if v.partner is not None:
             assert seat == v.partner  # before any card, only the partner knows (R-CALL-3)
 
