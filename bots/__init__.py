@@ -77,9 +77,11 @@ class Param:
                 return self._in_range(float(text), where, value)
             if isinstance(text, str):
                 try:
-                    return self._in_range(float(int(text)), where, value)
+                    whole = int(text)
                 except ValueError:
-                    pass
+                    whole = None
+                if whole is not None:  # the range is checked outside: BotError is a ValueError too
+                    return self._in_range(float(whole), where, value)
             raise BotError(f"{where} takes a whole number, not {value!r}")
         try:
             v = float(text)
