@@ -43,8 +43,7 @@ from numba import njit
 from tarotsim._kernels._bits import popcount
 from tarotsim._kernels.layout import (PUB_CALLED, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T, PUB_LEADER, PUB_N_ACTIVE,
                                       PUB_PARTNER,
-                                      PUB_N_TRICKS, PUB_PLAYED_S, PUB_PLAYED_T, PUB_POIGNEE_T,
-                                      PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER, PUB_TRICK, PUB_TRICKS_WON,
+                                      PUB_N_TRICKS, PUB_PLAYED_S, PUB_PLAYED_T, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER, PUB_TRICK, PUB_TRICKS_WON,
                                       PUB_VOIDS)
 
 from ._common import (ALL_S, CARD_HP, EXCUSE, HONOURS, JACKS, KINGS, KNIGHTS, LOWS, MAJORS, PETIT,
@@ -393,7 +392,7 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     if not ally_win and not attack and ((opps >> best_seat) & 1) == 0:
         # table 5, partner unknown: a seat that beat the taker's card is most likely a defender
         s = pub[PUB_LEADER]
-        for j in range(pos):
+        for _ in range(pos):
             if s == taker:
                 ally_win = True
             s = next_seat(s, n_seats, dummy)

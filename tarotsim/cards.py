@@ -73,9 +73,9 @@ class Card:
     """
 
     __slots__ = ("id",)
-    _all: list["Card"] = []
+    _all: list[Card] = []
 
-    def __new__(cls, cid: int) -> "Card":
+    def __new__(cls, cid: int) -> Card:
         if cls._all:
             try:
                 return cls._all[cid]
@@ -87,7 +87,7 @@ class Card:
 
     # -- notation ---------------------------------------------------------
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse a card name (case-insensitive): ``KH``, ``10S``, ``NC``, ``T21``, ``EX``."""
         if isinstance(text, Card):
             return text
@@ -112,7 +112,7 @@ class Card:
     def __eq__(self, other) -> bool:
         return isinstance(other, Card) and other.id == self.id
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         return self.id < other.id
 
     def __hash__(self) -> int:

@@ -25,7 +25,7 @@ import reprlib
 import sys
 import zlib
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs

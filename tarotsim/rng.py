@@ -135,7 +135,7 @@ class Rng:
         self.state = state & MASK64
 
     @classmethod
-    def for_deal(cls, seed: int, index: int, stream: int) -> "Rng":
+    def for_deal(cls, seed: int, index: int, stream: int) -> Rng:
         return cls(stream_state(seed, index, stream))
 
     def next_u64(self) -> int:

@@ -160,7 +160,7 @@ class Rules:
 
     # -- construction ---------------------------------------------------------
     @classmethod
-    def from_options(cls, table: str = "4", options: dict | None = None) -> "Rules":
+    def from_options(cls, table: str = "4", options: dict | None = None) -> Rules:
         """Build from a table and a ``{name: value}`` mapping (values may be CLI strings)."""
         options = dict(options or {})
         for name in options:
@@ -178,7 +178,7 @@ class Rules:
             raise RulesError(f"unknown option {name!r}: known options are {', '.join(OPTION_SPECS)}")
         return name, value
 
-    def with_options(self, **options) -> "Rules":
+    def with_options(self, **options) -> Rules:
         return replace(self, **options)
 
     def non_default_options(self) -> dict:

@@ -85,20 +85,8 @@ def score_core(rules_vec, contract, attack_hp, oudlers, pab, poignee_attack, poi
     """
     n_seats = rules_vec[RV_N_SEATS]
     n_active = rules_vec[RV_N_ACTIVE]
-    m = 1
-    if contract == 1:
-        m = 2
-    elif contract == 2:
-        m = 4
-    elif contract == 3:
-        m = 6
-    target_hp = 112
-    if oudlers == 1:
-        target_hp = 102
-    elif oudlers == 2:
-        target_hp = 82
-    elif oudlers == 3:
-        target_hp = 72
+    m = MULTIPLIERS[contract]  # R-BID-1
+    target_hp = 2 * TARGETS[oudlers]  # R-COUNT-3, in half-points
     gap = attack_hp - target_hp
     made = gap >= 0
     s = 1 if made else -1

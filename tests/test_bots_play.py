@@ -24,7 +24,7 @@ from test_kernels import check_record
 from tarotsim import record, rng, simulate
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import play as P
-from tarotsim.engine import EcartChoice, FastBotAdapter, Game, PolicyAdapter, play_game
+from tarotsim.engine import FastBotAdapter, Game, PolicyAdapter, play_game
 from tarotsim.rules import CONTRACTS, Rules
 
 TABLES = ("3", "4", "5", "5d")

@@ -343,7 +343,7 @@ def test_portable_bit_path_gives_the_same_deals(tmp_path):
 
     code = ("import numpy as np; from tarotsim import simulate; from tarotsim._kernels import HAS_PDEP;"
             "from tarotsim.rules import Rules; assert not HAS_PDEP;"
-            "f = simulate.facts(Rules(table='5'), 3, 0, 400); np.save(%r, f)" % str(tmp_path / "f.npy"))
+            f"f = simulate.facts(Rules(table='5'), 3, 0, 400); np.save({str(tmp_path / 'f.npy')!r}, f)")
     env = dict(os.environ, TAROTSIM_NO_PDEP="1", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=300)
     other = np.load(tmp_path / "f.npy")

@@ -68,9 +68,9 @@ def test_rng_entry_points_refuse_what_they_used_to_wrap():
     """Before: seed 2**64 dealt the cards of seed 0, -1 those of 2**64 - 1, 1.5 those of 1."""
     r = Rules("4")
     for bad_seed in (MAX_SEED + 1, -1, 1.5):
-        for call in (lambda: rng.stream_state(bad_seed, 0, rng.STREAM_CARDS),
-                     lambda: rng.shuffled_deck(bad_seed, 0), lambda: rng.deal(r, bad_seed, 0),
-                     lambda: rng.Rng.for_deal(bad_seed, 0, rng.STREAM_BOTS)):
+        for call in (lambda s=bad_seed: rng.stream_state(s, 0, rng.STREAM_CARDS),
+                     lambda s=bad_seed: rng.shuffled_deck(s, 0), lambda s=bad_seed: rng.deal(r, s, 0),
+                     lambda s=bad_seed: rng.Rng.for_deal(s, 0, rng.STREAM_BOTS)):
             with pytest.raises(DealIdError):
                 call()
     with pytest.raises(DealIdError):

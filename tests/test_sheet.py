@@ -36,7 +36,7 @@ def test_sheets_in_the_encodings_spreadsheets_write(encoding):
 
 
 def test_utf8_is_tried_first_then_cp1252_then_latin1():
-    assert decode_sheet("Zoé €".encode("utf-8")) == "Zoé €"
+    assert decode_sheet("Zoé €".encode()) == "Zoé €"
     assert decode_sheet("Zoé €".encode("cp1252")) == "Zoé €"       # French spreadsheets: the € is 0x80
     assert decode_sheet(b"Zo\xe9 \x81") == "Zoé \x81"               # 0x81 is no cp1252 character
 

@@ -62,7 +62,7 @@ def test_facts_laws(table):
         assert (f["scores"][np.arange(len(f)), f["dealer"]] == 0).all()  # the dummy
         assert (played["taker"] != played["dealer"]).all()
     if table == "5":
-        assert ((played["called"] >= 22)).all()
+        assert (played["called"] >= 22).all()
     else:
         assert (f["called"] == -1).all() and (f["partner"] == -1).all()
     assert set(np.unique(played["contract"])) == {0, 1, 2, 3}

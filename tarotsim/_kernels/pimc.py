@@ -347,7 +347,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
     tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
     for w in range(n_worlds):
         trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
-        for r in range(n_roll):
+        for _ in range(n_roll):
             rst, st = next_u64(st)
             for i in range(n_legal):
                 for k in range(WS_LEN):

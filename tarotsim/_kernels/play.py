@@ -435,7 +435,7 @@ def _petit_sec(rv, first, ws, log):
     if not rv[RV_PETIT_SEC]:
         return False
     seat = first
-    for k in range(rv[RV_N_ACTIVE]):
+    for _ in range(rv[RV_N_ACTIVE]):
         if ws[WS_HT + seat] == 2:  # trump word: the Petit alone (no other trump, no Excuse)
             log[L_OUTCOME] = OUTCOME_PETIT_SEC
             log[L_PETIT_SEC_SEAT] = seat
