@@ -32,7 +32,7 @@ from __future__ import annotations
 import operator
 
 from .cards import N_CARDS
-from .rules import Rules
+from .rules import CHIEN_SIZE, HAND_SIZE, Rules  # noqa: F401  (their home is rules.py)
 
 MASK64 = (1 << 64) - 1
 #: Seeds are 64-bit unsigned numbers; deal indices are int64 in the kernels (DESIGN §3).
@@ -46,9 +46,6 @@ MIX2 = 0x94D049BB133111EB
 STREAM_CARDS = 0
 STREAM_BOTS = 1
 
-#: Hand and chien sizes per table (R-DEAL-1).
-HAND_SIZE = {"3": 24, "4": 18, "5": 15, "5d": 18}
-CHIEN_SIZE = {"3": 6, "4": 6, "5": 3, "5d": 6}
 
 
 class DealIdError(ValueError):

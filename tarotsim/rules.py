@@ -23,6 +23,10 @@ CONTRACT_LABELS = {
     "garde_contre": "Garde contre le chien",
 }
 
+#: Cards in each hand and in the chien, per simulated table (R-DEAL-1).
+HAND_SIZE = {"3": 24, "4": 18, "5": 15, "5d": 18}
+CHIEN_SIZE = {"3": 6, "4": 6, "5": 3, "5d": 6}
+
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")
 POIGNEE_SIZES = {"3": (13, 15, 18), "4": (10, 13, 15), "5d": (10, 13, 15), "5": (8, 10, 13)}
@@ -237,3 +241,11 @@ class Rules:
 
 #: Table codes as stored at RV_TABLE.
 TABLE_3, TABLE_4, TABLE_5, TABLE_5D, TABLE_2 = range(5)
+
+#: The tables above as the kernels index them, by table code (``TABLES`` order): cards in a hand
+#: and in the chien (R-DEAL-1; 0 at table 2, which is not simulated), the poignée sizes (R-POIG-1;
+#: out of reach at table 2, R-VAR-TWO) and the bonus of a poignée by level code (0 none, 1 simple..).
+KERNEL_HAND_SIZE = np.array([HAND_SIZE.get(t, 0) for t in TABLES], dtype=np.int64)
+KERNEL_CHIEN_SIZE = np.array([CHIEN_SIZE.get(t, 0) for t in TABLES], dtype=np.int64)
+KERNEL_POIGNEE_SIZES = np.array([POIGNEE_SIZES.get(t, (99, 99, 99)) for t in TABLES], dtype=np.int64)
+KERNEL_POIGNEE_BONUS = np.array((0,) + POIGNEE_BONUS, dtype=np.int64)

@@ -33,7 +33,7 @@ from bots.greedy import PARAMS as GREEDY_PARAMS
 from bots.heuristic import PARAMS as HEURISTIC_PARAMS
 from bots.pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
 
-from ..rules import RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
+from ..rules import KERNEL_POIGNEE_BONUS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
 from ._bits import popcount, select_bit, tzcnt
 from .seats import next_seat
 from ._rng import next_u64
@@ -237,9 +237,9 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
                 if POIGNEE_SIZES[rv[RV_TABLE], k] == size:
                     lvl = k + 1
             if ws[WS_ATT + s]:
-                ws[WS_POIG_ATT] += 10 + 10 * lvl
+                ws[WS_POIG_ATT] += KERNEL_POIGNEE_BONUS[lvl]
             else:
-                ws[WS_POIG_DEF] += 10 + 10 * lvl
+                ws[WS_POIG_DEF] += KERNEL_POIGNEE_BONUS[lvl]
         smis[s] = pub[PUB_MISERES + s]
         n_mis += smis[s]
     ws[WS_N_MIS] = n_mis

@@ -48,7 +48,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import (RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE,
+from ..rules import (KERNEL_CHIEN_SIZE, KERNEL_HAND_SIZE, KERNEL_POIGNEE_BONUS, KERNEL_POIGNEE_SIZES,
+                     RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE,
                      RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE,
                      RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_5, TABLE_5D)
 from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
@@ -96,11 +97,10 @@ JNQK = HONOURS
 NQK = np.int64(KNIGHTS | QUEENS | KINGS)
 QK = np.int64(QUEENS | KINGS)
 
-# per table code (3, 4, 5, 5d, 2): hand size, chien size, poignée sizes
-HAND_SIZE = np.array([24, 18, 15, 18, 0], dtype=np.int64)
-CHIEN_SIZE = np.array([6, 6, 3, 6, 0], dtype=np.int64)
-POIGNEE_SIZES = np.array([[13, 15, 18], [10, 13, 15], [8, 10, 13], [10, 13, 15], [99, 99, 99]],
-                         dtype=np.int64)
+# per table code (3, 4, 5, 5d, 2): hand size, chien size, poignée sizes (their home: tarotsim.rules)
+HAND_SIZE = KERNEL_HAND_SIZE
+CHIEN_SIZE = KERNEL_CHIEN_SIZE
+POIGNEE_SIZES = KERNEL_POIGNEE_SIZES
 
 # per card id, its winning key (R-PLAY-5): a trump
 # t beats everything (32 + t); a suit card of the led suit counts its rank; others 0; Excuse -1.
@@ -532,9 +532,9 @@ def _show_poignee(rv, seat, lvl, avail, ws, pub, log):
     _declare(log, ws, seat, DECL_POIGNEE, lvl, shown)
     pub[PUB_POIGNEE_T + seat] = shown
     if ws[WS_ATT + seat]:
-        ws[WS_POIG_ATT] += 10 + 10 * lvl
+        ws[WS_POIG_ATT] += KERNEL_POIGNEE_BONUS[lvl]
     else:
-        ws[WS_POIG_DEF] += 10 + 10 * lvl
+        ws[WS_POIG_DEF] += KERNEL_POIGNEE_BONUS[lvl]
 
 
 @njit(inline="always")
