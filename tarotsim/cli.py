@@ -10,13 +10,12 @@ import contextlib
 import csv
 import json
 import sys
-from dataclasses import dataclass
 
 import click
-import numpy as np
 
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
+from .players import Player, Runner, parse_players, players_label
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
@@ -236,85 +235,12 @@ SIM_TABLES = ("3", "4", "5", "5d")
 RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
 
 
-@dataclass(frozen=True)
-class Player:
-    """One seat's bot from ``--bots``: a registered bot (fast path: ``name`` + ``params``), a
-    user's policy set (``module:ATTR``, fast path: ``policy``) or a user's Python bot
-    (``module:Class``, slow path: ``obj``)."""
-
-    label: str
-    name: str
-    params: tuple = ()
-    obj: object = None
-    policy: object = None
-
-    @property
-    def fast(self) -> bool:
-        return self.obj is None
-
-    @property
-    def engine_bot(self):
-        """What the kernels take for this seat: the policy set, or ``(name, params)``."""
-        return self.policy if self.policy is not None else (self.name, self.params)
-
-    def python_bot(self):
-        """This seat's bot on the slow path (a fast bot runs there through its adapter)."""
-        if self.obj is not None:
-            return self.obj
-        from .engine import FastBotAdapter, PolicyAdapter
-        if self.policy is not None:
-            return PolicyAdapter(self.policy)
-        return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))
-
-
-def _segments(text: str) -> list[str]:
-    """Split ``--bots`` into one text per bot: a comma-token with ``=`` and no ``:`` continues the
-    parameters of the bot before it (``heuristic:garde=56,prise=40,random``)."""
-    out: list[str] = []
-    for tok in (t.strip() for t in text.split(",")):
-        if not tok:
-            raise BadInput(f"--bots: empty bot name in {text!r}")
-        if "=" in tok and ":" not in tok and out:
-            out[-1] += "," + tok
-        else:
-            out.append(tok)
-    return out
-
-
 def _players(text: str, rules: Rules) -> list[Player]:
-    """``--bots`` -> one Player per seat (one bot for every seat, or one per seat)."""
-    from bots import BotError, parse_bots
-
-    from .slowpath import BotLoadError, is_python_bot, load_user_bot
-
-    players = []
-    for seg in _segments(text):
-        if is_python_bot(seg):
-            try:
-                bot = load_user_bot(seg)
-            except BotLoadError as e:
-                raise BadInput(str(e)) from None
-            if hasattr(bot, "functions"):  # a policy set: fast path
-                players.append(Player(seg, bot.name, bot.params, policy=bot))
-            else:
-                players.append(Player(seg, seg, (), bot))
-            continue
-        try:
-            name, vec = parse_bots(seg, 1)[0]
-        except BotError as e:
-            raise BadInput(str(e)) from None
-        players.append(Player(seg.lower() if ":" not in seg else seg, name, tuple(float(x) for x in vec)))
-    if len(players) == 1:
-        players = players * rules.n_seats
-    if len(players) != rules.n_seats:
-        raise BadInput(f"--bots: table {rules.table} seats {rules.n_seats} players; give one bot for all "
-                       f"or {rules.n_seats} separated by commas, not {len(players)}")
-    return players
-
-
-def _bots_label(players: list[Player]) -> str:
-    labels = [p.label for p in players]
-    return labels[0] if len(set(labels)) == 1 else ",".join(labels)
+    """``--bots`` -> one Player per seat (:func:`tarotsim.players.parse_players`), bad text as one line."""
+    try:
+        return parse_players(text, rules)
+    except ValueError as e:  # PlayersError, BotError, BotLoadError
+        raise BadInput(str(e)) from None
 
 
 def _seed(seed: int | None) -> int:
@@ -422,7 +348,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                 sm = sim.aggregate(rules, seed, start, stop, bots=[p.engine_bot for p in players],
                                    threads=threads, progress=bar.update)
         else:
-            runner = _Runner(rules, seed, players, threads)
+            runner = Runner(rules, seed, players, threads)
             facts_csv = records_fh = None
             if "--facts" in outs:
                 facts_csv = csv.writer(outs["--facts"].fh)
@@ -447,7 +373,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             sm = sim.summary_from_totals(acc, rules, seed, start, stop)
             sm.threads, sm.elapsed_s = threads, elapsed
             sm.deals_per_s = deals / elapsed if elapsed > 0 else 0.0
-    sm.bots = _bots_label(players)
+    sm.bots = players_label(players)
     if as_json:
         d = sm.to_dict()
         d["options"] = rules.non_default_options()
@@ -461,39 +387,6 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
         for what, path in (("records", records_path), ("facts", facts_path)):
             if path and path != "-":
                 click.echo(f"{what} written to {path}", err=to_stderr)
-
-
-class _Runner:
-    """Plays blocks of deals with the chosen players: the kernels when every bot is a registered
-    one (fast path), else the Game facade deal by deal (slow path, same deals for the same bots)."""
-
-    def __init__(self, rules: Rules, seed: int, players: list[Player], threads: int = 1, forced=None):
-        self.rules, self.seed, self.players, self.threads, self.forced = rules, seed, players, threads, forced
-        self.fast = all(p.fast for p in players)
-        self.bots = [p.engine_bot for p in players] if self.fast else [p.python_bot() for p in players]
-
-    def block(self, a: int, b: int, with_records: bool = False):
-        """``(facts of deals a..b-1, their records or None)``."""
-        from . import simulate as sim
-        from . import slowpath
-
-        if self.fast:
-            f = sim.facts(self.rules, self.seed, a, b, bots=self.bots, threads=self.threads, forced=self.forced)
-            recs = sim.records(self.rules, self.seed, range(a, b), bots=self.bots, forced=self.forced) \
-                if with_records else None
-            return f, recs
-        from .engine import IllegalPlayError
-        recs = []
-        f = np.zeros(b - a, dtype=sim.FACTS_DTYPE)
-        for i, index in enumerate(range(a, b)):
-            try:
-                rec = slowpath.play_record(self.rules, self.seed, index, self.bots, self.forced)
-            except IllegalPlayError as e:
-                raise BadInput(str(e)) from None
-            slowpath.facts_row(self.rules, rec, f, i)
-            if with_records:
-                recs.append(rec)
-        return f, (recs if with_records else None)
 
 
 def _progress(length: int, label: str, show: bool = True):
@@ -554,7 +447,7 @@ def show(ctx, file, table, bots, options_, seed, index, line, names, as_json):
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
         rules = _rules(table, options_)
         players = _players(bots, rules)
-        rec = shown = _Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
+        rec = shown = Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
     names_ = _names(names, rules, "--names") if names else None
     if as_json:
         click.echo(json.dumps(rec))
@@ -728,17 +621,9 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
     check_run(start, deals, "--deals")  # start + deals past 2**63: one line before any deal
     seed = _seed(seed)
     threads = sim.default_threads() if threads is None else threads
-    runner = _Runner(rules, seed, players, threads)
-    by_label = {p.label: p for p in players}
-
-    def play(rules_, seed_, a, b, seats, threads_):
-        sub = _Runner(rules_, seed_, [by_label[e.label] for e in seats], threads_)
-        return sub.block(a, b)[0]
-
-    entries = [tour.Entry(p.label, p.name, p.params, p.policy) for p in players]
     with _progress(deals, "tournament") as bar:
-        res = tour.run(rules, seed, deals, entries, duplicate=duplicate, start=start, threads=threads,
-                       progress=bar.update, play=play, chunk=tour.CHUNK if runner.fast else 200)
+        res = tour.run(rules, seed, deals, players, duplicate=duplicate, start=start, threads=threads,
+                       progress=bar.update)
     if as_json:
         click.echo(json.dumps(res.to_dict()))
     else:

@@ -25,29 +25,20 @@ import numpy as np
 
 from . import simulate as sim
 from .rng import check_run, check_seed
+from .players import Player, Runner
 from .rules import CONTRACTS, Rules
 from .stats import mean_ci, mean_sd
 
 CHUNK = 20_000
+SLOW_CHUNK = 200  # deals per block when a Python bot plays (deal by deal, slowly)
 #: Fewer deals than this in a paired comparison: its interval is shown, without a verdict.
 MIN_VERDICT_DEALS = 30
 CONFIDENCE = 0.95
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One seat's bot as given: ``label`` names it in the report (bots with the same label
-    are one bot), ``name`` and ``params`` go to the engine."""
-
-    label: str
-    name: str
-    params: tuple = ()
-    policy: object = None  # a user's bots.policy.PolicySet (then ``name`` is its name)
-
-    @property
-    def engine_bot(self):
-        """What the kernels take for this seat: the policy set, or ``(name, params)``."""
-        return self.policy if self.policy is not None else (self.name, self.params)
+#: One seat's bot (a registered bot, a policy set or a Python bot): the library's one seat value.
+#: ``label`` names it in the report; seats with the same label are one bot.
+Entry = Player
 
 
 @dataclass
@@ -127,25 +118,30 @@ def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
     return [[entries[(s + r) % n] for s in range(n)] for r in range(n)]
 
 
-def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Entry], threads: int) -> np.ndarray:
-    """Facts of deals ``a .. b-1`` with ``seats`` (one Entry per seat), on the fast path."""
-    return sim.facts(rules, seed, a, b, bots=[e.engine_bot for e in seats], threads=threads)
+def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Player], threads: int) -> np.ndarray:
+    """Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
+    seat can, else step by step (:class:`tarotsim.players.Runner`)."""
+    return Runner(rules, seed, seats, threads).block(a, b)[0]
 
 
 def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate: bool = True,
-        start: int = 0, threads: int | None = None, progress=None, chunk: int = CHUNK,
+        start: int = 0, threads: int | None = None, progress=None, chunk: int | None = None,
         play=play_chunk) -> TournamentResult:
     """Play the tournament and compute its statistics (see the module docstring).
 
     ``seed``: a whole number in 0..2**64-1; ``start``: the first deal index, with
     ``start + deals <= 2**63`` (``rng.DealIdError``, a ``ValueError``, otherwise); ``threads``:
-    default every core (:func:`tarotsim.simulate.default_threads`)."""
+    default every core (:func:`tarotsim.simulate.default_threads`); ``chunk``: deals per block,
+    default :data:`CHUNK` on the fast path and :data:`SLOW_CHUNK` when a Python bot plays (so
+    progress is reported often)."""
     import time
 
     seed = check_seed(seed)
     start, stop = check_run(start, deals, minimum=1)
     deals = stop - start
     threads = sim.default_threads() if threads is None else max(1, int(threads))
+    if chunk is None:
+        chunk = CHUNK if all(e.fast for e in entries) else SLOW_CHUNK
     chunk = max(1, int(chunk))
     n = rules.n_seats
     if len(entries) != n:

@@ -170,3 +170,14 @@ def test_json_has_no_nan_when_a_bot_plays_a_single_deal():
     a = next(b for b in d["bots"] if b["name"] == "a")
     assert a["deals"] == 1 and a["mean"] is not None and a["ci_low"] is None and a["sd"] is None
     assert d["pairs"][0]["verdict"] == "too few deals"
+
+
+def test_the_library_plays_a_python_bot_on_the_slow_path_by_itself():
+    """No callback from the CLI: a seat whose bot is a Python object is played step by step, and
+    the Python random bot gives exactly the kernels' random bot's deals."""
+    from tarotsim.engine import PyRandomBot
+    from tarotsim.players import Player
+
+    slow = run(Rules("4"), 3, 40, [Player("py", "py", obj=PyRandomBot())] + [Entry("random", "random")] * 3)
+    fast = run(Rules("4"), 3, 40, [Entry("py", "random")] + [Entry("random", "random")] * 3)
+    assert slow.pairs == fast.pairs and slow.bots == fast.bots
