@@ -2,7 +2,7 @@
 
 Every registered bot plays on the fast path (numba kernels; its policies are the njit functions
 of ``bots/<name>.py``, dispatched on its ``code`` by ``tarotsim/_kernels/bots.py``) and on the
-slow path through ``tarotsim.engine.FastBotAdapter`` (same decisions)::
+slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions)::
 
     from bots import REGISTRY, parse_bots
     REGISTRY["heuristic"].vector(garde=60)                 # float64[N_BOT_PARAMS]

@@ -47,7 +47,7 @@ class Player:
         """This seat's bot on the slow path (a fast bot runs there through its adapter)."""
         if self.obj is not None:
             return self.obj
-        from .engine import FastBotAdapter, PolicyAdapter
+        from .adapters import FastBotAdapter, PolicyAdapter
         if self.policy is not None:
             return PolicyAdapter(self.policy)
         return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))

@@ -140,7 +140,8 @@ def bot_error(rules, seed, index: int, bots, forced=None) -> Exception:
     """The error of deal ``index`` in which a policy set chose what the rules forbid: replayed
     on the slow path, whose :class:`~tarotsim.engine.IllegalPlayError` names the bot, the deal
     ``(seed, index)`` and the rule."""
-    from .engine import FastBotAdapter, IllegalPlayError, PolicyAdapter
+    from .adapters import FastBotAdapter, PolicyAdapter
+    from .engine import IllegalPlayError
     from .slowpath import play_record
 
     r = _rules(rules)

@@ -145,7 +145,7 @@ def play_record(rules: Rules, seed: int, index: int, players, forced=None) -> di
 
     A bot whose ``choose`` raises stops the deal with :class:`BotRaisedError`; an illegal answer
     with :class:`~tarotsim.engine.IllegalPlayError` (both name the bot, seat and deal)."""
-    from .engine import _POLICY_RULES
+    from .adapters import DECISION_RULES
 
     game = Game(rules, seed, index, forced=forced)
     guarded = [_Guarded(p, game.seed, game.index) for p in players]
@@ -158,7 +158,7 @@ def play_record(rules: Rules, seed: int, index: int, players, forced=None) -> di
         if d is None:
             raise
         g = guarded[d.seat]
-        rule = _POLICY_RULES["misere" if d.kind.startswith("misere") else d.kind]
+        rule = DECISION_RULES["misere" if d.kind.startswith("misere") else d.kind]
         raise IllegalPlayError(rule, f"bot {g.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
                                      f"{d.kind.replace('_', ' ')}: answered {_short(g.answer)}, which is not a "
                                      f"choice ({' '.join(str(e).split())})") from None

@@ -1,7 +1,7 @@
 """The ``greedy`` and ``heuristic`` bots in play.
 
 * What a bot is handed: at every decision of a kernel deal (traced), the kernel passes the bot
-  exactly the inputs :class:`tarotsim.engine.FastBotAdapter` builds from that seat's
+  exactly the inputs :class:`tarotsim.adapters.FastBotAdapter` builds from that seat's
   :class:`SeatView` (own hand, legal choices, public view) -- nothing else of the deal.
 * Hidden cards: two deals that differ only in cards the seat cannot see give it the same view,
   the same inputs and the same decision, for every kind of decision.
@@ -24,7 +24,8 @@ from test_kernels import check_record
 from tarotsim import record, rng, simulate
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import play as P
-from tarotsim.engine import FastBotAdapter, Game, PolicyAdapter, play_game
+from tarotsim.adapters import FastBotAdapter, PolicyAdapter
+from tarotsim.engine import Game, play_game
 from tarotsim.rules import CONTRACTS, Rules
 
 TABLES = ("3", "4", "5", "5d")

@@ -23,7 +23,8 @@ from test_kernels import check_record
 from bots import REGISTRY, BotError, parse_bots
 from tarotsim import record, rng, simulate
 from tarotsim._kernels import layout as L
-from tarotsim.engine import FastBotAdapter, Game, play_game
+from tarotsim.adapters import FastBotAdapter
+from tarotsim.engine import Game, play_game
 from tarotsim.rules import CONTRACTS, Rules
 
 TABLES = ("3", "4", "5", "5d")

@@ -12,7 +12,8 @@ from helpers_policy import CHEATS, PLAIN, RANDOM
 from bots.policy import DECISIONS, SIG, PolicyError, PolicySet, default_policies, policy_tuple
 from tarotsim import simulate
 from tarotsim.cli import cli
-from tarotsim.engine import FastBotAdapter, Game, IllegalPlayError, PolicyAdapter, play_game
+from tarotsim.adapters import FastBotAdapter, PolicyAdapter
+from tarotsim.engine import Game, IllegalPlayError, play_game
 from tarotsim.rules import Rules
 from tarotsim._kernels.layout import N_BOT_PARAMS
 

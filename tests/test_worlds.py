@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from helpers_worlds import FastChecker, replay_consistent, true_row
 from tarotsim.cards import DECK, Card, parse_cards
-from tarotsim.engine import FastBotAdapter, Game
+from tarotsim.adapters import FastBotAdapter
+from tarotsim.engine import Game
 from tarotsim.reference.bot import RandomBot
 from tarotsim.rng import STREAM_BOTS, Rng, dealing_order
 from tarotsim.rules import Rules

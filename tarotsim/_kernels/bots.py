@@ -22,7 +22,7 @@ The deal kernel (``play.py``) is built twice: for tables of random bots only it 
 ``random_*`` rules directly (the other bots are neither typed nor compiled there, and the random
 deal runs as fast as before they existed); otherwise the ``bot_*`` dispatch. ``decide_*`` are
 compiled entry points over the same functions for the slow path's adapter
-(``tarotsim.engine.FastBotAdapter``).
+(``tarotsim.adapters.FastBotAdapter``).
 """
 
 from __future__ import annotations
@@ -389,7 +389,7 @@ def bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask
                           I64(fmask), I64(amask), I64(pos), st)
 
 
-# --- compiled entry points for the slow path (tarotsim.engine.FastBotAdapter) ------------------
+# --- compiled entry points for the slow path (tarotsim.adapters.FastBotAdapter) ------------------
 # One per decision, over the very functions the deal kernel calls; ``st`` is the bots-stream state
 # (uint64) and the new state is returned with the choice. ``pol``: None (the adapter calls a
 # user's policy set itself).

@@ -452,6 +452,6 @@ def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
 
 @njit(cache=True, nogil=True)
 def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st):
-    """:func:`pimc_card` for the slow path (``tarotsim.engine.FastBotAdapter``): ``(card, state)``."""
+    """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``."""
     wsp = np.zeros(PIMC_LEN, dtype=np.int64)
     return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, wsp)

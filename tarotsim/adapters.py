@@ -1,0 +1,316 @@
+"""The fast bots on the slow path: the kernels' bots (and a user's policy set) deciding for one seat
+of a :class:`tarotsim.engine.Game`, from that seat's :class:`~tarotsim.engine.SeatView` alone.
+
+:func:`public_view` builds the kernels' public view (``layout.PUB_*``) from a seat's view, exactly
+as the deal kernel fills it at the same decision, and :class:`FastBotAdapter` calls the bots'
+compiled decisions (``tarotsim._kernels.bots.decide_*``) with it; :class:`PolicyAdapter` does the
+same for a policy set and names the rule an answer breaks. So a table that mixes a Python bot
+with kernel bots plays the very deals the kernels would.
+"""
+
+from __future__ import annotations
+
+from .engine import IllegalPlayError, SeatView
+from .rng import Rng
+from .rules import CONTRACTS, Rules
+
+
+def public_view(view: SeatView, rules: Rules | None = None):
+    """The kernels' public view (``int64[layout.PUB_LEN]``, ``layout.PUB_*``) built from a
+    :class:`SeatView` alone: what the deal kernel hands a bot at the same decision."""
+    import numpy as np
+
+    from ._kernels import layout as L
+    from .cards import masks_of, parse_cards
+    from .rng import HAND_SIZE
+    from .rules import TABLES
+
+    if rules is None:
+        rules = Rules.from_options(view.table, view.options)
+    pub = np.zeros(L.PUB_LEN, dtype=np.int64)
+    pub[L.PUB_DEALER] = view.dealer
+    pub[L.PUB_DUMMY] = view.dealer if view.table == "5d" else -1
+    pub[L.PUB_TAKER] = -1 if view.taker is None else view.taker
+    pub[L.PUB_CONTRACT] = -1 if view.contract is None else CONTRACTS.index(view.contract)
+    pub[L.PUB_CALLED] = -1 if view.called is None else view.called.id
+    pub[L.PUB_BIDS:L.PUB_BIDS + L.MAX_SEATS] = -2
+    highest = -1
+    for seat, b in view.bids:
+        k = -1 if b == "pass" else CONTRACTS.index(b)
+        pub[L.PUB_BIDS + seat] = k
+        highest = max(highest, k)
+    pub[L.PUB_HIGHEST] = highest
+    if view.chien is not None:
+        pub[L.PUB_CHIEN_T], pub[L.PUB_CHIEN_S] = masks_of(view.chien)
+    pub[L.PUB_ECART_T] = masks_of(view.ecart_trumps)[0]
+    for d in view.declarations:
+        if d["kind"] == "chelem":
+            pub[L.PUB_SLAM] = 1
+        elif d["kind"] == "poignee":
+            pub[L.PUB_POIGNEE_T + d["seat"]] = masks_of(parse_cards(d["cards"]))[0]
+        else:
+            pub[L.PUB_MISERES + d["seat"]] += 1
+            pub[L.PUB_MISERE_KINDS + d["seat"]] |= 1 if d["kind"] == "misere_atout" else 2
+    pub[L.PUB_TABLE] = TABLES.index(view.table)
+    pub[L.PUB_N_ACTIVE] = rules.n_active
+    pub[L.PUB_N_TRICKS] = HAND_SIZE[view.table]
+    pub[L.PUB_PARTNER] = -1
+    d = view.decision
+    playing = d is not None and d.kind not in ("bid", "call", "ecart", "chelem")
+    pub[L.PUB_TRICK] = len(view.tricks) if playing else 0
+    pub[L.PUB_LEADER] = (view.trick[0][0] if view.trick else d.seat) if playing else -1
+    for j, (_, c) in enumerate(view.trick):
+        pub[L.PUB_TRICK_CARDS + j] = c.id
+    # the history (PUB_H_*: for a search), the trick being played included
+    history = [(leader, plays) for leader, plays, _ in view.tricks] + ([(view.trick[0][0], view.trick)]
+                                                                       if view.trick else [])
+    for tr, (leader, plays) in enumerate(history):
+        pub[L.PUB_H_LEADER + tr] = leader
+        for j, (_, c) in enumerate(plays):
+            pub[L.PUB_H_CARDS + tr * L.MAX_SEATS + j] = c.id
+    for _, plays, winner in view.tricks:
+        t, s = masks_of([c for _, c in plays])
+        pub[L.PUB_PLAYED_T] |= t
+        pub[L.PUB_PLAYED_S] |= s
+        pub[L.PUB_TRICKS_WON + winner] += 1
+        pub[L.PUB_WON_HP + winner] += sum(c.half_points for _, c in plays if not c.is_excuse)
+    # finished tricks: who played what, the voids shown (R-PLAY-4), the partner revealed (R-CALL-3)
+    for plays in [p for _, p, _ in view.tricks]:
+        led = None
+        for seat, c in plays:
+            t, s = masks_of([c])
+            pub[L.PUB_SEAT_PLAYED_T + seat] |= t
+            pub[L.PUB_SEAT_PLAYED_S + seat] |= s
+            if led is not None and not c.is_excuse:
+                if led.is_trump:
+                    if not c.is_trump:
+                        pub[L.PUB_VOIDS + seat] |= 16
+                elif c.suit != led.suit:
+                    pub[L.PUB_VOIDS + seat] |= 1 << led.suit
+                    if not c.is_trump:
+                        pub[L.PUB_VOIDS + seat] |= 16
+            if led is None and not c.is_excuse:
+                led = c
+            if view.called is not None and c == view.called:
+                pub[L.PUB_PARTNER] = seat
+    return pub
+
+
+def _trick_state(trick) -> tuple[bool, int, int]:
+    """``(fixed, fmask, amask)`` of the kernels for the cards already in the trick."""
+    from .cards import ALL_TRUMPS_MASK, suit_mask
+
+    fixed, fmask, amask = False, 0, ALL_TRUMPS_MASK
+    for _, c in trick:
+        if not fixed and not c.is_excuse:
+            fixed = True
+            fmask = 0 if c.is_trump else suit_mask(c.suit)
+        if c.is_trump:
+            amask &= ~((2 << c.id) - 1)
+    return fixed, fmask, amask
+
+
+class FastBotAdapter:
+    """A registered fast-path bot (``bots.REGISTRY``) on the slow path, with the kernels'
+    decisions: ``choose(view, legal, rng)`` turns the :class:`SeatView` into the kernel's
+    arguments (own hand masks, :func:`public_view`, legal masks, the bots-stream state) and calls
+    the compiled ``decide_*`` entry points over the same njit policies as the deal kernel.
+
+    ``params``: None (defaults), a parameter vector (a shorter one is completed with the
+    defaults) or a ``{name: value}`` mapping. ``rng`` is advanced exactly as on the fast path
+    (``random`` draws; ``greedy`` and ``heuristic`` draw nothing).
+    """
+
+    def __init__(self, name: str = "heuristic", params=None):
+        import numpy as np
+
+        from bots import get_spec
+        spec = get_spec(name)
+        if isinstance(params, dict):
+            vec = spec.vector(**params)
+        else:
+            vec = spec.vector()
+            if params is not None:
+                p = np.asarray(params, dtype=np.float64).ravel()
+                vec[:p.size] = p[:vec.size]
+        self.spec = spec
+        self.name = spec.name
+        self.code = spec.code
+        self.params = vec
+        self._rules: dict = {}
+
+    def __repr__(self) -> str:
+        over = self.spec.overrides(self.params)
+        return f"FastBotAdapter({self.name!r}" + (f", {over!r})" if over else ")")
+
+    def _rules_of(self, view: SeatView) -> Rules:
+        key = (view.table, tuple(sorted(view.options.items())))
+        r = self._rules.get(key)
+        if r is None:
+            r = self._rules[key] = Rules.from_options(view.table, view.options)
+        return r
+
+    def kernel_inputs(self, view: SeatView, legal):
+        """What the deal kernel hands the bot at this decision, from the view alone:
+        ``(decision code (play.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
+        arguments (bid: highest; call: legal suit word; écart: normal, candidate trumps, size;
+        poignée: levels; misère: which; card: legal trump word, legal suit word, fixed, fmask,
+        amask, position in the trick), padded to six."""
+        from ._kernels import layout as L
+        from ._kernels import play as P
+        from .cards import masks_of
+
+        rules = self._rules_of(view)
+        pub = public_view(view, rules)
+        ht, hs = masks_of(view.hand)
+        d = view.decision.kind
+        if d == "bid":
+            what, args = P.TR_BID, (int(pub[L.PUB_HIGHEST]),)
+        elif d == "call":
+            what, args = P.TR_CALL, (masks_of(legal)[1],)
+        elif d == "ecart":
+            what, args = P.TR_ECART, (masks_of(legal.normal)[1], masks_of(legal.trumps)[0], legal.size)
+        elif d == "chelem":
+            what, args = P.TR_CHELEM, ()
+        elif d == "poignee":
+            what, args = P.TR_POIGNEE, (len(legal) - 1,)
+        elif d.startswith("misere"):
+            what, args = P.TR_MISERE, (int(d == "misere_tete"),)
+        else:
+            fixed, fmask, amask = _trick_state(view.trick)
+            what, args = P.TR_CARD, masks_of(legal) + (int(fixed), fmask, amask, len(view.trick))
+        args = tuple(int(a) for a in args) + (0,) * (6 - len(args))
+        return what, ht, hs, args, pub
+
+    def choose(self, view: SeatView, legal, rng: Rng):
+        import numpy as np
+
+        from ._kernels import bots as K
+        from ._kernels import layout as L
+        from ._kernels import play as P
+        from .cards import DECK
+        from .rules import POIGNEE_LEVELS
+
+        what, ht, hs, a, pub = self.kernel_inputs(view, legal)
+        seat = view.seat
+        params = np.zeros((self._rules_of(view).n_seats, self.params.size), dtype=np.float64)
+        params[seat] = self.params
+        ht, hs = np.int64(ht), np.int64(hs)
+        a = [np.int64(x) for x in a]
+        kind = np.int64(self.code)
+        pol = None  # registered bots only: the dispatch is built without the user branch
+        st = np.uint64(rng.state)
+        if what == P.TR_BID:
+            b, st = K.decide_bid(kind, params, pol, seat, ht, hs, pub, a[0], st)
+            out = "pass" if b < 0 else CONTRACTS[b]
+        elif what == P.TR_CALL:
+            b, st = K.decide_call(kind, params, pol, seat, ht, hs, pub, a[0], st)
+            out = DECK[22 + int(b)]
+        elif what == P.TR_ECART:
+            buf = np.zeros(L.MAX_ECART, dtype=np.int64)
+            _, _, st = K.decide_ecart(kind, params, pol, seat, ht, hs, pub, a[0], a[1], a[2], buf, st)
+            out = [DECK[int(c)] for c in buf[:legal.size]]
+        elif what == P.TR_CHELEM:
+            y, st = K.decide_chelem(kind, params, pol, seat, ht, hs, pub, st)
+            out = bool(y)
+        elif what == P.TR_POIGNEE:
+            lvl, st = K.decide_poignee(kind, params, pol, seat, ht, hs, pub, a[0], st)
+            out = None if lvl == 0 else POIGNEE_LEVELS[lvl - 1]
+        elif what == P.TR_MISERE:
+            y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
+            out = bool(y)
+        elif self.code == L.BOT_PIMC:
+            # the search of the deal kernel, on the same inputs: the view, and the seat's own
+            # écart when it is the taker at prise or garde (its own knowledge)
+            from ._kernels.pimc import decide_pimc_card
+            from .cards import masks_of
+            et = es = 0
+            if view.ecart is not None and view.taker == seat and view.contract in ("prise", "garde"):
+                et, es = masks_of(view.ecart)
+            rv = self._rules_of(view).to_vector()
+            c, st = decide_pimc_card(rv, params, np.int64(seat), ht, hs, pub, np.int64(et), np.int64(es), a[0], a[1],
+                                     a[5], st)
+            out = DECK[int(c)]
+        else:
+            c, st = K.decide_card(kind, params, pol, seat, ht, hs, pub, a[0], a[1], bool(a[2]), a[3], a[4], a[5], st)
+            out = DECK[int(c)]
+        rng.state = int(st)
+        return out
+
+
+#: Per decision: the rule a bot's answer breaks when it is not even a choice of that kind.
+DECISION_RULES = {"bid": "R-BID-1", "call": "R-CALL-1", "ecart": "R-CHIEN-2", "chelem": "R-SLAM-1",
+                  "poignee": "R-POIG-5", "misere": "R-MIS-1", "card": "R-PLAY-6"}
+
+
+class PolicyAdapter(FastBotAdapter):
+    """A user's policy set (``bots.policy.PolicySet``) on the slow path: the same inputs as in the
+    deal kernel, its njit functions called from Python, and its answer handed to the
+    :class:`Game` as it is, so a forbidden one is refused there, naming the rule (the kernels
+    only mark it). ``rng`` advances as on the fast path."""
+
+    def __init__(self, policy):
+        import numpy as np
+
+        self.policy = policy
+        self.name = policy.name
+        self.code = -1
+        self.params = policy.vector()
+        self._rules = {}
+        self._out = np.zeros(6, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"PolicyAdapter({self.name!r})"
+
+    def choose(self, view: SeatView, legal, rng: Rng):
+        import numpy as np
+
+        from ._kernels import play as P
+        from .cards import DECK
+        from .rules import POIGNEE_LEVELS
+
+        what, ht, hs, a, pub = self.kernel_inputs(view, legal)
+        lt = ls = arg = 0
+        if what == P.TR_BID:
+            arg = a[0]
+        elif what == P.TR_CALL:
+            ls = a[0]
+        elif what == P.TR_ECART:
+            ls, lt, arg = a[0], a[1], a[2]
+        elif what in (P.TR_POIGNEE, P.TR_MISERE):
+            arg = a[0]
+        elif what == P.TR_CARD:
+            lt, ls, arg = a[0], a[1], a[5]
+        decision = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")[what]
+        fn = self.policy.functions[what]
+        box = np.array([np.uint64(rng.state)], dtype=np.uint64).view(np.int64)
+        self._out[:] = -1
+        r = int(fn(self.params, np.int64(view.seat), np.int64(ht), np.int64(hs), pub, np.int64(lt), np.int64(ls),
+                   np.int64(arg), self._out, box))
+        rng.state = int(box.view(np.uint64)[0])
+
+        def bad(what_it_is):
+            raise IllegalPlayError(DECISION_RULES[decision], f"{decision}: returned {what_it_is}")
+
+        if what == P.TR_BID:
+            if r == -1:
+                return "pass"
+            if 0 <= r < len(CONTRACTS):
+                return CONTRACTS[r]
+            bad(f"{r}, not -1 (pass) or a contract 0..3")
+        if what in (P.TR_CALL, P.TR_CARD):
+            if 0 <= r < 78:
+                return DECK[r]
+            bad(f"{r}, not a card id 0..77")
+        if what == P.TR_ECART:
+            ids = [int(c) for c in self._out[:legal.size]]
+            if any(not 0 <= c < 78 for c in ids):
+                bad(f"card ids {ids}, not {legal.size} cards")
+            return [DECK[c] for c in ids]
+        if what == P.TR_POIGNEE:
+            if 0 <= r <= len(POIGNEE_LEVELS):
+                return None if r == 0 else POIGNEE_LEVELS[r - 1]
+            bad(f"{r}, not a level 0..3")
+        if r in (0, 1):
+            return bool(r)
+        bad(f"{r}, not 0 or 1")
