@@ -130,6 +130,20 @@ class BotSpec:
             v[index[name]] = p.coerce(value, self.name)
         return v
 
+    def row(self, params=None, where: str = "") -> np.ndarray:
+        """The parameter row of a seat from what a caller gives: None (the defaults), a
+        ``{name: value}`` mapping (checked, as :meth:`vector`) or a vector whose first values
+        replace the defaults (at most ``N_BOT_PARAMS``; ``where`` names the seat in the error)."""
+        if isinstance(params, dict):
+            return self.vector(**params)
+        vec = self.vector()
+        if params is not None:
+            p = np.asarray(params, dtype=np.float64).ravel()
+            if p.size > N_BOT_PARAMS:
+                raise BotError(f"bot {self.name!r}{where}: at most {N_BOT_PARAMS} parameters")
+            vec[:p.size] = p
+        return vec
+
     def values(self, vector) -> dict:
         """``{name: value}`` of a parameter vector (typed)."""
         vector = np.asarray(vector, dtype=np.float64)

@@ -122,17 +122,10 @@ class FastBotAdapter:
     """
 
     def __init__(self, name: str = "heuristic", params=None):
-        import numpy as np
 
         from bots import get_spec
         spec = get_spec(name)
-        if isinstance(params, dict):
-            vec = spec.vector(**params)
-        else:
-            vec = spec.vector()
-            if params is not None:
-                p = np.asarray(params, dtype=np.float64).ravel()
-                vec[:p.size] = p[:vec.size]
+        vec = spec.row(params)
         self.spec = spec
         self.name = spec.name
         self.code = spec.code

@@ -112,17 +112,8 @@ def _seats(rules: Rules, bots):
             b = parse_bots(b, 1)[0]  # one seat's "name:param=value,..."
         name, p = (b, None) if isinstance(b, str) else (b[0], b[1])
         spec = get_spec(name)
-        if isinstance(p, dict):
-            vec = spec.vector(**p)
-        else:
-            vec = spec.vector()
-            if p is not None:
-                p = np.asarray(p, dtype=np.float64).ravel()
-                if p.size > N_BOT_PARAMS:
-                    raise BotError(f"bot {name!r} at seat {seat}: at most {N_BOT_PARAMS} parameters")
-                vec[:p.size] = p
         kinds[seat] = spec.code
-        params[seat] = vec
+        params[seat] = spec.row(p, f" at seat {seat}")
     return kinds, params, policies
 
 
