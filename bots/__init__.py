@@ -1,7 +1,8 @@
 """The bots of tarotsim: a registry of named bots with typed parameters.
 
 Every registered bot plays on the fast path (numba kernels; its policies are the njit functions
-of ``bots/<name>.py``, dispatched on its ``code`` by ``tarotsim/_kernels/bots.py``) and on the
+of ``bots/<name>.py``, dispatched on its ``code`` by ``bots/_dispatch.py``, which the deal
+kernel's factory receives in ``bots/_deal.py``: the engine never imports this package) and on the
 slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions)::
 
     from bots import REGISTRY, parse_bots
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import tarotsim._kernels  # noqa: F401  (loads the kernels, which import this package's policies)
 from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
 
 from . import greedy, heuristic, pimc

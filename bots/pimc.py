@@ -1,7 +1,7 @@
 """``pimc``: the heuristic's bidding, call, écart and declarations; its cards by search.
 
-Perfect-information Monte Carlo (the search itself is ``tarotsim/_kernels/pimc.py``, inside the
-deal kernel): at each card decision with more than one legal card, the seat draws ``worlds``
+Perfect-information Monte Carlo (the search itself is ``bots/_search.py``, inside the deal
+kernel): at each card decision with more than one legal card, the seat draws ``worlds``
 deals of the cards it cannot see, uniformly among those that agree with what it has seen
 (``tarotsim.worlds``), plays every legal card in each of them and finishes the deal ``rollouts``
 times with every seat playing the rollout ``policy``, the same rollout streams for every card

@@ -3,7 +3,7 @@ of a :class:`tarotsim.engine.Game`, from that seat's :class:`~tarotsim.engine.Se
 
 :func:`public_view` builds the kernels' public view (``layout.PUB_*``) from a seat's view, exactly
 as the deal kernel fills it at the same decision, and :class:`FastBotAdapter` calls the bots'
-compiled decisions (``tarotsim._kernels.bots.decide_*``) with it; :class:`PolicyAdapter` does the
+compiled decisions (``bots._dispatch.decide_*``) with it; :class:`PolicyAdapter` does the
 same for a policy set and names the rule an answer breaks. So a table that mixes a Python bot
 with kernel bots plays the very deals the kernels would.
 """
@@ -178,7 +178,7 @@ class FastBotAdapter:
     def choose(self, view: SeatView, legal, rng: Rng):
         import numpy as np
 
-        from ._kernels import bots as K
+        from bots import _dispatch as K
         from ._kernels import layout as L
         from ._kernels import play as P
         from .cards import DECK
@@ -215,7 +215,7 @@ class FastBotAdapter:
         elif self.code == L.BOT_PIMC:
             # the search of the deal kernel, on the same inputs: the view, and the seat's own
             # écart when it is the taker at prise or garde (its own knowledge)
-            from ._kernels.pimc import decide_pimc_card
+            from bots._search import decide_pimc_card
             from .cards import masks_of
             et = es = 0
             if view.ecart is not None and view.taker == seat and view.contract in ("prise", "garde"):

@@ -32,7 +32,7 @@ from .parallel import run_chunks
 from .rng import check_count, check_index, check_seed, check_stop
 from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
 from ._kernels import layout as L
-from ._kernels import run_aggregate, run_facts, run_logs
+from bots._runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
 FACTS_DTYPE = L.FACTS_DTYPE
 BOT_KINDS = dict(L.BOT_KINDS)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .engine import BotRaisedError, Game, IllegalPlayError, play_game  # noqa: F401  (BotRaisedError: its home is engine)
 from .rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
-from .simulate import CHELEM_NAMES, FACTS_DTYPE
+from ._kernels.layout import CHELEM_NAMES, FACTS_DTYPE
 
 PYTHON_BOT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 OUTCOME_CODES = {"played": 0, "all_passed": 1, "petit_sec": 2}

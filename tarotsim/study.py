@@ -4,7 +4,7 @@ For every deal ``(seed, index)`` one seat is studied: the first to speak (the se
 dealer, which is never the 5d dummy). Its dealt hand gets the ``heuristic`` bot's point count
 (``bots.heuristic.evaluate``: the seat's own parameters when it plays ``heuristic``, else the
 heuristic defaults), and the very same deal is played once per studied contract with that seat
-forced as taker while the bots play everything else (``tarotsim._kernels.study``). So the
+forced as taker while the bots play everything else (``tarotsim._kernels.study``, ``bots/_study.py``). So the
 contracts are compared on the same cards: the difference of two contracts' scores is paired.
 
 The *count* of a contract is the number the bot compares with its threshold: the hand points
@@ -195,7 +195,9 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
         return (np.zeros((K.N_CONTRACTS, K.N_BINS, K.N_FIELDS), np.int64),
                 np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64))
 
-    kernel = K.run_study_pimc if L.BOT_PIMC in p.kinds else K.run_study
+    from bots import _study as B  # the study's loops play the bots: they live in the bots package
+
+    kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
 
     def work(a, b, acc):
         kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)

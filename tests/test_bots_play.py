@@ -23,6 +23,7 @@ from helpers_policy import RANDOM as POLICY_RANDOM
 from test_kernels import check_record
 from tarotsim import record, rng, simulate
 from tarotsim._kernels import layout as L
+from bots import _deal as D
 from tarotsim._kernels import play as P
 from tarotsim.adapters import FastBotAdapter, PolicyAdapter
 from tarotsim.engine import Game, play_game
@@ -55,7 +56,7 @@ def _traced(rules, seed, index, bots, forced=None):
     fs, fc = simulate._forced(rules, forced)
     buf = np.zeros(P.BUF_LEN + 1 + 400 * P.TR_REC, dtype=np.int64)
     log = np.zeros(L.L_LEN, dtype=np.int64)
-    P.play_deal(rules.to_vector(), np.uint64(seed), index, fs, fc, kinds, params, pol, log, buf)
+    D.play_deal(rules.to_vector(), np.uint64(seed), index, fs, fc, kinds, params, pol, log, buf)
     n = int(buf[P.BUF_LEN])
     recs = buf[P.BUF_LEN + 1:P.BUF_LEN + 1 + n * P.TR_REC].reshape(n, P.TR_REC)
     return log, recs

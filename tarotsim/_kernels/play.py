@@ -35,15 +35,19 @@ What a deal carries between steps lives in the workspace (``WS_*``), the log and
 only the trick being played is a tuple of locals. So ``_play_rest`` can finish a deal from any
 card, for instance a position set up by a search.
 
-The deal is built twice (:func:`_make_play`): for tables of random bots only, exactly the
-random deal of before the other bots existed; and for any other table, with the bots'
-dispatch, the public bookkeeping they read (``layout.PUB_*``) and an optional decision trace.
-Batch kernels (``run_facts``, ``run_aggregate``, ``run_logs``: one compiled loop per build, picked
-from the seats' kinds) loop over deals inside numba and release the GIL, so
-``tarotsim.simulate`` can run chunks on a thread pool.
+The deal is built by a factory (:func:`_make_play`): here for tables of random bots only
+(:data:`_play_random`, the engine's random player, exactly the random deal of before the other
+bots existed); the package that owns the bots builds it with its dispatch (a
+:class:`BotDispatch`), the public bookkeeping the bots read (``layout.PUB_*``) and an optional
+decision trace (``bots/_deal.py``, ``bots/_search.py``): the engine never imports the bots.
+Batch kernels (``run_facts_random``, ``run_aggregate_random``, ``run_logs_random``, and the bots
+builds' own) loop over deals inside numba and release the GIL, so ``tarotsim.simulate`` can run
+chunks on a thread pool.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -56,8 +60,7 @@ from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
 from ._bits import popcount, select_bit, tzcnt
 from .seats import next_seat
 from ._rng import U_STREAM_BOTS, U_STREAM_CARDS, below, stream_state
-from .bots import (bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_misere, bot_poignee, random_bid,
-                   random_call, random_card_bits, random_ecart)
+from .random_player import random_bid, random_call, random_card_bits, random_ecart
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_DEALS, ACC_MADE,
                      ACC_MISERES, ACC_PAB_ATTACK, ACC_PAB_DEFENCE, ACC_PETIT_SEC, ACC_PLAYED,
                      ACC_POIGNEES, ACC_SCORE_SUM, ACC_TAKEN, ACC_TAKER_SCORE_SUM, CHELEM_ANNOUNCED_DEFENCE,
@@ -74,7 +77,7 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_D
                      PUB_HIGHEST, PUB_LEADER, PUB_LEN, PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T,
                      PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, PUB_TABLE,
                      PUB_N_ACTIVE, PUB_N_TRICKS, PUB_PARTNER, PUB_VOIDS, PUB_SEAT_PLAYED_T,
-                     PUB_SEAT_PLAYED_S, PUB_TRICKS_WON, PUB_WON_HP, BOT_RANDOM, U_ERR, U_LEN,
+                     PUB_SEAT_PLAYED_S, PUB_TRICKS_WON, PUB_WON_HP, U_ERR, U_LEN,
                      PUB_H_LEADER, PUB_H_CARDS, PUB_MISERE_KINDS,
                      ACC_BOT_ERRORS, OUTCOME_BOT_ERROR)
 
@@ -708,26 +711,45 @@ def _score(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, steps, scores, 
         log[L_STEPS + i] = steps[i]
 
 
-def _make_play(POLICIES, TRACE=False, CARD=None, parts=None):
-    """The deal kernel, built for ``POLICIES``: False when every seat plays ``random`` (the bots'
-    ``random_*`` rules are called directly and the other bots are neither typed nor compiled:
-    the random deal runs as fast, and compiles as fast, as before they existed), True otherwise
-    (the ``bot_*`` dispatch on each seat's kind and the bots' public bookkeeping); ``TRACE``
-    adds the decision trace (``play_deal``, for the tests; the batch kernels do without it, and
-    compile a fifth faster). Both are closure constants: numba prunes the branches on them
-    before typing. ``pol`` (the policy tuple) may be None when no seat plays a policy set: the
-    user branch of the dispatch is pruned too.
+class BotDispatch(NamedTuple):
+    """The bots' decisions as the deal kernel calls them (njit functions, signatures as
+    ``bots._dispatch.bot_*``): what the package that owns the bots hands to :func:`_make_play`,
+    so that the engine never imports it."""
+
+    bid: object
+    call: object
+    ecart: object
+    chelem: object
+    poignee: object
+    misere: object
+    card: object
+
+
+def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
+    """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
+    player's rules, ``random_player.random_*``, are called directly and no bot is typed or
+    compiled: the random deal runs, and compiles, as fast as before bots existed); otherwise a
+    :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
+    bookkeeping; ``bots/_deal.py`` builds it). ``TRACE`` adds the decision trace
+    (``bots._deal.play_deal``, for the tests; the batch kernels do without it, and compile a fifth
+    faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
+    (the policy tuple) may be None when no seat plays a policy set: the user branch of the
+    dispatch is pruned too.
 
     The steps below ask the bots; each decision draws from the bots stream ``bst`` (passed and
     returned) and is appended to the trace when ``TRACE and tracing`` (``TRACE`` first: in an
     inlined step ``tracing`` is an argument, which numba cannot prune).
 
-    ``CARD`` (bots build only): the card dispatch, None for ``bots.bot_card_bits``; otherwise an
-    njit function called as ``bot_card_bits`` is, with ``rv``, ``buf`` and ``log`` before ``bst``
-    (the ``pimc`` build, ``pimc.py``: it reads the seat's own écart from the log and keeps its
+    ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
+    function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
+    ``pimc`` build, ``bots/_search.py``: it reads the seat's own écart from the log and keeps its
     scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
     (``_play_rest``: a search finishes sampled deals with it).
     """
+    POLICIES = BOTS is not None
+    # closure constants; in the random build the branches that name them are pruned before typing
+    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
+        BOTS if POLICIES else (None,) * 7)
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
@@ -1019,29 +1041,8 @@ def _make_play(POLICIES, TRACE=False, CARD=None, parts=None):
             log[L_OUTCOME] = OUTCOME_BOT_ERROR
 
     return _play_marked
-_play_random = _make_play(False)
-#: the bots build's inner steps: ``pimc.py`` finishes its sampled deals with its ``_play_rest``
-BOTS_PARTS: dict = {}
-_play_bots = _make_play(True, parts=BOTS_PARTS)
-_play_traced = _make_play(True, True)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
-    """Play deal ``(seed, index)`` (seed uint64, index int64 >= 0) into ``log``.
-
-    ``forced_seat`` < 0: normal auction; else that seat takes ``forced_contract`` (0..3).
-    ``kinds``: int64[n_seats] bot kind per seat; ``params``: float64[n_seats, N_BOT_PARAMS];
-    ``pol``: the policy tuple (``bots.policy.policy_tuple``: FunctionType[MAX_SEATS * 7]), or
-    None when no seat plays a policy set.
-    A ``buf`` longer than ``new_buffer()`` receives a trace of the bots' decisions (``TR_*``;
-    tests). (The batch kernels below pick the build of the deal kernel once per call.)
-    """
-    for s in range(rv[RV_N_SEATS]):
-        if kinds[s] != BOT_RANDOM:
-            _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
-            return
-    _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
+#: The random build: every seat plays the engine's random player.
+_play_random = _make_play()
 
 
 @njit(inline="always")
@@ -1106,11 +1107,9 @@ def _accumulate(log, acc, n):
         acc[ACC_ALONE] += 1
 
 
-# The batch kernels, once per build of the deal kernel (``_random``: every seat plays random;
-# ``_bots``: any other table, with the policy tuple ``pol``). Each is compiled, and cached, only
-# when first used: a table of random bots never compiles the other bots. ``run_facts`` /
-# ``run_aggregate`` / ``run_logs`` pick the build from the kinds. The ``_bots`` loops stop after
-# a deal whose outcome is ``bot_error`` (the caller names the rule on the slow path).
+# The batch kernels of the random build (every seat plays random). The bots' builds and their
+# batch kernels are in ``bots/_deal.py`` and ``bots/_search.py`` (the engine never imports the
+# bots); ``bots._deal.run_facts`` / ``run_aggregate`` / ``run_logs`` pick the build from the kinds.
 
 @njit(cache=True, nogil=True)
 def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
@@ -1119,17 +1118,6 @@ def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, param
     for i in range(out.shape[0]):
         _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         _store_facts(log, out, i)
-
-
-@njit(cache=True, nogil=True)
-def run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(out.shape[0]):
-        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _store_facts(log, out, i)
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
 
 
 @njit(cache=True, nogil=True)
@@ -1142,69 +1130,7 @@ def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, k
 
 
 @njit(cache=True, nogil=True)
-def run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
-
-
-@njit(cache=True, nogil=True)
 def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
     buf = new_buffer()
     for i in range(indices.shape[0]):
         _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
-
-
-@njit(cache=True, nogil=True)
-def run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    buf = new_buffer()
-    for i in range(indices.shape[0]):
-        _play_bots(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
-
-
-def _all_random(kinds) -> bool:
-    return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
-
-
-def _pimc(kinds):
-    """The pimc build's batch kernels (module ``pimc``) when some seat plays ``pimc``, else None
-    (imported here: ``pimc.py`` imports this module)."""
-    from .layout import BOT_PIMC
-    if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
-        from . import pimc
-        return pimc
-    return None
-
-
-def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
-    """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
-    if _all_random(kinds):
-        run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out)
-    elif (pimc := _pimc(kinds)) is not None:
-        pimc.run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
-    else:
-        run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
-
-
-def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, pol=None):
-    """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
-    if _all_random(kinds):
-        run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc)
-    elif (pimc := _pimc(kinds)) is not None:
-        pimc.run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
-    else:
-        run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
-
-
-def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, pol=None):
-    """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
-    if _all_random(kinds):
-        run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs)
-    elif (pimc := _pimc(kinds)) is not None:
-        pimc.run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
-    else:
-        run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)

@@ -1,4 +1,5 @@
-"""The bidding study kernel (private; the facade is ``tarotsim.study``).
+"""The bidding study kernel's steps (private; the facade is ``tarotsim.study``, the loops that
+play the deals with the bots are ``bots/_study.py``).
 
 For every deal ``index`` of a chunk, one seat is studied: the first player to speak, the seat
 after the dealer, ``(index % n + 1) % n`` (at table 5d the dealer is the dummy, so this seat
@@ -31,14 +32,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bots._common import KINGS, MAJORS, OUDLERS_T, SUIT_MASKS, T21, TRUMPS
-from bots.heuristic import evaluate
-
 from ..rules import RV_N_SEATS
 from ._bits import popcount
-from .layout import L_HAND_S, L_HAND_T, L_LEN, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_PLAYED
-from .pimc import _play_pimc, new_pimc_buffer
-from .play import _play_bots, new_buffer
+from .layout import L_HAND_S, L_HAND_T, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_PLAYED
+from .play import KINGS, OUDLERS, SUIT14, TRUMPS
 
 #: bins of the hand count, one point wide: 0 .. N_BINS - 1 (a count below 0 goes to the first, one
 #: of N_BINS or more to the last)
@@ -51,7 +48,8 @@ FEATURES = ("oudlers", "trumps", "trumps_16_21", "kings", "longest_suit", "voids
 M_DEALS, M_ANNULLED, M_PLAYED = range(3)
 M_LEN = 3
 
-HIGH_TRUMPS = np.int64(MAJORS | T21)  # trumps 16..21
+HIGH_TRUMPS = np.int64(sum(1 << t for t in range(16, 22)))  # trumps 16..21
+SUIT_MASKS = np.array([int(SUIT14) << (14 * s) for s in range(4)], dtype=np.int64)
 
 
 @njit(inline="always")
@@ -64,7 +62,7 @@ def _add(acc, c, k, score, diff, made, x100, ht, hs):
     acc[c, k, F_D] += diff
     acc[c, k, F_D2] += diff * diff
     acc[c, k, F_X100] += x100
-    acc[c, k, F_OUDLERS] += popcount(ht & OUDLERS_T)
+    acc[c, k, F_OUDLERS] += popcount(ht & OUDLERS)
     acc[c, k, F_TRUMPS] += popcount(ht & TRUMPS)
     acc[c, k, F_HIGH_TRUMPS] += popcount(ht & HIGH_TRUMPS)
     acc[c, k, F_KINGS] += popcount(hs & KINGS)
@@ -98,16 +96,16 @@ def _keep_play(log, seat, c, score, made):
 
 
 @njit(inline="always")
-def _add_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
-    """Add the plays of one deal: per contract, at the bin of the studied hand's count."""
+def _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
+    """Add the plays of one deal: per contract, at the bin of the studied hand's count (``pts``
+    and ``voids``: the heuristic's count of the dealt hand, ``_study.py``)."""
     if not ok:
         misc[M_ANNULLED] += 1
         return
     misc[M_PLAYED] += 1
     ht = log[L_HAND_T + seat]  # the dealt hand (the same in every play of the deal)
     hs = log[L_HAND_S + seat]
-    pts, voids = evaluate(eval_params, seat, ht, hs)
-    oud = popcount(ht & OUDLERS_T)
+    oud = popcount(ht & OUDLERS)
     prev = np.int64(0)  # passing scores 0
     for c in range(N_CONTRACTS):
         if contracts[c] == 0:
@@ -120,72 +118,3 @@ def _add_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_o
         _add(acc_bin, c, k, score[c], diff, made[c], x100, ht, hs)
         _add(acc_oud, c, oud, score[c], diff, made[c], x100, ht, hs)
         prev = score[c]
-
-
-@njit(cache=True, nogil=True)
-def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
-    """Study deals ``start .. start + count - 1``, adding into the accumulators.
-
-    Parameters
-    ----------
-    rv : int64[RV_LEN]
-        The rules vector (``Rules.to_vector``).
-    seed : uint64
-        The run's seed.
-    start, count : int64
-        The first deal index and the number of deals.
-    kinds : int64[n_seats]
-        Bot kind per seat (``layout.BOT_*``).
-    params : float64[n_seats, N_BOT_PARAMS]
-        Bot parameters per seat (row = seat).
-    pol : UniTuple(FunctionType, MAX_SEATS * 7)
-        The policy tuple of the deal kernel (``bots.policy.policy_tuple``).
-    eval_params : float64[n_seats, N_BOT_PARAMS]
-        Per seat, the ``heuristic`` parameter row whose count is studied (the seat's own when it
-        plays ``heuristic``, else the heuristic defaults).
-    contracts : int64[4]
-        1 for each contract (0 prise .. 3 garde contre) to play, else 0; at least one.
-    acc_bin : int64[4, N_BINS, N_FIELDS]
-        Per contract and bin of its count (see the module docstring), modified in place.
-    acc_oud : int64[4, 4, N_FIELDS]
-        Per contract and number of oudlers in the hand, modified in place.
-    misc : int64[M_LEN]
-        Deals, annulled, played; modified in place.
-    """
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    score = np.zeros(N_CONTRACTS, dtype=np.int64)
-    made = np.zeros(N_CONTRACTS, dtype=np.int64)
-    for i in range(count):
-        index = start + i
-        seat = _studied_seat(rv, index, misc)
-        ok = True
-        for c in range(N_CONTRACTS):
-            if contracts[c] != 0:
-                # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
-                _play_bots(rv, seed, index, seat, c, kinds, params, pol, log, buf)
-                ok = _keep_play(log, seat, c, score, made)
-                if not ok:
-                    break
-        _add_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
-
-
-@njit(cache=True, nogil=True)
-def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
-    """:func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
-    kernel (``pimc._play_pimc``, whose buffer carries the search's scratch)."""
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    score = np.zeros(N_CONTRACTS, dtype=np.int64)
-    made = np.zeros(N_CONTRACTS, dtype=np.int64)
-    for i in range(count):
-        index = start + i
-        seat = _studied_seat(rv, index, misc)
-        ok = True
-        for c in range(N_CONTRACTS):
-            if contracts[c] != 0:
-                _play_pimc(rv, seed, index, seat, c, kinds, params, pol, log, buf)
-                ok = _keep_play(log, seat, c, score, made)
-                if not ok:
-                    break
-        _add_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc)

@@ -1,4 +1,4 @@
-"""The ``pimc`` bot's card search, inside the deal kernel (perfect-information Monte Carlo).
+"""The ``pimc`` bot's card search, inside the deal kernel (perfect-information Monte Carlo; private).
 
 At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc_card`):
 
@@ -17,7 +17,7 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    rollout policy (the same rollout stream for every card: common random numbers);
 4. the card with the best total score for the seat is played (ties: the lowest card id).
 
-No recursion: the rollouts run the bots build (``play.BOTS_PARTS``), which knows random, greedy
+No recursion: the rollouts run the bots build (``_deal.BOTS_PARTS``), which knows random, greedy
 and heuristic only; the pimc build of the deal kernel (:data:`_play_pimc`, ``play._make_play``
 with the card dispatch :func:`_card_pimc`) and its batch kernels are here, compiled only when a
 seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64) follows the deal
@@ -26,30 +26,37 @@ kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chun
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
-from bots.greedy import PARAMS as GREEDY_PARAMS
-from bots.heuristic import PARAMS as HEURISTIC_PARAMS
-from bots.pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
+from tarotsim._kernels._bits import popcount, select_bit, tzcnt
+from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels._rng import next_u64
+from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
+                                      L_LEADER, L_LEN, L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED,
+                                      L_TAKER, MAX_SEATS, N_BOT_PARAMS, OUTCOME_BOT_ERROR, PUB_CALLED, PUB_CHIEN_S,
+                                      PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER,
+                                      PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM,
+                                      PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, U_LEN)
+from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, POIGNEE_SIZES, SUIT14, WS_ATT, WS_ATT_TRICKS,
+                                    WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT,
+                                    WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_POIG_ATT,
+                                    WS_POIG_DEF, WS_PREV_T, WS_TAKER, _accumulate, _after_card, _after_lead,
+                                    _close_trick, _make_play, _store_facts)
+from tarotsim._kernels.seats import next_seat
+from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
+                                      K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
+                                      K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, LOC_PILE, OK,
+                                      STAGE_PLAY, WF_LEN, WI_LEN, derive, sample_worlds)
+from tarotsim.rules import KERNEL_POIGNEE_BONUS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
 
-from ..rules import KERNEL_POIGNEE_BONUS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
-from ._bits import popcount, select_bit, tzcnt
-from .seats import next_seat
-from ._rng import next_u64
-from .bots import bot_card_bits
-from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART, L_LEADER, L_LEN,
-                     L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, N_BOT_PARAMS,
-                     OUTCOME_BOT_ERROR, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_ECART_T,
-                     PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T,
-                     PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, U_LEN)
-from .play import (B_MISERES, B_PUB, B_USER, BOTS_PARTS, BUF_LEN, POIGNEE_SIZES, SUIT14, WS_ATT, WS_ATT_TRICKS,
-                   WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL,
-                   WS_N_MIS, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER,
-                   _accumulate, _after_card, _after_lead, _close_trick, _make_play, _store_facts)
-from .worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER, K_ECART_KNOWN, K_ECART_S,
-                     K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN, K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT,
-                     K_STAGE, K_TAKER, LOC_PILE, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive, sample_worlds)
+from ._deal import BOTS_PARTS
+from ._dispatch import DISPATCH, bot_card_bits
+from .greedy import PARAMS as GREEDY_PARAMS
+from .heuristic import PARAMS as HEURISTIC_PARAMS
+from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
 
 #: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
 _rollout_rest = BOTS_PARTS["play_rest"]
@@ -386,7 +393,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
 @njit(nogil=True, _nrt=False)
 def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
     """The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
-    from the log when it is the taker at prise or garde), ``bots.bot_card_bits`` otherwise."""
+    from the log when it is the taker at prise or garde), ``_dispatch.bot_card_bits`` otherwise."""
     if kind == BOT_PIMC:
         et = np.int64(0)
         es = np.int64(0)
@@ -402,10 +409,10 @@ def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, a
 
 
 #: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch).
-_play_pimc = _make_play(True, CARD=_card_pimc)
+_play_pimc = _make_play(DISPATCH, CARD=_card_pimc)
 
 
-# --- batch kernels of the pimc build (as ``play.run_*_bots``) -----------------------------------
+# --- batch kernels of the pimc build (as ``_deal.run_*_bots``) -----------------------------------
 
 @njit(cache=True, nogil=True)
 def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
@@ -455,3 +462,8 @@ def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, po
     """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``."""
     wsp = np.zeros(PIMC_LEN, dtype=np.int64)
     return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, wsp)
+
+
+# the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
+guard_cache("bots-search", (new_pimc_buffer, run_facts_pimc, run_aggregate_pimc, run_logs_pimc, run_stats_pimc, decide_pimc_card),
+            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

@@ -1,43 +1,46 @@
-"""Bot decisions for the kernels: one function per decision, dispatching on the seat's bot kind.
+"""The bots' decisions for the deal kernel: one function per decision, dispatching on the seat's
+bot kind (private; the bots' side of ``tarotsim._kernels.play.BotDispatch``).
 
 Every decision gets the seat's bot ``kind``, the params table (float64[n_seats, N_BOT_PARAMS],
 row = seat), the seat, its own hand (``ht`` trump word, ``hs`` suit word), the public view
 ``pub`` (``layout.PUB_*``), the legal choices, and the bots-stream state; it returns its choice
 and the new state. Nothing else of the deal reaches a bot: it cannot see other hands.
 
-``random`` (kind 0) is uniform over the legal choices, in the draw order of
-docs/engine-contract.md. ``greedy`` and ``heuristic`` are the policies of the top-level ``bots``
-package (``bots/greedy.py``, ``bots/heuristic.py``): njit functions of (params, seat, own hand,
-public view, legal choices) called out of line from here; they draw nothing from the bots stream.
-A user's policy set (``BOT_USER``, ``bots/policy.py``) is a tuple ``pol`` of first-class
-functions (``numba.types.FunctionType(bots.policy.SIG)``, seat s's decision d at ``7*s + d``):
-the ``_user_*`` functions call them with the seat's parameter row, hand, public view and legal
-choices, and check the answer. A forbidden answer is replaced by a legal default and marked in
-the user scratch ``ub`` (``layout.U_*``), and the batch kernels stop the run there (the slow path
-then names the rule). Kinds are checked by ``tarotsim.simulate.bot_arrays``; ``pimc`` makes the
-heuristic's decisions here (its card search is ``pimc.py``, called by the deal kernel's pimc build
-only); any other kind plays ``greedy``.
+``random`` (kind 0) draws as the engine's own player (``tarotsim._kernels.random_player``).
+``greedy`` and ``heuristic`` are the policies of this package (``greedy.py``, ``heuristic.py``):
+njit functions of (params, seat, own hand, public view, legal choices) called out of line from
+here; they draw nothing from the bots stream. A user's policy set (``BOT_USER``, ``policy.py``)
+is a tuple ``pol`` of first-class functions (``numba.types.FunctionType(bots.policy.SIG)``, seat
+s's decision d at ``7*s + d``): the ``_user_*`` functions call them with the seat's parameter
+row, hand, public view and legal choices, and check the answer. A forbidden answer is replaced by
+a legal default and marked in the user scratch ``ub`` (``layout.U_*``), and the batch kernels
+stop the run there (the slow path then names the rule). Kinds are checked by
+``tarotsim.simulate.bot_arrays``; ``pimc`` makes the heuristic's decisions here (its card search
+is ``_search.py``, called by the deal kernel's pimc build only); any other kind plays ``greedy``.
 
-The deal kernel (``play.py``) is built twice: for tables of random bots only it calls the
-``random_*`` rules directly (the other bots are neither typed nor compiled there, and the random
-deal runs as fast as before they existed); otherwise the ``bot_*`` dispatch. ``decide_*`` are
-compiled entry points over the same functions for the slow path's adapter
-(``tarotsim.adapters.FastBotAdapter``).
+The engine never imports this package: :data:`DISPATCH` is handed to the deal kernel's factory
+(``tarotsim._kernels.play._make_play``) by ``_deal.py``. ``decide_*`` are compiled entry points
+over the same functions for the slow path's adapter (``tarotsim.adapters.FastBotAdapter``).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
-from ._bits import kth_bit, popcount, select_bit, tzcnt
-from ._rng import below
-from .layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_USER, MAX_ECART, N_DECISIONS, U_ERR, U_ERR_SEAT,
-                     U_LEN, U_OUT, U_RNG)
-from bots._common import lowest_ecart
-from bots.greedy import greedy_bid, greedy_call, greedy_card, greedy_ecart
-from bots.heuristic import (heuristic_bid, heuristic_call, heuristic_card, heuristic_chelem, heuristic_ecart,
-                            heuristic_poignee)
+from tarotsim._kernels._bits import popcount, tzcnt
+from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels._rng import below
+from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_USER, MAX_ECART, N_DECISIONS, U_ERR,
+                                      U_ERR_SEAT, U_LEN, U_OUT, U_RNG)
+from tarotsim._kernels.play import BotDispatch
+from tarotsim._kernels.random_player import random_bid, random_call, random_card_bits, random_ecart
+
+from ._common import lowest_ecart
+from .greedy import greedy_bid, greedy_call, greedy_card, greedy_ecart
+from .heuristic import heuristic_bid, heuristic_call, heuristic_card, heuristic_chelem, heuristic_ecart, heuristic_poignee
 
 
 # --- a user's policy set (kind BOT_USER) -------------------------------------------------------
@@ -134,15 +137,6 @@ def _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st):
 # kind (random, or the other bots' policies through one out-of-line ``_policies_*`` call).
 I64 = np.int64  # a plain int64 argument (see the dispatchers below)
 
-@njit(inline="always")
-def random_bid(highest, st):
-    """``random`` bid: pass, then the legal contracts ascending."""
-    k, st = below(st, 4 - highest)
-    if k == 0:
-        return -1, st
-    return highest + k, st
-
-
 @njit(nogil=True, _nrt=False)
 def _policies_bid(kind, params, seat, ht, hs, pub, highest):
     if kind == BOT_HEURISTIC or kind == BOT_PIMC:
@@ -161,13 +155,6 @@ def _bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
     return _policies_bid(kind, params, seat, ht, hs, pub, highest), st
 
 
-@njit(inline="always")
-def random_call(legal_s, st):
-    """``random`` call: uniform over the legal called cards (suit-word bit)."""
-    k, st = below(st, popcount(legal_s))
-    return select_bit(legal_s, k), st
-
-
 @njit(nogil=True, _nrt=False)
 def _policies_call(kind, params, seat, ht, hs, pub, legal_s):
     if kind == BOT_HEURISTIC or kind == BOT_PIMC:
@@ -184,43 +171,6 @@ def _bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st):
         if kind == BOT_USER:
             return _user_called(pol, ub, params, seat, ht, hs, pub, legal_s, st)
     return _policies_call(kind, params, seat, ht, hs, pub, legal_s), st
-
-
-@njit(inline="always")
-def random_ecart(normal, cands, n_ecart, out, out_pos, st):
-    """``random`` écart (docs/engine-contract.md); see :func:`bot_ecart`."""
-    et = np.int64(0)
-    es = np.int64(0)
-    n_normal = popcount(normal)
-    if n_normal >= n_ecart:
-        rem = normal
-        cnt = n_normal
-        for i in range(n_ecart):
-            k, st = below(st, cnt)
-            b = select_bit(rem, k)
-            rem &= ~(1 << b)
-            cnt -= 1
-            es |= 1 << b
-            out[out_pos + i] = 22 + b
-    else:
-        es = normal
-        rem = normal
-        i = 0
-        while rem:
-            b = select_bit(rem, 0)
-            rem &= rem - 1
-            out[out_pos + i] = 22 + b
-            i += 1
-        rem = cands
-        cnt = popcount(cands)
-        for i2 in range(n_ecart - n_normal):
-            k, st = below(st, cnt)
-            b = select_bit(rem, k)
-            rem &= ~(1 << b)
-            cnt -= 1
-            et |= 1 << b
-            out[out_pos + n_normal + i2] = b
-    return et, es, st
 
 
 @njit(nogil=True, _nrt=False)
@@ -305,24 +255,6 @@ def _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
     return greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
 
 
-@njit(inline="always")
-def random_card_bits(lt, ls, st):
-    """``random`` card: uniform over the legal cards in id order, as (id, trump bit, suit bit).
-
-    Both words are searched at once and the one holding the k-th card kept, so the one-bit
-    masks come out of ``pdep`` directly (the card chain of a trick is latency-bound).
-    """
-    nt = popcount(lt)
-    k, st = below(st, nt + popcount(ls))
-    in_s = k >= nt
-    pt = kth_bit(lt, k)
-    ps = kth_bit(ls, (k - nt) & 63)
-    bt = np.int64(0) if in_s else pt
-    bs = ps if in_s else np.int64(0)
-    c = tzcnt(ps) + 22 if in_s else tzcnt(pt)
-    return c, bt, bs, st
-
-
 @njit(nogil=True, _nrt=False)
 def _bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
     """A card among the legal ones (``lt`` trump word, ``ls`` suit word), as ``(card id,
@@ -389,6 +321,11 @@ def bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask
                           I64(fmask), I64(amask), I64(pos), st)
 
 
+#: The bots build's decisions, handed to the deal kernel's factory (``_deal.py``).
+DISPATCH = BotDispatch(bid=bot_bid, call=bot_call, ecart=bot_ecart, chelem=bot_chelem, poignee=bot_poignee,
+                       misere=bot_misere, card=bot_card_bits)
+
+
 # --- compiled entry points for the slow path (tarotsim.adapters.FastBotAdapter) ------------------
 # One per decision, over the very functions the deal kernel calls; ``st`` is the bots-stream state
 # (uint64) and the new state is returned with the choice. ``pol``: None (the adapter calls a
@@ -435,3 +372,8 @@ def decide_card(kind, params, pol, seat, ht, hs, pub, lt, ls, fixed, fmask, amas
     ub = np.zeros(U_LEN, dtype=np.int64)
     c, bt, bs, st = bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
     return c, st
+
+
+# the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
+guard_cache("bots-dispatch", (decide_bid, decide_call, decide_ecart, decide_chelem, decide_poignee, decide_misere, decide_card),
+            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

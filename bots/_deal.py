@@ -1,0 +1,86 @@
+"""The deal kernel built with the bots (private): the bots build, its traced twin and their batch
+kernels, and the choice of a build from the seats' kinds.
+
+The engine (``tarotsim._kernels.play``) builds the deal from a factory and never imports this
+package; here the factory receives the bots' dispatch (``_dispatch.DISPATCH``):
+
+* :data:`_play_bots`: every table with a seat other than ``random`` (greedy, heuristic, a policy
+  set); its inner step ``_play_rest`` is kept in :data:`BOTS_PARTS` for the search's rollouts;
+* :data:`_play_traced`: the same with the decision trace, behind :func:`play_deal` (tests, the
+  slow path's checks);
+* the pimc build is in ``_search.py`` (compiled only when a seat plays ``pimc``).
+
+``_runs.py`` picks a build from the seats' kinds. The ``_bots`` loops stop after a deal whose
+outcome is ``bot_error`` (the caller names the rule on the slow path).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels.layout import BOT_RANDOM, L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
+from tarotsim._kernels.play import _accumulate, _make_play, _play_random, _store_facts, new_buffer
+from tarotsim.rules import RV_N_SEATS
+
+from ._dispatch import DISPATCH
+
+#: the bots build's inner steps: ``_search.py`` finishes its sampled deals with its ``_play_rest``
+BOTS_PARTS: dict = {}
+_play_bots = _make_play(DISPATCH, parts=BOTS_PARTS)
+_play_traced = _make_play(DISPATCH, TRACE=True)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
+    """Play deal ``(seed, index)`` (seed uint64, index int64 >= 0) into ``log``.
+
+    ``forced_seat`` < 0: normal auction; else that seat takes ``forced_contract`` (0..3).
+    ``kinds``: int64[n_seats] bot kind per seat; ``params``: float64[n_seats, N_BOT_PARAMS];
+    ``pol``: the policy tuple (``bots.policy.policy_tuple``: FunctionType[MAX_SEATS * 7]), or
+    None when no seat plays a policy set.
+    A ``buf`` longer than ``new_buffer()`` receives a trace of the bots' decisions (``TR_*``;
+    tests). (The batch kernels below pick the build of the deal kernel once per call.)
+    """
+    for s in range(rv[RV_N_SEATS]):
+        if kinds[s] != BOT_RANDOM:
+            _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
+            return
+    _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
+
+
+@njit(cache=True, nogil=True)
+def run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(out.shape[0]):
+        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
+        _store_facts(log, out, i)
+        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return
+
+
+@njit(cache=True, nogil=True)
+def run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(count):
+        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
+        _accumulate(log, acc, rv[RV_N_SEATS])
+        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return
+
+
+@njit(cache=True, nogil=True)
+def run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
+    buf = new_buffer()
+    for i in range(indices.shape[0]):
+        _play_bots(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
+
+
+# the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
+guard_cache("bots-deal", (play_deal, run_facts_bots, run_aggregate_bots, run_logs_bots),
+            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

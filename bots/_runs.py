@@ -1,0 +1,59 @@
+"""The batch kernels for a table (private): the build of the deal kernel picked from the seats'
+kinds, what ``tarotsim.simulate`` calls.
+
+Every seat ``random``: the engine's random build (``tarotsim._kernels.play.run_*_random``); a seat
+``pimc``: the pimc build (``_search.py``); any other table: the bots build (``_deal.py``). ``pol``
+is the policy tuple (``policy.policy_tuple``) or None.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim._kernels.layout import BOT_PIMC, BOT_RANDOM
+from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
+
+from ._deal import run_aggregate_bots, run_facts_bots, run_logs_bots
+
+
+def _all_random(kinds) -> bool:
+    return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
+
+
+def _pimc(kinds):
+    """The pimc build's batch kernels (module ``_search``) when some seat plays ``pimc``, else
+    None."""
+    if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+        from . import _search  # imported when needed: its builds cost a little even uncompiled
+        return _search
+    return None
+
+
+def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
+    """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
+    if _all_random(kinds):
+        run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out)
+    elif (search := _pimc(kinds)) is not None:
+        search.run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
+    else:
+        run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
+
+
+def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, pol=None):
+    """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
+    if _all_random(kinds):
+        run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc)
+    elif (search := _pimc(kinds)) is not None:
+        search.run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
+    else:
+        run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
+
+
+def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, pol=None):
+    """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
+    if _all_random(kinds):
+        run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs)
+    elif (search := _pimc(kinds)) is not None:
+        search.run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
+    else:
+        run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)

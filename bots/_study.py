@@ -1,0 +1,110 @@
+"""The bidding study's batch loops (private; the facade is ``tarotsim.study``, the steps and the
+accumulators' layout ``tarotsim._kernels.study``).
+
+Every deal of a chunk is played once per studied contract with the studied seat forced as taker,
+on the bots build of the deal kernel (``_deal._play_bots``) or, when a seat plays ``pimc``, on
+its pimc build (``_search._play_pimc``); the studied hand is counted with the heuristic's
+``evaluate``. They live in the bots package because they play the bots: the engine never imports
+it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels.layout import L_HAND_S, L_HAND_T, L_LEN
+from tarotsim._kernels.play import new_buffer
+from tarotsim._kernels.study import N_CONTRACTS, _add_deal, _keep_play, _studied_seat
+
+from ._deal import _play_bots
+from ._search import _play_pimc, new_pimc_buffer
+from .heuristic import evaluate
+
+
+@njit(inline="always")
+def _count_hand(ok, eval_params, seat, log):
+    """The heuristic's count of the studied seat's dealt hand: ``(points, voids)``; zeros when the
+    deal was annulled."""
+    if not ok:
+        return 0.0, 0.0
+    return evaluate(eval_params, seat, log[L_HAND_T + seat], log[L_HAND_S + seat])
+
+
+@njit(cache=True, nogil=True)
+def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
+    """Study deals ``start .. start + count - 1``, adding into the accumulators.
+
+    Parameters
+    ----------
+    rv : int64[RV_LEN]
+        The rules vector (``Rules.to_vector``).
+    seed : uint64
+        The run's seed.
+    start, count : int64
+        The first deal index and the number of deals.
+    kinds : int64[n_seats]
+        Bot kind per seat (``layout.BOT_*``).
+    params : float64[n_seats, N_BOT_PARAMS]
+        Bot parameters per seat (row = seat).
+    pol : UniTuple(FunctionType, MAX_SEATS * 7)
+        The policy tuple of the deal kernel (``bots.policy.policy_tuple``).
+    eval_params : float64[n_seats, N_BOT_PARAMS]
+        Per seat, the ``heuristic`` parameter row whose count is studied (the seat's own when it
+        plays ``heuristic``, else the heuristic defaults).
+    contracts : int64[4]
+        1 for each contract (0 prise .. 3 garde contre) to play, else 0; at least one.
+    acc_bin : int64[4, N_BINS, N_FIELDS]
+        Per contract and bin of its count (see the module docstring), modified in place.
+    acc_oud : int64[4, 4, N_FIELDS]
+        Per contract and number of oudlers in the hand, modified in place.
+    misc : int64[M_LEN]
+        Deals, annulled, played; modified in place.
+    """
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    score = np.zeros(N_CONTRACTS, dtype=np.int64)
+    made = np.zeros(N_CONTRACTS, dtype=np.int64)
+    for i in range(count):
+        index = start + i
+        seat = _studied_seat(rv, index, misc)
+        ok = True
+        for c in range(N_CONTRACTS):
+            if contracts[c] != 0:
+                # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
+                _play_bots(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+                ok = _keep_play(log, seat, c, score, made)
+                if not ok:
+                    break
+        pts, voids = _count_hand(ok, eval_params, seat, log)
+        _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+
+
+@njit(cache=True, nogil=True)
+def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
+    """:func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
+    kernel (``pimc._play_pimc``, whose buffer carries the search's scratch)."""
+    buf = new_pimc_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    score = np.zeros(N_CONTRACTS, dtype=np.int64)
+    made = np.zeros(N_CONTRACTS, dtype=np.int64)
+    for i in range(count):
+        index = start + i
+        seat = _studied_seat(rv, index, misc)
+        ok = True
+        for c in range(N_CONTRACTS):
+            if contracts[c] != 0:
+                _play_pimc(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+                ok = _keep_play(log, seat, c, score, made)
+                if not ok:
+                    break
+        pts, voids = _count_hand(ok, eval_params, seat, log)
+        _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+
+
+# the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
+guard_cache("bots-study", (run_study, run_study_pimc),
+            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))
