@@ -4,8 +4,8 @@
 
 One thread, the batch kernel of the pimc build with the search's counters
 (``bots._search.run_stats_pimc``). ``decisions``: card decisions searched (a seat with a
-single legal card plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
-finished from a candidate card (worlds x rollouts x legal cards). Rates are per second of the whole
+single legal card, or a single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
+finished from a candidate card (worlds x rollouts x classes of legal cards). Rates are per second of the whole
 run (deals, bidding and the other seats included), so ``ms_per_decision`` is an upper bound of a
 decision's cost. ``compile_s``: the first call on a few deals (numba compiles the pimc build, or
 loads it from its on-disk cache; ``--cold``: a fresh empty cache, so a real compilation).

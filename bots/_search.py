@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tarotsim._kernels._bits import popcount, select_bit, tzcnt
+from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._cache import engine_sources, guard_cache
 from tarotsim._kernels._rng import next_u64
 from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
@@ -39,7 +39,8 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CAL
                                       L_TAKER, MAX_SEATS, N_BOT_PARAMS, OUTCOME_BOT_ERROR, PUB_CALLED, PUB_CHIEN_S,
                                       PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER,
                                       PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM,
-                                      PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, U_LEN)
+                                      PUB_PLAYED_S, PUB_PLAYED_T, PUB_TAKER, PUB_TRICK,
+                                      PUB_TRICK_CARDS, U_LEN)
 from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, POIGNEE_SIZES, SUIT14, WS_ATT, WS_ATT_TRICKS,
                                     WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT,
                                     WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_POIG_ATT,
@@ -281,6 +282,58 @@ def _replay_cards(slog, ws, t, k, leader, trick):
     return (s, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts)
 
 
+#: trumps worth one half-point (R-CARD-4): T2..T20; the Petit and the 21 are oudlers
+_PLAIN_TRUMPS = np.int64(((1 << 21) - 1) & ~3)
+#: suit cards worth one half-point: ranks 1..10 of every suit
+_PLAIN_SUIT = np.int64(sum(((1 << 10) - 1) << (14 * s) for s in range(4)))
+
+
+@njit(inline="always")
+def _equivalent(prev, c, word_known, plain):
+    """Two legal cards of one word (bit indices ``prev < c``) are equivalent when both are worth
+    one half-point (``plain``), of the same suit for suit cards, and every card ranked between
+    them is already known to be out of the other seats' hands (``word_known``: played, in the
+    trick, in the seat's hand or its écart): whatever the hidden cards, they win and lose the
+    same tricks and count the same, so playing either gives the same deal."""
+    if (plain >> prev) & 1 == 0 or (plain >> c) & 1 == 0:
+        return False
+    between = ((np.int64(1) << c) - 1) & ~((np.int64(1) << (prev + 1)) - 1)
+    return between & ~word_known == 0
+
+
+@njit(inline="always")
+def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
+    """The legal cards in id order into ``cand``, the lowest of each class of equivalent cards
+    only (:func:`_equivalent`: a search that plays out every candidate spends nothing on
+    duplicates). Returns their number."""
+    kt = ht | ecart_t | pub[PUB_PLAYED_T]
+    ks = hs | ecart_s | pub[PUB_PLAYED_S]
+    for j in range(pos):
+        bt, bs = _bits_of(pub[PUB_TRICK_CARDS + j])
+        kt |= bt
+        ks |= bs
+    n = 0
+    prev = np.int64(-1)
+    rem = lt
+    while rem:
+        b = tzcnt(rem)
+        rem &= rem - 1
+        if prev < 0 or not _equivalent(prev, b, kt, _PLAIN_TRUMPS):
+            cand[n] = b
+            n += 1
+        prev = b
+    prev = -1
+    rem = ls
+    while rem:
+        b = tzcnt(rem)
+        rem &= rem - 1
+        if prev < 0 or prev // 14 != b // 14 or not _equivalent(prev, b, ks, _PLAIN_SUIT):
+            cand[n] = 22 + b
+            n += 1
+        prev = b
+    return n
+
+
 @njit(nogil=True, _nrt=False)
 def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, wsp):
     """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
@@ -317,11 +370,10 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
     worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
     cand = wsp[PW_CAND:PW_CAND + 78]
     total = wsp[PW_SUM:PW_SUM + 78]
-    # the legal cards, in id order
-    for i in range(nt):
-        cand[i] = select_bit(lt, i)
-    for i in range(n_legal - nt):
-        cand[nt + i] = 22 + select_bit(ls, i)
+    # the legal cards, in id order, one per class of equivalent cards
+    n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
+    if n_legal == 1:
+        return cand[0], st
     _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, know)
     status = derive(rv, know, cons)
     if status == OK:
