@@ -215,20 +215,23 @@ def _signs_swapped(deal: Deal):
     return tuple(-s for s in deal.official.scores)
 
 
+#: The options of RULES §14 that change a deal's score: each value, what scoring with it means, and
+#: the rule it sets. Every value is a cause when the sheet is checked under another one.
+VARIANT_OPTIONS = (
+    ("pab_multiplied", False, "the petit au bout not multiplied: a flat 10", ("R-PAB-3",)),
+    ("pab_multiplied", True, "the petit au bout multiplied by the contract", ("R-PAB-3",)),
+    ("poignee_to", "declarer_side", "the poignée paid to the declarer's side whatever the result", ("R-POIG-4",)),
+    ("poignee_to", "winner", "the poignée paid to the side that won the deal", ("R-POIG-4",)),
+    ("defence_slam_bonus", 0, "no bonus for the defence's chelem", ("R-SLAM-3",)),
+    ("defence_slam_bonus", 200, "200 to each defender for the defence's chelem", ("R-SLAM-3",)),
+)
+
+
 def _variants():
-    """One cause per value of each option of RULES §14 that changes a score (its official value
-    included, for a sheet checked under a variant), and the misère value found in the deal."""
-    table = (
-        ("pab_multiplied", False, "the petit au bout not multiplied: a flat 10", ("R-PAB-3",)),
-        ("pab_multiplied", True, "the petit au bout multiplied by the contract", ("R-PAB-3",)),
-        ("poignee_to", "declarer_side", "the poignée paid to the declarer's side whatever the result",
-         ("R-POIG-4",)),
-        ("poignee_to", "winner", "the poignée paid to the side that won the deal", ("R-POIG-4",)),
-        ("defence_slam_bonus", 0, "no bonus for the defence's chelem", ("R-SLAM-3",)),
-        ("defence_slam_bonus", 200, "200 to each defender for the defence's chelem", ("R-SLAM-3",)),
-    )
+    """One cause per entry of :data:`VARIANT_OPTIONS`, and the misère value (a whole number,
+    option misere_value) found in the deal."""
     causes = []
-    for option, value, text, rules in table:
+    for option, value, text, rules in VARIANT_OPTIONS:
         shown = str(value).lower()
         causes.append(Cause(f"{option}={shown}", "variant", f"{text}, as option {option}={shown} does", rules,
                             _with_option(option, value)))

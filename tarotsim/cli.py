@@ -13,6 +13,7 @@ import sys
 
 import click
 
+from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
 from .players import Player, Runner, parse_players, players_label
@@ -21,7 +22,6 @@ from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
-from .audit import audit_sheet, format_audit
 from .sheet import SheetError, read_sheet, score_sheet
 
 CHELEM_CHOICES = [k for k in CHELEM_OUTCOMES if k]
@@ -211,7 +211,7 @@ def sheet(file, players, table, options_, until, check, as_json):
         audit = audit_sheet(rows, rules, names, name=file) if check else None
     except SheetError as e:
         msg = str(e)
-        if not players and "is not one of the players" in msg:
+        if not players and ("is not one of the players" in msg or "unknown column" in msg):
             msg += " (name the players with --players)"
         raise SheetError(msg) from None
     for d in result.deals:
