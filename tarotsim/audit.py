@@ -403,6 +403,11 @@ def audit_sheet(rows: list[SheetRow], rules: Rules, names, until: int | None = N
         if total != 0:
             notes.append(f"the written scores sum to {_signed(_number(total))}, not 0 (R-SCORE-3)")
         causes = () if r.facts is None else explain(r.facts, written)
+        off = [(n, w - e) for n, w, e in zip(names, written, deal.scores) if w != e]
+        if not causes and len(off) == 1:
+            (who, by), = off
+            what = "running total" if r.written is None else "score"
+            notes.append(f"only {who}'s {what} differs, by {_signed(_number(by))}: a slip of the pen or of addition")
         checks.append(RowCheck(r.row, deal.label, written, deal.scores, r.written_totals, causes, tuple(notes)))
     return Audit(rules=rules, names=names, checks=tuple(checks), unchecked=tuple(unchecked),
                  not_counted=result.rows - len(result.deals))

@@ -331,3 +331,11 @@ def test_written_columns_are_found_whatever_the_case_and_plain_scoring_ignores_t
     assert rows[1].written == (66, -198, 66, 66) and rows[1].written_totals is None
     code, out, _ = run(capsys, "sheet", str(ROOT / "examples" / "written.csv"), "--players", ",".join(NAMES))
     assert code == 0 and "winner: Lea with 318" in out  # scored from the facts, as without --check
+
+
+def test_a_slip_in_one_running_total_is_noted_with_its_player(tmp_path):
+    # Lea's total after row 5 written 83 instead of 93: only her difference is off, by -10
+    (wrong,) = audit_of(sheet(tmp_path, TOTALS.replace("225;-311;-7;93", "225;-311;-7;83"))).wrong
+    assert wrong.row == 5 and wrong.causes == ()
+    assert wrong.notes == ("the written scores sum to -10, not 0 (R-SCORE-3)",
+                           "only Lea's running total differs, by -10: a slip of the pen or of addition")
