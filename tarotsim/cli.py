@@ -13,6 +13,7 @@ import sys
 
 import click
 
+from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
 from .players import Player, Runner, parse_players, players_label
@@ -178,8 +179,11 @@ def score_cmd(table, contract, oudlers, points, defence_points, petit_au_bout, p
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--until", type=click.IntRange(min=1), metavar="N",
               help="Game to N points: stop at the first deal where someone reaches N.")
+@click.option("--check", is_flag=True,
+              help="Check the scores written on the sheet (a column per player, or 'NAME total' per player) "
+                   "and name the likely cause of each wrong deal; exit code 1 if one is wrong.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def sheet(file, players, table, options_, until, as_json):
+def sheet(file, players, table, options_, until, check, as_json):
     """Score an evening: a CSV score sheet, one deal per row, with running totals.
 
     \b
@@ -189,6 +193,12 @@ def sheet(file, players, table, options_, until, as_json):
     A row whose contract is `pass` scores zero for everybody. Cells are separated
     by , or ; or a tab; the file may be UTF-8, or Windows-1252 / Latin-1 as French
     spreadsheets save it; points may have a decimal comma (41,5).
+
+    \b
+    --check: the scores the players wrote, a column per player (Emma) or a running
+    total per player (Emma total), are compared deal by deal with the rules; each
+    wrong deal is shown with the variants or common mistakes (docs/audit.md) that
+    give exactly what was written.
     """
     if table is None:
         n = len(players.split(",")) if players else 4
@@ -198,14 +208,20 @@ def sheet(file, players, table, options_, until, as_json):
     try:
         rows = read_sheet(file, rules, names)
         result = score_sheet(rows, rules, names)
+        audit = audit_sheet(rows, rules, names, name=file) if check else None
     except SheetError as e:
         msg = str(e)
-        if not players and "is not one of the players" in msg:
+        if not players and ("is not one of the players" in msg or "unknown column" in msg):
             msg += " (name the players with --players)"
         raise SheetError(msg) from None
     for d in result.deals:
         for w in d.warnings:
             click.echo(f"row {d.row}: {w}", err=True)
+    if audit is not None:
+        click.echo(json.dumps(audit.to_dict()) if as_json else format_audit(audit))
+        if audit.wrong:
+            sys.exit(1)
+        return
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return

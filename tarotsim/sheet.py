@@ -7,6 +7,11 @@ separator ``,``, ``;`` or a tab, read from the header line) and turns each row i
 :func:`score_sheet` scores the rows in order with running totals and, for a game to N points
 (``until``), stops at the first deal where someone reaches N.
 
+A sheet may also carry the scores the players wrote down: a column named after a player holds
+his score for the deal, a column ``NAME total`` his running total. They are read into
+:attr:`SheetRow.written` and :attr:`SheetRow.written_totals` and checked by
+:mod:`tarotsim.audit` (``tarotsim sheet --check``); scoring ignores them.
+
 Every problem is a :class:`SheetError`, one line naming the file, the row as a spreadsheet
 numbers it (the header is row 1) and the column.
 """
@@ -19,6 +24,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .cards import DECK_HALF_POINTS
 from .rules import CONTRACTS, Rules
@@ -40,6 +46,11 @@ _FIELD_COLUMNS = {"contract": "contract", "oudlers": "oudlers", "taker": "taker"
                   "chelem": "chelem", "miseres": "miseres"}
 _LIST_SEPARATORS = re.compile(r"[;,]")
 _CHELEM_CHOICES = ", ".join(k for k in CHELEM_OUTCOMES if k)
+#: A player's running-total column is his name and this suffix (``Emma total``).
+TOTAL_SUFFIX = " total"
+#: A score written down: a whole number, or a half (``76,5``) as some scorers keep; one decimal
+#: at most, so that ``1,000`` is refused rather than read as 1.
+_WRITTEN_NUMBER = re.compile(r"[+-]?[0-9]{1,12}(?:[.,][05])?")
 
 
 class SheetError(ValueError):
@@ -48,10 +59,17 @@ class SheetError(ValueError):
 
 @dataclass(frozen=True)
 class SheetRow:
-    """One deal of the sheet: its row number (the header is row 1) and its facts (None: a pass)."""
+    """One deal of the sheet: its row number (the header is row 1) and its facts (None: a pass).
+
+    ``written`` and ``written_totals`` are the scores and running totals written on the row, in
+    seat order (int, or a Fraction for a half point), None where the sheet has no such columns or
+    the row leaves them empty.
+    """
 
     row: int
     facts: DealFacts | None
+    written: tuple | None = None
+    written_totals: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -217,12 +235,16 @@ def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[
         raise SheetError(f"{name}: the sheet is empty (a header line is required)") from None
     header = [h.strip().lower() for h in header_cells]
     named = [h for h in header if h]
+    written_columns = _written_columns(named, names, name)
     missing = [c for c in REQUIRED_COLUMNS if c not in named]
     if missing:
         raise SheetError(f"{name}: the header lacks column(s) {', '.join(missing)}")
-    unknown = [h for h in named if h not in SHEET_COLUMNS]
+    written_names = {c for columns in written_columns.values() for c in columns}
+    unknown = [h for h in named if h not in SHEET_COLUMNS and h not in written_names]
     if unknown:
-        raise SheetError(f"{name}: unknown column(s) {', '.join(unknown)} (known: {', '.join(SHEET_COLUMNS)})")
+        raise SheetError(f"{name}: unknown column(s) {', '.join(unknown)} (known: {', '.join(SHEET_COLUMNS)}; "
+                         f"written scores: a player's name, or 'NAME{TOTAL_SUFFIX}' for his running total, "
+                         f"players {', '.join(names)})")
     twice = sorted({h for h in named if named.count(h) > 1})
     if twice:
         raise SheetError(f"{name}: column(s) {', '.join(twice)} appear twice in the header")
@@ -235,7 +257,9 @@ def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[
         if extra:
             raise SheetError(f"{name}: row {num}: {_shown(extra[0])} is in no named column of the header")
         row = {h: c for h, c in zip(header, cells) if h}
-        rows.append(SheetRow(num, parse_row(row, num, rules, names, name=name)))
+        facts = parse_row(row, num, rules, names, name=name)
+        written = {kind: _written(row, num, columns, name) for kind, columns in written_columns.items()}
+        rows.append(SheetRow(num, facts, written.get("score"), written.get("total")))
     if not rows:
         raise SheetError(f"{name}: no deal in the sheet")
     return rows
@@ -328,6 +352,45 @@ def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>"
         columns = [points_col if f == "attack_half_points" else _FIELD_COLUMNS.get(f, f) for f in e.fields]
         bad(columns or ["points"], str(e))
     return facts
+
+
+def _written_columns(header, names, name: str) -> dict[str, list[str]]:
+    """The header's written-score columns: ``{"score" or "total": the column of each seat}``.
+
+    A player's column is his name, his running total's his name + ``TOTAL_SUFFIX`` (case
+    ignored, as names are everywhere); a fact column keeps its meaning. A kind written for some
+    players must be written for all of them.
+    """
+    found = {}
+    for kind, suffix in (("score", ""), ("total", TOTAL_SUFFIX)):
+        columns = [next((h for h in header if h not in SHEET_COLUMNS and h.casefold() == (p + suffix).casefold()),
+                        None) for p in names]
+        if any(columns):
+            lacking = [p + suffix for p, c in zip(names, columns) if c is None]
+            if lacking:
+                raise SheetError(f"{name}: the header has written {'running totals' if suffix else 'scores'} "
+                                 f"for some players but no column {', '.join(map(repr, lacking))}")
+            found[kind] = columns
+    return found
+
+
+def _written(row: dict, num: int, columns: list[str], name: str) -> tuple | None:
+    """The numbers written in ``columns`` (one per seat), or None when the row leaves them all
+    empty; an empty cell among filled ones is refused (a deal's check needs every score)."""
+    cells = [row.get(col, "") for col in columns]
+    if not any(cells):
+        return None
+    values = []
+    for col, text in zip(columns, cells):
+        if not text:
+            raise SheetError(f"{name}: row {num}, column {col}: empty while other players' are written "
+                             f"(write every player's, 0 included)")
+        value = Fraction(_decimal(text)) if _WRITTEN_NUMBER.fullmatch(text) else None
+        if value is None or value.denominator not in (1, 2):
+            raise SheetError(f"{name}: row {num}, column {col}: a written score is a whole number "
+                             f"(or a half, 76,5), not {_shown(text)}")
+        values.append(int(value) if value.denominator == 1 else value)
+    return tuple(values)
 
 
 def _decimal(text: str) -> str:
