@@ -671,7 +671,7 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
     try:
         interactive.check_seat(rules, seat)
     except ValueError as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(f"--seat: {e}") from None
     bot_list = _play_bots(bots, rules, seat)
     if deals is not None and until is not None:
         raise BadInput("give --deals N or --until POINTS, not both")
@@ -692,9 +692,12 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
         session = interactive.Session(rules, seat, bot_list, seed, deals=deals, until=until, records=records,
                                       color=False if no_color else None)
         result = session.run()
+    except OSError as e:  # the records file could not be written (a full disk …): the deals before are kept
+        raise click.ClickException(f"--records: cannot append to {records_path}: {e.strerror or e}") from None
     finally:
         if records is not None:
-            records.close()
+            with contextlib.suppress(OSError):  # a failed write is reported above, once
+                records.close()
     if records_path is not None:
         click.echo(f"{result.deals} deal(s) appended to {records_path}")
     if result.stopped == "interrupt":

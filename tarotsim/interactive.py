@@ -238,7 +238,7 @@ def _terminal_ask(prompt: str) -> str:
 def check_seat(rules: Rules, seat: int) -> int:
     """The person's seat: a whole number in 0..n-1 (R-GEN-2)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.n_seats:
-        raise ValueError(f"--seat {seat}: table {rules.table} has seats 0..{rules.n_seats - 1} (R-GEN-2)")
+        raise ValueError(f"seat {seat!r} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
     return seat
 
 
@@ -550,8 +550,9 @@ class Session:
                     f"oudler; a trump only when short of other cards, then shown to all (R-CHIEN-2). Type them at "
                     f"once, e.g. `{' '.join(str(c) for c in _ecart_listing(legal)[:legal.size])}`.")
         if kind == "chelem":
-            return ("  announce a chelem: you will win every trick, and you lead the first one (R-SLAM-1): +400 if "
-                    "made, -200 if not (R-SLAM-3); unannounced and made it is still +200.")
+            return ("  a chelem is the promise to win every trick; announcing it, you lead trick 1 (R-SLAM-1). "
+                    "Announced: +400 if made, -200 if not; not announced: +200 if you win every trick anyway "
+                    "(R-SLAM-3).")
         if kind == "poignee":
             sizes = ", ".join(f"{lv} {s}" for lv, s in zip(POIGNEE_LEVELS, self.rules.poignee_sizes))
             return (f"  a poignée shows trumps before your first card (R-POIG-2): {sizes} trumps at table "
@@ -593,8 +594,10 @@ class Session:
             what = f"lay aside {' '.join(str(c) for c in sorted(answer))}"
         elif kind == "poignee":
             what = "show no poignée" if answer is None else f"show a {answer} poignée"
-        elif kind == "chelem" or kind.startswith("misere"):
-            what = ("announce" if kind == "chelem" else "declare") + (" it" if answer else " nothing")
+        elif kind == "chelem":
+            what = "announce a chelem" if answer else "not announce a chelem"
+        elif kind.startswith("misere"):
+            what = ("" if answer else "not ") + "declare the misère"
         else:
             what = f"play {self.card(answer)}"
         extra = " (its card searched over sampled deals)" if kind == "card" and name == "pimc" else ""

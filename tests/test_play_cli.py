@@ -156,6 +156,8 @@ def check_game(tmp_path, capsys, table, seed, seat, person, kinds_needed, option
     for text, rule_id in person.refusals:  # each refused with its rule and asked again
         assert re.search(rf"refused: .*\({re.escape(rule_id)}\)", out), (text, rule_id)
     assert out.count("refused: ") == len(person.refusals)
+    if any(rule.startswith("R-PLAY-4") for _, rule in person.refusals):  # in the person's words
+        assert re.search(r"refused: must (follow|trump|overtrump|play a trump)[^\n]*: you hold ", out)
     assert "not understood: 'xyzzy' is not a bid" in out
     assert "hint: pimc would bid" in out
     assert "the auction (R-BID-2)" in out  # the answer to ?
@@ -305,7 +307,7 @@ def test_colour_on_a_terminal_only(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--seat", "4"], "--seat 4: table 4 has seats 0..3 (R-GEN-2)"),
+    (["--seat", "4"], "--seat: seat 4 is not a seat of table 4: seats 0..3 (R-GEN-2)"),
     (["--deals", "2", "--until", "100"], "give --deals N or --until POINTS, not both"),
     (["--bots", "heuristic,random"], "--bots: you hold seat 0; give one bot for the 3 other seats or 3"),
     (["--bots", "nosuchbot"], "nosuchbot"),
@@ -335,3 +337,30 @@ def test_answers_in_every_notation():
     with pytest.raises(interactive.BadAnswer):
         interactive.answer_for(game, "9")
     assert interactive._card("k♥") == Card.parse("KH") and interactive._card("t21") == Card.parse("T21")
+
+
+def test_records_that_cannot_be_written_stop_with_one_line(tmp_path):
+    """A full disk under --records: one line, exit code 1, no traceback."""
+    lines, _, _ = script(Rules("4"), 3, 0, 1, Person())
+    res = CliRunner().invoke(cli, ["play", "--seed", "3", "--deals", "1", "--records", "/dev/full"],
+                             input="".join(f"{x}\n" for x in lines))
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    assert "--records: cannot append to /dev/full" in res.output
+
+
+def test_question_mark_at_a_card_names_the_duty():
+    """`?` at a restricted card decision says why, with the rule (R-PLAY-4a/R-PLAY-4b/R-PLAY-4c)."""
+    rules = Rules("4")
+    for index in range(20):
+        game = Game(rules, 3, index)
+        rng = Rng.for_deal(3, index, STREAM_BOTS)
+        while (d := game.decision) is not None:
+            if d.kind == "card" and len(game.legal_cards()) < len(game.hand(d.seat)):
+                session = interactive.Session(rules, d.seat, [None] * 4, 3, color=False)
+                with pytest.raises(IllegalPlayError) as e:
+                    game.verify_play(next(c for c in game.hand(d.seat) if c not in game.legal_cards()))
+                text = session.explain(game)
+                assert f"({e.value.rule_id})" in text and "the Excuse may always be played instead (R-EXC-1)" in text
+                return
+            game.apply(heuristic().choose(game.view(d.seat), game.legal_actions(), rng))
+    raise AssertionError("no restricted card decision in 20 deals")
