@@ -647,6 +647,89 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
 
 
 # ---------------------------------------------------------------------------------------------
+# A person at the table: tarotsim play (the game loop: tarotsim.interactive)
+
+
+@cli.command()
+@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Your seat, 0..n-1 in playing order (R-GEN-2).")
+@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
+              help="One bot for every other seat, or one per other seat in seat order.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
+@click.option("--deals", type=click.IntRange(min=1), help="Number of deals (default: one round, a deal per seat).")
+@click.option("--until", type=click.IntRange(min=1), metavar="POINTS",
+              help="Play until someone's total reaches POINTS, instead of --deals.")
+@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
+@click.option("--records", "records_path", metavar="FILE.jsonl",
+              help="Append every finished deal's record (DESIGN §6), for `tarotsim show` and `replay`.")
+@click.option("--no-color", "no_color", is_flag=True, help="No colours (output to a pipe never has any).")
+def play(table, seat, bots, seed, deals, until, options_, records_path, no_color):
+    """Play deals yourself, at one seat, against bots at the others.
+
+    Each turn shows what your seat may see (your hand by suit, the bids, the chien when
+    shown, the declarations, the trick with who played what, the tricks won) and the
+    legal choices. Answer with a card (KH, 10S, T21, EX), a bid (pass, prise, garde,
+    garde_sans, garde_contre), yes/no, or the number of a listed choice; the écart as
+    several cards at once. `?` explains the choices, `hint` says what the pimc bot would
+    do, `quit` ends the game. An answer the rules forbid is refused with the rule's id and
+    asked again. End of input or Ctrl-C ends the game with its summary; finished deals
+    are kept.
+
+    \b
+    Example:
+      tarotsim play --table 4 --seat 0 --seed 7 --records game.jsonl
+      tarotsim show game.jsonl --line 1; tarotsim replay game.jsonl --verify
+    """
+    from . import interactive
+
+    rules = _rules(table, options_)
+    try:
+        interactive.check_seat(rules, seat)
+    except ValueError as e:
+        raise BadInput(f"--seat: {e}") from None
+    bot_list = _play_bots(bots, rules, seat)
+    if deals is not None and until is not None:
+        raise BadInput("give --deals N or --until POINTS, not both")
+    if until is None and isinstance(rules.game_end, int):
+        until = rules.game_end
+    if deals is None and until is None:
+        deals = rules.n_seats
+    seed = _seed(seed)
+    records = None
+    if records_path is not None:
+        if records_path == "-" or records_path.endswith(".gz"):
+            raise BadInput(f"--records {records_path}: play appends plain JSON Lines to a file (FILE.jsonl)")
+        try:
+            records = open(records_path, "a", encoding="utf-8")
+        except OSError as e:
+            raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
+    try:
+        session = interactive.Session(rules, seat, bot_list, seed, deals=deals, until=until, records=records,
+                                      color=False if no_color else None)
+        result = session.run()
+    except OSError as e:  # the records file could not be written (a full disk …): the deals before are kept
+        raise click.ClickException(f"--records: cannot append to {records_path}: {e.strerror or e}") from None
+    finally:
+        if records is not None:
+            with contextlib.suppress(OSError):  # a failed write is reported above, once
+                records.close()
+    if records_path is not None:
+        click.echo(f"{result.deals} deal(s) appended to {records_path}")
+    if result.stopped == "interrupt":
+        sys.exit(130)
+
+
+def _play_bots(text: str, rules: Rules, seat: int) -> list:
+    from .interactive import bots_for
+
+    try:
+        return bots_for(text, rules, seat)
+    except ValueError as e:  # PlayersError, BotError, BotLoadError
+        raise BadInput(str(e)) from None
+
+
+# ---------------------------------------------------------------------------------------------
 # Studies: tarotsim study bidding (the heavy part is tarotsim.study)
 
 

@@ -1,0 +1,366 @@
+"""`tarotsim play`: a person against the bots, scripted through click's test runner.
+
+The script of each game is computed beforehand by playing the same deals on the :class:`Game`
+facade with the same bots (``heuristic`` draws nothing from the bots stream, so its answers depend
+on the views alone): a person policy answers each of the person's decisions, first with answers
+the rules forbid (each must be refused naming its rule, and asked again), then with a legal one.
+The records the CLI appends must then be the very records of that game, and `replay --verify`
+must accept them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from tarotsim import interactive
+from tarotsim.adapters import FastBotAdapter
+from tarotsim.cards import Card
+from tarotsim.cli import cli, main
+from tarotsim.engine import Game, IllegalPlayError
+from tarotsim.interactive import first_index, next_index
+from tarotsim.rng import STREAM_BOTS, Rng
+from tarotsim.rules import Rules
+
+_BOTS: dict = {}
+
+
+def heuristic():
+    if "h" not in _BOTS:
+        _BOTS["h"] = FastBotAdapter("heuristic")
+    return _BOTS["h"]
+
+
+class Person:
+    """Answers the person's decisions: refused answers first (with the rule each must be refused
+    by), then the accepted one. ``take``: the contract to bid when it is legal."""
+
+    def __init__(self, take: str = "garde", poignee: bool = True, misere: bool = True):
+        self.take, self.poignee, self.misere = take, poignee, misere
+        self.refusals: list[tuple[str, str]] = []   # (answer, rule id) the CLI must refuse
+        self.count = 0
+
+    def refuse(self, game: Game, text: str, action, rule_id: str) -> str:
+        """``text`` (meaning ``action``) must be refused by the game with ``rule_id``."""
+        with pytest.raises(IllegalPlayError) as e:  # a refused action leaves the game unchanged
+            game.apply(action)
+        assert e.value.rule_id == rule_id
+        self.refusals.append((text, rule_id))
+        return text
+
+    def answer(self, game: Game) -> tuple[list[str], object]:
+        d = game.decision
+        legal = game.legal_actions()
+        self.count += 1
+        lines = []
+        if d.kind == "bid":
+            if self.count == 1:
+                lines += ["xyzzy", "?", "hint"]  # not understood; the explanation; the pimc bot's advice
+            if "prise" not in legal:  # somebody bid already: prise is not higher (R-BID-2)
+                lines.append(self.refuse(game, "prise", "prise", "R-BID-2"))
+            bid = self.take if self.take in legal else "pass"
+            return lines + [bid.replace("_", " ")], bid
+        if d.kind == "call":
+            hand = game.hand(d.seat)
+            kings = sum(1 for c in hand if c.rank == 14 and c.suit is not None)
+            if kings < 4:
+                lines.append(self.refuse(game, "QH", Card.parse("QH"), "R-CALL-1"))
+            king = next((c for c in legal if c not in hand), legal[0])
+            return lines + [str(king)], king
+        if d.kind == "ecart":
+            hand = game.hand(d.seat)
+            pick = list(legal.normal[:legal.size])
+            if len(pick) < legal.size:
+                pick += list(legal.trumps[:legal.trumps_needed])
+            king = next((c for c in hand if c.suit is not None and c.rank == 14), None)
+            if king is not None:
+                bad = pick[:-1] + [king]
+                lines.append(self.refuse(game, " ".join(map(str, bad)), bad, "R-CHIEN-2"))
+            listed = list(legal.normal) + (list(legal.trumps) if legal.trumps_needed else [])
+            # half by name, half by their number in the listing
+            text = " ".join(str(c) if i % 2 else str(listed.index(c) + 1) for i, c in enumerate(pick))
+            return lines + [text], pick
+        if d.kind == "chelem":
+            return ["?", "no"], False
+        if d.kind == "poignee":
+            level = legal[1] if self.poignee and len(legal) > 1 else None
+            if level is None:
+                return ["no"], None
+            size = game.rules.poignee_sizes[0]
+            trumps = [c for c in game.hand(d.seat) if c.is_trump][:size - 1]
+            text = "simple " + " ".join(map(str, trumps))
+            lines.append(self.refuse(game, text, ("simple", trumps), "R-POIG-2"))
+            return lines + ["simple"], "simple"
+        if d.kind.startswith("misere"):
+            return ["y" if self.misere else "n"], self.misere
+        hand = game.hand(d.seat)
+        barred = [c for c in hand if c not in legal]
+        if barred:
+            with pytest.raises(IllegalPlayError) as e:
+                game.verify_play(barred[-1])
+            lines.append(self.refuse(game, str(barred[-1]), barred[-1], e.value.rule_id))
+        card = legal[-1] if self.count % 3 else legal[0]
+        return lines + [str(card) if self.count % 2 else str(legal.index(card) + 1)], card
+
+
+def script(rules: Rules, seed: int, seat: int, deals: int, person: Person):
+    """The person's input lines, the records and the decision kinds met, for ``deals`` deals of the
+    game ``play --seed seed --seat seat`` against heuristic bots."""
+    lines, records, kinds = [], [], set()
+    index = first_index(rules, seed)
+    for _ in range(deals):
+        game = Game(rules, seed, index)
+        rng = Rng.for_deal(seed, index, STREAM_BOTS)
+        while (d := game.decision) is not None:
+            if d.seat != seat:
+                game.apply(heuristic().choose(game.view(d.seat), game.legal_actions(), rng))
+            elif d.kind == "poignee" and game.legal_actions() == [None]:
+                game.declare_poignee(None)  # nothing to ask: the loop declines it by itself
+            else:
+                texts, action = person.answer(game)
+                kinds.add(d.kind)
+                lines += texts
+                game.apply(action)
+        records.append(game.record())
+        index = next_index(rules, index, records[-1]["outcome"])
+    return lines, records, kinds
+
+
+def play(args, lines, tmp_path):
+    path = tmp_path / "game.jsonl"
+    res = CliRunner().invoke(cli, ["play", *args, "--records", str(path)], input="".join(f"{x}\n" for x in lines))
+    recs = [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+    return res, recs
+
+
+def totals_line(output: str) -> list[int]:
+    """The last total row of the score sheet printed."""
+    rows = [line for line in output.splitlines() if line.strip().startswith("total")]
+    return [int(x) for x in rows[-1].split()[1:]]
+
+
+def check_game(tmp_path, capsys, table, seed, seat, person, kinds_needed, options=(), deals=1):
+    rules = Rules.from_options(table, dict(o.split("=") for o in options))
+    lines, records, kinds = script(rules, seed, seat, deals, person)
+    assert kinds_needed <= kinds, f"seed {seed} no longer meets {kinds_needed - kinds}"
+    args = ["--table", table, "--seed", str(seed), "--seat", str(seat), "--deals", str(deals)]
+    for o in options:
+        args += ["--option", o]
+    res, recs = play(args, lines, tmp_path)
+    assert res.exit_code == 0, res.output
+    assert recs == records  # every answer applied as scripted, every refused one left the deal unchanged
+    out = res.output
+    for text, rule_id in person.refusals:  # each refused with its rule and asked again
+        assert re.search(rf"refused: .*\({re.escape(rule_id)}\)", out), (text, rule_id)
+    assert out.count("refused: ") == len(person.refusals)
+    if any(rule.startswith("R-PLAY-4") for _, rule in person.refusals):  # in the person's words
+        assert re.search(r"refused: must (follow|trump|overtrump|play a trump)[^\n]*: you hold ", out)
+    assert "not understood: 'xyzzy' is not a bid" in out
+    assert "hint: pimc would bid" in out
+    assert "the auction (R-BID-2)" in out  # the answer to ?
+    # the final scores: the sheet's totals are the records' scores, summed
+    assert totals_line(out) == [sum(r["scores"][s] for r in records) for s in range(rules.n_seats)]
+    assert f"{deals} deal(s) appended to" in out
+    # the records are valid deals: replay --verify accepts them
+    with pytest.raises(SystemExit) as e:
+        main(["replay", str(tmp_path / "game.jsonl"), "--verify", "--workers", "1"])
+    assert e.value.code == 0
+    assert f"{deals} record(s) verified, 0 bad" in capsys.readouterr().out
+    return out, records
+
+
+def test_play_table_3_taker_with_ecart_chelem_and_poignee(tmp_path, capsys):
+    """Table 3: bid, écart (a king refused, R-CHIEN-2), chelem, poignée (a wrong size refused,
+    R-POIG-2), every card (illegal ones refused with R-PLAY-4a/R-PLAY-4b/R-PLAY-4c)."""
+    out, recs = check_game(tmp_path, capsys, "3", SEEDS["3"], 0, Person(),
+                           {"bid", "ecart", "chelem", "poignee", "card"})
+    assert recs[0]["taker"] == 0 and any(d["kind"] == "poignee" and d["seat"] == 0
+                                         for d in recs[0]["declarations"])
+    assert "count\nattack " in out and "target " in out and "(R-COUNT-4)" in out
+
+
+def test_play_table_4_misere_and_cards(tmp_path, capsys):
+    """Table 4 with option misere: the misère asked and declared (R-MIS-1), the cards played."""
+    out, recs = check_game(tmp_path, capsys, "4", SEEDS["4"], 1, Person(), {"bid", "misere_atout", "card"},
+                           options=("misere=on",))
+    assert {"seat": 1, "kind": "misere_atout"} in recs[0]["declarations"]
+    assert "you declare misère d’atout (R-MIS-1)" in out
+
+
+def test_play_table_5_call_ecart_and_cards(tmp_path, capsys):
+    """Table 5: the call (a queen refused, R-CALL-1), the écart, the chelem question, the cards."""
+    out, recs = check_game(tmp_path, capsys, "5", SEEDS["5"], 2, Person(take="prise"),
+                           {"bid", "call", "ecart", "chelem", "card"})
+    assert recs[0]["taker"] == 2 and recs[0]["called"] is not None
+    assert "(R-CALL-1)" in out
+
+
+def test_play_5d_the_next_seat_deals_and_the_dealer_sits_out(tmp_path, capsys):
+    """After a played deal the next seat deals (R-DEAL-3); at 5d the dealer is the dummy and sits
+    out (R-DEAL-6): here the person deals the second deal."""
+    out, recs = check_game(tmp_path, capsys, "5d", 14, 0, Person(take="pass"), {"bid", "card"}, deals=2)
+    assert [r["dealer"] for r in recs] == [4, 0] and recs[1]["hands"][0] == []
+    assert "you deal and sit out this deal (the dummy, R-DEAL-6)" in out
+
+
+@pytest.mark.parametrize("same, dealers", [("true", [4, 4]), ("false", [4, 0])])
+def test_play_5d_after_all_passed_the_dummy_deals_again(tmp_path, capsys, same, dealers):
+    """5d, all passed: the same dummy deals again (R-DEAL-6), unless option dummy_redeal_same is off."""
+    out, recs = check_game(tmp_path, capsys, "5d", 4, 0, Person(take="pass"), {"bid"}, deals=2,
+                           options=(f"dummy_redeal_same={same}",))
+    assert recs[0]["outcome"] == "all_passed" and [r["dealer"] for r in recs] == dealers
+    assert "everybody passed: the deal is thrown in, scores 0 (R-BID-3)" in out
+
+
+def test_refusal_names_the_rule_in_the_persons_words():
+    """An overtrump refused: "must overtrump: you hold … (R-PLAY-4b)"."""
+    assert (interactive._personal("must overtrump: holds T17 above T12", 0) ==
+            "must overtrump: you hold T17 above T12")
+    assert interactive._personal("seat 2 does not hold KH", 2) == "you do not hold KH"
+
+
+#: Seeds whose first deal meets the decisions each test needs (checked by the tests themselves).
+SEEDS = {"3": 16, "4": 1828, "5": 2}
+
+
+def test_end_of_input_mid_deal_keeps_the_finished_deals(tmp_path):
+    """EOF during deal 2: a short summary, deal 1 kept in the records, exit code 0, no traceback."""
+    rules = Rules("4")
+    lines, records, _ = script(rules, 3, 0, 2, Person())
+    n1 = len(script(rules, 3, 0, 1, Person())[0])
+    res, recs = play(["--seed", "3", "--deals", "2"], lines[:n1 + 2], tmp_path)
+    assert res.exit_code == 0 and res.exception is None, res.output
+    assert recs == records[:1]
+    assert "game stopped (end of input): the deal under way is not scored; 1 finished deal(s) kept" in res.output
+    assert res.output.rstrip().endswith("1 deal(s) appended to " + str(tmp_path / "game.jsonl"))
+
+
+def test_interrupt_mid_deal_ends_cleanly_with_code_130(tmp_path, monkeypatch):
+    """Ctrl-C during deal 2: the summary, deal 1 kept, exit code 130 (interrupted), no traceback."""
+    rules = Rules("4")
+    lines, records, _ = script(rules, 3, 0, 2, Person())
+    n1 = len(script(rules, 3, 0, 1, Person())[0])
+    feed = iter(lines[:n1 + 3])
+
+    def read_line():
+        for line in feed:
+            return line
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(interactive, "read_line", read_line)
+    res, recs = play(["--seed", "3", "--deals", "2"], [], tmp_path)
+    assert res.exit_code == 130 and not isinstance(res.exception, KeyboardInterrupt), res.output
+    assert recs == records[:1]
+    assert "game stopped (interrupted): the deal under way is not scored; 1 finished deal(s) kept" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_quit_ends_the_game(tmp_path):
+    res, recs = play(["--seed", "3", "--deals", "2"], ["quit"], tmp_path)
+    assert res.exit_code == 0 and recs == []
+    assert "game stopped (you quit)" in res.output and "no deal finished" in res.output
+
+
+@pytest.mark.parametrize("flag", ["--until", "--option"])
+def test_until_stops_at_the_first_deal_where_someone_reaches_the_target(tmp_path, flag):
+    """--until P (or --option game_end=P): the game stops after the first deal where a total
+    reaches P, as `sheet --until` does."""
+    rules = Rules("4")
+    seed = 3
+    lines, records, _ = script(rules, seed, 0, 6, Person(take="pass"))
+    totals, best = [0] * 4, []
+    for r in records:
+        totals = [t + s for t, s in zip(totals, r["scores"])]
+        best.append(max(totals))
+    k = next(i for i in range(1, 6) if best[i] > max(best[:i]))  # a deal that sets a new best total
+    target = best[k]
+    res, recs = play(["--seed", str(seed), flag, str(target) if flag == "--until" else f"game_end={target}"],
+                     lines, tmp_path)
+    assert res.exit_code == 0, res.output
+    if flag == "--option":  # the records name the option; the deals are the same
+        assert all(r.pop("options") == {"game_end": target} for r in recs)
+        records = [{k: v for k, v in r.items() if k != "options"} for r in records]
+    assert recs == records[:k + 1]
+    assert f"game over at deal {k + 1}: " in res.output and f"reached {target}" in res.output
+    assert f"── deal {k + 2}" not in res.output
+
+
+def test_default_is_one_round_and_the_first_dealer_comes_from_the_seed(tmp_path):
+    """Without --deals: one deal per seat; deal 1 is index seed mod n, so its dealer is drawn
+    from the seed (R-DEAL-3)."""
+    res, _ = play(["--table", "3", "--seed", "5"], ["quit"], tmp_path)
+    assert "── deal 1 of 3 · table 3 · seed 5, index 2 · dealer bot2 ──" in res.output
+
+
+def test_colour_on_a_terminal_only(tmp_path):
+    """Hearts and diamonds in red when colours are on; --no-color and a pipe are plain."""
+    base = ["play", "--seed", "3", "--deals", "1"]
+    coloured = CliRunner().invoke(cli, base, input="quit\n", color=True).output
+    assert "\x1b[31m" in coloured
+    plain = CliRunner().invoke(cli, base + ["--no-color"], input="quit\n", color=True).output
+    piped = CliRunner().invoke(cli, base, input="quit\n").output
+    assert "\x1b[" not in plain and "\x1b[" not in piped
+    assert plain == piped
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "4"], "--seat: seat 4 is not a seat of table 4: seats 0..3 (R-GEN-2)"),
+    (["--deals", "2", "--until", "100"], "give --deals N or --until POINTS, not both"),
+    (["--bots", "heuristic,random"], "--bots: you hold seat 0; give one bot for the 3 other seats or 3"),
+    (["--bots", "nosuchbot"], "nosuchbot"),
+    (["--records", "x.jsonl.gz"], "play appends plain JSON Lines"),
+    (["--records", "/no/such/dir/x.jsonl"], "--records: cannot open /no/such/dir/x.jsonl"),
+])
+def test_bad_input_is_one_line_and_code_2(capsys, args, message):
+    with pytest.raises(SystemExit) as e:
+        main(["play", "--seed", "1", *args])
+    out, err = capsys.readouterr()
+    assert e.value.code == 2 and out == ""
+    assert err.startswith("tarotsim: error: ") and message in err and err.count("\n") == 1
+
+
+def test_bots_one_per_other_seat_in_seat_order():
+    rules = Rules("4")
+    bots = interactive.bots_for("greedy,random,heuristic", rules, 1)
+    assert bots[1] is None and [b.name for b in bots if b] == ["greedy", "random", "heuristic"]
+
+
+def test_answers_in_every_notation():
+    """Cards by name (any case, suit symbols) or number; bids by name, alias or number."""
+    game = Game(Rules("4"), 3, 0)
+    assert interactive.answer_for(game, "garde sans") == "garde_sans"
+    assert interactive.answer_for(game, "GC") == "garde_contre"
+    assert interactive.answer_for(game, "3") == "garde"
+    with pytest.raises(interactive.BadAnswer):
+        interactive.answer_for(game, "9")
+    assert interactive._card("k♥") == Card.parse("KH") and interactive._card("t21") == Card.parse("T21")
+
+
+def test_records_that_cannot_be_written_stop_with_one_line(tmp_path):
+    """A full disk under --records: one line, exit code 1, no traceback."""
+    lines, _, _ = script(Rules("4"), 3, 0, 1, Person())
+    res = CliRunner().invoke(cli, ["play", "--seed", "3", "--deals", "1", "--records", "/dev/full"],
+                             input="".join(f"{x}\n" for x in lines))
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    assert "--records: cannot append to /dev/full" in res.output
+
+
+def test_question_mark_at_a_card_names_the_duty():
+    """`?` at a restricted card decision says why, with the rule (R-PLAY-4a/R-PLAY-4b/R-PLAY-4c)."""
+    rules = Rules("4")
+    for index in range(20):
+        game = Game(rules, 3, index)
+        rng = Rng.for_deal(3, index, STREAM_BOTS)
+        while (d := game.decision) is not None:
+            if d.kind == "card" and len(game.legal_cards()) < len(game.hand(d.seat)):
+                session = interactive.Session(rules, d.seat, [None] * 4, 3, color=False)
+                with pytest.raises(IllegalPlayError) as e:
+                    game.verify_play(next(c for c in game.hand(d.seat) if c not in game.legal_cards()))
+                text = session.explain(game)
+                assert f"({e.value.rule_id})" in text and "the Excuse may always be played instead (R-EXC-1)" in text
+                return
+            game.apply(heuristic().choose(game.view(d.seat), game.legal_actions(), rng))
+    raise AssertionError("no restricted card decision in 20 deals")
