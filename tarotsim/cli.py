@@ -22,7 +22,7 @@ from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
-from .sheet import SheetError, read_sheet, score_sheet
+from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet
 
 CHELEM_CHOICES = [k for k in CHELEM_OUTCOMES if k]
 
@@ -200,13 +200,17 @@ def sheet(file, players, table, options_, until, check, as_json):
     wrong deal is shown with the variants or common mistakes (docs/audit.md) that
     give exactly what was written.
     """
+    source, source_name = read_sheet_bytes(file)
+    # without --players, the players' own columns (Emma, Emma total) name them in playing order
+    found = None if players else players_in_header(source, name=source_name)
+    players = players or (",".join(found) if found else None)
     if table is None:
         n = len(players.split(",")) if players else 4
         table = {3: "3", 4: "4", 5: "5", 2: "2"}.get(n, "4")
     rules = _rules(table, options_, {"game_end": until} if until else None)
     names = _names(players, rules, "--players")
     try:
-        rows = read_sheet(file, rules, names)
+        rows = read_sheet(source, rules, names, name=source_name)
         result = score_sheet(rows, rules, names)
         audit = audit_sheet(rows, rules, names, name=file) if check else None
     except SheetError as e:

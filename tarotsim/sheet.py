@@ -206,6 +206,37 @@ def _records(text: str, name: str):
         yield row, cells
 
 
+def read_sheet_bytes(source) -> tuple[bytes, str]:
+    """A sheet's bytes and its name for messages, read once (a path, ``-`` for standard input, or
+    an open file), so that :func:`players_in_header` and :func:`read_sheet` can both read them."""
+    name = _source_name(source)
+    return _read_bytes(source, name), name
+
+
+def players_in_header(source, *, name: str | None = None) -> list[str] | None:
+    """The players a sheet names by its written-score columns (``Emma``, ``Emma total``), in the
+    order of the header and as spelled there, or None when every column is a fact column.
+
+    So a sheet that carries the players' scores needs no ``--players``: its header already names
+    them in playing order. ``source`` as for :func:`read_sheet` (pass the bytes when it is a
+    stream that cannot be read twice).
+    """
+    name = name or _source_name(source)
+    text = decode_sheet(_read_bytes(source, name), name)
+    try:
+        _, header_cells = next(_records(text, name))
+    except StopIteration:
+        return None
+    found: list[str] = []
+    for cell in header_cells:
+        h = cell.strip()
+        if h.lower().endswith(TOTAL_SUFFIX):
+            h = h[:-len(TOTAL_SUFFIX)].strip()
+        if h and h.lower() not in SHEET_COLUMNS and h.lower() not in (f.lower() for f in found):
+            found.append(h)
+    return found or None
+
+
 def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[SheetRow]:
     """Read a score sheet into rows of facts, every row checked.
 

@@ -339,3 +339,18 @@ def test_a_slip_in_one_running_total_is_noted_with_its_player(tmp_path):
     assert wrong.row == 5 and wrong.causes == ()
     assert wrong.notes == ("the written scores sum to -10, not 0 (R-SCORE-3)",
                            "only Lea's running total differs, by -10: a slip of the pen or of addition")
+
+
+def test_the_players_are_named_by_their_own_columns_without_players(tmp_path, capsys):
+    """A sheet with the players' columns needs no --players: the header names them in order (and
+    a running-total column names its player once)."""
+    from tarotsim.sheet import players_in_header
+
+    assert players_in_header(ROOT / "examples" / "written.csv") == NAMES
+    assert players_in_header(TOTALS.encode()) == NAMES
+    assert players_in_header(b"taker,contract,oudlers,points\n") is None
+    code, out, _ = run(capsys, "sheet", str(ROOT / "examples" / "written.csv"), "--check")
+    assert code == 1 and out.splitlines()[0].split() == NAMES
+    # the facts alone name no player: --players is still asked for
+    code, _, err = run(capsys, "sheet", str(ROOT / "examples" / "evening.csv"))
+    assert code == 2 and "name the players with --players" in err
