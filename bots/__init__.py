@@ -93,8 +93,19 @@ class Param:
 
     def _in_range(self, v: float, where: str, value) -> float:
         if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-            raise BotError(f"{where} takes a value in {self.decode(self.lo)}..{self.decode(self.hi)}, not {value!r}")
+            raise BotError(f"{where} takes a value {self._bounds()}, not {value!r}")
         return v
+
+    def _bounds(self) -> str:
+        """The allowed range in words; a bound may be None (no bound on that side)."""
+        lo, hi = self.lo, self.hi
+        if lo is not None and hi is not None:
+            return f"in {self.decode(lo)}..{self.decode(hi)}"
+        if lo is not None:
+            return f"of at least {self.decode(lo)}"
+        if hi is not None:
+            return f"of at most {self.decode(hi)}"
+        return "of any size"
 
     def decode(self, x: float):
         """The vector entry back as a value of the parameter's type."""

@@ -213,7 +213,7 @@ def default_policies() -> tuple:
 def policy_tuple(per_seat) -> tuple:
     """The kernels' tuple of ``MAX_SEATS * 7`` functions: seat s's decision d at ``7*s + d``.
     ``per_seat``: a PolicySet or None (the defaults, unused by that seat) per seat."""
-    out = []
+    out: list = []  # the decision functions (numba dispatchers)
     for s in range(MAX_SEATS):
         ps = per_seat[s] if s < len(per_seat) else None
         out.extend(ps.functions if isinstance(ps, PolicySet) else _DEFAULT_ROW)

@@ -55,10 +55,10 @@ def public_view(view: SeatView, rules: Rules | None = None):
     pub[L.PUB_N_ACTIVE] = rules.n_active
     pub[L.PUB_N_TRICKS] = HAND_SIZE[view.table]
     pub[L.PUB_PARTNER] = -1
-    d = view.decision
-    playing = d is not None and d.kind not in ("bid", "call", "ecart", "chelem")
+    dec = view.decision
+    playing = dec is not None and dec.kind not in ("bid", "call", "ecart", "chelem")
     pub[L.PUB_TRICK] = len(view.tricks) if playing else 0
-    pub[L.PUB_LEADER] = (view.trick[0][0] if view.trick else d.seat) if playing else -1
+    pub[L.PUB_LEADER] = (view.trick[0][0] if view.trick else dec.seat) if playing and dec is not None else -1
     for j, (_, c) in enumerate(view.trick):
         pub[L.PUB_TRICK_CARDS + j] = c.id
     # the history (PUB_H_*: for a search), the trick being played included
@@ -86,6 +86,7 @@ def public_view(view: SeatView, rules: Rules | None = None):
                     if not c.is_trump:
                         pub[L.PUB_VOIDS + seat] |= 16
                 elif c.suit != led.suit:
+                    assert led.suit is not None  # neither a trump nor the Excuse
                     pub[L.PUB_VOIDS + seat] |= 1 << led.suit
                     if not c.is_trump:
                         pub[L.PUB_VOIDS + seat] |= 16
@@ -156,7 +157,9 @@ class FastBotAdapter:
         rules = self._rules_of(view)
         pub = public_view(view, rules)
         ht, hs = masks_of(view.hand)
+        assert view.decision is not None  # a bot is asked only at a decision
         d = view.decision.kind
+        args: tuple[int, ...]
         if d == "bid":
             what, args = P.TR_BID, (int(pub[L.PUB_HIGHEST]),)
         elif d == "call":
@@ -193,6 +196,7 @@ class FastBotAdapter:
         kind = np.int64(self.code)
         pol = None  # registered bots only: the dispatch is built without the user branch
         st = np.uint64(rng.state)
+        out: object  # the answer Game.apply takes: a bid, a card, an écart, a level, yes/no
         if what == P.TR_BID:
             b, st = K.decide_bid(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = "pass" if b < 0 else CONTRACTS[b]

@@ -73,6 +73,7 @@ class Card:
     """
 
     __slots__ = ("id",)
+    id: int
     _all: list[Card] = []
 
     def __new__(cls, cid: int) -> Card:
@@ -155,7 +156,9 @@ class Card:
         """Name with a suit symbol, for humans: ``K♥``, ``T21``, ``EX``."""
         if self.id < SUIT_BASE:
             return str(self)
-        return RANK_NAMES[self.rank - 1] + SUIT_SYMBOLS[self.suit]
+        suit = self.suit
+        assert suit is not None  # a suit card (id >= SUIT_BASE)
+        return RANK_NAMES[self.rank - 1] + SUIT_SYMBOLS[suit]
 
 
 def _build_names() -> tuple[list[str], dict[str, int]]:

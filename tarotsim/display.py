@@ -40,8 +40,8 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
     out.append(f"  {'chien'.ljust(w)}  {hand_by_suit(rec['chien'])}")
     out.append("")
     if rec["outcome"] == "petit_sec":
-        seat = rec.get("petit_sec_seat")
-        who = names[seat] if seat is not None else "a player"
+        holder = rec.get("petit_sec_seat")
+        who = names[holder] if holder is not None else "a player"
         out.append(f"Petit sec: {who} holds the Petit as his only trump; the deal is annulled (R-DEAL-4).")
         return "\n".join(out)
     bids = ", ".join(f"{names[s]} {b}" for s, b in rec["bids"])

@@ -121,7 +121,8 @@ class Game:
             dealer, hands, chien = deal(self.rules, seed, index)
         elif chien is None or dealer is None:
             raise ValueError("a hand-entered deal needs hands, chien and dealer")
-        self.seed, self.index = (seed, index) if seed is not None else (None, None)
+        self.seed: int | None = seed
+        self.index: int | None = index if seed is not None else None
         if forced is not None and forced[1] not in CONTRACTS:
             raise IllegalPlayError("R-BID-1", f"unknown contract {forced[1]!r}")
         try:
@@ -235,6 +236,7 @@ class Game:
         """Play a card (declarations not yet made by this seat are declined)."""
         card = self.verify_play(card, seat)
         seat = self._deal.next_player()
+        assert seat is not None  # verify_play checked that a card is due
         n_before = len(self._deal.tricks)
         self._deal.play(seat, card)
         ev = self._log("card", seat, card)
@@ -358,6 +360,7 @@ def play_game(game: Game, bots, rng: Rng | None = None) -> Game:
     if rng is None:
         if game.seed is None:
             raise ValueError("a hand-entered deal needs an explicit rng")
+        assert game.index is not None  # a seeded deal has both
         rng = Rng.for_deal(game.seed, game.index, STREAM_BOTS)
     if not isinstance(bots, (list, tuple)):
         bots = [bots] * game.rules.n_seats

@@ -735,7 +735,7 @@ class _Replayer:
             rule = "R-CHIEN-3" if d.contract == "garde_sans" else "R-CHIEN-4"
             self.fail("field ecart", rule, f"no écart at {d.contract}")
 
-    def _chelem(self):
+    def _chelem(self) -> None:
         d = self.d
         decls = self.rec.get("declarations") or []
         chelems = [x for x in decls if x["kind"] == "chelem"]
@@ -798,6 +798,7 @@ class _Replayer:
     def compare(self, out: VerifyResult):
         rec = self.rec
         if out.outcome == "played":
+            assert out.result is not None  # replay computes the result of a played deal
             if rec.get("result") is None:
                 self.fail("field result", None, "missing field (verify compares it; replay recomputes it)")
             got = rec["result"]

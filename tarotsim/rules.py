@@ -113,6 +113,7 @@ def _coerce(name: str, value):
         if isinstance(value, str) and value.strip().lower() == "deals":
             return "deals"
         return _in_range(name, _whole_number(value), value, "'deals' or a points target")
+    assert isinstance(allowed, tuple)  # every other option lists its values (OPTION_SPECS)
     if allowed == (True, False):  # a yes/no option
         if isinstance(value, bool):
             return value

@@ -12,6 +12,7 @@ All points are integer half-points (R-GEN-4); only the difference is rounded (R-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import numpy as np
 
@@ -407,7 +408,7 @@ def _points_between(low: int, high: int) -> str:
     return f"exactly {format_points(low)}" if low == high else f"from {format_points(low)} to {format_points(high)}"
 
 
-def _is_int(x) -> bool:
+def _is_int(x) -> TypeGuard[int | np.integer]:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
@@ -486,6 +487,7 @@ def _check_poignees(facts: DealFacts) -> None:
             raise ScoringError(f"{count} poignées for the {side}, which has {players[side]} player(s){alone} "
                                f"(R-POIG-2)", ("poignees", "partner") if r.table == "5" else ("poignees",))
     sizes = r.poignee_sizes
+    assert sizes is not None  # check_facts refused poignées at table 2 (R-VAR-TWO)
     shown = sum(sizes[POIGNEE_LEVELS.index(lv)] for lv, _ in facts.poignees)
     if shown > N_TRUMPS + 1:
         raise ScoringError(f"these poignées show {shown} cards; there are only 21 trumps and the Excuse (R-POIG-3)",

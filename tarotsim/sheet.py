@@ -338,8 +338,10 @@ def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>"
     if (pts is None) == (dpts is None):
         bad("points", "give points or defence_points, exactly one of them")
     points_col = "points" if pts is not None else "defence_points"
+    given = pts if pts is not None else dpts
+    assert given is not None  # bad() refused a row with neither
     try:  # a decimal comma, as French spreadsheets write 41,5
-        hp = parse_points(_decimal(pts if pts is not None else dpts))
+        hp = parse_points(_decimal(given))
     except ScoringError as e:
         bad(points_col, str(e))
     if pts is None:  # P = 91 - the defence's points (R-SCORE-5)
@@ -364,7 +366,7 @@ def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>"
     if pab not in (None, "attack", "defence"):
         bad("petit_au_bout", f"attack or defence, not {_shown(pab)}")
     chelem = cell("chelem").lower() or None
-    if chelem not in CHELEM_OUTCOMES:
+    if chelem is not None and chelem not in CHELEM_OUTCOMES:  # None (no chelem) is one of them
         bad("chelem", f"one of {_CHELEM_CHOICES}, not {_shown(chelem)}")
     try:
         poignees = tuple(parse_poignee(p) for p in _items(cell("poignees")))
@@ -449,6 +451,7 @@ def score_sheet(rows, rules: Rules, names, until: int | None = None) -> SheetRes
     if until is not None and (isinstance(until, bool) or not isinstance(until, int) or until < 1):
         raise SheetError(f"the points target must be a whole number of at least 1, not {until!r}")
     deals, totals, finished_at = [], (0,) * len(names), None
+    warnings: tuple[str, ...]
     for r in rows:
         if r.facts is None:
             scores, label, warnings = (0,) * len(names), "pass", ()

@@ -66,7 +66,7 @@ def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tuple]:
+def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tuple | None]:
     """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS], policy tuple or None)`` for the kernels.
 
     ``bots``: a ``--bots`` text (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``,
@@ -101,7 +101,7 @@ def _seats(rules: Rules, bots):
         raise BotError(f"{len(bots)} bots for a table of {n} seats: give one bot for every seat or {n}")
     kinds = np.zeros(n, dtype=np.int64)
     params = np.zeros((n, N_BOT_PARAMS), dtype=np.float64)
-    policies = [None] * n
+    policies: list[PolicySet | None] = [None] * n
     for seat, b in enumerate(bots):
         if isinstance(b, PolicySet):
             kinds[seat] = L.BOT_USER
@@ -250,8 +250,10 @@ def facts_csv_rows(f: np.ndarray, rules, seed) -> list[list]:
     n = r.n_seats
     pab = {1: "attack", -1: "defence", 0: ""}
     rows = []
+    fields = FACTS_DTYPE.names
+    assert fields is not None  # a structured dtype
     for x in f.tolist():  # one tuple per deal, fields in FACTS_DTYPE order
-        d = dict(zip(FACTS_DTYPE.names, x))
+        d = dict(zip(fields, x))
         played = d["outcome"] == L.OUTCOME_PLAYED
         seat = (lambda v: "" if v < 0 else v)
         rows.append([
@@ -307,7 +309,7 @@ class Summary:
         return asdict(self)
 
 
-def _summary_from_acc(acc: np.ndarray, r: Rules, **meta) -> Summary:
+def _summary_from_acc(acc: np.ndarray | list[int], r: Rules, **meta) -> Summary:
     acc = [int(x) for x in acc]
     deals = acc[L.ACC_DEALS]
     played = acc[L.ACC_PLAYED]
@@ -441,7 +443,7 @@ def logs(rules, seed, indices, bots="random", forced=None) -> np.ndarray:
     return out
 
 
-def record_from_log(rules: Rules, seed, log: np.ndarray) -> dict:
+def record_from_log(rules: Rules, seed, log: np.ndarray | list[int]) -> dict:
     """The DESIGN §6 record of one deal from its kernel log (field order of the reference)."""
     log = [int(x) for x in log]
     n = rules.n_seats

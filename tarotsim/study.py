@@ -106,7 +106,7 @@ class Plan:
     contracts: tuple
     kinds: np.ndarray
     params: np.ndarray
-    pol: tuple
+    pol: tuple | None       # the policy tuple, None when no seat plays a policy set
     eval_params: np.ndarray
     current: dict           # contract -> the threshold the bot compares now (count scale)
     current_source: str     # whose thresholds ``current`` are (the studied heuristic, or its defaults)
@@ -354,7 +354,7 @@ def report(t: StudyTotals, bucket: int = DEFAULT_BUCKET, min_deals: int = DEFAUL
     if min_deals < 1:
         raise ValueError(f"the minimum of deals per bucket must be at least 1, not {min_deals}")
     studied = [CONTRACTS.index(c) for c in t.contracts]
-    out = {"study": "bidding", "table": t.table, "seed": t.seed, "start": t.start, "deals": t.deals,
+    out: dict = {"study": "bidding", "table": t.table, "seed": t.seed, "start": t.start, "deals": t.deals,
            "bots": t.bots, "options": t.options, "studied_seat": "first to speak (the seat after the dealer)",
            "contracts": list(t.contracts), "played": t.played, "annulled": t.annulled,
            "plays": t.played * len(studied), "threads": t.threads, "elapsed_s": t.elapsed_s,
@@ -363,7 +363,7 @@ def report(t: StudyTotals, bucket: int = DEFAULT_BUCKET, min_deals: int = DEFAUL
            "count": "heuristic hand points (18-card scale); garde sans and garde contre add 3 x the void points",
            "passing_scores": 0, "current_source": t.current_source,
            "by_points": {}, "by_oudlers": {}, "thresholds": {}, "method": METHOD}
-    lower = {}
+    lower: dict[int, int | None] = {}  # contract -> the next lower one studied, None for the lowest
     prev = None
     for c in studied:
         lower[c] = prev
@@ -371,7 +371,7 @@ def report(t: StudyTotals, bucket: int = DEFAULT_BUCKET, min_deals: int = DEFAUL
     for c in studied:
         name = CONTRACTS[c]
         acc = t.bins[c]
-        vs = "pass" if lower[c] is None else CONTRACTS[lower[c]]
+        vs = "pass" if (low := lower[c]) is None else CONTRACTS[low]
         rows = []
         for lo, hi in merge_buckets(acc[:, K.F_N], bucket, min_deals):
             st = _row_stats(acc[lo:hi].sum(axis=0))
@@ -391,11 +391,11 @@ def report(t: StudyTotals, bucket: int = DEFAULT_BUCKET, min_deals: int = DEFAUL
                     for r in rows if r["deals"] >= min(min_deals, 2)]
         res["vs_pass"] = crossing(x, n, acc[:, K.F_S], acc[:, K.F_S2], coarse_s, max(bucket, 3))
         cands = [("pass", res["vs_pass"])]
-        if lower[c] is not None:
+        if (low := lower[c]) is not None:
             coarse_d = [(r["mean_points"], r["mean_difference"],
                          _se(r["deals"], r["mean_difference"], r["difference_ci"][1]))
                         for r in rows if r["deals"] >= min(min_deals, 2)]
-            res["lower"] = CONTRACTS[lower[c]]
+            res["lower"] = CONTRACTS[low]
             res["vs_lower"] = crossing(x, n, acc[:, K.F_D], acc[:, K.F_D2], coarse_d, max(bucket, 3))
             cands.append((res["lower"], res["vs_lower"]))
         res.update(_combine(cands))
@@ -413,6 +413,7 @@ def _combine(cands) -> dict:
             return {"status": "none", "threshold": None, "uncertainty": None, "binding": None}
         if best is None or v > best[0]:
             best = (v, versus, cr)
+    assert best is not None  # cands holds at least the crossing versus pass
     v, versus, cr = best
     if cr["status"] == "crossing":
         unc = Z95 * cr["se"] if cr["se"] is not None else None

@@ -221,7 +221,7 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
         })
     pairs = []
     for (i, j), ps in pair_sums.items():
-        units = ps[2]
+        units = int(ps[2])  # a count, kept in one list with the float sums
         mean, lo, hi, sd = _ci(units, ps[0], ps[1])
         pairs.append({"a": labels[i], "b": labels[j], "mean": mean, "ci_low": lo, "ci_high": hi,
                       "units": units, "deals": units, "sd": sd, "verdict": verdict(units, lo, hi)})

@@ -73,6 +73,19 @@ def test_bool_parameter():
         p.coerce(2)
 
 
+def test_parameter_with_one_bound():
+    """A Param bounded on one side only (lo or hi None) refuses a value past that bound with a
+    BotError naming it (it used to raise TypeError while writing the message)."""
+    at_most = Param("depth", 3, int, "search depth", None, 5)
+    assert at_most.coerce("-7") == -7.0
+    with pytest.raises(BotError, match=r"parameter depth takes a value of at most 5, not '7'"):
+        at_most.coerce("7")
+    at_least = Param("margin", 0.5, float, "a margin", 0.0, None)
+    assert at_least.coerce(1e9) == 1e9
+    with pytest.raises(BotError, match=r"parameter margin takes a value of at least 0.0, not -1"):
+        at_least.coerce(-1)
+
+
 def test_parse_bots_forms():
     out = parse_bots("heuristic", 4)
     assert [n for n, _ in out] == ["heuristic"] * 4

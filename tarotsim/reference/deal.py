@@ -164,7 +164,7 @@ class ReferenceDeal:
             self._close_auction()
 
     # ------------------------------------------------------------------ the deal itself
-    def _check_partition(self):
+    def _check_partition(self) -> None:
         """Hands and chien hold the 78 cards once each, with the sizes of R-DEAL-1."""
         if len(self.initial_hands) != self.n_seats:
             raise RuleViolation("R-DEAL-1", f"{len(self.initial_hands)} hands for a table of {self.n_seats} seats")
@@ -203,13 +203,14 @@ class ReferenceDeal:
         if self.phase == "bid":
             return Decision("bid", self._next_bidder())
         if self.phase == "call":
-            return Decision("call", self.taker)
+            return Decision("call", self._taker)
         if self.phase == "ecart":
-            return Decision("ecart", self.taker)
+            return Decision("ecart", self._taker)
         if self.phase == "chelem":
-            return Decision("chelem", self.taker)
+            return Decision("chelem", self._taker)
         if self.phase == "play":
             seat = self.next_player()
+            assert seat is not None  # someone plays next in the play phase
             if self.at_first_turn(seat):
                 if seat not in self._poignee_decided:
                     return Decision("poignee", seat)
@@ -222,6 +223,12 @@ class ReferenceDeal:
     @property
     def done(self) -> bool:
         return self.phase == "done"
+
+    @property
+    def _taker(self) -> int:
+        """The taker's seat, once the auction has one (every phase from "call" on)."""
+        assert self.taker is not None
+        return self.taker
 
     def side_of(self, seat: int) -> str | None:
         """``attack`` (taker, partner), ``defence``, or None for the 5d dummy (R-GEN-3)."""
@@ -284,7 +291,7 @@ class ReferenceDeal:
         """Cards the taker may call, in id order (R-CALL-1), judged on his hand as dealt."""
         if self.phase != "call":
             return []
-        hand = self.initial_hands[self.taker]
+        hand = self.initial_hands[self._taker]
         ranks = [KING]
         for lower, needed in ((QUEEN, (KING,)), (KNIGHT, (KING, QUEEN)), (JACK, (KING, QUEEN, KNIGHT))):
             if all(sum(1 for c in hand if c.suit is not None and c.rank == r) == 4 for r in needed):
@@ -330,11 +337,11 @@ class ReferenceDeal:
 
     def ecart_normal(self) -> list[Card]:
         """Cards of the taker's enlarged hand that are neither trump, king nor Excuse (R-CHIEN-2)."""
-        return [c for c in self.hands[self.taker] if c.suit is not None and not is_king(c)]
+        return [c for c in self.hands[self._taker] if c.suit is not None and not is_king(c)]
 
     def ecart_trump_choices(self) -> list[Card]:
         """Trumps T2..T20 of the taker's enlarged hand: the only trumps that may go to the écart."""
-        return [c for c in self.hands[self.taker] if c.is_trump and not c.is_oudler]
+        return [c for c in self.hands[self._taker] if c.is_trump and not c.is_oudler]
 
     def ecart_trumps_needed(self) -> int:
         """Trumps the écart must hold: max(0, E − eligible non-trump cards) (R-CHIEN-2)."""
@@ -384,7 +391,7 @@ class ReferenceDeal:
     def discard(self, seat: int, cards):
         """The taker lays the écart aside (R-CHIEN-1/2)."""
         cards = self.check_ecart(seat, cards)
-        self.hands[self.taker] = [c for c in self.hands[self.taker] if c not in cards]
+        self.hands[self._taker] = [c for c in self.hands[self._taker] if c not in cards]
         self.ecart = cards
         self.phase = "chelem"
 
@@ -407,6 +414,7 @@ class ReferenceDeal:
         """The seat to play the next card (R-PLAY-1/2), or None outside the play."""
         if self.phase != "play":
             return None
+        assert self.leader is not None  # set when the play starts
         start = self.order.index(self.leader)
         return self.order[(start + len(self.trick)) % self.n_active]
 
@@ -427,17 +435,22 @@ class ReferenceDeal:
         if not self.at_first_turn(seat) or seat in self._poignee_decided:
             return []
         n = len(self.poignee_trumps(seat)) + (1 if self._holds_excuse(seat) else 0)
-        sizes = self.rules.poignee_sizes
+        sizes = self._poignee_sizes()
         return [lv for lv, size in zip(POIGNEE_LEVELS, sizes) if size <= n]
 
     def default_poignee_cards(self, seat: int, level: str) -> list[Card]:
         """The set the random bot shows: the lowest ``size`` trumps available, or all of them and
         the Excuse when it has exactly ``size − 1`` (docs/engine-contract.md)."""
-        size = self.rules.poignee_sizes[POIGNEE_LEVELS.index(level)]
+        size = self._poignee_sizes()[POIGNEE_LEVELS.index(level)]
         trumps = self.poignee_trumps(seat)
         if len(trumps) >= size:
             return trumps[:size]
         return sorted(trumps + [DECK[EXCUSE]])
+
+    def _poignee_sizes(self) -> tuple[int, int, int]:
+        sizes = self.rules.poignee_sizes
+        assert sizes is not None  # only table 2 has none, and this engine does not play it (R-VAR-TWO)
+        return sizes
 
     def _holds_excuse(self, seat: int) -> bool:
         return DECK[EXCUSE] in self.hands[seat]
@@ -455,7 +468,7 @@ class ReferenceDeal:
             raise RuleViolation("R-POIG-2", f"seat {seat} has passed its chance to show a poignée")
         if level not in POIGNEE_LEVELS:
             raise RuleViolation("R-POIG-1", f"unknown poignée level {level!r}")
-        size = self.rules.poignee_sizes[POIGNEE_LEVELS.index(level)]
+        size = self._poignee_sizes()[POIGNEE_LEVELS.index(level)]
         cards = as_cards(cards)
         if len(set(cards)) != len(cards):
             raise RuleViolation("R-POIG-2", "the poignée shows a card twice")
@@ -661,6 +674,7 @@ class ReferenceDeal:
         """The facts of the finished deal for :func:`tarotsim.scoring.score` (R-SCORE-5)."""
         if self.outcome != "played":
             raise RuleViolation("R-SCORE-5", "only a played deal has facts to score")
+        assert self.contract is not None and self.attack_half_points is not None  # a played deal has both
         poignees = tuple((self._poignee_shown[s][0], self.side_of(s))
                          for s in [d["seat"] for d in self.declarations if d["kind"] == "poignee"])
         return DealFacts(
@@ -668,7 +682,7 @@ class ReferenceDeal:
             contract=self.contract,
             attack_half_points=self.attack_half_points,
             oudlers=sum(1 for c in self.attack_pile if c.is_oudler),   # R-COUNT-2, R-EXC-5
-            taker=self.taker,
+            taker=self._taker,
             partner=self.partner,
             dummy=self.dummy,
             petit_au_bout=self.petit_au_bout(),

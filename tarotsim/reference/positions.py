@@ -67,6 +67,7 @@ def play_out(deal: ReferenceDeal, script: dict | None = None, policy=lowest_lega
         if until_trick is not None and len(deal.tricks) >= until_trick and not deal.trick:
             break
         seat = deal.next_player()
+        assert seat is not None  # the play phase
         key = (len(deal.tricks) + 1, seat)
         deal.play(seat, script[key] if key in script else policy(deal, seat))
     return deal

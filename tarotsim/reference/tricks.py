@@ -66,6 +66,7 @@ def play_duty(hand, trick, *, called: Card | None = None, first_trick: bool = Fa
         bound = first_trick and called is not None and (
             not trick or called_suit_after_excuse == "restricted")
         if bound:
+            assert called is not None and called.suit is not None  # a king, queen, ... (R-CALL-1)
             allowed = _called_suit_lead(hand, called)
             if len(allowed) < len(hand):
                 suit = SUIT_NAMES[called.suit]
@@ -91,6 +92,7 @@ def play_duty(hand, trick, *, called: Card | None = None, first_trick: bool = Fa
         return in_order(my_trumps + excuse), "R-PLAY-4c", f"must play a trump: trumps led, holds {my_trumps[0]}"
 
     led_suit = led.suit
+    assert led_suit is not None  # not a trump, and led_card skips the Excuse
     suit = SUIT_NAMES[led_suit]
     same = [c for c in hand if c.suit == led_suit]
     if same:
@@ -123,6 +125,7 @@ def trick_winner(trick: list[Card], excuse_wins: bool = False) -> int:
     if trumps:
         return max(trumps)[1]
     led = led_card(trick)
+    assert led is not None  # no trump, so a suit card fixed the led suit
     return max((c.rank, i) for i, c in enumerate(trick) if c.suit == led.suit)[1]
 
 
