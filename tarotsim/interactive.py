@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import click
 
 from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
-from .engine import EcartChoice, Game, IllegalPlayError
+from .engine import Decision, EcartChoice, Game, IllegalPlayError
 from .rng import STREAM_BOTS, Rng, dealing_order, stream_state
 from .rules import CONTRACTS, MULTIPLIERS, POIGNEE_LEVELS, Rules
 from .scoring import format_breakdown
@@ -34,6 +34,20 @@ STREAM_HINTS = 7
 HINT_BOT = "pimc"
 
 RED_SUITS = (1, 2)  # hearts, diamonds
+
+
+def _decision(game: Game) -> Decision:
+    """The decision the game waits for (the loop asks only while the deal is not over)."""
+    d = game.decision
+    assert d is not None, "the deal is over"
+    return d
+
+
+def _poignee_sizes(rules: Rules) -> tuple[int, int, int]:
+    """The poignée sizes of the table (R-POIG-2); every table ``play`` seats has them."""
+    sizes = rules.poignee_sizes
+    assert sizes is not None, "no poignée at this table"
+    return sizes
 
 
 class Quit(Exception):
@@ -121,7 +135,7 @@ def answer_for(game: Game, text: str):
     Raises :class:`BadAnswer` for a text that is not a choice of that kind (not a card, not a
     bid …); a choice the rules forbid is left to the game, which refuses it naming the rule.
     """
-    d = game.decision
+    d = _decision(game)
     legal = game.legal_actions()
     kind = d.kind
     if kind == "bid":
@@ -179,7 +193,7 @@ def _poignee_answer(game: Game, text: str, legal: list):
             raise BadAnswer(f"{text!r}: answer no, a level ({', '.join(POIGNEE_LEVELS)}) or the trumps to show")
         return level
     if level is None:
-        sizes = game.rules.poignee_sizes
+        sizes = _poignee_sizes(game.rules)
         if len(cards) not in sizes:
             raise IllegalPlayError("R-POIG-1", f"{len(cards)} cards is no poignée at table {game.rules.table}: "
                                                f"{', '.join(f'{lv} {s}' for lv, s in zip(POIGNEE_LEVELS, sizes))}")
@@ -417,6 +431,7 @@ class Session:
         if v.taker is None or self._told["taker"]:
             return
         self._told["taker"] = True
+        assert v.contract is not None  # a taker has a contract
         text = (f"{self.who(v.taker)} {self.verb(v.taker, 'takes', 'take')}: {v.contract.replace('_', ' ')} "
                 f"(x{MULTIPLIERS[CONTRACTS.index(v.contract)]})")
         if v.contract in ("garde_sans", "garde_contre"):
@@ -492,14 +507,14 @@ class Session:
             return
 
     def prompt(self, game: Game) -> str:
-        kind = game.decision.kind
+        kind = _decision(game).kind
         return {"bid": "your bid? ", "call": "card to call? ", "ecart": "your écart? ", "chelem": "announce a chelem? ",
                 "poignee": "show a poignée? ", "misere_atout": "declare misère d’atout? ",
                 "misere_tete": "declare misère de tête? ", "card": "your card? "}[kind]
 
     def format_choices(self, game: Game) -> str:
         """The decision's legal choices, numbered."""
-        kind = game.decision.kind
+        kind = _decision(game).kind
         legal = game.legal_actions()
         if kind == "bid":
             return "  choices: " + "  ".join(f"{k}) {b.replace('_', ' ')}" for k, b in enumerate(legal, 1))
@@ -513,7 +528,7 @@ class Session:
                 text += f"\n  (exactly {legal.trumps_needed} trump(s) among them, shown to all: R-CHIEN-2)"
             return text
         if kind == "poignee":
-            sizes = dict(zip(POIGNEE_LEVELS, self.rules.poignee_sizes))
+            sizes = dict(zip(POIGNEE_LEVELS, _poignee_sizes(self.rules)))
             opts = ["1) no"] + [f"{k}) {lv} ({sizes[lv]} trumps: {self.cards(self._default_poignee(game, lv))})"
                                 for k, lv in enumerate(legal[1:], 2)]
             return "  choices: " + "  ".join(opts) + "\n  (or a level and the trumps you show: simple T3 T5 …)"
@@ -523,7 +538,7 @@ class Session:
         """The trumps shown for ``level`` when none are named: the lowest ones (with the Excuse
         when one trump short), as :meth:`Game.declare_poignee` shows them."""
         v = game.view(self.seat)
-        size = self.rules.poignee_sizes[POIGNEE_LEVELS.index(level)]
+        size = _poignee_sizes(self.rules)[POIGNEE_LEVELS.index(level)]
         trumps = [c for c in v.hand if c.is_trump]
         if v.taker == self.seat and self.rules.poignee_ecart_trumps and v.ecart:  # R-POIG-3
             trumps += [c for c in v.ecart if c.is_trump]
@@ -532,7 +547,7 @@ class Session:
 
     def explain(self, game: Game) -> str:
         """``?``: what the decision is and why the choices are what they are."""
-        d = game.decision
+        d = _decision(game)
         kind = d.kind
         if kind == "bid":
             best = [b for _, b in game.view(self.seat).bids if b != "pass"]
@@ -554,7 +569,7 @@ class Session:
                     "Announced: +400 if made, -200 if not; not announced: +200 if you win every trick anyway "
                     "(R-SLAM-3).")
         if kind == "poignee":
-            sizes = ", ".join(f"{lv} {s}" for lv, s in zip(POIGNEE_LEVELS, self.rules.poignee_sizes))
+            sizes = ", ".join(f"{lv} {s}" for lv, s in zip(POIGNEE_LEVELS, _poignee_sizes(self.rules)))
             return (f"  a poignée shows trumps before your first card (R-POIG-2): {sizes} trumps at table "
                     f"{self.rules.table}; worth 20, 30, 40 to the side that wins the deal (R-POIG-4). The Excuse "
                     "counts only when you show every trump you hold (R-POIG-3).")
@@ -585,7 +600,7 @@ class Session:
         bot = self._hint_bot
         name = getattr(bot, "name", "bot")
         answer = bot.choose(game.view(self.seat), game.legal_actions(), self._hint_rng)
-        kind = game.decision.kind
+        kind = _decision(game).kind
         if kind == "bid":
             what = f"bid {answer.replace('_', ' ')}"
         elif kind == "call":
@@ -611,6 +626,7 @@ class Session:
         if v.bids:
             rows.append(("bids", " · ".join(f"{self.who(s)} {b.replace('_', ' ')}" for s, b in v.bids)))
         if v.taker is not None:
+            assert v.contract is not None  # a taker has a contract
             text = f"{self.who(v.taker)} {v.contract.replace('_', ' ')}"
             if v.called is not None:
                 partner = ("nobody: the taker plays alone" if v.partner is None and self._called_out(v)
@@ -687,7 +703,7 @@ class Session:
 
     def format_end(self, res: SessionResult) -> str:
         names, totals = self.names, res.totals
-        stop = {"eof": "end of input", "interrupt": "interrupted", "quit": "you quit"}.get(res.stopped)
+        stop = {"eof": "end of input", "interrupt": "interrupted", "quit": "you quit"}.get(res.stopped or "")
         lines = [""]
         if stop:
             lines.append(f"game stopped ({stop}): the deal under way is not scored; "

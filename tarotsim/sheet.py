@@ -403,7 +403,7 @@ def _written_columns(header, names, name: str) -> dict[str, list[str]]:
             if lacking:
                 raise SheetError(f"{name}: the header has written {'running totals' if suffix else 'scores'} "
                                  f"for some players but no column {', '.join(map(repr, lacking))}")
-            found[kind] = columns
+            found[kind] = [c for c in columns if c is not None]
     return found
 
 
