@@ -94,7 +94,7 @@ def connect(scheduler: str | None = None, local_workers: int | None = None):
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker"):
         logging.getLogger(name).setLevel(logging.ERROR)
     with distributed.LocalCluster(n_workers=int(local_workers), threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as cluster:
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
         with distributed.Client(cluster, set_as_default=False) as client:
             yield client
 
