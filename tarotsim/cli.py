@@ -16,7 +16,7 @@ import click
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
-from .players import Player, Runner, parse_players, players_label
+from .players import Player, Runner, parse_players
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
@@ -316,8 +316,77 @@ def _common_sim_options(f):
     return f
 
 
+def _scale_options(f):
+    """Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
+    (simulate, tournament, study bidding; the work is in tarotsim.shards and tarotsim.distributed)."""
+    f = click.option("--dask-local", type=click.IntRange(min=1), metavar="N",
+                     help="Run on a local Dask cluster of N worker processes (needs the dask extra).")(f)
+    f = click.option("--scheduler", metavar="tcp://HOST:PORT",
+                     help="Run on the Dask cluster of this scheduler (needs the dask extra).")(f)
+    f = click.option("--checkpoint", "checkpoint_path", metavar="FILE",
+                     help="Record the finished deal ranges in FILE as they arrive; the same command run "
+                          "again resumes from it, counting each deal once.")(f)
+    f = click.option("--save", "save_path", metavar="FILE.json",
+                     help="Also write the run's integer totals with its configuration, for `tarotsim merge`.")(f)
+    f = click.option("--shard", metavar="K/N",
+                     help="Play only shard K of N (1..N) of the deals given by --start and --deals.")(f)
+    return f
+
+
+def _deal_range(start: int, deals: int, shard: str | None, what: str = "--deals") -> tuple[int, int, tuple]:
+    """``(a, b, whole)``: the deals to play (shard K/N of the run, or all of it) and the whole run."""
+    from .shards import ShardError, split_shard
+
+    whole = check_run(start, deals, what)  # start + deals past 2**63: one line before any deal
+    if shard is None:
+        return whole[0], whole[1], whole
+    try:
+        a, b = split_shard(shard, start, deals)
+    except ShardError as e:
+        raise BadInput(str(e)) from None
+    return a, b, whole
+
+
+@contextlib.contextmanager
+def _one_line():
+    """A saved run, a merge, a checkpoint or Dask that cannot be used: one line, exit code 2."""
+    from .shards import ShardError
+
+    try:
+        yield
+    except ShardError as e:
+        raise BadInput(str(e)) from None
+
+
+def _execute(job, *, threads, bar, checkpoint_path, scheduler, dask_local):
+    """Run ``job`` here or on Dask, with its checkpoint: the whole run's tarotsim.shards.Saved."""
+    from . import shards
+
+    executor = None
+    if scheduler is not None and dask_local is not None:
+        raise BadInput("--scheduler and --dask-local: give one of them")
+    with _one_line():
+        if scheduler is not None or dask_local is not None:
+            from . import distributed
+            executor = distributed.executor(scheduler, dask_local, progress=bar.update, log=distributed.stderr_log,
+                                            progress_lines=not sys.stderr.isatty())
+        return shards.execute(job, threads=threads, progress=bar.update, checkpoint=checkpoint_path,
+                              executor=executor, log=lambda line: click.echo(f"tarotsim: {line}", err=True))
+
+
+def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
+    """Every output and the checkpoint checked together before the first deal (no two on one file)."""
+    from .outputs import plan_all
+
+    if checkpoint_path is not None:
+        if checkpoint_path == "-":
+            raise BadInput("--checkpoint: a file is needed, not standard output")
+        plan_all({**outputs, "--checkpoint": checkpoint_path})
+
+
 @cli.command()
 @_common_sim_options
+@_scale_options
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True, help="Number of deals.")
 @click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
@@ -332,7 +401,8 @@ def _common_sim_options(f):
               help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
                    ".gz compresses, - is standard output.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json):
+def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, shard, save_path,
+             checkpoint_path, scheduler, dask_local):
     """Play many deals with bots and summarise them.
 
     Each deal is identified by (seed, index): its cards and every bot's choices derive
@@ -346,9 +416,11 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     Example:
       tarotsim simulate --table 4 --deals 1000000 --seed 7 --threads 2
       tarotsim simulate --deals 300000 --records deals.jsonl.gz --facts facts.csv
+      tarotsim simulate --deals 10000000 --seed 7 --shard 2/4 --save part2.json   (then: tarotsim merge)
     """
     import time
 
+    from . import shards
     from . import simulate as sim
     from .outputs import open_outputs
     from .record import dumps
@@ -356,17 +428,24 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     rules = _rules(table, options_)
     players = _players(bots, rules)
     seed = _seed(seed)
-    stop = check_run(start, deals, "--deals")[1]  # start + deals past 2**63: one line before any deal
+    start, stop, whole = _deal_range(start, deals, shard)
+    deals = stop - start
     threads = sim.default_threads() if threads is None else threads
     fast = all(p.fast for p in players)
-    outputs = {"--records": records_path, "--facts": facts_path}
+    if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
+        raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
+                       "--scheduler and --dask-local")
+    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole)
+    outputs = {"--records": records_path, "--facts": facts_path, "--save": save_path}
+    _check_run_outputs(outputs, checkpoint_path)
     # the summary must not mix with a file streamed to standard output
     to_stderr = "-" in outputs.values()
     with open_outputs(outputs) as outs:  # every path checked and opened before the first deal
-        if fast and not outs:
-            with _progress(deals, "simulating", deals >= 200_000) as bar:
-                sm = sim.aggregate(rules, seed, start, stop, bots=[p.engine_bot for p in players],
-                                   threads=threads, progress=bar.update)
+        if not (records_path or facts_path):
+            with _progress(deals, "simulating", deals >= 200_000 or not fast) as bar:
+                saved = _execute(job, threads=threads, bar=bar, checkpoint_path=checkpoint_path,
+                                 scheduler=scheduler, dask_local=dask_local)
+            sm = shards.report(saved)
         else:
             runner = Runner(rules, seed, players, threads)
             facts_csv = records_fh = None
@@ -389,11 +468,17 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                     if records_fh is not None:
                         records_fh.write("".join(dumps(rec) + "\n" for rec in recs))
                     bar.update(b - a)
-            elapsed = time.perf_counter() - t0
-            sm = sim.summary_from_totals(acc, rules, seed, start, stop)
-            sm.threads, sm.elapsed_s = threads, elapsed
-            sm.deals_per_s = deals / elapsed if elapsed > 0 else 0.0
-    sm.bots = players_label(players)
+            saved = shards.Saved(job.config(), whole, [(start, stop)], acc, time.perf_counter() - t0, threads)
+            sm = shards.report(saved)
+        if save_path:
+            outs["--save"].fh.write(shards.dumps(saved))
+    _print_simulate(sm, rules, as_json, to_stderr, records_path, facts_path)
+    _echo_written(("saved run", save_path), ("checkpoint", checkpoint_path))
+
+
+def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, records_path=None,
+                    facts_path=None) -> None:
+    """The report of a simulation: what `simulate` prints, and `merge` of its saved parts."""
     if as_json:
         d = sm.to_dict()
         d["options"] = rules.non_default_options()
@@ -407,6 +492,13 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
         for what, path in (("records", records_path), ("facts", facts_path)):
             if path and path != "-":
                 click.echo(f"{what} written to {path}", err=to_stderr)
+
+
+def _echo_written(*what_path) -> None:
+    """``saved run written to FILE`` lines, on stderr: stdout holds the report, the same as `merge`'s."""
+    for what, path in what_path:
+        if path and path != "-":
+            click.echo(f"{what} written to {path}", err=True)
 
 
 def _progress(length: int, label: str, show: bool = True):
@@ -617,7 +709,9 @@ def bots_cmd(as_json):
               help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json):
+@_scale_options
+def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, shard, save_path,
+               checkpoint_path, scheduler, dask_local):
     """Pit bots against each other, fairly.
 
     With --duplicate (the default) every deal is played once per seat rotation: each bot
@@ -631,19 +725,33 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
     Example:
       tarotsim tournament --table 4 --bots heuristic,random,random,random --deals 20000 --seed 1
     """
+    from . import shards
     from . import simulate as sim
-    from . import tournament as tour
+    from .outputs import open_outputs
 
     rules = _rules(table, options_)
     players = _players(bots, rules)
     if len(set(p.label for p in players)) < 2:
         raise BadInput("--bots: a tournament needs at least two different bots")
-    check_run(start, deals, "--deals")  # start + deals past 2**63: one line before any deal
+    start, stop, whole = _deal_range(start, deals, shard)
     seed = _seed(seed)
     threads = sim.default_threads() if threads is None else threads
-    with _progress(deals, "tournament") as bar:
-        res = tour.run(rules, seed, deals, players, duplicate=duplicate, start=start, threads=threads,
-                       progress=bar.update)
+    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate)
+    _check_run_outputs({"--save": save_path}, checkpoint_path)
+    with open_outputs({"--save": save_path}) as outs:  # checked before the first deal
+        with _progress(stop - start, "tournament") as bar:
+            saved = _execute(job, threads=threads, bar=bar, checkpoint_path=checkpoint_path, scheduler=scheduler,
+                             dask_local=dask_local)
+        if save_path:
+            outs["--save"].fh.write(shards.dumps(saved))
+    _print_tournament(shards.report(saved), as_json)
+    _echo_written(("saved run", save_path), ("checkpoint", checkpoint_path))
+
+
+def _print_tournament(res, as_json: bool) -> None:
+    """The report of a tournament: what `tournament` prints, and `merge` of its saved parts."""
+    from . import tournament as tour
+
     if as_json:
         click.echo(json.dumps(res.to_dict()))
     else:
@@ -769,8 +877,9 @@ def study_group():
               help="Draw made rate and mean score against hand points (needs the plot extra).")
 @click.option("--calibrate", "calibrate_path", metavar="FILE",
               help="Write the measured thresholds for --bots heuristic:thresholds=FILE.")
+@_scale_options
 def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, min_deals, options_, as_json,
-                  csv_path, plot_path, calibrate_path):
+                  csv_path, plot_path, calibrate_path, shard, save_path, checkpoint_path, scheduler, dask_local):
     """Measure the hand strength each contract needs.
 
     For every deal the first player to speak is studied: his hand gets the heuristic
@@ -788,12 +897,16 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
       tarotsim study bidding --table 4 --deals 1000000 --seed 1 --calibrate cal.json
       tarotsim tournament --bots heuristic:thresholds=cal.json,heuristic,heuristic,heuristic
     """
+    from . import shards
     from . import simulate as sim
     from . import study
     from .outputs import open_outputs
 
     rules = _rules(table, options_)
     seed = _seed(seed)
+    bots_text = bots
+    start, stop, whole = _deal_range(start, deals, shard, "the number of deals")
+    deals = stop - start
     if threads is None:  # every core this process may use
         threads = sim.default_threads()
     plot_fmt = None
@@ -815,12 +928,17 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
-    outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path}
+    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole,
+                        contracts=list(plan.contracts), bucket=bucket, min_deals=min_deals)
+    outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--save": save_path}
+    _check_run_outputs(outputs, checkpoint_path)
     with open_outputs(outputs) as outs:  # every path checked and opened before the first deal
         with _progress(deals, "studying", deals >= 50_000) as bar:
-            totals = study.run(rules, seed, deals, start=start, bots=bots, contracts=plan.contracts,
-                               threads=threads, progress=bar.update)
-        rep = study.report(totals, bucket=bucket, min_deals=min_deals)
+            saved = _execute(job, threads=threads, bar=bar, checkpoint_path=checkpoint_path, scheduler=scheduler,
+                             dask_local=dask_local)
+        rep = shards.report(saved)
+        if save_path:
+            outs["--save"].fh.write(shards.dumps(saved))
         if csv_path:
             study.write_csv(rep, outs["--csv"].fh)
         if calibrate_path:
@@ -835,13 +953,57 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     warning = study.calibration_warning(rep) if calibrate_path else None
     if warning:  # the file is still written: a rough calibration may be what the user wants
         click.echo(f"tarotsim: warning: {warning} (written to {calibrate_path} anyway)", err=True)
+    _print_study(rep, as_json, to_stderr)
+    if not as_json:
+        for flag, path in (("csv", csv_path), ("plot", plot_path), ("thresholds", calibrate_path)):
+            if path and path != "-":
+                click.echo(f"{flag} written to {path}", err=to_stderr)
+    _echo_written(("saved run", save_path), ("checkpoint", checkpoint_path))
+
+
+def _print_study(rep: dict, as_json: bool, to_stderr: bool = False) -> None:
+    """The report of a bidding study: what `study bidding` prints, and `merge` of its saved parts."""
+    from . import study
+
     if as_json:
         click.echo(study.to_json(rep), err=to_stderr)
     else:
         click.echo(study.format_report(rep), err=to_stderr)
-        for flag, path in (("csv", csv_path), ("plot", plot_path), ("thresholds", calibrate_path)):
-            if path and path != "-":
-                click.echo(f"{flag} written to {path}", err=to_stderr)
+
+
+# ---------------------------------------------------------------------------------------------
+# Runs split in shards: tarotsim merge (the work is in tarotsim.shards)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object, as the command run would.")
+def merge(files, as_json):
+    """Sum the saved parts of one run (--save, --checkpoint) and print its report.
+
+    The parts must share their whole configuration (command, table, options, bots and
+    their parameters, seed, tarotsim version), hold no deal twice and leave no deal of the
+    run out (the missing ranges are named). The report is exactly the one a single run over
+    all the deals prints; its time is the sum of the parts' times.
+
+    \b
+    Example (4 shards, anywhere, then one merge):
+      tarotsim simulate --deals 100000000 --seed 7 --shard 1/4 --save part1.json
+      ...
+      tarotsim merge part1.json part2.json part3.json part4.json
+    """
+    from . import shards
+
+    with _one_line():
+        saved = shards.merge([(f, shards.load(f)) for f in files])
+        rep = shards.report(saved)
+    cfg = saved.config
+    if saved.command == "simulate":
+        _print_simulate(rep, Rules.from_options(cfg["table"], cfg["options"]), as_json)
+    elif saved.command == "tournament":
+        _print_tournament(rep, as_json)
+    else:
+        _print_study(rep, as_json)
 
 
 # ---------------------------------------------------------------------------------------------

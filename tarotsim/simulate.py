@@ -342,6 +342,23 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
 
     ``progress``: called with the number of deals just finished after every chunk (under a
     lock, so a progress bar needs no locking of its own)."""
+    total, elapsed, (start, stop, threads, chunk_size) = totals(
+        rules, seed, start, stop, count=count, bots=bots, forced=forced, threads=threads, chunk_size=chunk_size,
+        progress=progress)
+    sm = _summary_from_acc(total, _rules(rules), seed=int(seed), start=start, stop=stop, bots=_bots_label(bots))
+    sm.forced = forced is not None
+    sm.threads = threads
+    sm.chunk_size = chunk_size
+    sm.elapsed_s = elapsed
+    sm.deals_per_s = (stop - start) / elapsed if elapsed > 0 else 0.0
+    return sm
+
+
+def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
+           chunk_size=DEFAULT_CHUNK, progress=None) -> tuple[np.ndarray, float, tuple[int, int, int, int]]:
+    """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of deals ``start .. stop - 1`` as
+    :func:`aggregate` sums them, with the seconds spent and ``(start, stop, threads, chunk_size)``
+    as checked. Totals of disjoint ranges add up to the totals of their union."""
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     threads = max(1, int(threads))
     chunk_size = max(1, int(chunk_size))
@@ -363,14 +380,7 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
     if bad_chunks:
         a, b = min(bad_chunks)
         facts(r, seed, a, b, bots=bots, forced=forced)  # raises, naming the deal and the rule
-    elapsed = time.perf_counter() - t0
-    sm = _summary_from_acc(total, r, seed=int(seed), start=start, stop=stop, bots=_bots_label(bots))
-    sm.forced = forced is not None
-    sm.threads = threads
-    sm.chunk_size = chunk_size
-    sm.elapsed_s = elapsed
-    sm.deals_per_s = (stop - start) / elapsed if elapsed > 0 else 0.0
-    return sm
+    return total, time.perf_counter() - t0, (start, stop, threads, chunk_size)
 
 
 def summarize(f: np.ndarray, rules, seed=0, bots="random") -> Summary:
@@ -531,4 +541,4 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
 __all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
            "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "logs",
            "record_from_log", "records",
-           "summarize", "summary_from_totals"]
+           "summarize", "summary_from_totals", "totals"]

@@ -18,7 +18,8 @@ kept as running sums per chunk of deals, so memory does not depend on the number
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
@@ -43,12 +44,9 @@ Entry = Player
 
 @dataclass
 class _Acc:
-    """Running sums for one bot."""
+    """Running integer sums for one bot (so that totals of any split of the deals add up exactly)."""
 
     plays: int = 0              # seat-plays (deals played, one per rotation and seat)
-    units: int = 0              # deals in which it played (the statistical units)
-    sum_x: float = 0.0
-    sum_x2: float = 0.0
     takes: int = 0
     made: int = 0
     taker_score: int = 0
@@ -58,6 +56,114 @@ class _Acc:
     partner_score: int = 0
     takes_by_contract: list = field(default_factory=lambda: [0, 0, 0, 0])
     made_by_contract: list = field(default_factory=lambda: [0, 0, 0, 0])
+    # x(d) = t / c: its score total t over its c seat-plays of deal d. Per c: [sum t, sum t^2, deals],
+    # whole numbers, so the sums of x and x^2 are exact fractions whatever the split of the deals.
+    by_count: dict = field(default_factory=dict)
+
+    @property
+    def units(self) -> int:
+        """Deals in which it played (the statistical units)."""
+        return sum(v[2] for v in self.by_count.values())
+
+
+def _exact_sums(groups: dict) -> tuple[int, float, float]:
+    """``(n, sum, sum of squares)`` of the values ``num / den`` grouped as ``{den: [sum num,
+    sum num^2, n]}``: added as exact fractions, rounded once, so any split gives the same floats."""
+    n, s, s2 = 0, Fraction(0), Fraction(0)
+    for den, (a, b, k) in groups.items():
+        n += k
+        s += Fraction(a, den)
+        s2 += Fraction(b, den * den)
+    return n, float(s), float(s2)
+
+
+def _add_group(groups: dict, key, num: np.ndarray) -> None:
+    g = groups.setdefault(key, [0, 0, 0])
+    g[0] += int(num.sum())
+    g[1] += int((num * num).sum())
+    g[2] += int(num.size)
+
+
+@dataclass
+class TournamentTotals:
+    """The integer totals of a tournament over some deals (:func:`accumulate`): totals of
+    disjoint ranges of deals add up (:meth:`add`) to the totals of their union, exactly."""
+
+    labels: list                # the distinct bots, in seat order of first appearance
+    accs: list                  # one _Acc per label
+    pairs: dict                 # (i, j) -> {(c_i, c_j): [sum num, sum num^2, deals]}, num / (c_i c_j) = x_i - x_j
+
+    @classmethod
+    def empty(cls, labels) -> TournamentTotals:
+        labels = list(labels)
+        return cls(labels, [_Acc() for _ in labels], {p: {} for p in combinations(range(len(labels)), 2)})
+
+    def add(self, other: TournamentTotals) -> None:
+        """Add the totals of other deals (the same bots) into these."""
+        if other.labels != self.labels:
+            raise ValueError(f"totals of bots {other.labels} cannot be added to totals of {self.labels}")
+        for a, b in zip(self.accs, other.accs):
+            for name in ("plays", "takes", "made", "taker_score", "defender_plays", "defender_score",
+                         "partner_plays", "partner_score"):
+                setattr(a, name, getattr(a, name) + getattr(b, name))
+            a.takes_by_contract = [x + y for x, y in zip(a.takes_by_contract, b.takes_by_contract)]
+            a.made_by_contract = [x + y for x, y in zip(a.made_by_contract, b.made_by_contract)]
+            _merge_groups(a.by_count, b.by_count)
+        for key, groups in other.pairs.items():
+            _merge_groups(self.pairs[key], groups)
+
+    def to_json(self) -> dict:
+        """Plain JSON values (group keys as ``"c"`` / ``"ci,cj"`` strings)."""
+        def acc(a):
+            d = {k: v for k, v in asdict(a).items() if k != "by_count"}
+            d["by_count"] = {str(c): v for c, v in sorted(a.by_count.items())}
+            return d
+        return {"labels": self.labels, "bots": [acc(a) for a in self.accs],
+                "pairs": {f"{i},{j}": {f"{a},{b}": v for (a, b), v in sorted(g.items())}
+                          for (i, j), g in self.pairs.items()}}
+
+    @classmethod
+    def from_json(cls, d: dict) -> TournamentTotals:
+        """The inverse of :meth:`to_json` (``ValueError``/``KeyError``/``TypeError`` on a malformed dict)."""
+        t = cls.empty(d["labels"])
+        for a, src in zip(t.accs, d["bots"], strict=True):
+            for name in ("plays", "takes", "made", "taker_score", "defender_plays", "defender_score",
+                         "partner_plays", "partner_score"):
+                setattr(a, name, _whole(src[name]))
+            a.takes_by_contract = [_whole(x) for x in src["takes_by_contract"]]
+            a.made_by_contract = [_whole(x) for x in src["made_by_contract"]]
+            if len(a.takes_by_contract) != len(CONTRACTS) or len(a.made_by_contract) != len(CONTRACTS):
+                raise ValueError("one count per contract expected")
+            a.by_count = {_whole(c, 1): _triple(v) for c, v in src["by_count"].items()}
+        if set(d["pairs"]) != {f"{i},{j}" for i, j in t.pairs}:
+            raise ValueError("the pairs do not match the bots")
+        for key, groups in d["pairs"].items():
+            i, j = (int(x) for x in key.split(","))
+            t.pairs[(i, j)] = {tuple(_whole(x, 1) for x in k.split(",")): _triple(v) for k, v in groups.items()}
+        return t
+
+
+def _whole(x, minimum=None) -> int:
+    if isinstance(x, str):
+        x = int(x)
+    if not isinstance(x, int) or isinstance(x, bool) or (minimum is not None and x < minimum):
+        raise ValueError(f"not a whole number{f' >= {minimum}' if minimum is not None else ''}: {x!r}")
+    return x
+
+
+def _triple(v) -> list:
+    v = [_whole(x) for x in v]
+    if len(v) != 3 or v[1] < 0 or v[2] < 0:
+        raise ValueError(f"[sum, sum of squares, deals] expected, not {v}")
+    return v
+
+
+def _merge_groups(into: dict, other: dict) -> None:
+    for key, (a, b, k) in other.items():
+        g = into.setdefault(key, [0, 0, 0])
+        g[0] += a
+        g[1] += b
+        g[2] += k
 
 
 def _ci(n: int, s: float, s2: float) -> tuple[float, float, float, float]:
@@ -138,7 +244,19 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
 
     seed = check_seed(seed)
     start, stop = check_run(start, deals, minimum=1)
-    deals = stop - start
+    t0 = time.perf_counter()
+    totals = accumulate(rules, seed, start, stop, entries, duplicate=duplicate, threads=threads, progress=progress,
+                        chunk=chunk, play=play)
+    return result(rules, seed, start, stop - start, entries, duplicate, totals, time.perf_counter() - t0)
+
+
+def accumulate(rules: Rules, seed: int, start: int, stop: int, entries: list[Entry], *, duplicate: bool = True,
+               threads: int | None = None, progress=None, chunk: int | None = None,
+               play=play_chunk) -> TournamentTotals:
+    """The integer totals of deals ``start .. stop - 1`` (arguments as :func:`run`); the totals of
+    disjoint ranges add up (:meth:`TournamentTotals.add`) to those of their union."""
+    seed = check_seed(seed)
+    start, stop = check_run(start, stop - start)
     threads = sim.default_threads() if threads is None else max(1, int(threads))
     if chunk is None:
         chunk = CHUNK if all(e.fast for e in entries) else SLOW_CHUNK
@@ -146,18 +264,16 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
     n = rules.n_seats
     if len(entries) != n:
         raise ValueError(f"table {rules.table} seats {n} players: give {n} bots, not {len(entries)}")
-    labels = list(dict.fromkeys(e.label for e in entries))
-    idx = {lab: i for i, lab in enumerate(labels)}
-    k = len(labels)
-    accs = [_Acc() for _ in labels]
-    pair_sums = {(i, j): [0.0, 0.0, 0] for i, j in combinations(range(k), 2)}  # sum, sum of squares, units
+    totals = TournamentTotals.empty(dict.fromkeys(e.label for e in entries))
+    idx = {lab: i for i, lab in enumerate(totals.labels)}
+    k = len(totals.labels)
+    accs = totals.accs
     rots = rotations(entries, duplicate)
-    t0 = time.perf_counter()
     for a in range(start, stop, chunk):
         b = min(stop, a + chunk)
         m = b - a
-        tot = np.zeros((k, m))          # per bot, per deal: sum of its scores
-        cnt = np.zeros((k, m))          # per bot, per deal: its seat-plays
+        tot = np.zeros((k, m), np.int64)          # per bot, per deal: sum of its scores
+        cnt = np.zeros((k, m), np.int64)          # per bot, per deal: its seat-plays
         index = np.arange(a, b)
         for r, seats in enumerate(rots):
             use = np.ones(m, bool) if duplicate else (index % n == r)
@@ -188,28 +304,31 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
                 defending = active & played & (f["taker"] != s) & (f["partner"] != s)
                 acc.defender_plays += int(defending.sum())
                 acc.defender_score += int(sc[defending].sum())
-        present = cnt > 0
-        x = np.divide(tot, cnt, out=np.zeros_like(tot), where=present)
         for i, acc in enumerate(accs):
-            acc.units += int(present[i].sum())
-            acc.sum_x += float(x[i][present[i]].sum())
-            acc.sum_x2 += float((x[i][present[i]] ** 2).sum())
-        for (i, j), ps in pair_sums.items():
-            both = present[i] & present[j]
-            dlt = x[i][both] - x[j][both]
-            ps[0] += float(dlt.sum())
-            ps[1] += float((dlt ** 2).sum())
-            ps[2] += int(both.sum())
+            for c in np.unique(cnt[i][cnt[i] > 0]):
+                _add_group(acc.by_count, int(c), tot[i][cnt[i] == c])
+        for (i, j), groups in totals.pairs.items():
+            both = (cnt[i] > 0) & (cnt[j] > 0)
+            ci, cj = cnt[i][both], cnt[j][both]
+            num = tot[i][both] * cj - tot[j][both] * ci   # (x_i - x_j) * ci * cj
+            key = ci * 64 + cj                             # at most 25 seat-plays a deal
+            for kk in np.unique(key):
+                _add_group(groups, (int(kk) // 64, int(kk) % 64), num[key == kk])
         if progress is not None:
             progress(m)
-    elapsed = time.perf_counter() - t0
+    return totals
 
+
+def result(rules: Rules, seed: int, start: int, deals: int, entries: list[Entry], duplicate: bool,
+           totals: TournamentTotals, elapsed: float = 0.0) -> TournamentResult:
+    """The statistics of :func:`run` from the totals of deals ``start .. start + deals - 1``."""
     bots = []
-    for lab, acc in zip(labels, accs):
-        mean, lo, hi, sd = _ci(acc.units, acc.sum_x, acc.sum_x2)
+    for lab, acc in zip(totals.labels, totals.accs):
+        units, sx, sx2 = _exact_sums(acc.by_count)
+        mean, lo, hi, sd = _ci(units, sx, sx2)
         bots.append({
             "name": lab, "mean": mean, "ci_low": lo, "ci_high": hi, "sd": sd,
-            "deals": acc.units, "units": acc.units, "plays": acc.plays,
+            "deals": units, "units": units, "plays": acc.plays,
             "take_rate": acc.takes / acc.plays if acc.plays else None,
             "made_rate": acc.made / acc.takes if acc.takes else None,
             "mean_as_taker": acc.taker_score / acc.takes if acc.takes else None,
@@ -220,11 +339,15 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
                                       zip(CONTRACTS, acc.takes_by_contract, acc.made_by_contract)},
         })
     pairs = []
-    for (i, j), ps in pair_sums.items():
-        units = int(ps[2])  # a count, kept in one list with the float sums
-        mean, lo, hi, sd = _ci(units, ps[0], ps[1])
-        pairs.append({"a": labels[i], "b": labels[j], "mean": mean, "ci_low": lo, "ci_high": hi,
+    for (i, j), groups in totals.pairs.items():
+        by_den: dict = {}  # the difference num / (ci cj): grouped by its denominator
+        for (ci, cj), v in groups.items():
+            _merge_groups(by_den, {ci * cj: v})
+        units, sd_, sd2 = _exact_sums(by_den)
+        mean, lo, hi, sd = _ci(units, sd_, sd2)
+        pairs.append({"a": totals.labels[i], "b": totals.labels[j], "mean": mean, "ci_low": lo, "ci_high": hi,
                       "units": units, "deals": units, "sd": sd, "verdict": verdict(units, lo, hi)})
+    n = rules.n_seats
     return TournamentResult(table=rules.table, seed=seed, start=start, deals=deals, duplicate=duplicate,
                             rotations=n if duplicate else 1, entries=list(entries), bots=bots, pairs=pairs,
                             elapsed_s=elapsed, options=rules.non_default_options())

@@ -1,0 +1,182 @@
+"""Runs on a Dask cluster (the optional extra ``tarotsim[dask]``: dask and distributed).
+
+:func:`executor` gives :func:`tarotsim.shards.execute` a way to run deal ranges on Dask workers:
+an existing cluster (``--scheduler tcp://HOST:PORT``) or a local one of N worker processes
+(``--dask-local N``). The work is a plain map and sum:
+
+- every task is one deal range of about a second of work or more
+  (:meth:`tarotsim.shards.Job.task_deals`), with a deterministic key (the job's configuration
+  hash and the range), so a resumed run asks for the very same tasks;
+- before the timed work every worker loads (or compiles) the numba kernels once, through a
+  worker plugin that also runs on workers joining later;
+- a task whose worker dies is run again elsewhere by the scheduler (its ``allowed-failures``);
+- results are streamed back with ``as_completed(..., with_results=True)`` and summed on the
+  client in integers, so the totals are those of a local run whatever the workers or the order;
+  a bounded number of tasks is in flight, so the scheduler holds few tasks however long the run.
+
+Dask is imported only here, and only when asked for: without it, :class:`DaskMissing` names
+``pip install 'tarotsim[dask]'``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+
+from .shards import Job, ShardError, pieces
+
+INSTALL_HINT = "pip install 'tarotsim[dask]'"
+#: Seconds to wait for a scheduler before giving up on it.
+CONNECT_TIMEOUT = 10
+#: Seconds between two progress lines on stderr when it is not a terminal.
+PROGRESS_EVERY = 10.0
+
+
+class DaskMissing(ShardError):
+    """Dask was asked for but is not installed."""
+
+
+def require():
+    """Import ``distributed`` (:class:`DaskMissing` with the install command when it is missing)."""
+    try:
+        import distributed
+    except ImportError:
+        raise DaskMissing(f"--scheduler and --dask-local need Dask, which is not installed: {INSTALL_HINT}") from None
+    return distributed
+
+
+def _run_task(job: Job, a: int, b: int):
+    """One task: the totals of deals ``a .. b - 1`` on one thread of the worker."""
+    return job.compute(a, b, threads=1)
+
+
+try:  # this module is imported only when Dask is asked for
+    from distributed.diagnostics.plugin import WorkerPlugin as _PluginBase
+except ImportError:  # without the extra: a plain base class, never instantiated
+    _PluginBase = object  # type: ignore[misc,assignment]
+
+
+class _WarmUp(_PluginBase):
+    """Worker plugin: load (or compile) the job's kernels once per worker, before any task."""
+
+    def __init__(self, job: Job):
+        self.job = job
+        self.name = f"tarotsim-warm-up-{job.key()}"
+
+    def setup(self, worker=None):
+        self.job.warm_up()
+
+    def teardown(self, worker=None):
+        pass
+
+
+@contextlib.contextmanager
+def connect(scheduler: str | None = None, local_workers: int | None = None):
+    """A Dask client: on the scheduler at ``scheduler`` or on a new local cluster of
+    ``local_workers`` worker processes of one thread each (closed on exit).
+
+    An unreachable scheduler is a :class:`ShardError` of one line."""
+    distributed = require()
+    if (scheduler is None) == (local_workers is None):
+        raise ShardError("give one of --scheduler and --dask-local")
+    if scheduler is not None:
+        try:
+            client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as e:
+            reason = " ".join(str(e).split()) or type(e).__name__
+            raise ShardError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({reason[:200]})") from None
+        with contextlib.closing(client):
+            yield client
+        return
+    import logging
+    # a local cluster is ours: quiet its start-up and shut-down chatter, keep its errors
+    for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    assert local_workers is not None  # no scheduler given: a local cluster
+    with distributed.LocalCluster(n_workers=int(local_workers), threads_per_worker=1, processes=True,
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
+        with distributed.Client(cluster, set_as_default=False) as client:
+            yield client
+
+
+def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: int | None = None, progress=None,
+               log=None, progress_lines: bool = True) -> int:
+    """Run ``ranges`` of ``job`` as tasks on ``client``'s workers, calling ``on_done(a, b,
+    totals)`` as each one arrives; returns the number of worker threads.
+
+    ``task_deals``: deals per task (default :meth:`Job.task_deals`); ``progress(n)``: called with
+    the deals of every finished task; ``log(line)``: a line when the run starts and (with
+    ``progress_lines``), at most every :data:`PROGRESS_EVERY` seconds, how far it is;
+    ``on_start()``: called when every worker is ready, as the timed work starts."""
+    distributed = require()
+    tasks = pieces(ranges, task_deals or job.task_deals())
+    total = sum(b - a for a, b in tasks)
+    client.register_plugin(_WarmUp(job))  # every worker loads the kernels, now and when it joins
+    threads = max(1, sum(client.nthreads().values()))
+    if log is not None:
+        log(f"dask: {len(tasks):,} task(s) of up to {task_deals or job.task_deals():,} deals on "
+            f"{len(client.nthreads())} worker(s), {threads} thread(s)")
+    prefix = f"tarotsim-{job.command.replace(' ', '-')}-{job.key()}"
+    if on_start is not None:
+        on_start()
+    window = max(8, 4 * threads)  # tasks in flight: enough to keep every thread busy
+    queue = iter(tasks)
+    where = {}  # key -> (future, a, b) of the tasks in flight
+
+    def submit():
+        for a, b in queue:
+            fut = client.submit(_run_task, job, a, b, key=f"{prefix}-{a}-{b}", pure=False)
+            where[fut.key] = (fut, a, b)
+            return fut
+        return None
+
+    first = [f for f in (submit() for _ in range(window)) if f is not None]
+    done_deals, last = 0, time.monotonic()
+    ac = distributed.as_completed(first, with_results=True, loop=client.loop)
+    try:
+        for fut, totals in ac:
+            _, a, b = where.pop(fut.key)
+            fut.release()
+            on_done(a, b, totals)
+            done_deals += b - a
+            if progress is not None:
+                progress(b - a)
+            if log is not None and progress_lines and time.monotonic() - last >= PROGRESS_EVERY:
+                last = time.monotonic()
+                log(f"dask: {done_deals:,} of {total:,} deals done")
+            nxt = submit()
+            if nxt is not None:
+                ac.add(nxt)
+    finally:
+        ac.clear()  # an interrupted run leaves nothing queued on the cluster
+        if where:
+            with contextlib.suppress(Exception):
+                client.cancel([fut for fut, _, _ in where.values()])
+    return threads
+
+
+def executor(scheduler: str | None = None, local_workers: int | None = None, *, task_deals: int | None = None,
+             progress=None, log=None, progress_lines: bool = True, client=None):
+    """An ``executor`` for :func:`tarotsim.shards.execute` that runs the ranges on Dask: on
+    ``client`` when given, else on the scheduler at ``scheduler`` or on a local cluster of
+    ``local_workers`` processes (opened when the run starts, closed when it ends)."""
+    require()
+
+    def run(job: Job, ranges, on_done, on_start=None) -> int:
+        if not ranges:
+            return 1
+        kw = dict(task_deals=task_deals, progress=progress, log=log, progress_lines=progress_lines)
+        if client is not None:
+            return run_ranges(client, job, ranges, on_done, on_start, **kw)
+        with connect(scheduler, local_workers) as c:
+            return run_ranges(c, job, ranges, on_done, on_start, **kw)
+
+    return run
+
+
+def stderr_log(line: str) -> None:
+    print(f"tarotsim: {line}", file=sys.stderr, flush=True)
+
+
+__all__ = ["CONNECT_TIMEOUT", "DaskMissing", "INSTALL_HINT", "connect", "executor", "require", "run_ranges"]

@@ -1,0 +1,106 @@
+"""Runs on Dask (the dask extra; CI installs it): a LocalCluster of 2 worker processes gives the
+local run's totals, also when a worker dies in the middle (tarotsim.distributed)."""
+
+import os
+import signal
+
+import pytest
+
+from tarotsim import shards
+from tarotsim.cli import main
+from tarotsim.rules import Rules
+
+# the dask extra, which the test command installs (pip install -e '.[test,plot,dask]'): never skipped
+import distributed  # noqa: E402
+
+from tarotsim import distributed as tdist  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module")
+def client():
+    """Two worker processes of one thread, importing this checkout's tarotsim."""
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = REPO + (os.pathsep + old if old else "")
+    try:
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                      silence_logs=40) as cluster, \
+                distributed.Client(cluster, set_as_default=False) as c:
+            yield c
+    finally:
+        if old is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = old
+
+
+JOBS = {
+    "simulate": dict(table="4", bots="random", settings={}),
+    "tournament": dict(table="4", bots="greedy,random,random,random", settings={"duplicate": True}),
+    "study bidding": dict(table="5", bots="random", settings={"contracts": ["garde", "garde_sans"]}),
+}
+
+
+def _job(command, start, stop):
+    j = JOBS[command]
+    return shards.Job.of(command, Rules(j["table"]), 9, start, stop, j["bots"], **j["settings"])
+
+
+@pytest.mark.parametrize("command", list(JOBS))
+def test_dask_run_equals_the_local_run(client, command):
+    job = _job(command, 100, 2_600)
+    local = shards.execute(job, threads=1)
+    seen = []
+    on_dask = shards.execute(job, executor=tdist.executor(client=client, task_deals=500, progress=seen.append))
+    assert on_dask.done == local.done == [(100, 2_600)]
+    assert shards._totals_json(command, on_dask.totals) == shards._totals_json(command, local.totals)
+    assert sorted(seen) == [100, 400, 500, 500, 500, 500]  # tasks aligned on multiples of 500
+    assert on_dask.threads == 2
+
+
+def test_a_worker_killed_during_the_run_changes_no_total(client):
+    """SIGKILL to one worker process after the first result: its tasks run again elsewhere (the
+    scheduler's retries), every range is counted once."""
+    job = _job("simulate", 0, 1_200_000)
+    pids = list(client.run(os.getpid).values())
+    killed = []
+
+    def kill_once(n):
+        if not killed:
+            killed.append(pids[0])
+            os.kill(pids[0], signal.SIGKILL)
+
+    on_dask = shards.execute(job, executor=tdist.executor(client=client, task_deals=100_000, progress=kill_once))
+    assert killed and on_dask.done == [(0, 1_200_000)]
+    local = shards.execute(job, threads=2)
+    assert (on_dask.totals == local.totals).all()
+    client.wait_for_workers(2, timeout=60)  # the nanny restarted it: the cluster is whole again
+
+
+def test_checkpoint_of_a_dask_run_resumes_with_the_same_tasks(client, tmp_path):
+    job = _job("simulate", 0, 6_000)
+    ck = str(tmp_path / "ck.json")
+    first = shards.execute(_job("simulate", 0, 2_000)).totals  # as an interrupted run left it
+    shards.write(shards.Saved(job.config(), (0, 6_000), [(0, 2_000)], first), ck, "--checkpoint")
+    ran = []
+    resumed = shards.execute(job, checkpoint=ck, executor=tdist.executor(client=client, task_deals=1_000,
+                                                                          progress=ran.append))
+    assert sum(ran) == 4_000 and resumed.done == [(0, 6_000)]
+    assert (resumed.totals == shards.execute(job).totals).all()
+
+
+def test_dask_local_from_the_command_line(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    argv = ["simulate", "--deals", "4000", "--seed", "3", "--threads", "1"]
+    with pytest.raises(SystemExit):
+        main(argv)
+    single = capsys.readouterr().out
+    saved = tmp_path / "d.json"
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--dask-local", "2", "--save", str(saved)])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 0 and "dask: 1 task(s) of up to 1,000,000 deals on 2 worker(s)" in err
+    strip = (lambda text: "\n".join(line for line in text.splitlines() if "thread(s)" not in line))
+    assert strip(out) == strip(single) and "2 thread(s)" in out
+    assert shards.load(str(saved)).threads == 2
