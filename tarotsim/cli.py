@@ -82,7 +82,7 @@ def cli():
     Play many deals:       tarotsim simulate --deals 1000000 --seed 1
     Compare bots:          tarotsim tournament --bots heuristic,greedy,greedy,greedy
 
-    Rules follow the FFT rulebook; their ids (R-COUNT-4 ...) are quoted in the output and
+    Rules follow the FFT rulebook; their ids (such as R-COUNT-4) are quoted in the output and
     explained in docs/rules.md (RULES §14: the variants, set with --option NAME=VALUE, see
     `tarotsim options`). Deal records (DESIGN §6) and the facts table: docs/records.md.
     """

@@ -1,4 +1,4 @@
-"""Counter-based randomness and the deal itself (DESIGN §3, RULES R-DEAL-1/2).
+"""Counter-based randomness and the deal itself (DESIGN §3, RULES R-DEAL-1, R-DEAL-2).
 
 A deal is identified by ``(seed, index)``. Two independent streams derive from it:
 

@@ -53,7 +53,7 @@ class ScoringError(ValueError):
 
 def score_core(rules_vec, contract, attack_hp, oudlers, pab, poignee_attack, poignee_defence,
                slam_announced, slam_side, taker, partner, dummy, miseres, steps, scores):
-    """Score one deal from its facts, in integers (R-COUNT-3/4, R-PAB, R-POIG-4, R-SLAM-3, R-SCORE, R-MIS-2).
+    """Score one deal from its facts, in integers (R-COUNT-3, R-COUNT-4, R-PAB, R-POIG-4, R-SLAM-3, R-SCORE, R-MIS-2).
 
     Plain arithmetic on ints and arrays, compiled as is by numba for the simulator.
 
@@ -175,7 +175,7 @@ class DealFacts:
 
 @dataclass(frozen=True)
 class ScoreBreakdown:
-    """Every step from the facts to the scores (R-COUNT-3 … R-SCORE-2, R-MIS-2)."""
+    """Every step from the facts to the scores (R-COUNT-3, R-COUNT-4, R-SCORE-1, R-SCORE-2, R-MIS-2)."""
 
     facts: DealFacts
     target: int                 # T in points (R-COUNT-3)

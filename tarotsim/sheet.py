@@ -440,7 +440,7 @@ def _items(text: str) -> list[str]:
 
 
 def score_sheet(rows, rules: Rules, names, until: int | None = None) -> SheetResult:
-    """Score the rows in order with running totals (R-SCORE-1 … R-SCORE-3, R-MIS-2).
+    """Score the rows in order with running totals (R-SCORE-1, R-SCORE-2, R-SCORE-3, R-MIS-2).
 
     ``until`` (default: the ``game_end`` option when it is a points target) ends the game at the
     first deal where a player's total reaches it; the later rows are not counted.

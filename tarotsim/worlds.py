@@ -18,7 +18,7 @@ module, and docs/worlds.md, for the method and why the law is uniform.
 
 Supported: every decision of a deal that is not over, from the first bid to the last card
 (tables 3, 4, 5, 5d). What is used (rule ids in ``tarotsim/_kernels/worlds.py``): voids and trump
-ceilings shown by the plays (R-PLAY-4a..4d; the Excuse shows nothing, R-EXC-1, and the card
+ceilings shown by the plays (R-PLAY-4a, R-PLAY-4b, R-PLAY-4c, R-PLAY-4d; the Excuse shows nothing, R-EXC-1, and the card
 after an Excuse lead was free, R-PLAY-3), the shown chien and écart (R-CHIEN-1, R-CHIEN-2), the
 unseen chien as one more hidden pile (R-CHIEN-3, R-CHIEN-4), poignées (R-POIG-2, R-POIG-3),
 misères (R-MIS-1), the hand sizes (R-DEAL-1) and "no petit sec was dealt" (R-DEAL-4, option

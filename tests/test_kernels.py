@@ -97,7 +97,7 @@ def _is_trump(c):
 
 
 def _legal(hand, trick, first_trick, called, restricted):
-    """R-PLAY-3/4, R-EXC-1, R-CALL-4 from the text."""
+    """R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1, R-CALL-4 from the text."""
     led = next((c for c in trick if not c.is_excuse), None)
     if led is None:
         bound = first_trick and called is not None and (not trick or restricted)
@@ -165,7 +165,7 @@ def check_record(rec, rules):
     assert [taker, contract] in bids and CONTRACTS.index(contract) == best
     hand_now = {s: set(hands[s]) for s in active}
     called = _c(rec["called"]) if rec["called"] else None
-    if rules.table == "5":  # R-CALL-1/2
+    if rules.table == "5":  # R-CALL-1, R-CALL-2
         own = hands[taker]
         ranks = [14]
         for r in (13, 12, 11):
@@ -181,7 +181,7 @@ def check_record(rec, rules):
     partner = rec["partner"]
     attack = {taker} | ({partner} if partner is not None else set())
     ecart = [_c(x) for x in rec["ecart"]]
-    if contract in ("prise", "garde"):  # R-CHIEN-1/2
+    if contract in ("prise", "garde"):  # R-CHIEN-1, R-CHIEN-2
         hand_now[taker] |= set(chien)
         assert len(ecart) == len(chien) and set(ecart) <= hand_now[taker]
         assert not any(c.is_oudler or (c.suit is not None and c.rank == 14) for c in ecart)

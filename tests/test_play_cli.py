@@ -174,7 +174,7 @@ def check_game(tmp_path, capsys, table, seed, seat, person, kinds_needed, option
 
 def test_play_table_3_taker_with_ecart_chelem_and_poignee(tmp_path, capsys):
     """Table 3: bid, écart (a king refused, R-CHIEN-2), chelem, poignée (a wrong size refused,
-    R-POIG-2), every card (illegal ones refused with R-PLAY-4a/R-PLAY-4b/R-PLAY-4c)."""
+    R-POIG-2), every card (illegal ones refused with R-PLAY-4a, R-PLAY-4b, R-PLAY-4c)."""
     out, recs = check_game(tmp_path, capsys, "3", SEEDS["3"], 0, Person(),
                            {"bid", "ecart", "chelem", "poignee", "card"})
     assert recs[0]["taker"] == 0 and any(d["kind"] == "poignee" and d["seat"] == 0
@@ -349,7 +349,7 @@ def test_records_that_cannot_be_written_stop_with_one_line(tmp_path):
 
 
 def test_question_mark_at_a_card_names_the_duty():
-    """`?` at a restricted card decision says why, with the rule (R-PLAY-4a/R-PLAY-4b/R-PLAY-4c)."""
+    """`?` at a restricted card decision says why, with the rule (R-PLAY-4a, R-PLAY-4b, R-PLAY-4c)."""
     rules = Rules("4")
     for index in range(20):
         game = Game(rules, 3, index)

@@ -92,7 +92,7 @@ def test_invariants_of_a_random_deal(args):
     if d.outcome != "played":
         assert d.tricks == [] and d.scores == [0] * rules.n_seats
         return
-    # R-PLAY-1/2: one card per active seat, in playing order from the leader
+    # R-PLAY-1, R-PLAY-2: one card per active seat, in playing order from the leader
     leader = d.taker if d.chelem_announced else d.order[0]
     for t in d.tricks:
         assert t.leader == leader

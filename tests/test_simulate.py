@@ -209,7 +209,7 @@ def test_kernel_records_equal_reference_forced(table):
                          ids=["default", "attack_only"])
 @pytest.mark.parametrize("table", ("4", "5"))
 def test_kernel_records_equal_reference_on_slams(table, opts):
-    """Slams are rare with random bots: pick them from the facts table, so R-SLAM-2/3, R-EXC-4
+    """Slams are rare with random bots: pick them from the facts table, so R-SLAM-2, R-SLAM-3, R-EXC-4
     and R-PAB-2 are compared too."""
     r = Rules.from_options(table, opts)
     f = simulate.facts(r, 606, 0, 400000, threads=2)

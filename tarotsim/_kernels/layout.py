@@ -106,7 +106,8 @@ PUB_TRICKS_WON = PUB_SEAT_PLAYED_S + MAX_SEATS
 # half-points of the cards (the Excuse aside) in the tricks it won
 PUB_WON_HP = PUB_TRICKS_WON + MAX_SEATS
 # the history, for a bot that searches (``pimc``): the leader of every trick so far and its
-# cards from the leader (written as each card is played), the misères declared per seat
+# cards from the leader (written as each card is played; the slots of tricks not yet played
+# hold stale values: read the first PUB_TRICK tricks only), the misères declared per seat
 # (bit 0 d'atout, bit 1 de tête, R-MIS-1)
 PUB_H_LEADER = PUB_WON_HP + MAX_SEATS
 PUB_H_CARDS = PUB_H_LEADER + MAX_TRICKS

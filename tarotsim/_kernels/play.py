@@ -71,7 +71,7 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_D
                      L_ECART, L_FORCED, L_HAND_S, L_HAND_T, L_INDEX, L_LEADER, L_MADE, L_MISERES,
                      L_N_BIDS, L_N_DECL, L_N_ECART, L_N_MISERES, L_N_TRICKS, L_OUDLERS, L_OUTCOME,
                      L_PAB, L_PARTNER, L_PETIT_SEC_SEAT, L_POIGNEE_ATTACK, L_POIGNEE_DEFENCE, L_SCORES,
-                     L_LEN, L_SLAM_ANNOUNCED, L_STEPS, L_TAKER, L_VALUE, L_WINNER, MAX_SEATS, MAX_TRICKS,
+                     L_LEN, L_SLAM_ANNOUNCED, L_STEPS, L_TAKER, L_VALUE, L_WINNER, MAX_SEATS,
                      OUTCOME_ALL_PASSED, OUTCOME_PETIT_SEC, OUTCOME_PLAYED, PUB_BIDS, PUB_CALLED,
                      PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_DUMMY, PUB_ECART_T,
                      PUB_HIGHEST, PUB_LEADER, PUB_LEN, PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T,
@@ -382,10 +382,8 @@ def _new_bots_view(rv, pub):
         pub[PUB_TRICKS_WON + s] = 0
         pub[PUB_WON_HP + s] = 0
         pub[PUB_MISERE_KINDS + s] = 0
-    for i in range(MAX_TRICKS):
-        pub[PUB_H_LEADER + i] = 0
-    for i in range(MAX_TRICKS * MAX_SEATS):
-        pub[PUB_H_CARDS + i] = 0
+    # The history (``PUB_H_*``) is not emptied: only its first ``PUB_TRICK`` tricks are read, and
+    # each is written when played (measured: emptying its 144 slots cost 2-3% of a heuristic deal).
 
 
 @njit(inline="always")

@@ -328,7 +328,7 @@ class ReferenceDeal:
             self.hands[self.taker] = in_order(self.hands[self.taker] + self.chien)  # R-CHIEN-1
             self.phase = "ecart"
         else:
-            self.phase = "chelem"  # R-CHIEN-3/4: no écart
+            self.phase = "chelem"  # R-CHIEN-3, R-CHIEN-4: no écart
 
     # ------------------------------------------------------------------ chien and écart (R-CHIEN)
     @property
@@ -351,7 +351,7 @@ class ReferenceDeal:
         """Raise RuleViolation unless ``cards`` is a legal écart for ``seat``; return them sorted."""
         if self.phase != "ecart":
             raise RuleViolation("R-CHIEN-1", "not the time for an écart" + (
-                f" (no écart at {self.contract}, R-CHIEN-3/4)" if self.contract in ("garde_sans", "garde_contre") else ""))
+                f" (no écart at {self.contract}, R-CHIEN-3, R-CHIEN-4)" if self.contract in ("garde_sans", "garde_contre") else ""))
         if seat != self.taker:
             raise RuleViolation("R-CHIEN-1", f"only the taker (seat {self.taker}) makes the écart")
         cards = as_cards(cards)
@@ -389,7 +389,7 @@ class ReferenceDeal:
         return True
 
     def discard(self, seat: int, cards):
-        """The taker lays the écart aside (R-CHIEN-1/2)."""
+        """The taker lays the écart aside (R-CHIEN-1, R-CHIEN-2)."""
         cards = self.check_ecart(seat, cards)
         self.hands[self._taker] = [c for c in self.hands[self._taker] if c not in cards]
         self.ecart = cards
@@ -411,7 +411,7 @@ class ReferenceDeal:
 
     # ------------------------------------------------------------------ first turn: poignée, misère
     def next_player(self) -> int | None:
-        """The seat to play the next card (R-PLAY-1/2), or None outside the play."""
+        """The seat to play the next card (R-PLAY-1, R-PLAY-2), or None outside the play."""
         if self.phase != "play":
             return None
         assert self.leader is not None  # set when the play starts
@@ -555,7 +555,7 @@ class ReferenceDeal:
         return self._duty(seat)[0]
 
     def check_play(self, seat: int, card) -> Card:
-        """Raise RuleViolation unless ``seat`` may play ``card`` now (R-PLAY-2/4, R-CALL-4)."""
+        """Raise RuleViolation unless ``seat`` may play ``card`` now (R-PLAY-2, R-PLAY-4a to R-PLAY-4e, R-CALL-4)."""
         if self.phase != "play":
             raise RuleViolation("R-PLAY-2", "no card is played now")
         if seat != self.next_player():
@@ -598,7 +598,7 @@ class ReferenceDeal:
             return False
         return all(self.side_of(t.winner) == side for t in self.tricks)
 
-    # ------------------------------------------------------------------ counting (R-EXC-2..5, R-COUNT, R-PAB)
+    # ------------------------------------------------------------------ counting (R-EXC-2, R-EXC-3, R-EXC-4, R-EXC-5, R-COUNT, R-PAB)
     def _finish(self):
         self.outcome = "played"
         self.phase = "done"
@@ -650,7 +650,7 @@ class ReferenceDeal:
         self.defence_half_points = sum(c.half_points for c in self.defence_pile) + debt["defence"]
 
     def petit_au_bout(self) -> str | None:
-        """Side that earns the petit au bout, or None (R-PAB-1/2)."""
+        """Side that earns the petit au bout, or None (R-PAB-1, R-PAB-2)."""
         last = self.tricks[-1]
         petit = DECK[PETIT]
         if petit in last.cards:
@@ -661,7 +661,7 @@ class ReferenceDeal:
         return None
 
     def chelem_outcome(self) -> str | None:
-        """The slam outcome as scoring names it (R-SLAM-2/3)."""
+        """The slam outcome as scoring names it (R-SLAM-2, R-SLAM-3)."""
         sides = {self.side_of(t.winner) for t in self.tricks}
         announced = "announced_" if self.chelem_announced else ""
         if sides == {"attack"}:

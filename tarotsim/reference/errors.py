@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 class RuleViolation(ValueError):
-    """An action the rules forbid (RULES R-PLAY-6, R-POIG-5 …); the deal is left unchanged.
+    """An action the rules forbid (RULES R-PLAY-6, R-POIG-5 and others); the deal is left unchanged.
 
     ``rule_id`` is the RULES.md id that is broken (``"R-PLAY-4b"``), ``message`` says why in
     words; ``str(exc)`` is ``"<message> (<rule_id>)"``, for instance

@@ -106,7 +106,7 @@ def play_duty(hand, trick, *, called: Card | None = None, first_trick: bool = Fa
 
 
 def legal_cards(hand, trick, **facts) -> list[Card]:
-    """The cards the player may play now, in id order (R-PLAY-3/4, R-EXC-1, R-CALL-4)."""
+    """The cards the player may play now, in id order (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1, R-CALL-4)."""
     return play_duty(hand, trick, **facts)[0]
 
 
