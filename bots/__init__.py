@@ -186,7 +186,7 @@ if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - 
 #: Parameters read from a file, per bot: ``{bot: {key: help}}`` (``heuristic:thresholds=FILE``).
 FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --calibrate FILE`: sets prise, "
                                            "garde, garde_sans and garde_contre"}}
-FILE_PARAMS["pimc"] = FILE_PARAMS["heuristic"]  # pimc bids with the heuristic's thresholds
+FILE_PARAMS["pimc"] = FILE_PARAMS["heuristic"]  # pimc bids as the heuristic does: a file sets its thresholds too
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
 THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
 

@@ -1,15 +1,17 @@
-"""``pimc``: the heuristic's bidding, call, écart and declarations; its cards by search.
+"""``pimc``: the heuristic's bidding (with its own thresholds), call, écart and declarations; its
+cards by search.
 
 Perfect-information Monte Carlo (the search itself is ``bots/_search.py``, inside the deal
 kernel): at each card decision with more than one legal card, the seat draws ``worlds``
 deals of the cards it cannot see, uniformly among those that agree with what it has seen
-(``tarotsim.worlds``), plays every legal card in each of them and finishes the deal ``rollouts``
-times with every seat playing the rollout ``policy``, the same rollout streams for every card
+(``tarotsim.worlds``), plays every legal card (one of each class of equivalent cards) in each of
+them and finishes the deal ``rollouts`` times with every seat playing the rollout ``policy``, the same rollout streams for every card
 (common random numbers); it plays the card with the best mean score for itself (ties: the lowest
 card id). Parameters are counts, never seconds, so results stay deterministic.
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
-declarations); then ``worlds``, ``rollouts`` and ``policy``.
+declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
+``policy``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 from . import heuristic
 
 NAME = "pimc"
-DESCRIPTION = "searches its cards: samples the unseen cards, plays each legal card out with the heuristic"
+DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal card out with the heuristic; "
+               "bids as the heuristic, from lower thresholds")
 
 #: Most worlds a decision may sample (the kernel's scratch is sized for it).
 MAX_WORLDS = 4096
@@ -26,8 +29,14 @@ MAX_ROLLOUTS = 64
 #: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``).
 POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 
-#: (name, default, kind, help), in parameter-vector order: the heuristic's, then the search's
-PARAMS = heuristic.PARAMS + (
+#: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
+#: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots
+#: at table 4 (README, "Strength"); the table shifts (``shift3``, ``shift5``) are the heuristic's.
+BIDDING = {"prise": 38.0, "garde": 39.0}
+
+#: (name, default, kind, help), in parameter-vector order: the heuristic's (with :data:`BIDDING`),
+#: then the search's
+PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) + (
     ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
     ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
                          "deterministic)"),

@@ -118,6 +118,11 @@ def _heuristic_defaults() -> np.ndarray:
     return REGISTRY["heuristic"].vector()
 
 
+def _n_heuristic_params() -> int:
+    from bots import REGISTRY
+    return len(REGISTRY["heuristic"].params)
+
+
 def table_shift(table: str, row=None) -> float:
     """What ``heuristic_bid`` adds to every threshold at this table (``row``: a heuristic
     parameter vector, default the heuristic defaults)."""
@@ -137,11 +142,15 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     names = parse_contracts(contracts)
     kinds, params, pol = sim.bot_setup(r, bots)
     default = _heuristic_defaults()
-    eval_params = np.array([params[s] if kinds[s] == L.BOT_HEURISTIC else default for s in range(r.n_seats)],
-                           dtype=np.float64)
-    if len({row.tobytes() for row in eval_params}) == 1 and L.BOT_HEURISTIC in kinds:
-        row, source = eval_params[int(np.argmax(kinds == L.BOT_HEURISTIC))], "the heuristic bot studied"
-    else:  # the seats are not all one heuristic bot
+    # pimc counts and bids as the heuristic does, with its own thresholds (its first parameters)
+    counts = (L.BOT_HEURISTIC, L.BOT_PIMC)
+    n_count = _n_heuristic_params()
+    eval_params = np.array([np.where(np.arange(default.size) < n_count, params[s], 0.0) if kinds[s] in counts
+                            else default for s in range(r.n_seats)], dtype=np.float64)
+    if len({row.tobytes() for row in eval_params}) == 1 and any(k in counts for k in kinds):
+        studied = "pimc" if L.BOT_PIMC in kinds else "heuristic"
+        row, source = eval_params[0], f"the {studied} bot studied"
+    else:  # the seats are not all one heuristic (or pimc) bot
         row, source = default, "the heuristic defaults"
     shift = table_shift(r.table, row)
     current = {c: float(row[H_PRISE + i]) + shift for i, c in enumerate(CONTRACTS)}

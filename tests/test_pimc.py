@@ -36,6 +36,22 @@ def _mix(table, pimc="pimc:worlds=4"):
     return [pimc, "heuristic", pimc, "random", "greedy"][:n]
 
 
+def test_pimc_bids_from_lower_thresholds_than_the_heuristic():
+    """pimc plays its contracts better, so its defaults take more hands (bots/pimc.py BIDDING);
+    every other heuristic parameter keeps the heuristic's default."""
+    from bots import pimc
+
+    h = {p.name: p.default for p in REGISTRY["heuristic"].params}
+    p = {q.name: q.default for q in REGISTRY["pimc"].params}
+    assert p["prise"] == pimc.BIDDING["prise"] < h["prise"] and p["garde"] == pimc.BIDDING["garde"] < h["garde"]
+    assert {k: v for k, v in p.items() if k in h and k not in pimc.BIDDING} == \
+        {k: v for k, v in h.items() if k not in pimc.BIDDING}
+    r = Rules(table="4")
+    takes = {b: (simulate.facts(r, 5, 0, 300, bots=[b, "heuristic", "heuristic", "heuristic"])["taker"] == 0).sum()
+             for b in ("heuristic", "pimc:worlds=1")}
+    assert takes["pimc:worlds=1"] > takes["heuristic"]
+
+
 def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     spec = REGISTRY["pimc"]
     assert spec.code == L.BOT_PIMC
@@ -129,7 +145,9 @@ def test_pimc_beats_the_heuristic_in_duplicate():
     2,000 deals it is 1.45)."""
     r = Rules(table="4")
     deals = 400
-    pimc = simulate.facts(r, 2024, 0, deals, bots=["pimc:worlds=32", "heuristic", "heuristic", "heuristic"])
+    # the heuristic's own thresholds: the same bids, so the difference is the play alone
+    pimc = simulate.facts(r, 2024, 0, deals, bots=["pimc:worlds=32,prise=40,garde=42", "heuristic", "heuristic",
+                                                    "heuristic"])
     heur = simulate.facts(r, 2024, 0, deals, bots="heuristic")
     # the same bids: pimc bids as the heuristic, so the same deals are played with the same takers
     assert np.array_equal(pimc["taker"], heur["taker"]) and np.array_equal(pimc["contract"], heur["contract"])
@@ -199,3 +217,13 @@ def test_oudlers_honours_the_excuse_and_other_suits_are_never_merged():
     assert _classes(hand, hand, played=played) == ["EX", "T1", "T2", "T20", "T21", "10S", "JS", "1H"]
     # 10S and 1H are not of one suit, even with every spade honour out of play
     assert _classes(["10S", "1H"], ["10S", "1H"], played=["JS", "NS", "QS", "KS"]) == ["10S", "1H"]
+
+
+def test_the_study_compares_with_pimcs_own_thresholds():
+    from bots import pimc
+    from tarotsim import study
+
+    p = study.plan(Rules("4"), 1, 10, bots="pimc")
+    assert p.current_source == "the pimc bot studied"
+    assert p.current["prise"] == pimc.BIDDING["prise"] and p.current["garde"] == pimc.BIDDING["garde"]
+    assert study.plan(Rules("4"), 1, 10, bots="heuristic").current["prise"] == 40.0
