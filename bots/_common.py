@@ -3,8 +3,7 @@
 Cards are the kernels' two int64 words (``tarotsim/_kernels``): the trump word (bit 0 the
 Excuse, bit t trump t) and the suit word (bit 14*suit + rank - 1, suits S H D C). A bot gets
 its own hand, the legal cards and the public view ``pub`` (``layout.PUB_*``); these helpers read
-nothing else. This module imports only kernel *submodules* (no ``tarotsim._kernels.play``), so
-the kernels can import the bots while they load.
+nothing else. The masks are ``tarotsim._kernels.masks``'s (``TW_*`` trump word, ``SW_*`` suit word).
 """
 
 from __future__ import annotations
@@ -13,38 +12,14 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._bits import hibit, lobit, popcount, tzcnt  # noqa: F401  (the bots' bit helpers)
+from tarotsim._kernels.masks import (CARD_HP, SW_ALL, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS,  # noqa: F401
+                                     SW_LOWS, SW_QUEENS, SW_SUIT, SW_SUITS, TW_EXCUSE, TW_MAJORS, TW_OUDLERS,
+                                     TW_PETIT, TW_T21, TW_TRUMPS)  # (the bots' masks)
 from tarotsim._kernels.seats import next_seat  # noqa: F401  (the bots' seating helper)
 from tarotsim._kernels.layout import (PUB_CALLED, PUB_CHIEN_S, PUB_DUMMY, PUB_LEADER, PUB_N_ACTIVE,
                                       PUB_PARTNER, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER,
                                       PUB_TRICK_CARDS)
 
-# --- masks (int64, below 2**63) ---------------------------------------------------------------
-TRUMPS = np.int64(((1 << 22) - 1) & ~1)      # T1..T21
-EXCUSE = np.int64(1)
-PETIT = np.int64(2)
-T21 = np.int64(1 << 21)
-OUDLERS_T = np.int64(1 | 2 | (1 << 21))
-MAJORS = np.int64(sum(1 << t for t in range(16, 21)))  # T16..T20
-SUIT14 = np.int64((1 << 14) - 1)
-ALL_S = np.int64((1 << 56) - 1)
-
-
-def _ranks(lo, hi):
-    return np.int64(sum(1 << (14 * s + r - 1) for s in range(4) for r in range(lo, hi + 1)))
-
-
-KINGS = _ranks(14, 14)
-QUEENS = _ranks(13, 13)
-KNIGHTS = _ranks(12, 12)
-JACKS = _ranks(11, 11)
-HONOURS = _ranks(11, 14)
-LOWS = _ranks(1, 10)          # 0.5-point suit cards (R-CARD-5)
-SUIT_MASKS = np.array([int(SUIT14) << (14 * s) for s in range(4)], dtype=np.int64)
-
-#: half-points of each card id (R-CARD-4)
-CARD_HP = np.array([9] + [9 if t in (1, 21) else 1 for t in range(1, 22)]
-                   + [{14: 9, 13: 7, 12: 5, 11: 3}.get(r, 1) for _ in range(4) for r in range(1, 15)],
-                   dtype=np.int64)
 
 TABLE_3, TABLE_5 = 0, 2  # rules.TABLE_3, rules.TABLE_5 (literal: no numpy-heavy import here)
 
@@ -88,9 +63,9 @@ def lowest_ecart(normal, cands, n_ecart, out, out_pos):
 @njit(inline="always")
 def hp_of(t, s):
     """Half-points of the cards in two masks (R-CARD-4)."""
-    return (popcount(t) + 8 * popcount(t & OUDLERS_T) + popcount(s)
-            + 2 * popcount(s & JACKS) + 4 * popcount(s & KNIGHTS) + 6 * popcount(s & QUEENS)
-            + 8 * popcount(s & KINGS))
+    return (popcount(t) + 8 * popcount(t & TW_OUDLERS) + popcount(s)
+            + 2 * popcount(s & SW_JACKS) + 4 * popcount(s & SW_KNIGHTS) + 6 * popcount(s & SW_QUEENS)
+            + 8 * popcount(s & SW_KINGS))
 
 
 @njit(inline="always")
@@ -101,7 +76,7 @@ def n_seats_of(pub):
 @njit(inline="always")
 def trumps_above(t):
     """Trump-word mask of the trumps above trump ``t`` (1..21)."""
-    return TRUMPS & -(np.int64(2) << t)
+    return TW_TRUMPS & -(np.int64(2) << t)
 
 
 @njit(_nrt=False)
@@ -194,5 +169,5 @@ def trick_state(pub, pos, n_seats, dummy):
             best_key = key
             best_seat = s
         s = next_seat(s, n_seats, dummy)
-    hp = hp_of(tt & ~EXCUSE, ts)
+    hp = hp_of(tt & ~TW_EXCUSE, ts)
     return best_seat, best_key, led, tt, ts, hp, s

@@ -41,11 +41,12 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CAL
                                       PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM,
                                       PUB_PLAYED_S, PUB_PLAYED_T, PUB_TAKER, PUB_TRICK,
                                       PUB_TRICK_CARDS, U_LEN)
-from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, POIGNEE_SIZES, SUIT14, WS_ATT, WS_ATT_TRICKS,
+from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, POIGNEE_SIZES, WS_ATT, WS_ATT_TRICKS,
                                     WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT,
                                     WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_POIG_ATT,
                                     WS_POIG_DEF, WS_PREV_T, WS_TAKER, _accumulate, _after_card, _after_lead,
                                     _close_trick, _make_play, _store_facts)
+from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20
 from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
@@ -203,7 +204,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
         if partner == taker:
             partner = -1
         ws[WS_CALLED] = called
-        suit = SUIT14 << (14 * ((called - 22) // 14))
+        suit = SW_SUIT << (14 * ((called - 22) // 14))
         ws[WS_CALLED_SUIT] = suit
         ws[WS_CALL_BAN] = suit & ~(np.int64(1) << (called - 22))
     else:
@@ -282,16 +283,12 @@ def _replay_cards(slog, ws, t, k, leader, trick):
     return (s, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts)
 
 
-#: trumps worth one half-point (R-CARD-4): T2..T20; the Petit and the 21 are oudlers
-_PLAIN_TRUMPS = np.int64(((1 << 21) - 1) & ~3)
-#: suit cards worth one half-point: ranks 1..10 of every suit
-_PLAIN_SUIT = np.int64(sum(((1 << 10) - 1) << (14 * s) for s in range(4)))
 
 
 @njit(inline="always")
 def _equivalent(prev, c, word_known, plain):
     """Two legal cards of one word (bit indices ``prev < c``) are equivalent when both are worth
-    one half-point (``plain``), of the same suit for suit cards, and every card ranked between
+    one half-point (``plain``: T2..T20 in the trump word, ranks 1..10 in the suit word, R-CARD-4), of the same suit for suit cards, and every card ranked between
     them is already known to be out of the other seats' hands (``word_known``: played, in the
     trick, in the seat's hand or its écart): whatever the hidden cards, they win and lose the
     same tricks and count the same, so playing either gives the same deal."""
@@ -318,7 +315,7 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     while rem:
         b = tzcnt(rem)
         rem &= rem - 1
-        if prev < 0 or not _equivalent(prev, b, kt, _PLAIN_TRUMPS):
+        if prev < 0 or not _equivalent(prev, b, kt, TW_T2_T20):
             cand[n] = b
             n += 1
         prev = b
@@ -327,7 +324,7 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     while rem:
         b = tzcnt(rem)
         rem &= rem - 1
-        if prev < 0 or prev // 14 != b // 14 or not _equivalent(prev, b, ks, _PLAIN_SUIT):
+        if prev < 0 or prev // 14 != b // 14 or not _equivalent(prev, b, ks, SW_LOWS):
             cand[n] = 22 + b
             n += 1
         prev = b

@@ -20,7 +20,7 @@ from numba import njit
 from tarotsim._kernels._bits import popcount
 from tarotsim._kernels.layout import PUB_DUMMY, PUB_N_ACTIVE, PUB_N_TRICKS, PUB_TRICK
 
-from ._common import (CARD_HP, EXCUSE, LOWS, OUDLERS_T, PETIT, SUIT_MASKS, TRUMPS, bid_by_thresholds, lobit,
+from ._common import (CARD_HP, TW_EXCUSE, SW_LOWS, TW_OUDLERS, TW_PETIT, SW_SUITS, TW_TRUMPS, bid_by_thresholds, lobit,
                       n_seats_of, partner_seat, sides, trick_state)
 
 NAME = "greedy"
@@ -41,7 +41,7 @@ G_OUDLER = _IX["oudler"]
 
 @njit(_nrt=False)
 def _count(params, seat, ht, n_cards):
-    c = popcount(ht & TRUMPS) + params[seat, G_OUDLER] * popcount(ht & OUDLERS_T)
+    c = popcount(ht & TW_TRUMPS) + params[seat, G_OUDLER] * popcount(ht & TW_OUDLERS)
     return c * 18.0 / n_cards
 
 
@@ -61,7 +61,7 @@ def greedy_call(params, seat, ht, hs, pub, legal_s):
     while rem:
         b = lobit(rem)
         rem &= rem - 1
-        n = popcount(hs & SUIT_MASKS[b // 14])
+        n = popcount(hs & SW_SUITS[b // 14])
         if n > best_len:
             best_len = n
             best = b
@@ -101,7 +101,7 @@ def _lowest_rank(m):
     best = -1
     best_r = 99
     for su in range(4):
-        ms = m & SUIT_MASKS[su]
+        ms = m & SW_SUITS[su]
         if ms:
             b = lobit(ms)
             if b - 14 * su < best_r:
@@ -114,15 +114,15 @@ def _lowest_rank(m):
 def _lowest(lt, ls):
     """The cheapest legal card: a low suit card (lowest rank), a trump (not the Petit), a face
     card (lowest), the Petit, the 21; never the Excuse unless it is the only card."""
-    low = ls & LOWS
+    low = ls & SW_LOWS
     if low:
         return 22 + _lowest_rank(low)
-    tr = lt & TRUMPS & ~PETIT & ~(np.int64(1) << 21)
+    tr = lt & TW_TRUMPS & ~TW_PETIT & ~(np.int64(1) << 21)
     if tr:
         return lobit(tr)
     if ls:
         return 22 + _lowest_rank(ls)
-    tr = lt & TRUMPS
+    tr = lt & TW_TRUMPS
     if tr:
         return lobit(tr)
     return 0
@@ -133,7 +133,7 @@ def greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     if popcount(lt) + popcount(ls) == 1:
         return lobit(lt) if lt else 22 + lobit(ls)
     tricks_left = pub[PUB_N_TRICKS] - pub[PUB_TRICK]
-    if (lt & EXCUSE) and tricks_left <= 2:
+    if (lt & TW_EXCUSE) and tricks_left <= 2:
         return 0
     low = _lowest(lt, ls)
     if pos == 0 or not fixed:
@@ -149,7 +149,7 @@ def greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
         win_t = lt & amask
     else:
         win_s = ls & fmask & -(np.int64(1) << (14 * led + best_key)) if best_key > 0 else ls & fmask
-        win_t = lt & TRUMPS
+        win_t = lt & TW_TRUMPS
     w = -1
     if win_s:
         w = 22 + lobit(win_s)
@@ -157,6 +157,6 @@ def greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
         w = lobit(win_t)
     if w >= 0 and (pos == pub[PUB_N_ACTIVE] - 1 or CARD_HP[w] == 1):
         return w
-    if (lt & EXCUSE) and CARD_HP[low] > 1:
+    if (lt & TW_EXCUSE) and CARD_HP[low] > 1:
         return 0
     return low

@@ -46,8 +46,8 @@ from tarotsim._kernels.layout import (PUB_CALLED, PUB_CONTRACT, PUB_DUMMY, PUB_E
                                       PUB_N_TRICKS, PUB_PLAYED_S, PUB_PLAYED_T, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER, PUB_TRICK, PUB_TRICKS_WON,
                                       PUB_VOIDS)
 
-from ._common import (ALL_S, CARD_HP, EXCUSE, HONOURS, JACKS, KINGS, KNIGHTS, LOWS, MAJORS, PETIT,
-                      QUEENS, SUIT_MASKS, T21, TABLE_3, TABLE_5, TRUMPS, bid_by_thresholds, hibit, lobit,
+from ._common import (SW_ALL, CARD_HP, TW_EXCUSE, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_LOWS, TW_MAJORS, TW_PETIT,
+                      SW_QUEENS, SW_SUITS, TW_T21, TABLE_3, TABLE_5, TW_TRUMPS, bid_by_thresholds, hibit, lobit,
                       lowest_ecart, n_seats_of, next_seat, partner_seat, sides, trick_state, trumps_above)
 
 NAME = "heuristic"
@@ -101,29 +101,29 @@ def evaluate(params, seat, ht, hs):
     """``(points, points of its voids)`` on the 18-card scale (see the module docstring)."""
     n_cards = popcount(ht) + popcount(hs)
     scale = 18.0 / n_cards
-    tr = ht & TRUMPS
+    tr = ht & TW_TRUMPS
     nt = popcount(tr)
-    pts = params[seat, H_OUDLER] * (((tr >> 21) & 1) + (ht & EXCUSE))
-    if tr & PETIT:
+    pts = params[seat, H_OUDLER] * (((tr >> 21) & 1) + (ht & TW_EXCUSE))
+    if tr & TW_PETIT:
         if nt * scale >= params[seat, H_PETIT_GUARD]:
             pts += params[seat, H_PETIT]
         else:
             pts += 0.5 * params[seat, H_PETIT]
-    pts += params[seat, H_TRUMP] * nt + params[seat, H_MAJOR] * popcount(tr & MAJORS)
-    pts += params[seat, H_KING] * (popcount(hs & KINGS) + 0.4 * popcount(hs & QUEENS)
-                                   + 0.2 * popcount(hs & KNIGHTS) + 0.1 * popcount(hs & JACKS))
+    pts += params[seat, H_TRUMP] * nt + params[seat, H_MAJOR] * popcount(tr & TW_MAJORS)
+    pts += params[seat, H_KING] * (popcount(hs & SW_KINGS) + 0.4 * popcount(hs & SW_QUEENS)
+                                   + 0.2 * popcount(hs & SW_KNIGHTS) + 0.1 * popcount(hs & SW_JACKS))
     w_long = params[seat, H_LONG]
     w_void = params[seat, H_VOID]
     voids = 0.0
     for su in range(4):
-        m = hs & SUIT_MASKS[su]
+        m = hs & SW_SUITS[su]
         n = popcount(m)
         if n > 4:
             pts += w_long * (n - 4)
         if nt * scale >= 4:
             if n == 0:
                 voids += w_void
-            elif n == 1 and (m & KINGS) == 0:
+            elif n == 1 and (m & SW_KINGS) == 0:
                 voids += 0.5 * w_void
     return (pts + voids) * scale, voids * scale
 
@@ -146,8 +146,8 @@ def heuristic_call(params, seat, ht, hs, pub, legal_s):
     while rem:
         b = lobit(rem)
         rem &= rem - 1
-        m = hs & SUIT_MASKS[b // 14]
-        score = 100 * popcount(m) + popcount(m & HONOURS)
+        m = hs & SW_SUITS[b // 14]
+        score = 100 * popcount(m) + popcount(m & SW_HONOURS)
         if score > best_score:
             best_score = score
             best = b
@@ -174,18 +174,18 @@ def heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_
         for su in range(4):
             if (done >> su) & 1:
                 continue
-            m = normal & SUIT_MASKS[su] & ~es
+            m = normal & SW_SUITS[su] & ~es
             n = popcount(m)
-            if n == 0 or n > k or (hs & KINGS & SUIT_MASKS[su]) != 0:
+            if n == 0 or n > k or (hs & SW_KINGS & SW_SUITS[su]) != 0:
                 continue
-            score = 100 * n - popcount(m & HONOURS)
+            score = 100 * n - popcount(m & SW_HONOURS)
             if score < best_score:
                 best_score = score
                 best = su
         if best < 0:
             break
         done |= 1 << best
-        m = normal & SUIT_MASKS[best] & ~es
+        m = normal & SW_SUITS[best] & ~es
         es |= m
         k -= popcount(m)
     # 2. then card by card: unguarded face cards (banked), then low cards of the shortest suits
@@ -198,8 +198,8 @@ def heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_
             rem &= rem - 1
             su = b // 14
             r = b - 14 * su
-            left = popcount(hs & SUIT_MASKS[su] & ~es)
-            has_k = (hs & KINGS & SUIT_MASKS[su]) != 0
+            left = popcount(hs & SW_SUITS[su] & ~es)
+            has_k = (hs & SW_KINGS & SW_SUITS[su]) != 0
             if r >= 10 and not (has_k and r == 12):
                 score = 1000 + 10 * r          # J/N/Q (a queen beside her king stays)
             else:
@@ -225,8 +225,8 @@ def heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_
 @njit(_nrt=False)
 def heuristic_chelem(params, seat, ht, hs, pub):
     n_cards = popcount(ht) + popcount(hs)
-    nt = popcount(ht & TRUMPS) * 18.0 / n_cards
-    return 1 if (ht & T21) and (hs & ~KINGS) == 0 and nt >= params[seat, H_CHELEM] else 0
+    nt = popcount(ht & TW_TRUMPS) * 18.0 / n_cards
+    return 1 if (ht & TW_T21) and (hs & ~SW_KINGS) == 0 and nt >= params[seat, H_CHELEM] else 0
 
 
 @njit(_nrt=False)
@@ -248,25 +248,25 @@ def _cheapest(lt, ls, hs):
     help it, lowest rank), a trump 2-20 (lowest), a face card (lowest), the Petit, the 21."""
     best = -1
     best_score = 1 << 30
-    low = ls & LOWS
+    low = ls & SW_LOWS
     if low:
         for su in range(4):
-            m = low & SUIT_MASKS[su]
+            m = low & SW_SUITS[su]
             if m:
                 b = lobit(m)
                 score = b - 14 * su
-                if hs & HONOURS & SUIT_MASKS[su]:
+                if hs & SW_HONOURS & SW_SUITS[su]:
                     score += 20
                 if score < best_score:
                     best_score = score
                     best = b
         return 22 + best
-    tr = lt & TRUMPS & ~PETIT & ~T21
+    tr = lt & TW_TRUMPS & ~TW_PETIT & ~TW_T21
     if tr:
         return lobit(tr)
     if ls:
         for su in range(4):
-            m = ls & SUIT_MASKS[su]
+            m = ls & SW_SUITS[su]
             if m:
                 b = lobit(m)
                 score = b - 14 * su
@@ -274,7 +274,7 @@ def _cheapest(lt, ls, hs):
                     best_score = score
                     best = b
         return 22 + best
-    tr = lt & TRUMPS
+    tr = lt & TW_TRUMPS
     if tr:
         return lobit(tr)
     return 0
@@ -286,7 +286,7 @@ def _richest(ls):
     best = -1
     best_r = -1
     for su in range(4):
-        m = ls & SUIT_MASKS[su]
+        m = ls & SW_SUITS[su]
         if m:
             b = hibit(m)
             if b - 14 * su > best_r:
@@ -323,7 +323,7 @@ def _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
         return False
     su = b // 14
     vs = _void_in(pub, opp_after, su)
-    if (out_s & SUIT_MASKS[su] & -(np.int64(2) << b)) != 0 and (opp_after & ~vs) != 0:
+    if (out_s & SW_SUITS[su] & -(np.int64(2) << b)) != 0 and (opp_after & ~vs) != 0:
         return True
     if out_t == 0:
         return False
@@ -333,7 +333,7 @@ def _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
     if vs & trumpers:
         return True
     # few cards of the suit left out: someone behind is likely void
-    return popcount(out_s & SUIT_MASKS[su]) < n_after
+    return popcount(out_s & SW_SUITS[su]) < n_after
 
 
 @njit(_nrt=False)
@@ -355,10 +355,10 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     opps_or_unknown = active & ~allies
     partner_unknown = pub[PUB_TABLE] == TABLE_5 and seat == taker and opps == 0
     best_seat, best_key, led, tt, ts, trick_hp, me = trick_state(pub, pos, n_seats, dummy)
-    out_t = TRUMPS & ~(pub[PUB_PLAYED_T] | tt | ht | pub[PUB_ECART_T])
-    out_s = ALL_S & ~(pub[PUB_PLAYED_S] | ts | hs)
-    my_t = ht & TRUMPS
-    has_exc = (lt & EXCUSE) != 0
+    out_t = TW_TRUMPS & ~(pub[PUB_PLAYED_T] | tt | ht | pub[PUB_ECART_T])
+    out_s = SW_ALL & ~(pub[PUB_PLAYED_S] | ts | hs)
+    my_t = ht & TW_TRUMPS
+    has_exc = (lt & TW_EXCUSE) != 0
 
     # tricks won by my side so far: all of them -> keep the Excuse to lead the last (R-EXC-4)
     won = 0
@@ -371,8 +371,8 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     if has_exc and left <= EXCUSE_BY and not all_ours:
         return 0
     # the Petit with nobody else holding a trump: keep it for the last trick (petit au bout)
-    if (my_t & PETIT) != 0 and out_t == 0 and left > 1:
-        lt_np = lt & ~PETIT
+    if (my_t & TW_PETIT) != 0 and out_t == 0 and left > 1:
+        lt_np = lt & ~TW_PETIT
         if lt_np != 0 or ls != 0:
             lt = lt_np
 
@@ -424,35 +424,35 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
             return 0
         return low
 
-    lt_tr = lt & TRUMPS
+    lt_tr = lt & TW_TRUMPS
     if lt_tr:
         # ---- trumping (void in a plain suit) or a trump lead
         can_win = best_key < 33 or (lt_tr & amask) == lt_tr
         if can_win:
             # the Petit wins and is saved when nobody behind can trump over it
-            if (lt_tr & PETIT) and not _trump_threat(pub, 1, out_t, opp_after):
+            if (lt_tr & TW_PETIT) and not _trump_threat(pub, 1, out_t, opp_after):
                 return 1
-            cand = lt_tr & ~PETIT
+            cand = lt_tr & ~TW_PETIT
             if cand == 0:
                 return 0 if has_exc else 1
             lo = lobit(cand)
             if not _trump_threat(pub, lo, out_t, opp_after):
                 return lo
             # someone behind may overtrump: with points at stake, play a master trump
-            if trick_hp >= 5 or (tt & PETIT):
+            if trick_hp >= 5 or (tt & TW_PETIT):
                 hi_out = hibit(out_t) if out_t else 0
                 masters = cand & -(np.int64(2) << hi_out)
                 if masters:
-                    mm = masters & ~T21
+                    mm = masters & ~TW_T21
                     if mm:
                         return lobit(mm)
                     if trick_hp >= 7:
                         return 21
             return lo
         # cannot take the trick: undertrump
-        if (lt_tr & PETIT) and safe_ally:
+        if (lt_tr & TW_PETIT) and safe_ally:
             return 1
-        cand = lt_tr & ~PETIT
+        cand = lt_tr & ~TW_PETIT
         if cand == 0:
             if has_exc:
                 return 0
@@ -474,23 +474,23 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
 def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t, out_s, left, na,
           partner_unknown):
     """Lead (or play second after an Excuse lead, which leaves the suit open)."""
-    my_t = lt & TRUMPS
-    n_my_t = popcount(ht & TRUMPS)
+    my_t = lt & TW_TRUMPS
+    n_my_t = popcount(ht & TW_TRUMPS)
     n_out_t = popcount(out_t)
     opp_trumpers = opps & ~_void_in(pub, opps, 4)
     if out_t == 0:
         opp_trumpers = np.int64(0)
     table = pub[PUB_TABLE]
     # slam: my side won every trick; lead the Excuse to the last one (R-EXC-4)
-    if (lt & EXCUSE) and left == 1:
+    if (lt & TW_EXCUSE) and left == 1:
         return 0
 
     if attack:
         # table 5: call for the partner in the called suit (low card) while he is unknown
         if table == TABLE_5 and seat == taker:
             called = pub[PUB_CALLED]
-            cs = SUIT_MASKS[(called - 22) // 14]
-            mine = ls & cs & LOWS
+            cs = SW_SUITS[(called - 22) // 14]
+            mine = ls & cs & SW_LOWS
             if partner_unknown and mine and (hs & (np.int64(1) << (called - 22))) == 0:
                 return 22 + lobit(mine)
         # draw trumps when long (and the opponents still hold some)
@@ -498,21 +498,21 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
             top = hibit(my_t)
             if (out_t & trumps_above(top)) == 0:
                 return top
-            cand = my_t & ~PETIT
-            if cand and (my_t & PETIT) == 0:
+            cand = my_t & ~TW_PETIT
+            if cand and (my_t & TW_PETIT) == 0:
                 return lobit(cand) if n_my_t > n_out_t + 2 else hibit(cand)
         # cash a master in a suit the opponents still follow
         best = -1
         best_n = 1
         for su in range(4):
-            mine = ls & SUIT_MASKS[su]
+            mine = ls & SW_SUITS[su]
             if mine == 0:
                 continue
             hb = hibit(mine)
-            higher_out = out_s & SUIT_MASKS[su] & -(np.int64(2) << hb)
+            higher_out = out_s & SW_SUITS[su] & -(np.int64(2) << hb)
             if higher_out:
                 continue
-            n_out = popcount(out_s & SUIT_MASKS[su])
+            n_out = popcount(out_s & SW_SUITS[su])
             if opp_trumpers and (_void_in(pub, opps, su) & opp_trumpers):
                 continue
             if n_out > best_n:
@@ -524,8 +524,8 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
         best = -1
         best_n = 0
         for su in range(4):
-            mine = ls & SUIT_MASKS[su]
-            lows = mine & LOWS
+            mine = ls & SW_SUITS[su]
+            lows = mine & SW_LOWS
             if lows and popcount(mine) > best_n:
                 best_n = popcount(mine)
                 best = lobit(lows)
@@ -538,12 +538,12 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
     # hunt the Petit: once few trumps are left out, lead trumps to force it (a master one if
     # held, to capture it when it drops; else the lowest)
     # (measured: hunting earlier, or with many trumps, gives the taker the control and loses)
-    if (out_t & PETIT) and my_t and n_out_t <= params[seat, H_HUNT] and \
+    if (out_t & TW_PETIT) and my_t and n_out_t <= params[seat, H_HUNT] and \
             (pub[PUB_VOIDS + taker] >> 4) & 1 == 0:
         masters = my_t & -(np.int64(2) << hibit(out_t))
         if masters:
             return lobit(masters)
-        cand = my_t & ~PETIT
+        cand = my_t & ~TW_PETIT
         if cand:
             return lobit(cand)
     # lead into the taker's void: he must trump
@@ -552,7 +552,7 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
         best = -1
         for su in range(4):
             if (vt >> su) & 1:
-                lows = ls & SUIT_MASKS[su] & LOWS
+                lows = ls & SW_SUITS[su] & SW_LOWS
                 if lows:
                     best = lobit(lows)
                     break
@@ -561,7 +561,7 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
     vt = pub[PUB_VOIDS + taker]
     # cash a master when the taker still follows the suit
     for su in range(4):
-        mine = ls & SUIT_MASKS[su]
+        mine = ls & SW_SUITS[su]
         if mine == 0 or (vt >> su) & 1:
             continue
         if table == TABLE_5 and (pub[PUB_CALLED] - 22) // 14 == su and \
@@ -571,21 +571,21 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
         if hb - 14 * su < 10:
             continue
         # the taker has shown he still holds the suit, or (no écart) has cards enough in it
-        shown = (pub[PUB_SEAT_PLAYED_S + taker] & SUIT_MASKS[su]) != 0 or pub[PUB_CONTRACT] >= 2
-        if shown and (out_s & SUIT_MASKS[su] & -(np.int64(2) << hb)) == 0 and \
-                popcount(out_s & SUIT_MASKS[su]) >= 2 * (na - 1):
+        shown = (pub[PUB_SEAT_PLAYED_S + taker] & SW_SUITS[su]) != 0 or pub[PUB_CONTRACT] >= 2
+        if shown and (out_s & SW_SUITS[su] & -(np.int64(2) << hb)) == 0 and \
+                popcount(out_s & SW_SUITS[su]) >= 2 * (na - 1):
             return 22 + hb
     # a low card, away from my face cards, longest suit first
     best = -1
     best_score = -1
     for su in range(4):
-        mine = ls & SUIT_MASKS[su]
-        lows = mine & LOWS
+        mine = ls & SW_SUITS[su]
+        lows = mine & SW_LOWS
         if lows == 0:
             continue
         if table == TABLE_5 and (pub[PUB_CALLED] - 22) // 14 == su:
             continue
-        score = popcount(mine) + (0 if mine & HONOURS else 10)
+        score = popcount(mine) + (0 if mine & SW_HONOURS else 10)
         if score > best_score:
             best_score = score
             best = lobit(lows)

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tarotsim", "bots")
 #: what both the engine and the bots import: these may import only each other
 LEAVES = {"tarotsim._kernels._bits", "tarotsim._kernels._rng", "tarotsim._kernels.layout", "tarotsim._kernels.seats",
-          "tarotsim._kernels.random_player", "tarotsim._kernels._cache"}
+          "tarotsim._kernels.random_player", "tarotsim._kernels._cache", "tarotsim._kernels.masks"}
 #: the homes of the rule tables, card constants and the scorer (plain Python, no numba)
 RULE_HOMES = {"tarotsim.rules", "tarotsim.cards", "tarotsim.rng", "tarotsim.scoring"}
 

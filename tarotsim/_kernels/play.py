@@ -60,6 +60,8 @@ from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
 from ._bits import popcount, select_bit, tzcnt
 from .seats import next_seat
 from ._rng import U_STREAM_BOTS, U_STREAM_CARDS, below, stream_state
+from .masks import (SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_QUEENS, SW_SUIT, TW_OUDLERS,  # noqa: F401
+                    TW_T2_T20, TW_TRUMPS, half_points)
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_DEALS, ACC_MADE,
                      ACC_MISERES, ACC_PAB_ATTACK, ACC_PAB_DEFENCE, ACC_PETIT_SEC, ACC_PLAYED,
@@ -83,22 +85,6 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_D
 
 score_kernel = njit(cache=True, nogil=True)(score_core)
 
-# --- constant masks (int64, all below 2**63) ------------------------------------------------
-TRUMPS = np.int64(((1 << 22) - 1) & ~1)          # T1..T21 in the trump word
-T2_T20 = np.int64(TRUMPS & ~((1 << 1) | (1 << 21)))
-OUDLERS = np.int64((1 << 0) | (1 << 1) | (1 << 21))
-SUIT14 = np.int64((1 << 14) - 1)
-
-
-def _ranks(r):
-    return sum(1 << (14 * s + r - 1) for s in range(4))
-
-
-JACKS, KNIGHTS, QUEENS, KINGS = (np.int64(_ranks(r)) for r in (11, 12, 13, 14))
-HONOURS = np.int64(JACKS | KNIGHTS | QUEENS | KINGS)
-JNQK = HONOURS
-NQK = np.int64(KNIGHTS | QUEENS | KINGS)
-QK = np.int64(QUEENS | KINGS)
 
 # per table code (3, 4, 5, 5d, 2): hand size, chien size, poignée sizes (their home: tarotsim.rules)
 HAND_SIZE = KERNEL_HAND_SIZE
@@ -155,13 +141,6 @@ TR_WHAT, TR_SEAT, TR_HT, TR_HS, TR_ARGS, TR_CHOICE, TR_PUB = 0, 1, 2, 3, 4, 10, 
 TR_REC = TR_PUB + PUB_LEN
 
 
-@njit(inline="always")
-def _hp(t, s):
-    """Half-points of the cards in masks (R-CARD-4): 1 each, +8 oudlers, +2/+4/+6/+8 J/N/Q/K."""
-    return (popcount(t) + 8 * popcount(t & OUDLERS) + popcount(s)
-            + 2 * (popcount(s & JNQK) + popcount(s & NQK) + popcount(s & QK) + popcount(s & KINGS)))
-
-
 @njit(cache=True, nogil=True)
 def new_buffer():
     """The scratch buffer of one thread (``play_deal``'s ``buf``)."""
@@ -178,7 +157,7 @@ def _legal(ht, hs, fixed, fmask, amask):
     """
     exc = ht & 1
     sm = hs & fmask
-    trumps = ht & TRUMPS
+    trumps = ht & TW_TRUMPS
     above = trumps & amask
     # R-PLAY-4b, R-PLAY-4c: a trump above the highest one in the trick when he can, else any
     # trump; R-PLAY-4e: whoever is winning the trick (``amask`` ignores who played that trump)
@@ -209,7 +188,7 @@ def _after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
 def _after_lead(c, bt, seat):
     """Trick state after ``seat`` leads ``c`` (trump-word bit ``bt``): ``_after_card`` from an empty
     trick, written out (R-PLAY-3: the suit is fixed unless ``c`` is the Excuse; R-PLAY-5)."""
-    amask = TRUMPS & -(bt << 1) if bt > 1 else TRUMPS
+    amask = TW_TRUMPS & -(bt << 1) if bt > 1 else TW_TRUMPS
     return c != 0, FOLLOW_MASK[c], amask, CARD_KEY_LED[c], seat, (seat if c == 0 else np.int64(-1))
 
 
@@ -276,7 +255,7 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
             pub[PUB_PARTNER] = seat
         seat = ws[WS_NEXT + seat]
     pub[PUB_TRICKS_WON + winner] += 1
-    pub[PUB_WON_HP + winner] += _hp(tt & ~np.int64(1), ts)
+    pub[PUB_WON_HP + winner] += half_points(tt & ~np.int64(1), ts)
 
 
 # --- the deal's steps, in the order of docs/engine-contract.md ----------------------------------
@@ -449,13 +428,13 @@ def _petit_sec(rv, first, ws, log):
 def _callable(ths):
     """The cards the taker may call (R-CALL-1), suit word: the kings; the queens if he holds
     every king; the knights if every king and queen; the jacks if every king, queen and knight."""
-    legal = KINGS
-    if ths & KINGS == KINGS:
-        legal |= QUEENS
-        if ths & QUEENS == QUEENS:
-            legal |= KNIGHTS
-            if ths & KNIGHTS == KNIGHTS:
-                legal |= JACKS
+    legal = SW_KINGS
+    if ths & SW_KINGS == SW_KINGS:
+        legal |= SW_QUEENS
+        if ths & SW_QUEENS == SW_QUEENS:
+            legal |= SW_KNIGHTS
+            if ths & SW_KNIGHTS == SW_KNIGHTS:
+                legal |= SW_JACKS
     return legal
 
 
@@ -465,7 +444,7 @@ def _set_called(called, ws, log, pub):
     log[L_CALLED] = called
     pub[PUB_CALLED] = called
     ws[WS_CALLED] = called
-    called_suit = SUIT14 << (14 * ((called - 22) // 14))
+    called_suit = SW_SUIT << (14 * ((called - 22) // 14))
     ws[WS_CALLED_SUIT] = called_suit
     ws[WS_CALL_BAN] = called_suit & ~(np.int64(1) << (called - 22))
 
@@ -510,7 +489,7 @@ def _poignee_levels(rv, seat, ht, ws):
     size - 1 of them. Returns ``(number of levels 0..3, trumps available)``.
     """
     table = rv[RV_TABLE]
-    avail = ht & TRUMPS
+    avail = ht & TW_TRUMPS
     if seat == ws[WS_TAKER] and rv[RV_POIGNEE_ECART_TRUMPS]:
         avail |= ws[WS_ECART_T]
     cap = popcount(avail) + (ht & 1)
@@ -543,8 +522,8 @@ def _misere_eligible(rv, which, ht, hs):
     """R-MIS-1, judged on the hand now (taker: after the écart): misère d'atout (``which`` 0) no
     trump (nor the Excuse under option ``misere_excuse_is_trump``); de tête (1) no K, Q, N, J."""
     if which == 0:
-        return (ht & TRUMPS) == 0 and (rv[RV_MISERE_EXCUSE_IS_TRUMP] == 0 or (ht & 1) == 0)
-    return (hs & HONOURS) == 0
+        return (ht & TW_TRUMPS) == 0 and (rv[RV_MISERE_EXCUSE_IS_TRUMP] == 0 or (ht & 1) == 0)
+    return (hs & SW_HONOURS) == 0
 
 
 @njit(inline="always")
@@ -569,7 +548,7 @@ def _open_trick(tr, leader, log, pub):
     log[L_LEADER + tr] = leader
     pub[PUB_TRICK] = tr
     pub[PUB_LEADER] = leader
-    return (leader, False, np.int64(0), TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0), np.int64(0))
+    return (leader, False, np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0), np.int64(0))
 
 
 @njit(inline="always")
@@ -658,8 +637,8 @@ def _count(rv, ws, log):
     side +1 attack, -1 defence, 0 none.
     """
     pile_t = ws[WS_PILE_T]
-    attack_hp = _hp(pile_t, ws[WS_PILE_S]) + ws[WS_EXC_ADJ]
-    oudlers = popcount(pile_t & OUDLERS)
+    attack_hp = half_points(pile_t, ws[WS_PILE_S]) + ws[WS_EXC_ADJ]
+    oudlers = popcount(pile_t & TW_OUDLERS)
     att_tricks = ws[WS_ATT_TRICKS]
     slam_side = 0
     if att_tricks == HAND_SIZE[rv[RV_TABLE]]:
@@ -822,14 +801,14 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             pub[PUB_CHIEN_S] = chien_s
             tht = ws[WS_HT + taker] | chien_t
             ths = ws[WS_HS + taker] | chien_s
-            normal = ths & ~KINGS
+            normal = ths & ~SW_KINGS
             if POLICIES:
                 ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
-                                                  tht & T2_T20, n_chien, log, L_ECART, bst)
+                                                  tht & TW_T2_T20, n_chien, log, L_ECART, bst)
             else:
-                ecart_t, ecart_s, bst = random_ecart(normal, tht & T2_T20, n_chien, log, L_ECART, bst)
+                ecart_t, ecart_s, bst = random_ecart(normal, tht & TW_T2_T20, n_chien, log, L_ECART, bst)
             if TRACE and tracing:
-                _trace(buf, TR_ECART, taker, tht, ths, normal, tht & T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
+                _trace(buf, TR_ECART, taker, tht, ths, normal, tht & TW_T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
                        pub, 0)
             log[L_N_ECART] = n_chien
             ws[WS_HT + taker] = tht & ~ecart_t

@@ -35,7 +35,7 @@ from numba import njit
 from ..rules import RV_N_SEATS
 from ._bits import popcount
 from .layout import L_HAND_S, L_HAND_T, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_PLAYED
-from .play import KINGS, OUDLERS, SUIT14, TRUMPS
+from .masks import SW_KINGS, SW_SUITS, TW_MAJORS, TW_OUDLERS, TW_T21, TW_TRUMPS
 
 #: bins of the hand count, one point wide: 0 .. N_BINS - 1 (a count below 0 goes to the first, one
 #: of N_BINS or more to the last)
@@ -48,8 +48,7 @@ FEATURES = ("oudlers", "trumps", "trumps_16_21", "kings", "longest_suit", "voids
 M_DEALS, M_ANNULLED, M_PLAYED = range(3)
 M_LEN = 3
 
-HIGH_TRUMPS = np.int64(sum(1 << t for t in range(16, 22)))  # trumps 16..21
-SUIT_MASKS = np.array([int(SUIT14) << (14 * s) for s in range(4)], dtype=np.int64)
+HIGH_TRUMPS = np.int64(TW_MAJORS | TW_T21)  # trumps 16..21
 
 
 @njit(inline="always")
@@ -62,14 +61,14 @@ def _add(acc, c, k, score, diff, made, x100, ht, hs):
     acc[c, k, F_D] += diff
     acc[c, k, F_D2] += diff * diff
     acc[c, k, F_X100] += x100
-    acc[c, k, F_OUDLERS] += popcount(ht & OUDLERS)
-    acc[c, k, F_TRUMPS] += popcount(ht & TRUMPS)
+    acc[c, k, F_OUDLERS] += popcount(ht & TW_OUDLERS)
+    acc[c, k, F_TRUMPS] += popcount(ht & TW_TRUMPS)
     acc[c, k, F_HIGH_TRUMPS] += popcount(ht & HIGH_TRUMPS)
-    acc[c, k, F_KINGS] += popcount(hs & KINGS)
+    acc[c, k, F_KINGS] += popcount(hs & SW_KINGS)
     longest = 0
     voids = 0
     for su in range(4):
-        m = popcount(hs & SUIT_MASKS[su])
+        m = popcount(hs & SW_SUITS[su])
         longest = max(longest, m)
         voids += m == 0
     acc[c, k, F_LONGEST] += longest
@@ -105,7 +104,7 @@ def _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_ou
     misc[M_PLAYED] += 1
     ht = log[L_HAND_T + seat]  # the dealt hand (the same in every play of the deal)
     hs = log[L_HAND_S + seat]
-    oud = popcount(ht & OUDLERS)
+    oud = popcount(ht & TW_OUDLERS)
     prev = np.int64(0)  # passing scores 0
     for c in range(N_CONTRACTS):
         if contracts[c] == 0:

@@ -42,7 +42,8 @@ from ._bits import popcount, tzcnt
 from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
-from .play import CHIEN_SIZE, HAND_SIZE, HONOURS, KINGS, TRUMPS
+from .masks import SW_ALL, SW_HONOURS, SW_KINGS, TW_ALL, TW_TRUMPS
+from .play import CHIEN_SIZE, HAND_SIZE
 
 # --- locations ---------------------------------------------------------------------------------
 #: Location code of the hidden pile (the unseen chien, or the écart); seats are 0..4.
@@ -125,9 +126,7 @@ ERR_REJECT = -3
 ERR_INPUT = -4
 MAX_REJECT = 100000
 
-ALL_SUITS = np.int64((1 << 56) - 1)
-PLAIN = np.int64(ALL_SUITS & ~KINGS)   # suit cards an écart may hold (R-CHIEN-2)
-TRUMP_WORD = np.int64((1 << 22) - 1)   # trumps and the Excuse
+PLAIN = np.int64(SW_ALL & ~SW_KINGS)   # suit cards an écart may hold (R-CHIEN-2)
 MAX_CLASSES = 64
 
 # --- workspace -----------------------------------------------------------------------------------
@@ -213,7 +212,7 @@ def _may_hold(s, c, bs, voids, ceiling, flags):
         return c <= ceiling[s] and (flags[s] & F_POIGNEE_EXCUSE) == 0
     if (voids[s] >> ((c - 22) // 14)) & 1:
         return False
-    if (flags[s] & F_NO_HONOURS) and (bs & HONOURS):
+    if (flags[s] & F_NO_HONOURS) and (bs & SW_HONOURS):
         return False
     return not ((flags[s] & F_NO_PLAIN) and (bs & PLAIN))
 
@@ -313,7 +312,7 @@ def derive(rv, know, cons):
         if know[K_POIGNEE + s] & 1:
             flags[s] |= F_POIGNEE_EXCUSE
     # R-CHIEN-2: trumps went to the écart only because the taker had no other card to put there
-    if shown_chien and stage == STAGE_PLAY and (ecart_t & TRUMPS) != 0:
+    if shown_chien and stage == STAGE_PLAY and (ecart_t & TW_TRUMPS) != 0:
         flags[taker] |= F_NO_PLAIN
 
     # ---- where each card may be
@@ -366,12 +365,12 @@ def derive(rv, know, cons):
 
     # ---- petit sec (R-DEAL-4): no seat was dealt T1 as its only trump without the Excuse
     for s in range(MAX_SEATS):
-        add = cons[C_PSEC_ADD + s] & TRUMP_WORD
+        add = cons[C_PSEC_ADD + s] & TW_ALL
         dele = np.int64(0)
         if s == taker and shown_chien:
             dele = chien_t
             if stage == STAGE_PLAY:
-                add |= ecart_t & TRUMPS
+                add |= ecart_t & TW_TRUMPS
         cons[C_PSEC_ADD + s] = add
         cons[C_PSEC_DEL + s] = dele
         known = add & ~dele
