@@ -251,7 +251,7 @@ def sheet(file, players, table, options_, until, check, as_json):
 # ---------------------------------------------------------------------------------------------
 # Simulation: simulate, show, replay
 
-SIM_TABLES = ("3", "4", "5", "5d")
+SIM_TABLES = ("3", "4", "5", "5d", "2")
 RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
 
 
@@ -431,7 +431,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
     threads = sim.default_threads() if threads is None else threads
-    fast = all(p.fast for p in players)
+    fast = all(p.fast for p in players) and rules.table != "2"  # table 2: step by step (R-VAR-TWO)
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")

@@ -355,8 +355,8 @@ def check_record(record, line: int | None = None) -> None:
         for i, ps in enumerate(record["piles"]):
             if not isinstance(ps, list):
                 fail(f"piles[{i}]", f"must be a list of piles, not {_type_name(ps)}")
-            for k, p in enumerate(ps):
-                dealt += card_list(f"piles[{i}][{k}]", p, distinct=False)
+            for pile_no, p in enumerate(ps):
+                dealt += card_list(f"piles[{i}][{pile_no}]", p, distinct=False)
     dealt += card_list("chien", record["chien"], distinct=False)
     seen = set()
     for c in dealt:
