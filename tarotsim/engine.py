@@ -352,8 +352,8 @@ class Game:
             trick=tuple(d.trick), options=self.rules.non_default_options(),
             ecart_trumps=tuple(c for c in d.ecart if c.is_trump),
             pile_tops=tuple(tuple(p[-1] if p and up else None for p, up in zip(ps, ups))
-                            for ps, ups in zip(d.piles, d.face_up)),
-            pile_sizes=tuple(tuple(len(p) for p in ps) for ps in d.piles))
+                            for ps, ups in zip(d.piles, d.face_up)) if d.two_player else (),
+            pile_sizes=tuple(tuple(len(p) for p in ps) for ps in d.piles) if d.two_player else ())
 
     def record(self) -> dict:
         """The deal record (DESIGN §6) of a finished deal."""
