@@ -18,7 +18,7 @@ from numba import njit
 from tarotsim._kernels._cache import engine_sources, guard_cache
 from tarotsim._kernels.layout import L_HAND_S, L_HAND_T, L_LEN
 from tarotsim._kernels.play import new_buffer
-from tarotsim._kernels.study import N_CONTRACTS, _add_deal, _keep_play, _studied_seat
+from tarotsim._kernels.study import M_DEALS, N_CONTRACTS, _add_deal, _keep_play, _studied_seat
 
 from ._deal import _play_bots
 from ._search import _play_pimc, new_pimc_buffer
@@ -84,6 +84,16 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
 
 
 @njit(cache=True, nogil=True)
+def add_played_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
+    """What :func:`run_study` adds for one deal whose plays were made elsewhere (table 2, played
+    step by step, R-VAR-TWO): ``log`` holds the studied seat's hand at ``L_HAND_T/S + seat``,
+    ``score`` and ``made`` its plays per contract, ``ok`` False for an annulled deal."""
+    misc[M_DEALS] += 1
+    pts, voids = _count_hand(ok, eval_params, seat, log)
+    _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+
+
+@njit(cache=True, nogil=True)
 def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
     """:func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
     kernel (``pimc._play_pimc``, whose buffer carries the search's scratch)."""
@@ -106,5 +116,5 @@ def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, cont
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("bots-study", (run_study, run_study_pimc),
+guard_cache("bots-study", (run_study, run_study_pimc, add_played_deal),
             engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

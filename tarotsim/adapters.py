@@ -22,8 +22,7 @@ def public_view(view: SeatView, rules: Rules | None = None):
 
     from ._kernels import layout as L
     from .cards import masks_of, parse_cards
-    from .rng import HAND_SIZE
-    from .rules import TABLES
+    from .rules import N_TRICKS, TABLES
 
     if rules is None:
         rules = Rules.from_options(view.table, view.options)
@@ -53,7 +52,7 @@ def public_view(view: SeatView, rules: Rules | None = None):
             pub[L.PUB_MISERE_KINDS + d["seat"]] |= 1 if d["kind"] == "misere_atout" else 2
     pub[L.PUB_TABLE] = TABLES.index(view.table)
     pub[L.PUB_N_ACTIVE] = rules.n_active
-    pub[L.PUB_N_TRICKS] = HAND_SIZE[view.table]
+    pub[L.PUB_N_TRICKS] = N_TRICKS[view.table]
     pub[L.PUB_PARTNER] = -1
     dec = view.decision
     playing = dec is not None and dec.kind not in ("bid", "call", "ecart", "chelem")
@@ -64,7 +63,7 @@ def public_view(view: SeatView, rules: Rules | None = None):
     # the history (PUB_H_*: for a search), the trick being played included
     history = [(leader, plays) for leader, plays, _ in view.tricks] + ([(view.trick[0][0], view.trick)]
                                                                        if view.trick else [])
-    for tr, (leader, plays) in enumerate(history):
+    for tr, (leader, plays) in enumerate(history[:L.MAX_TRICKS]):  # table 2 has 36 tricks: see pimc
         pub[L.PUB_H_LEADER + tr] = leader
         for j, (_, c) in enumerate(plays):
             pub[L.PUB_H_CARDS + tr * L.MAX_SEATS + j] = c.id
@@ -81,7 +80,8 @@ def public_view(view: SeatView, rules: Rules | None = None):
             t, s = masks_of([c])
             pub[L.PUB_SEAT_PLAYED_T + seat] |= t
             pub[L.PUB_SEAT_PLAYED_S + seat] |= s
-            if led is not None and not c.is_excuse:
+            # table 2: a card not followed may still lie under a pile (R-VAR-TWO): no void is shown
+            if led is not None and not c.is_excuse and view.table != "2":
                 if led.is_trump:
                     if not c.is_trump:
                         pub[L.PUB_VOIDS + seat] |= 16
@@ -156,7 +156,11 @@ class FastBotAdapter:
 
         rules = self._rules_of(view)
         pub = public_view(view, rules)
-        ht, hs = masks_of(view.hand)
+        # table 2 (R-VAR-TWO): the seat's cards are its hand and its own face-up pile tops; the
+        # cards under its piles are unknown to it as to the other player
+        reach = tuple(view.hand) + (tuple(c for c in view.pile_tops[view.seat] if c is not None)
+                                    if view.pile_tops else ())
+        ht, hs = masks_of(reach)
         assert view.decision is not None  # a bot is asked only at a decision
         d = view.decision.kind
         args: tuple[int, ...]
@@ -216,6 +220,8 @@ class FastBotAdapter:
         elif what == P.TR_MISERE:
             y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = bool(y)
+        elif self.code == L.BOT_PIMC and view.table == "2":
+            raise ValueError("the pimc bot does not play table 2 (R-VAR-TWO): its worlds know no piles")
         elif self.code == L.BOT_PIMC:
             # the search of the deal kernel, on the same inputs: the view, and the seat's own
             # écart when it is the taker at prise or garde (its own knowledge)

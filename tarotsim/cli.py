@@ -251,7 +251,9 @@ def sheet(file, players, table, options_, until, check, as_json):
 # ---------------------------------------------------------------------------------------------
 # Simulation: simulate, show, replay
 
-SIM_TABLES = ("3", "4", "5", "5d")
+SIM_TABLES = ("3", "4", "5", "5d", "2")
+#: `play` does not draw the piles of table 2 (R-VAR-TWO) at a person's prompt yet
+PLAY_TABLES = ("3", "4", "5", "5d")
 RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
 
 
@@ -431,7 +433,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
     threads = sim.default_threads() if threads is None else threads
-    fast = all(p.fast for p in players)
+    fast = all(p.fast for p in players) and rules.table != "2"  # table 2: step by step (R-VAR-TWO)
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")
@@ -763,7 +765,7 @@ def _print_tournament(res, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
+@click.option("--table", type=click.Choice(PLAY_TABLES), default="4", show_default=True, help="Table type.")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="Your seat, 0..n-1 in playing order (R-GEN-2).")
 @click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",

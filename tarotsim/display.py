@@ -22,6 +22,18 @@ def _pretty(names) -> str:
     return " ".join(Card.parse(n).pretty() for n in names)
 
 
+def piles_line(piles) -> str:
+    """One seat's piles (R-VAR-TWO), each from bottom to top, the face-up top in brackets:
+    ``♠3 T5 [♣4]  |  …``."""
+    cells = []
+    for p in piles:
+        cards = [Card.parse(n).pretty() for n in p]
+        if cards:
+            cards[-1] = f"[{cards[-1]}]"
+        cells.append(" ".join(cards) or "-")
+    return "  |  ".join(cells)
+
+
 def format_record(rec: dict, names: list[str] | None = None) -> str:
     """The whole deal, readable: hands, bids, chien, écart, declarations, tricks, count, scores."""
     n = len(rec["hands"])
@@ -38,6 +50,12 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
         label = "(dummy, sits out)" if rec["table"] == "5d" and seat == rec["dealer"] else hand_by_suit(hand)
         out.append(f"  {names[seat].ljust(w)}  {label}")
     out.append(f"  {'chien'.ljust(w)}  {hand_by_suit(rec['chien'])}")
+    pile_cards = set()
+    if rec.get("piles"):
+        out.append("Piles (bottom to top; [face up] at the start)")
+        for seat, piles in enumerate(rec["piles"]):
+            out.append(f"  {names[seat].ljust(w)}  {piles_line(piles)}")
+            pile_cards |= {n for p in piles for n in p}
     out.append("")
     if rec["outcome"] == "petit_sec":
         holder = rec.get("petit_sec_seat")
@@ -69,7 +87,7 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
         else:
             out.append(f"{who} declares {d['kind'].replace('_', ' ')}")
     out.append("")
-    out.append("Tricks (leader first; * = winner)")
+    out.append("Tricks (leader first; * = winner" + ("; ^ = from a pile)" if pile_cards else ")"))
     for i, t in enumerate(rec["tricks"], 1):
         seats = [(t["leader"] + k) % n for k in range(n)]
         if rec["table"] == "5d":
@@ -77,7 +95,8 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
         cells = []
         for seat, c in zip(seats, t["cards"]):
             mark = "*" if seat == t["winner"] else " "
-            cells.append(f"{names[seat]}:{Card.parse(c).pretty()}{mark}")
+            pile = "^" if c in pile_cards else ""
+            cells.append(f"{names[seat]}:{Card.parse(c).pretty()}{pile}{mark}")
         out.append(f"  {i:>2}. " + "  ".join(c.ljust(w + 6) for c in cells))
     res = rec.get("result")
     if res:

@@ -25,7 +25,7 @@ from .cards import Card
 from .reference.deal import Decision, ReferenceDeal, as_card, as_cards
 from .reference.errors import RuleViolation
 from .reference.play import record_from_deal
-from .rng import STREAM_BOTS, Rng, check_index, check_seed, deal
+from .rng import STREAM_BOTS, Rng, check_index, check_seed, deal_with_piles
 from .rules import CONTRACTS, Rules
 
 __all__ = ["BotRaisedError", "Decision", "EcartChoice", "Event", "Game", "IllegalPlayError", "PyRandomBot",
@@ -91,6 +91,10 @@ class SeatView:
     trick: tuple[tuple[int, Card], ...]  # the trick being played
     options: dict = field(default_factory=dict)
     ecart_trumps: tuple[Card, ...] = ()  # trumps put in the écart, shown to all (R-CHIEN-2)
+    # table 2 (R-VAR-TWO), public: per seat, per pile, its face-up top (None when empty or when the
+    # card under a top played in this trick is not turned up yet) and how many cards it holds
+    pile_tops: tuple[tuple[Card | None, ...], ...] = ()
+    pile_sizes: tuple[tuple[int, ...], ...] = ()
 
 
 class Game:
@@ -106,19 +110,22 @@ class Game:
         ``ValueError``).
     hands, chien, dealer :
         Alternatively, a hand-entered deal (card names, ids or Cards, one hand per seat).
+    piles :
+        Table 2 (R-VAR-TWO), a hand-entered deal: per seat, 6 piles of 3 cards from bottom to top.
     forced : (seat, contract) or None
         Skip the auction: that seat takes that contract.
     """
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None, index: int = 0, *,
-                 hands=None, chien=None, dealer: int | None = None, forced=None):
+                 hands=None, chien=None, dealer: int | None = None, forced=None, piles=None):
         self.rules = rules or Rules()
         if seed is not None:  # the deal identity: whole numbers in range, never wrapped
             seed, index = check_seed(seed), check_index(index)
         if hands is None:
             if seed is None:
                 raise ValueError("give (seed, index) or hands, chien and dealer")
-            dealer, hands, chien = deal(self.rules, seed, index)
+            dealer, hands, chien, dealt_piles = deal_with_piles(self.rules, seed, index)
+            piles = dealt_piles if self.rules.table == "2" else None
         elif chien is None or dealer is None:
             raise ValueError("a hand-entered deal needs hands, chien and dealer")
         self.seed: int | None = seed
@@ -126,7 +133,7 @@ class Game:
         if forced is not None and forced[1] not in CONTRACTS:
             raise IllegalPlayError("R-BID-1", f"unknown contract {forced[1]!r}")
         try:
-            self._deal = ReferenceDeal(self.rules, dealer, hands, chien, forced=forced)
+            self._deal = ReferenceDeal(self.rules, dealer, hands, chien, forced=forced, piles=piles)
         except RuleViolation as e:
             raise IllegalPlayError(e.rule_id, e.message) from None
         self.events: list[Event] = []
@@ -343,7 +350,10 @@ class Game:
             declarations=tuple(dict(x) for x in d.declarations),
             tricks=tuple((t.leader, t.plays, t.winner) for t in d.tricks),
             trick=tuple(d.trick), options=self.rules.non_default_options(),
-            ecart_trumps=tuple(c for c in d.ecart if c.is_trump))
+            ecart_trumps=tuple(c for c in d.ecart if c.is_trump),
+            pile_tops=tuple(tuple(p[-1] if p and up else None for p, up in zip(ps, ups))
+                            for ps, ups in zip(d.piles, d.face_up)) if d.two_player else (),
+            pile_sizes=tuple(tuple(len(p) for p in ps) for ps in d.piles) if d.two_player else ())
 
     def record(self) -> dict:
         """The deal record (DESIGN §6) of a finished deal."""

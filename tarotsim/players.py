@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rules import Rules
+from .rules import KERNEL_TABLES, Rules
 
 
 class PlayersError(ValueError):
@@ -93,7 +93,15 @@ def parse_players(text: str, rules: Rules) -> list[Player]:
     if len(players) != rules.n_seats:
         raise PlayersError(f"--bots: table {rules.table} seats {rules.n_seats} players; give one bot for all "
                            f"or {rules.n_seats} separated by commas, not {len(players)}")
+    if rules.table == "2" and any(p.fast and p.policy is None and p.name == "pimc" for p in players):
+        raise PlayersError("--bots: pimc does not play table 2 yet (R-VAR-TWO): its sampled worlds know no piles")
     return players
+
+
+def kernel_path(rules: Rules, players: list[Player]) -> bool:
+    """Whether the kernels play these seats at this table: every seat a registered bot or a policy
+    set, at a table the kernels play (table 2, R-VAR-TWO, is played step by step for now)."""
+    return rules.table in KERNEL_TABLES and all(p.fast for p in players)
 
 
 def players_label(players: list[Player]) -> str:
@@ -109,7 +117,7 @@ class Runner:
 
     def __init__(self, rules: Rules, seed: int, players: list[Player], threads: int = 1, forced=None):
         self.rules, self.seed, self.players, self.threads, self.forced = rules, seed, players, threads, forced
-        self.fast = all(p.fast for p in players)
+        self.fast = kernel_path(rules, players)
         self.bots = [p.engine_bot for p in players] if self.fast else [p.python_bot() for p in players]
 
     def block(self, a: int, b: int, with_records: bool = False):

@@ -347,6 +347,16 @@ def check_record(record, line: int | None = None) -> None:
     dealt = []
     for i, h in enumerate(record["hands"]):
         dealt += card_list(f"hands[{i}]", h, distinct=False)
+    if record["table"] == "2" and "piles" not in record:  # the piles laid before each player
+        fail("piles", "missing field: at table 2 each player has 6 piles of 3 cards", "R-VAR-TWO")
+    if record.get("piles") is not None:
+        if not isinstance(record["piles"], list):
+            fail("piles", f"must be a list of piles per seat, not {_type_name(record['piles'])}")
+        for i, ps in enumerate(record["piles"]):
+            if not isinstance(ps, list):
+                fail(f"piles[{i}]", f"must be a list of piles, not {_type_name(ps)}")
+            for pile_no, p in enumerate(ps):
+                dealt += card_list(f"piles[{i}][{pile_no}]", p, distinct=False)
     dealt += card_list("chien", record["chien"], distinct=False)
     seen = set()
     for c in dealt:
@@ -652,9 +662,7 @@ class _Replayer:
             rules = Rules.from_options(rec["table"], rec.get("options") or {})
         except RulesError as e:
             self.fail("field options", None, str(e))
-        if rec["table"] == "2":
-            self.fail("field table", "R-VAR-TWO", "table 2 is not replayed by the reference engine")
-        d = self.do("deal", ReferenceDeal, rules, rec["dealer"], rec["hands"], rec["chien"])
+        d = self.do("deal", ReferenceDeal, rules, rec["dealer"], rec["hands"], rec["chien"], None, rec.get("piles"))
         self.d = d
         outcome = rec["outcome"]
 

@@ -25,6 +25,9 @@ Contract (shared by every engine in this project):
   ``a[k*h:(k+1)*h]`` (h = hand size), and the chien is the last cards ``a[n_active*h:]``.
   A uniform shuffle makes every partition equally likely, so this is the same distribution
   as dealing packets with chien cards in the gaps (R-DEAL-2).
+* Table 2 (R-VAR-TWO): the hands as above (18 cards each, the non-dealer first), then the piles:
+  the k-th player in dealing order receives ``a[36 + 18*k : 36 + 18*(k+1)]`` as 6 piles of 3
+  consecutive cards, each pile from bottom to top (its last card face up); the chien is ``a[72:]``.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from __future__ import annotations
 import operator
 
 from .cards import N_CARDS
-from .rules import CHIEN_SIZE, HAND_SIZE, Rules  # noqa: F401  (their home is rules.py)
+from .rules import CHIEN_SIZE, HAND_SIZE, PILE_DEPTH, PILES, Rules  # noqa: F401  (their home is rules.py)
 
 MASK64 = (1 << 64) - 1
 #: Seeds are 64-bit unsigned numbers; deal indices are int64 in the kernels (DESIGN §3).
@@ -164,16 +167,34 @@ def dealing_order(rules: Rules, dealer: int) -> list[int]:
 
 
 def deal(rules: Rules, seed: int, index: int) -> tuple[int, list[list[int]], list[int]]:
-    """Deal ``(seed, index)``: ``(dealer, hands by seat as sorted id lists, sorted chien ids)``."""
-    if rules.table not in HAND_SIZE:
-        raise ValueError(f"table {rules.table} is not simulated")
+    """Deal ``(seed, index)``: ``(dealer, hands by seat as sorted id lists, sorted chien ids)``.
+
+    At table 2 the hands are the cards in hand only; :func:`deal_with_piles` adds the piles.
+    """
+    dealer, hands, chien, _ = deal_with_piles(rules, seed, index)
+    return dealer, hands, chien
+
+
+def deal_with_piles(rules: Rules, seed: int, index: int):
+    """Deal ``(seed, index)``: ``(dealer, hands, chien, piles)``.
+
+    ``piles[seat]`` is that seat's 6 piles of 3 card ids, each from bottom to top (the last card is
+    face up, R-VAR-TWO) at table 2, and ``[]`` at every other table.
+    """
     seed, index = check_seed(seed), check_index(index)
     a = shuffled_deck(seed, index)
     dealer = index % rules.n_seats
     h = HAND_SIZE[rules.table]
+    n_piles = PILES.get(rules.table, 0)
     hands: list[list[int]] = [[] for _ in range(rules.n_seats)]
+    piles: list[list[list[int]]] = [[] for _ in range(rules.n_seats)]
     order = dealing_order(rules, dealer)
     for k, seat in enumerate(order):
         hands[seat] = sorted(a[k * h:(k + 1) * h])
-    chien = sorted(a[len(order) * h:])
-    return dealer, hands, chien
+    laid = len(order) * h  # the piles come after the hands (table 2 only)
+    per_seat = n_piles * PILE_DEPTH
+    for k, seat in enumerate(order):
+        start = laid + k * per_seat
+        piles[seat] = [a[start + p * PILE_DEPTH:start + (p + 1) * PILE_DEPTH] for p in range(n_piles)]
+    chien = sorted(a[laid + len(order) * per_seat:])
+    return dealer, hands, chien, piles

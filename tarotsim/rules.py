@@ -23,9 +23,17 @@ CONTRACT_LABELS = {
     "garde_contre": "Garde contre le chien",
 }
 
-#: Cards in each hand and in the chien, per simulated table (R-DEAL-1).
-HAND_SIZE = {"3": 24, "4": 18, "5": 15, "5d": 18}
-CHIEN_SIZE = {"3": 6, "4": 6, "5": 3, "5d": 6}
+#: Cards in each hand and in the chien, per table (R-DEAL-1; table 2: R-VAR-TWO, the hand
+#: without the piles laid before the player).
+HAND_SIZE = {"3": 24, "4": 18, "5": 15, "5d": 18, "2": 18}
+CHIEN_SIZE = {"3": 6, "4": 6, "5": 3, "5d": 6, "2": 6}
+#: Table 2 (R-VAR-TWO): piles laid before each player, and the cards in each (the top one face up).
+PILES = {"2": 6}
+PILE_DEPTH = 3
+#: Tricks of a played deal: every card a player holds, in hand or in his piles (R-DEAL-1, R-VAR-TWO).
+N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
+#: The tables the numba kernels play (table 2 is played by the step-by-step engine only).
+KERNEL_TABLES = ("3", "4", "5", "5d")
 
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")
@@ -244,9 +252,9 @@ class Rules:
 TABLE_3, TABLE_4, TABLE_5, TABLE_5D, TABLE_2 = range(5)
 
 #: The tables above as the kernels index them, by table code (``TABLES`` order): cards in a hand
-#: and in the chien (R-DEAL-1; 0 at table 2, which is not simulated), the poignée sizes (R-POIG-1;
+#: and in the chien (R-DEAL-1; 0 at table 2, which the kernels do not play), the poignée sizes (R-POIG-1;
 #: out of reach at table 2, R-VAR-TWO) and the bonus of a poignée by level code (0 none, 1 simple..).
-KERNEL_HAND_SIZE = np.array([HAND_SIZE.get(t, 0) for t in TABLES], dtype=np.int64)
-KERNEL_CHIEN_SIZE = np.array([CHIEN_SIZE.get(t, 0) for t in TABLES], dtype=np.int64)
+KERNEL_HAND_SIZE = np.array([HAND_SIZE[t] if t in KERNEL_TABLES else 0 for t in TABLES], dtype=np.int64)
+KERNEL_CHIEN_SIZE = np.array([CHIEN_SIZE[t] if t in KERNEL_TABLES else 0 for t in TABLES], dtype=np.int64)
 KERNEL_POIGNEE_SIZES = np.array([POIGNEE_SIZES.get(t, (99, 99, 99)) for t in TABLES], dtype=np.int64)
 KERNEL_POIGNEE_BONUS = np.array((0,) + POIGNEE_BONUS, dtype=np.int64)

@@ -183,7 +183,7 @@ class Job:
 
     def task_deals(self) -> int:
         """Deals per piece of work (:data:`TASK_DEALS`; fewer when a slow bot plays)."""
-        slow = any(not p.fast or p.name == "pimc" for p in self.players())
+        slow = any(not p.fast or p.name == "pimc" for p in self.players()) or self.rules().table == "2"
         return SLOW_TASK_DEALS if slow else TASK_DEALS[self.command]
 
     def compute(self, a: int, b: int, threads: int = 1, progress=None):
@@ -191,7 +191,8 @@ class Job:
         rules, players = self.rules(), self.players()
         if self.command == "simulate":
             from . import simulate as sim
-            if all(p.fast for p in players):
+            from .players import kernel_path
+            if kernel_path(rules, players):
                 return sim.totals(rules, self.seed, a, b, bots=[p.engine_bot for p in players], threads=threads,
                                   progress=progress)[0]
             from .players import Runner

@@ -48,12 +48,14 @@ SIMULATED_TABLES = ("3", "4", "5", "5d")
 # ---------------------------------------------------------------------------------------------
 # arguments
 
-def _rules(rules) -> Rules:
+def _rules(rules, any_table: bool = False) -> Rules:
+    """The rules, checked for the kernels (``any_table``: for the summaries of facts, which
+    table 2 has too: it is played step by step, R-VAR-TWO)."""
     if isinstance(rules, Rules):
         r = rules
     else:
         r = Rules(table=str(rules))
-    if r.table not in SIMULATED_TABLES:
+    if r.table not in SIMULATED_TABLES and not any_table:
         raise ValueError(f"table {r.table} is not simulated (tables {', '.join(SIMULATED_TABLES)})")
     return r
 
@@ -241,12 +243,12 @@ FACTS_CSV_COLUMNS = ("seed", "table", "index", "dealer", "outcome", "taker", "co
 
 def facts_csv_header(rules) -> list[str]:
     """The header row of the facts table: :data:`FACTS_CSV_COLUMNS` then ``score_0`` .. per seat."""
-    return list(FACTS_CSV_COLUMNS) + [f"score_{s}" for s in range(_rules(rules).n_seats)]
+    return list(FACTS_CSV_COLUMNS) + [f"score_{s}" for s in range(_rules(rules, any_table=True).n_seats)]
 
 
 def facts_csv_rows(f: np.ndarray, rules, seed) -> list[list]:
     """The rows of the facts table for a facts array (see :data:`FACTS_CSV_COLUMNS`)."""
-    r = _rules(rules)
+    r = _rules(rules, any_table=True)
     n = r.n_seats
     pab = {1: "attack", -1: "defence", 0: ""}
     rows = []
@@ -385,7 +387,7 @@ def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced
 
 def summarize(f: np.ndarray, rules, seed=0, bots="random") -> Summary:
     """The :class:`Summary` of a facts array (same numbers as :func:`aggregate` on its deals)."""
-    r = _rules(rules)
+    r = _rules(rules, any_table=True)
     acc = accumulate(f, r)
     start = int(f["index"].min()) if len(f) else 0
     stop = int(f["index"].max()) + 1 if len(f) else 0
@@ -394,14 +396,14 @@ def summarize(f: np.ndarray, rules, seed=0, bots="random") -> Summary:
 
 def summary_from_totals(acc: np.ndarray, rules, seed, start, stop, bots="random") -> Summary:
     """The :class:`Summary` of totals summed from :func:`accumulate` over several facts arrays."""
-    r = _rules(rules)
+    r = _rules(rules, any_table=True)
     return _summary_from_acc(acc, r, seed=int(seed), start=int(start), stop=int(stop), bots=_bots_label(bots))
 
 
 def accumulate(f: np.ndarray, rules) -> np.ndarray:
     """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of a facts array; totals of
     consecutive arrays add up, so a long run can be summarised chunk by chunk."""
-    r = _rules(rules)
+    r = _rules(rules, any_table=True)
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
     acc[L.ACC_DEALS] = len(f)
     played = f[f["outcome"] == L.OUTCOME_PLAYED]

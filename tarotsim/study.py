@@ -51,7 +51,7 @@ from .parallel import run_chunks
 from ._kernels import layout as L
 from ._kernels import study as K
 from .rng import check_run, check_seed
-from .rules import CONTRACTS, Rules
+from .rules import CONTRACTS, KERNEL_TABLES, Rules
 from .stats import mean_ci, t_critical
 
 Z95 = 1.959963984540054
@@ -135,7 +135,7 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     """Check a study's arguments (``ValueError`` with a one-line message) and prepare the kernel's."""
     from bots.heuristic import H_PRISE
 
-    r = sim._rules(rules)
+    r = sim._rules(rules, any_table=True)  # table 2 is studied step by step (R-VAR-TWO)
     seed = check_seed(seed)
     start, stop = check_run(start, deals, "the number of deals", minimum=1)  # stop <= 2**63
     deals = stop - start
@@ -206,10 +206,17 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
 
     from bots import _study as B  # the study's loops play the bots: they live in the bots package
 
-    kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
+    if p.rules.table in KERNEL_TABLES:
+        kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
 
-    def work(a, b, acc):
-        kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
+        def work(a, b, acc):
+            kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
+    else:  # table 2: the same plays, step by step (R-VAR-TWO)
+        players = _slow_players(p.rules, bots)
+        chunk_size = min(chunk_size, 256)  # progress reported as the slow path goes
+
+        def work(a, b, acc):
+            _study_slow(p, players, a, b, mask, acc)
 
     work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
     t0 = time.perf_counter()
@@ -218,6 +225,50 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
     bins, oud, misc = (np.sum([q[i] for q in parts], axis=0) for i in range(3))
     return StudyTotals(p.rules.table, p.seed, p.start, p.deals, p.bots, p.rules.non_default_options(), p.contracts,
                        bins, oud, misc, p.current, p.current_source, p.shift, threads, chunk_size, elapsed)
+
+
+def _slow_players(rules: Rules, bots) -> list:
+    """The seats' bots on the slow path: each registered bot through its adapter, a policy set
+    through its own (the same decisions as in the kernels)."""
+    from .adapters import FastBotAdapter, PolicyAdapter
+
+    kinds, params, policies = sim._seats(rules, bots)
+    names = {code: name for name, code in sim.BOT_KINDS.items()}
+    if L.BOT_PIMC in kinds:
+        raise ValueError("pimc does not play table 2 yet (R-VAR-TWO): its sampled worlds know no piles")
+    return [PolicyAdapter(policies[s]) if policies[s] is not None else FastBotAdapter(names[int(kinds[s])], params[s])
+            for s in range(rules.n_seats)]
+
+
+def _study_slow(p: Plan, players: list, a: int, b: int, mask: np.ndarray, acc) -> None:
+    """Deals ``a .. b - 1`` as ``bots._study.run_study`` studies them, played by the reference
+    engine (table 2, R-VAR-TWO): the first to speak forced as taker at each studied contract. His
+    counted hand is the cards he sees as his when he bids: his hand and his face-up pile tops."""
+    from bots._study import add_played_deal
+
+    from .cards import masks_of
+    from .rng import deal_with_piles
+    from .slowpath import play_record
+
+    log = np.zeros(L.L_LEN, dtype=np.int64)
+    score = np.zeros(K.N_CONTRACTS, dtype=np.int64)
+    made = np.zeros(K.N_CONTRACTS, dtype=np.int64)
+    n = p.rules.n_seats
+    for index in range(a, b):
+        seat = (index % n + 1) % n   # the first to speak, as K._studied_seat
+        ok = True
+        for c in range(K.N_CONTRACTS):
+            if mask[c]:
+                rec = play_record(p.rules, p.seed, index, players, forced=(seat, CONTRACTS[c]))
+                if rec["outcome"] != "played":
+                    ok = False
+                    break
+                score[c] = rec["scores"][seat]
+                made[c] = int(rec["result"]["made"])
+        _, hands, _, piles = deal_with_piles(p.rules, p.seed, index)
+        ht, hs = masks_of(hands[seat] + [pile[-1] for pile in piles[seat]])
+        log[L.L_HAND_T + seat], log[L.L_HAND_S + seat] = ht, hs
+        add_played_deal(ok, p.eval_params, np.int64(seat), log, mask, score, made, *acc)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def bad_file(tmp_path) -> Path:
     (3, "line 3: field scores: recomputed [-52, 104, -52], recorded [-42, 104, -52] (R-SCORE-2)"),
     (4, "line 4: trick 2, seat 0 plays T8: must follow spades: holds 4S (R-PLAY-4a)"),
     (5, "line 5: malformed JSON: Expecting ',' delimiter (column 13)"),
-    (6, "line 6: field table: table 2 is not replayed by the reference engine (R-VAR-TWO)"),
+    (6, "line 6: field piles: missing field: at table 2 each player has 6 piles of 3 cards (R-VAR-TWO)"),
     (7, "line 7: not UTF-8 text (byte 0xe9 at column 1)"),
     (9, "line 9: no such line: the file has 7 line(s)"),
 ])

@@ -82,14 +82,14 @@ def example(i, **options):
 # ================================================================ §0 conventions
 
 
-def test_R_GEN_1_tables_3_4_5_5d_are_played_and_2_is_not():
-    for rules, active in ((R3, 3), (R4, 4), (R5, 5), (R5D, 4)):
+def test_R_GEN_1_tables_3_4_5_5d_and_2_are_played():
+    for rules, active in ((R3, 3), (R4, 4), (R5, 5), (R5D, 4), (Rules(table="2"), 2)):
         d = deal_for(rules, 1, 1)
         assert d.n_active == active
         assert sum(1 for h in d.initial_hands if h) == active
-    with pytest.raises(RuleViolation) as e:
+    with pytest.raises(RuleViolation) as e:  # table 2 without its piles (R-VAR-TWO)
         ReferenceDeal(Rules(table="2"), 0, [[], []], [])
-    assert e.value.rule_id == "R-GEN-1"
+    assert e.value.rule_id == "R-VAR-TWO"
 
 
 def test_R_GEN_2_playing_order_starts_at_the_dealers_right():

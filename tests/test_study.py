@@ -374,7 +374,6 @@ def no_run(monkeypatch):
 
 @pytest.mark.parametrize("argv", [
     ["--table", "7"],
-    ["--table", "2"],
     ["--bots", "alphago"],
     ["--bots", "heuristic,random"],
     ["--bots", "heuristic:thresholds=/nonexistent/cal.json"],

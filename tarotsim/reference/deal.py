@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..cards import DECK, EXCUSE, JACK, KING, KNIGHT, N_CARDS, PETIT, QUEEN, Card
 from ..rng import CHIEN_SIZE, HAND_SIZE, dealing_order
-from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
+from ..rules import CONTRACTS, N_TRICKS, PILE_DEPTH, PILES, POIGNEE_LEVELS, Rules
 from ..scoring import DealFacts, ScoreBreakdown, score
 from .errors import RuleViolation
 from .tricks import in_order, is_king, play_duty, trick_winner
@@ -86,7 +86,7 @@ class ReferenceDeal:
     Parameters
     ----------
     rules : Rules
-        Table 3, 4, 5 or 5d and the options of RULES §14.
+        Table 3, 4, 5, 5d or 2 and the options of RULES §14.
     dealer : int
         The dealer's seat; trick 1 and the auction start at his right, ``dealer + 1``.
     hands : sequence of card collections, one per seat
@@ -95,12 +95,14 @@ class ReferenceDeal:
     forced : (seat, contract) or None
         A forced contract for studies: that seat takes that contract, the auction is skipped
         (``bids`` is that bid at its turn and ``pass`` for everyone else).
+    piles : per seat, 6 piles of 3 cards, each from bottom to top (table 2 only, R-VAR-TWO)
+        The cards laid before each player; the last card of each pile starts face up.
 
-    Raises ``RuleViolation`` (R-DEAL-1, R-DEAL-6) if hands and chien do not partition the
-    deck with the sizes of R-DEAL-1.
+    Raises ``RuleViolation`` (R-DEAL-1, R-DEAL-6, R-VAR-TWO) if hands, piles and chien do not
+    partition the deck with the sizes of R-DEAL-1 and R-VAR-TWO.
     """
 
-    def __init__(self, rules: Rules, dealer: int, hands, chien, forced=None):
+    def __init__(self, rules: Rules, dealer: int, hands, chien, forced=None, piles=None):
         if rules.table not in HAND_SIZE:
             raise RuleViolation("R-GEN-1", f"table {rules.table} is not played by the reference engine")
         self.rules = rules
@@ -112,13 +114,18 @@ class ReferenceDeal:
         self.dummy = dealer if self.table == "5d" else None            # R-DEAL-6
         self.order = dealing_order(rules, dealer)                        # R-GEN-2, active seats
         self.n_active = len(self.order)
-        self.n_tricks = HAND_SIZE[self.table]                            # R-DEAL-1
+        self.n_tricks = N_TRICKS[self.table]                             # R-DEAL-1, R-VAR-TWO
+        self.two_player = self.table == "2"                              # R-VAR-TWO
 
         self.forced: tuple[int, str] | None = None   # (seat, contract) of a forced contract
         self.initial_hands = [in_order(as_cards(h)) for h in hands]
         self.chien = in_order(as_cards(chien))
+        self.initial_piles = self._read_piles(piles)
         self._check_partition()
         self.hands = [list(h) for h in self.initial_hands]
+        # R-VAR-TWO: the cards left in each pile (bottom to top) and whether its top is face up
+        self.piles = [[list(p) for p in ps] for ps in self.initial_piles]
+        self.face_up = [[True] * len(ps) for ps in self.initial_piles]
 
         self.bids: list[tuple[int, str]] = []
         self.outcome: str | None = None          # "played" | "all_passed" | "petit_sec" once known
@@ -151,7 +158,7 @@ class ReferenceDeal:
 
         # Step 1: petit sec (R-DEAL-4), seats in dealing order; it annuls a forced deal too.
         self.phase = "bid"   # "bid" "call" "ecart" "chelem" "play" "done"
-        if rules.petit_sec == "redeal":
+        if rules.petit_sec == "redeal" and not self.two_player:  # no petit sec at table 2 (R-VAR-TWO)
             for seat in self.order:
                 if self.is_petit_sec(self.initial_hands[seat]):
                     self.petit_sec_seat = seat
@@ -164,8 +171,33 @@ class ReferenceDeal:
             self._close_auction()
 
     # ------------------------------------------------------------------ the deal itself
+    def _read_piles(self, piles) -> list[list[list[Card]]]:
+        """The piles as cards (R-VAR-TWO): 6 piles of 3 per seat at table 2, none elsewhere."""
+        n_piles = PILES.get(self.table, 0)
+        if not n_piles:
+            if piles is not None and any(piles):
+                raise RuleViolation("R-VAR-TWO", f"piles are laid out at table 2 only, not at table {self.table}")
+            return [[] for _ in range(self.n_seats)]
+        if piles is None:
+            raise RuleViolation("R-VAR-TWO", f"at table 2 each player has {n_piles} piles of {PILE_DEPTH} cards")
+        piles = list(piles)
+        if len(piles) != self.n_seats:
+            raise RuleViolation("R-VAR-TWO", f"{len(piles)} sets of piles for a table of {self.n_seats} seats")
+        out = []
+        for seat, ps in enumerate(piles):
+            ps = list(ps)
+            if len(ps) != n_piles:
+                raise RuleViolation("R-VAR-TWO", f"seat {seat} has {len(ps)} piles, not {n_piles}")
+            cards = [as_cards(p) for p in ps]
+            for k, p in enumerate(cards):
+                if len(p) != PILE_DEPTH:
+                    raise RuleViolation("R-VAR-TWO", f"pile {k + 1} of seat {seat} has {len(p)} cards, "
+                                                     f"not {PILE_DEPTH}")
+            out.append(cards)
+        return out
+
     def _check_partition(self) -> None:
-        """Hands and chien hold the 78 cards once each, with the sizes of R-DEAL-1."""
+        """Hands, piles and chien hold the 78 cards once each, with the sizes of R-DEAL-1 and R-VAR-TWO."""
         if len(self.initial_hands) != self.n_seats:
             raise RuleViolation("R-DEAL-1", f"{len(self.initial_hands)} hands for a table of {self.n_seats} seats")
         size = HAND_SIZE[self.table]
@@ -178,7 +210,8 @@ class ReferenceDeal:
         if len(self.chien) != CHIEN_SIZE[self.table]:
             raise RuleViolation("R-DEAL-1", f"the chien has {len(self.chien)} cards, not {CHIEN_SIZE[self.table]}")
         seen: set[Card] = set()
-        for c in [c for h in self.initial_hands for c in h] + self.chien:
+        pile_cards = [c for ps in self.initial_piles for p in ps for c in p]
+        for c in [c for h in self.initial_hands for c in h] + pile_cards + self.chien:
             if c in seen:
                 raise RuleViolation("R-DEAL-1", f"{c} is dealt twice")
             seen.add(c)
@@ -211,7 +244,7 @@ class ReferenceDeal:
         if self.phase == "play":
             seat = self.next_player()
             assert seat is not None  # someone plays next in the play phase
-            if self.at_first_turn(seat):
+            if self.at_first_turn(seat) and not self.two_player:  # no poignée, no misère at 2 (R-VAR-TWO)
                 if seat not in self._poignee_decided:
                     return Decision("poignee", seat)
                 for kind in self.misere_kinds(seat):
@@ -362,6 +395,11 @@ class ReferenceDeal:
         hand = self.hands[self.taker]
         for c in cards:
             if c not in hand:
+                for owner in range(self.n_seats):
+                    pile = self.pile_of(owner, c)
+                    if pile is not None:
+                        raise RuleViolation("R-VAR-TWO", f"the écart is made from the hand only: {c} lies in "
+                                                         f"pile {pile + 1} of seat {owner}")
                 raise RuleViolation("R-CHIEN-1", f"{c} is neither in the taker's hand nor in the chien")
         for c in cards:
             if is_king(c):
@@ -432,7 +470,7 @@ class ReferenceDeal:
 
     def poignee_levels(self, seat: int) -> list[str]:
         """Levels ``seat`` can show now, ascending: size ≤ trumps available (+1 with the Excuse)."""
-        if not self.at_first_turn(seat) or seat in self._poignee_decided:
+        if not self.at_first_turn(seat) or seat in self._poignee_decided or self.two_player:
             return []
         n = len(self.poignee_trumps(seat)) + (1 if self._holds_excuse(seat) else 0)
         sizes = self._poignee_sizes()
@@ -449,7 +487,7 @@ class ReferenceDeal:
 
     def _poignee_sizes(self) -> tuple[int, int, int]:
         sizes = self.rules.poignee_sizes
-        assert sizes is not None  # only table 2 has none, and this engine does not play it (R-VAR-TWO)
+        assert sizes is not None  # only table 2 has none, where no poignée is asked (R-VAR-TWO)
         return sizes
 
     def _holds_excuse(self, seat: int) -> bool:
@@ -457,6 +495,8 @@ class ReferenceDeal:
 
     def check_poignee(self, seat: int, level: str, cards) -> list[Card]:
         """Raise RuleViolation unless showing ``cards`` as a ``level`` poignée is legal now."""
+        if self.two_player:
+            raise RuleViolation("R-VAR-TWO", "there is no poignée at table 2")
         if self.phase != "play" or self.tricks or seat not in self.order:
             raise RuleViolation("R-POIG-2", "a poignée is shown at the first turn to play, before the first card")
         if self.next_player() != seat:
@@ -495,6 +535,8 @@ class ReferenceDeal:
 
         ``cards=None`` with a level shows :meth:`default_poignee_cards`.
         """
+        if self.two_player:
+            raise RuleViolation("R-VAR-TWO", "there is no poignée at table 2")
         if level is None:
             if not self.at_first_turn(seat):
                 raise RuleViolation("R-POIG-2", "a poignée is decided at the first turn to play")
@@ -513,7 +555,7 @@ class ReferenceDeal:
         Empty when option ``misere`` is off. Atout: no trump (nor the Excuse when option
         ``misere_excuse_is_trump``); tête: no king, queen, knight or jack.
         """
-        if not self.rules.misere or seat not in self.order:
+        if not self.rules.misere or seat not in self.order or self.two_player:
             return []
         hand = self.hands[seat]
         out = []
@@ -527,6 +569,8 @@ class ReferenceDeal:
         """Declare (``yes``) or decline misère ``kind`` (``atout`` or ``tete``) at the first turn."""
         if kind not in MISERE_KINDS:
             raise RuleViolation("R-MIS-1", f"unknown misère {kind!r}: atout or tete")
+        if self.two_player:
+            raise RuleViolation("R-VAR-TWO", "there is no misère at table 2")
         if not self.rules.misere:
             raise RuleViolation("R-MIS-1", "misère needs option misere on")
         if not self.at_first_turn(seat):
@@ -542,10 +586,34 @@ class ReferenceDeal:
             self._miseres.append((seat, kind))
             self.declarations.append({"seat": seat, "kind": "misere_" + kind})
 
+    # ------------------------------------------------------------------ piles (R-VAR-TWO)
+    def face_up_tops(self, seat: int) -> list[Card]:
+        """The face-up tops of ``seat``'s piles, pile by pile (public: both players see them)."""
+        return [p[-1] for p, up in zip(self.piles[seat], self.face_up[seat]) if p and up]
+
+    def playable(self, seat: int) -> list[Card]:
+        """Every card ``seat`` may choose from: its hand and its face-up pile tops (R-VAR-TWO)."""
+        return in_order(self.hands[seat] + self.face_up_tops(seat))
+
+    def pile_of(self, seat: int, card: Card) -> int | None:
+        """The index of ``seat``'s pile that still holds ``card``, or None."""
+        for k, p in enumerate(self.piles[seat]):
+            if card in p:
+                return k
+        return None
+
+    def _turn_up_piles(self) -> None:
+        """After a trick, a pile whose top was played turns its next card up (R-VAR-TWO)."""
+        for ps, ups in zip(self.piles, self.face_up):
+            for k, p in enumerate(ps):
+                if p and not ups[k]:
+                    ups[k] = True
+
     # ------------------------------------------------------------------ play (R-PLAY, R-CALL-4, R-EXC)
     def _duty(self, seat: int):
+        # R-VAR-TWO: the duties of R-PLAY-4 count every card the player may play, pile tops included
         trick_cards = [c for _, c in self.trick]
-        return play_duty(self.hands[seat], trick_cards, called=self.called, first_trick=not self.tricks,
+        return play_duty(self.playable(seat), trick_cards, called=self.called, first_trick=not self.tricks,
                          called_suit_after_excuse=self.rules.called_suit_after_excuse)
 
     def legal_cards(self, seat: int) -> list[Card]:
@@ -563,7 +631,11 @@ class ReferenceDeal:
         card = as_card(card)
         allowed, rule_id, reason = self._duty(seat)
         if card not in allowed:  # the allowed cards are held: a held card is looked for only now
-            if card not in self.hands[seat]:
+            if card not in self.hands[seat] and card not in self.face_up_tops(seat):
+                pile = self.pile_of(seat, card)
+                if pile is not None:
+                    raise RuleViolation("R-VAR-TWO", f"{card} lies face down in pile {pile + 1} of seat {seat}: "
+                                                     f"only a face-up pile top may be played")
                 raise RuleViolation("R-PLAY-2", f"seat {seat} does not hold {card}")
             raise RuleViolation(rule_id, reason)
         return card
@@ -574,7 +646,13 @@ class ReferenceDeal:
         self._poignee_decided.add(seat)
         for kind in MISERE_KINDS:
             self._misere_decided.add((seat, kind))
-        self.hands[seat].remove(card)
+        if card in self.hands[seat]:
+            self.hands[seat].remove(card)
+        else:  # a face-up pile top (R-VAR-TWO): the card under it stays face down until the trick ends
+            k = self.pile_of(seat, card)
+            assert k is not None  # check_play allowed it
+            self.piles[seat][k].pop()
+            self.face_up[seat][k] = False
         self.trick.append((seat, card))
         if len(self.trick) == self.n_active:
             self._close_trick()
@@ -588,6 +666,7 @@ class ReferenceDeal:
         self.tricks.append(Trick(self.leader, plays, winner, excuse_won))
         self.trick = []
         self.leader = winner  # R-PLAY-1
+        self._turn_up_piles()
         if len(self.tricks) == self.n_tricks:
             self._finish()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..rng import STREAM_BOTS, Rng, deal
+from ..rng import STREAM_BOTS, Rng, deal_with_piles
 from ..rules import Rules
 from .bot import RandomBot, run
 from .deal import ReferenceDeal, names
@@ -12,8 +12,8 @@ RECORD_FORMAT = "tarotsim-deal/1"
 
 def deal_for(rules: Rules, seed: int, index: int, forced=None) -> ReferenceDeal:
     """The deal ``(seed, index)`` as dealt by :func:`tarotsim.rng.deal`, before any decision."""
-    dealer, hands, chien = deal(rules, seed, index)
-    return ReferenceDeal(rules, dealer, hands, chien, forced=forced)
+    dealer, hands, chien, piles = deal_with_piles(rules, seed, index)
+    return ReferenceDeal(rules, dealer, hands, chien, forced=forced, piles=piles if rules.table == "2" else None)
 
 
 def play_deal(rules: Rules, seed: int, index: int, forced=None) -> dict:
@@ -31,7 +31,8 @@ def record_from_deal(d: ReferenceDeal, seed: int | None = None, index: int | Non
     """The DESIGN §6 record of a finished deal, field by field.
 
     Card lists (hands, chien, écart, poignée cards) are names in id order; trick cards are in
-    playing order from the leader. Declarations are in the order made (the chelem comes first
+    playing order from the leader. At table 2 ``piles`` follows ``chien``: per seat, its 6 piles
+    of 3 cards, each from bottom to top (R-VAR-TWO). Declarations are in the order made (the chelem comes first
     by the order of the deal). Thrown-in and annulled deals have no tricks, ``result`` null and
     zero scores. Two extra fields, present only when they apply: ``"forced": true`` when a
     forced contract was asked for (even if a petit sec then annulled the deal), and
@@ -48,6 +49,7 @@ def record_from_deal(d: ReferenceDeal, seed: int | None = None, index: int | Non
         "dealer": d.dealer,
         "hands": [names(h) for h in d.initial_hands],
         "chien": names(d.chien),
+        **({"piles": [[[str(c) for c in p] for p in ps] for ps in d.initial_piles]} if d.two_player else {}),
         "bids": [[seat, bid] for seat, bid in d.bids],
         "outcome": d.outcome,
         "taker": d.taker,

@@ -11,20 +11,33 @@ from __future__ import annotations
 
 from ..cards import DECK
 from ..rng import CHIEN_SIZE, HAND_SIZE
-from ..rules import Rules
+from ..rules import PILE_DEPTH, PILES, Rules
 from .deal import ReferenceDeal, as_card, as_cards
 
 
-def complete_hands(rules: Rules, dealer: int, hands: dict, chien=None):
+def complete_hands(rules: Rules, dealer: int, hands: dict, chien=None, piles: dict | None = None):
     """``(hands by seat, chien)``: the given cards, then the rest of the deck in id order.
 
     ``hands`` maps a seat to some of its cards; the chien is filled first if given partly,
-    then the seats in seat order. The 5d dummy (the dealer) gets nothing.
+    then the seats in seat order. The 5d dummy (the dealer) gets nothing. At table 2 use
+    :func:`complete_deal`, which also lays out the piles.
+    """
+    full, ch, _ = complete_deal(rules, dealer, hands, chien, piles)
+    return full, ch
+
+
+def complete_deal(rules: Rules, dealer: int, hands: dict, chien=None, piles: dict | None = None):
+    """``(hands by seat, chien, piles by seat)``: as :func:`complete_hands`, with the piles of
+    table 2 (R-VAR-TWO): ``piles`` maps a seat to some of its piles, each a full pile of 3 cards
+    from bottom to top (the last one face up); the missing piles are filled after the hands,
+    three cards at a time. ``piles by seat`` is ``[]`` per seat at the other tables.
     """
     given = {seat: as_cards(cs) for seat, cs in hands.items()}
+    given_piles = {seat: [as_cards(p) for p in ps] for seat, ps in (piles or {}).items()}
     chien = as_cards(chien or [])
-    used = {c for cs in given.values() for c in cs} | set(chien)
-    if len(used) != sum(len(cs) for cs in given.values()) + len(chien):
+    pile_cards = [c for ps in given_piles.values() for p in ps for c in p]
+    used = {c for cs in given.values() for c in cs} | set(chien) | set(pile_cards)
+    if len(used) != sum(len(cs) for cs in given.values()) + len(chien) + len(pile_cards):
         raise ValueError("a card is given twice")
     rest = [c for c in DECK if c not in used]
     size = HAND_SIZE[rules.table]
@@ -35,17 +48,23 @@ def complete_hands(rules: Rules, dealer: int, hands: dict, chien=None):
             while len(hand) < size:
                 hand.append(rest.pop(0))
         out.append(sorted(hand))
+    laid = []
+    for seat in range(rules.n_seats):
+        ps = list(given_piles.get(seat, []))
+        while len(ps) < PILES.get(rules.table, 0):
+            ps.append([rest.pop(0) for _ in range(PILE_DEPTH)])
+        laid.append(ps)
     while len(chien) < CHIEN_SIZE[rules.table]:
         chien.append(rest.pop(0))
     if rest:
         raise ValueError(f"too many cards given: {len(rest)} left over")
-    return out, sorted(chien)
+    return out, sorted(chien), laid
 
 
-def make_deal(rules: Rules, dealer: int, hands: dict, chien=None, forced=None) -> ReferenceDeal:
-    """A :class:`ReferenceDeal` from a partial deal (see :func:`complete_hands`)."""
-    full, ch = complete_hands(rules, dealer, hands, chien)
-    return ReferenceDeal(rules, dealer, full, ch, forced=forced)
+def make_deal(rules: Rules, dealer: int, hands: dict, chien=None, forced=None, piles: dict | None = None) -> ReferenceDeal:
+    """A :class:`ReferenceDeal` from a partial deal (see :func:`complete_deal`)."""
+    full, ch, laid = complete_deal(rules, dealer, hands, chien, piles)
+    return ReferenceDeal(rules, dealer, full, ch, forced=forced, piles=laid if rules.table == "2" else None)
 
 
 def lowest_legal(deal: ReferenceDeal, seat: int):

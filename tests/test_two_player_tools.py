@@ -1,0 +1,111 @@
+"""Every tool at table 2 (R-VAR-TWO): the Game facade and its views, the bots through their
+adapters (only what is public), simulate, show, tournament and study bidding, played step by step.
+"""
+
+import json
+
+import pytest
+
+from tarotsim import study
+from tarotsim.adapters import FastBotAdapter
+from tarotsim.cards import Card
+from tarotsim.cli import main
+from tarotsim.engine import Game, PyRandomBot
+from tarotsim.players import PlayersError, Runner, kernel_path, parse_players
+from tarotsim.record import verify
+from tarotsim.reference import play_deal
+from tarotsim.rng import deal_with_piles
+from tarotsim.rules import Rules
+from tarotsim.slowpath import play_record
+
+TWO = Rules("2")
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as e:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return e.value.code, out, err
+
+
+def test_R_VAR_TWO_random_bots_on_the_slow_path_play_the_reference_deals():
+    for index in range(12):
+        ref = play_deal(TWO, 4, index)
+        assert play_record(TWO, 4, index, [FastBotAdapter("random")] * 2) == ref
+        assert play_record(TWO, 4, index, [PyRandomBot()] * 2) == ref
+
+
+def test_R_VAR_TWO_the_view_shows_both_players_face_up_tops_and_no_face_down_card():
+    game = Game(TWO, 6, 0)
+    _, hands, _, piles = deal_with_piles(TWO, 6, 0)
+    for seat in (0, 1):
+        v = game.view(seat)
+        assert [c.id for c in v.hand] == hands[seat]                      # the hand only
+        assert v.pile_tops == tuple(tuple(Card(p[-1]) for p in piles[s]) for s in (0, 1))
+        assert v.pile_sizes == ((3,) * 6, (3,) * 6)
+
+
+def test_R_VAR_TWO_a_bot_sees_its_hand_and_face_up_tops_not_the_cards_under_them():
+    """Swapping face-down pile cards changes nothing a bot is handed at its decisions."""
+    _, hands, chien, piles = deal_with_piles(TWO, 8, 0)
+    swapped = [[list(p) for p in ps] for ps in piles]
+    swapped[0][0][0], swapped[1][2][1] = swapped[1][2][1], swapped[0][0][0]   # two face-down cards
+    bot = FastBotAdapter("heuristic")
+    inputs = []
+    for ps in (piles, swapped):
+        g = Game(TWO, hands=hands, chien=chien, dealer=0, piles=ps, forced=(1, "garde_sans"))
+        g.announce_chelem(False)
+        d = g.decision
+        what, ht, hs, args, pub = bot.kernel_inputs(g.view(d.seat), g.legal_actions())
+        reach = hands[d.seat] + [p[-1] for p in ps[d.seat]]
+        assert {c for c in range(78) if (c < 22 and ht >> c & 1) or (c >= 22 and hs >> (c - 22) & 1)} == set(reach)
+        inputs.append((what, ht, hs, args, pub.tolist()))
+    assert inputs[0] == inputs[1]
+
+
+def test_R_VAR_TWO_runs_step_by_step_and_pimc_is_refused():
+    players = parse_players("heuristic", TWO)
+    assert not kernel_path(TWO, players) and kernel_path(Rules("4"), parse_players("heuristic", Rules("4")))
+    f, recs = Runner(TWO, 3, players).block(0, 5, with_records=True)
+    assert len(f) == 5 and all(verify(r).scores == r["scores"] for r in recs)
+    assert all(sum(r["scores"]) == 0 for r in recs)
+    with pytest.raises(PlayersError, match="pimc does not play table 2"):
+        parse_players("pimc,heuristic", TWO)
+
+
+def test_R_VAR_TWO_simulate_writes_records_that_replay(capsys, tmp_path):
+    path = tmp_path / "two.jsonl"
+    code, out, err = run(capsys, "simulate", "--table", "2", "--deals", "40", "--seed", "5", "--bots", "greedy,random",
+                         "--records", str(path), "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["deals"] == 40
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    assert len(recs) == 40 and all(r["table"] == "2" and len(r["piles"]) == 2 for r in recs)
+    assert all(verify(r).scores == r["scores"] for r in recs)
+
+
+def test_R_VAR_TWO_show_a_seeded_deal(capsys):
+    code, out, _ = run(capsys, "show", "--table", "2", "--seed", "3", "--index", "4", "--bots", "random")
+    assert code == 0 and out.startswith("Table 2 — seed 3, index 4") and "Piles (bottom to top" in out
+
+
+def test_R_VAR_TWO_tournament_duplicate_over_the_two_seats(capsys):
+    code, out, err = run(capsys, "tournament", "--table", "2", "--bots", "heuristic,random", "--deals", "10",
+                         "--seed", "1", "--json")
+    assert code == 0, err
+    rep = json.loads(out)
+    assert rep["table"] == "2"
+    assert json.dumps(rep).count("heuristic") >= 1
+
+
+def test_R_VAR_TWO_study_bidding_forces_the_first_speaker():
+    t = study.run(TWO, 2, 6, bots="heuristic", contracts="prise,garde_contre")
+    assert t.played + t.annulled == 6 and t.annulled == 0   # no petit sec at table 2
+    assert int(t.bins[0, :, 0].sum()) == 6 and int(t.bins[3, :, 0].sum()) == 6
+    assert int(t.bins[1, :, 0].sum()) == 0                    # garde not studied
+
+
+def test_R_VAR_TWO_play_at_a_prompt_is_not_offered_yet(capsys):
+    code, out, err = run(capsys, "play", "--table", "2", "--seed", "1", "--deals", "1")
+    assert code == 2 and out == "" and err.startswith("tarotsim: error:") and "'2' is not one of" in err
