@@ -200,6 +200,7 @@ def sheet(file, players, table, options_, until, check, as_json):
     wrong deal is shown with the variants or common mistakes (docs/audit.md) that
     give exactly what was written.
     """
+    _rules(table or "4", options_, {"game_end": until} if until else None)  # bad options: before any reading
     source, source_name = read_sheet_bytes(file)
     # without --players, the players' own columns (Emma, Emma total) name them in playing order
     found = None if players else players_in_header(source, name=source_name)
