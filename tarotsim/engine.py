@@ -33,6 +33,7 @@ import numpy as np
 from .actions import (ACTION_NAMES, CHELEM_NO, CHELEM_YES, KIND_RANGES, MISERE_NO, MISERE_YES, N_ACTIONS,
                       POIGNEE_BASE, POIGNEE_NONE, bid_action)
 from .cards import Card
+from .observations import information_state, observation
 from .reference.deal import Decision, ReferenceDeal, as_card, as_cards
 from .reference.errors import RuleViolation
 from .reference.play import record_from_deal
@@ -631,6 +632,14 @@ class Game:
             tricks=tuple((t.leader, t.plays, t.winner) for t in d.tricks),
             trick=tuple(d.trick), options=self.rules.non_default_options(),
             ecart_trumps=tuple(c for c in d.ecart if c.is_trump))
+
+    def observation(self, seat: int) -> np.ndarray:
+        """The observation tensor of ``seat`` (docs/observations.md)."""
+        return observation(self, seat)
+
+    def information_state(self, seat: int) -> np.ndarray:
+        """The information-state tensor of ``seat``: its observation and the public history."""
+        return information_state(self, seat)
 
     def record(self) -> dict:
         """The deal record (DESIGN §6) of a finished deal."""
