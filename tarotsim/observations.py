@@ -1,6 +1,6 @@
 """Observation and information-state tensors of one seat (issue 14): the layout, written once.
 
-``OBS_FIELDS`` is the one table of the observation's named slices (float32, seats relative to
+``OBS_FIELDS`` is the one table of the observation's named slices (uint8, seats relative to
 the observer: slot 0 is the observer, slot ``k`` the seat ``k`` places after it, slots past the
 table's seats stay 0); ``INFO_FIELDS`` adds the whole public history. docs/observations.md
 shows the same table (a test keeps the two equal) and a golden test pins the values.
@@ -24,6 +24,10 @@ N_TRUMP_IDS = 22  # the Excuse (0) and T1..T21: the trump word
 DECISION_KINDS = ("bid", "call", "ecart", "chelem", "poignee", "misere_atout", "misere_tete", "card")
 TABLE_NAMES = ("3", "4", "5", "5d")
 BID_NAMES = ("pass", "prise", "garde", "garde_sans", "garde_contre")
+
+#: Every entry is a flag or a small count (at most 182): one byte each, so that a batch of
+#: observations is cheap to fill and to move (convert to float for a network).
+OBS_DTYPE = np.uint8
 
 #: The observation, field by field: (name, size, meaning). Per-seat fields are MAX_SEATS rows.
 OBS_FIELDS: tuple[tuple[str, int, str], ...] = (
@@ -49,9 +53,9 @@ OBS_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("trick_leader", MAX_SEATS, "one-hot relative seat leading the trick being played"),
     ("trick_number", MAX_TRICKS, "one-hot number of the trick being played"),
     ("voids", MAX_SEATS * 5, "per relative seat, shown void in spades, hearts, diamonds, clubs, trumps"),
-    ("trump_ceiling", MAX_SEATS, "per relative seat, the highest trump it may still hold / 21 (1: no sign)"),
-    ("tricks_won", MAX_SEATS, "per relative seat, tricks won / tricks in a deal"),
-    ("points_won", MAX_SEATS, "per relative seat, half-points of its tricks' cards, the Excuse aside, / 182"),
+    ("trump_ceiling", MAX_SEATS, "per relative seat, the highest trump it may still hold, 0..21 (21: no sign)"),
+    ("tricks_won", MAX_SEATS, "per relative seat, tricks won"),
+    ("points_won", MAX_SEATS, "per relative seat, half-points of its tricks' cards, the Excuse aside (0..182)"),
 )
 #: The information state: the observation, then the whole public history of the play.
 INFO_FIELDS: tuple[tuple[str, int, str], ...] = OBS_FIELDS + (
@@ -124,7 +128,7 @@ def _fill(out: np.ndarray, at: dict[str, int], game, seat: int) -> None:
     n = d.n_seats
     rel = [(s - seat) % n for s in range(n)]
 
-    def put(name, k, value=1.0):
+    def put(name, k, value=1):
         out[at[name] + k] = value
 
     put("table", TABLE_NAMES.index(d.table))
@@ -179,24 +183,23 @@ def _fill(out: np.ndarray, at: dict[str, int], game, seat: int) -> None:
         for k in range(5):
             if voids[s, k]:
                 put("voids", 5 * rel[s] + k)
-        put("trump_ceiling", rel[s], ceiling[s] / 21.0)
+        put("trump_ceiling", rel[s], ceiling[s])
     for t in d.tricks:
-        put("tricks_won", rel[t.winner], out[at["tricks_won"] + rel[t.winner]] + 1.0 / d.n_tricks)
-        hp = sum(c.half_points for c in t.cards if not c.is_excuse)
-        put("points_won", rel[t.winner], out[at["points_won"] + rel[t.winner]] + hp / 182.0)
+        out[at["tricks_won"] + rel[t.winner]] += 1
+        out[at["points_won"] + rel[t.winner]] += sum(c.half_points for c in t.cards if not c.is_excuse)
 
 
 def observation(game, seat: int) -> np.ndarray:
-    """The observation tensor of ``seat`` (float32[OBS_LEN], layout ``OBS_FIELDS``)."""
-    out = np.zeros(OBS_LEN, dtype=np.float32)
+    """The observation tensor of ``seat`` (uint8[OBS_LEN], layout ``OBS_FIELDS``)."""
+    out = np.zeros(OBS_LEN, dtype=OBS_DTYPE)
     _fill(out, OBS_AT, game, seat)
     return out
 
 
 def information_state(game, seat: int) -> np.ndarray:
-    """The information-state tensor of ``seat`` (float32[INFO_LEN], layout ``INFO_FIELDS``): the
+    """The information-state tensor of ``seat`` (uint8[INFO_LEN], layout ``INFO_FIELDS``): the
     observation and the whole public history of the play (every trick's leader and cards)."""
-    out = np.zeros(INFO_LEN, dtype=np.float32)
+    out = np.zeros(INFO_LEN, dtype=OBS_DTYPE)
     _fill(out, INFO_AT, game, seat)
     d = game._deal
     n = d.n_seats
@@ -204,7 +207,7 @@ def information_state(game, seat: int) -> np.ndarray:
     if d.trick:
         tricks.append((d.leader, [c for _, c in d.trick]))
     for k, (leader, cards) in enumerate(tricks):
-        out[INFO_AT["history_leader"] + MAX_SEATS * k + (leader - seat) % n] = 1.0
+        out[INFO_AT["history_leader"] + MAX_SEATS * k + (leader - seat) % n] = 1
         for pos, c in enumerate(cards):
-            out[INFO_AT["history_cards"] + (MAX_SEATS * k + pos) * N_CARDS + c.id] = 1.0
+            out[INFO_AT["history_cards"] + (MAX_SEATS * k + pos) * N_CARDS + c.id] = 1
     return out
