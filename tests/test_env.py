@@ -26,8 +26,8 @@ def _choose(masks, index, step):
 @pytest.mark.parametrize("options", [{}, {"misere": True, "called_suit_after_excuse": "restricted",
                                           "poignee_ecart_trumps": False}])
 def test_self_play_steps_equal_the_facade_step_by_step(table, options):
-    """At every step of every slot: the mask (R-BID-2, R-CALL-1, R-CHIEN-2, R-POIG-2, R-MIS-1,
-    R-PLAY-4a …), the seat to decide and the observation equal the facade's on the same deal;
+    """At every step of every slot: the mask (R-BID-2, R-CALL-1, R-CHIEN-2, R-POIG-2, R-MIS-1, R-PLAY-4a,
+    and every other rule of a decision), the seat to decide and the observation equal the facade's on the same deal;
     at the end the scores and the record equal the reference engine's."""
     rules = Rules(table, **options)
     n = 6
