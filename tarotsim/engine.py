@@ -9,6 +9,11 @@
         game.apply(choice)                           # verified, then applied; an Event is logged
     game.scores, game.record()
 
+Every decision also has dense action ids (:mod:`tarotsim.actions`): ``legal_action_ids()``,
+``legal_action_mask()``, ``verify_action`` / ``can_action`` / ``apply_action(int)`` (the écart
+as single-card picks); ``clone()`` copies a game, and ``replay(events)`` applies the
+:class:`Event` values another game logged.
+
 For each kind of action there is ``can_*`` (bool), ``verify_*`` (raises
 :class:`IllegalPlayError` naming the rule id, e.g. ``"must overtrump: holds T17 above T12
 (R-PLAY-4b)"``) and the action itself, which verifies and then applies; a refused action
@@ -19,17 +24,25 @@ against: the slow path and the fast path play the same deal for the same seed an
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
+from typing import Any
 
+import numpy as np
+
+from .actions import (ACTION_NAMES, CHELEM_NO, CHELEM_YES, KIND_RANGES, MISERE_NO, MISERE_YES, N_ACTIONS,
+                      POIGNEE_BASE, POIGNEE_NONE, bid_action)
 from .cards import Card
+from .observations import information_state, observation
 from .reference.deal import Decision, ReferenceDeal, as_card, as_cards
 from .reference.errors import RuleViolation
 from .reference.play import record_from_deal
+from .reference.tricks import in_order
 from .rng import STREAM_BOTS, Rng, check_index, check_seed, deal_with_piles
-from .rules import CONTRACTS, Rules
+from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
 
-__all__ = ["BotRaisedError", "Decision", "EcartChoice", "Event", "Game", "IllegalPlayError", "PyRandomBot",
-           "SeatView", "play_game"]
+__all__ = ["BotRaisedError", "Decision", "EcartChoice", "Event", "Game", "IllegalPlayError", "N_ACTIONS",
+           "PyRandomBot", "SeatView", "play_game"]
 
 
 class IllegalPlayError(RuleViolation):
@@ -51,8 +64,21 @@ class BotRaisedError(Exception):
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened in a deal: ``kind`` (bid, call, ecart, chelem, poignee,
-    misere, card, trick), the seat, and the value (a bid, a card, cards, a level …)."""
+    """One thing that happened in a deal, as :attr:`Game.events` logs it; :meth:`Game.apply_event`
+    and :meth:`Game.replay` apply it back. ``value`` has one type per ``kind``:
+
+    ===========  ===============================================================
+    ``bid``      the bid, ``"pass"`` or a contract name (str)
+    ``call``     the called :class:`Card`
+    ``ecart``    the écart, a tuple of Cards in id order
+    ``chelem``   bool: announced or not
+    ``poignee``  None (declined) or ``(level, tuple of Cards shown)``
+    ``misere``   ``(kind, yes)``: kind ``"atout"`` or ``"tete"``, yes a bool
+    ``card``     the :class:`Card` played
+    ``trick``    the cards of a finished trick from its leader (tuple of Cards);
+                 ``seat`` is its winner (a consequence: checked on replay, not applied)
+    ===========  ===============================================================
+    """
 
     kind: str
     seat: int | None
@@ -137,6 +163,7 @@ class Game:
         except RuleViolation as e:
             raise IllegalPlayError(e.rule_id, e.message) from None
         self.events: list[Event] = []
+        self._picks: list[Card] = []  # écart cards picked one by one (apply_action)
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -209,6 +236,141 @@ class Game:
             return self.legal_cards()
         return [False, True]
 
+    # -- action ids (tarotsim.actions) -------------------------------------------------------------
+    def legal_action_ids(self) -> list[int]:
+        """The ids (:mod:`tarotsim.actions`) of the current decision's legal answers, ascending;
+        empty when the deal is over. At the écart, the cards the next single pick may take
+        (R-CHIEN-2 applied to the picks made so far)."""
+        d = self.decision
+        if d is None:
+            return []
+        if d.kind == "bid":
+            return [bid_action(b) for b in self.legal_bids()]
+        if d.kind in ("call", "card"):
+            return [c.id for c in (self.legal_calls() if d.kind == "call" else self.legal_cards())]
+        if d.kind == "ecart":
+            return [c.id for c in self._pick_choices()]
+        if d.kind == "chelem":
+            return [CHELEM_NO, CHELEM_YES]
+        if d.kind == "poignee":
+            return [POIGNEE_NONE] + [POIGNEE_BASE + POIGNEE_LEVELS.index(lv)
+                                     for lv in self._deal.poignee_levels(d.seat)]
+        return [MISERE_NO, MISERE_YES]
+
+    def legal_action_mask(self) -> np.ndarray:
+        """:meth:`legal_action_ids` as a bool[N_ACTIONS] mask."""
+        mask = np.zeros(N_ACTIONS, dtype=bool)
+        mask[self.legal_action_ids()] = True
+        return mask
+
+    @property
+    def ecart_picks(self) -> tuple[Card, ...]:
+        """The écart cards picked so far by :meth:`apply_action` (the écart is laid aside at the
+        last pick)."""
+        return tuple(self._picks)
+
+    def _decode(self, action) -> tuple[Decision, int]:
+        d = self.decision
+        if d is None:
+            raise IllegalPlayError("R-PLAY-6", "the deal is over")
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not 0 <= action < N_ACTIONS:
+            raise IllegalPlayError("R-PLAY-6", f"no action with id {action!r} (ids are 0..{N_ACTIONS - 1})")
+        action = int(action)
+        if action not in KIND_RANGES[d.kind]:
+            raise IllegalPlayError("R-PLAY-6", f"seat {d.seat} is to decide on {d.kind.replace('_', ' ')}: "
+                                               f"{ACTION_NAMES[action]} is no answer to it")
+        return d, action
+
+    def verify_action(self, action: int) -> None:
+        """Raise :class:`IllegalPlayError` (naming the rule) unless action id ``action`` answers the
+        current decision legally. The verdict is the reference engine's, as for :meth:`apply_action`."""
+        d, a = self._decode(action)
+        if d.kind == "bid":
+            self.verify_bid(ACTION_NAMES[a])
+        elif d.kind == "call":
+            self.verify_call(a)
+        elif d.kind == "ecart":
+            self.verify_pick(a)
+        elif d.kind == "chelem":
+            self.verify_chelem(a == CHELEM_YES)
+        elif d.kind == "poignee":
+            self.verify_poignee(None if a == POIGNEE_NONE else POIGNEE_LEVELS[a - POIGNEE_BASE])
+        elif d.kind == "card":
+            self.verify_play(a)
+        else:
+            self.verify_misere(a == MISERE_YES)
+
+    def can_action(self, action: int) -> bool:
+        return _can(self.verify_action, action)
+
+    def apply_action(self, action: int) -> Event | None:
+        """Apply action id ``action`` (:mod:`tarotsim.actions`) to the current decision.
+
+        Verified by the reference engine first (a refused action raises
+        :class:`IllegalPlayError` and changes nothing). Returns the event logged, or None for an
+        écart pick that is not the last one (the écart is one event, logged at its last pick).
+        """
+        d, a = self._decode(action)
+        if d.kind == "bid":
+            return self.bid(ACTION_NAMES[a])
+        if d.kind == "call":
+            return self.call(a)
+        if d.kind == "ecart":
+            return self.pick(a)
+        if d.kind == "chelem":
+            return self.announce_chelem(a == CHELEM_YES)
+        if d.kind == "poignee":
+            return self.declare_poignee(None if a == POIGNEE_NONE else POIGNEE_LEVELS[a - POIGNEE_BASE])
+        if d.kind == "card":
+            return self.play(a)
+        return self.declare_misere(a == MISERE_YES)
+
+    # -- the écart card by card ---------------------------------------------------------------------
+    def _pick_choices(self) -> list[Card]:
+        """Cards the next pick may take: R-CHIEN-2 on the picks so far. Eligible non-trumps
+        (``normal``) while some are left; trumps T2..T20 only while the écart still needs one
+        (all ``normal`` must then go, so every order of the picks is legal)."""
+        d = self._deal
+        if d.phase != "ecart":
+            return []
+        picked = set(self._picks)
+        trumps_picked = sum(1 for c in self._picks if c.is_trump)
+        out = [c for c in d.ecart_normal() if c not in picked]
+        if trumps_picked < d.ecart_trumps_needed():
+            out += [c for c in d.ecart_trump_choices() if c not in picked]
+        return in_order(out)
+
+    def verify_pick(self, card, seat: int | None = None) -> Card:
+        """Raise :class:`IllegalPlayError` unless ``card`` may be the next écart card.
+
+        The reference engine judges: the picks so far, this card, and the eligible cards left
+        (non-trumps first, then T2..T20, id order) to fill the écart, must make an écart that
+        :meth:`ReferenceDeal.check_ecart` accepts; a legal pick always has such a completion."""
+        seat = self._seat("ecart", seat)
+        try:
+            card = as_card(card)
+        except ValueError as e:
+            raise IllegalPlayError("R-CARD-1", str(e)) from None
+        d = self._deal
+        chosen = self._picks + [card]
+        fill = [c for c in d.ecart_normal() + d.ecart_trump_choices() if c not in chosen]
+        try:
+            d.check_ecart(seat, chosen + fill[:max(0, d.ecart_size - len(chosen))])
+        except RuleViolation as e:
+            raise IllegalPlayError(e.rule_id, e.message) from None
+        return card
+
+    def can_pick(self, card, seat: int | None = None) -> bool:
+        return _can(self.verify_pick, card, seat)
+
+    def pick(self, card, seat: int | None = None) -> Event | None:
+        """Lay one card aside for the écart; the last pick lays the écart (an ``ecart`` event)."""
+        card = self.verify_pick(card, seat)
+        if len(self._picks) + 1 < self._deal.ecart_size:
+            self._picks.append(card)
+            return None
+        return self.discard(self._picks + [card], seat)
+
     # -- verify / can / do -------------------------------------------------------------------------
     def _seat(self, kind: str, seat: int | None) -> int:
         d = self.decision
@@ -222,6 +384,19 @@ class Game:
                                                f"not to {kind}")
         return seat
 
+    def _trial(self, kind: str, seat: int | None, fn, *args) -> ReferenceDeal:
+        """Apply ``fn`` (a ReferenceDeal method) to a copy of the deal: the reference engine's
+        verdict on an action, the game unchanged. Returns the copy."""
+        seat = self._seat(kind, seat)
+        trial = _clone_deal(self._deal)
+        try:
+            fn(trial, seat, *args)
+        except RuleViolation as e:
+            raise IllegalPlayError(e.rule_id, e.message) from None
+        except ValueError as e:
+            raise IllegalPlayError("R-CARD-1", str(e)) from None
+        return trial
+
     def verify_play(self, card, seat: int | None = None) -> Card:
         """Raise :class:`IllegalPlayError` unless the card may be played now; return it."""
         seat = self._seat("card", seat)
@@ -233,11 +408,7 @@ class Game:
             raise IllegalPlayError("R-CARD-1", str(e)) from None
 
     def can_play(self, card, seat: int | None = None) -> bool:
-        try:
-            self.verify_play(card, seat)
-        except IllegalPlayError:
-            return False
-        return True
+        return _can(self.verify_play, card, seat)
 
     def play(self, card, seat: int | None = None) -> Event:
         """Play a card (declarations not yet made by this seat are declined)."""
@@ -262,36 +433,74 @@ class Game:
             raise IllegalPlayError("R-CARD-1", str(e)) from None
         return self._log(kind, seat, value)
 
+    def verify_bid(self, bid: str, seat: int | None = None) -> str:
+        """Raise :class:`IllegalPlayError` unless ``bid`` (``pass`` or a contract) is legal now (R-BID-1, R-BID-2)."""
+        self._trial("bid", seat, ReferenceDeal.bid, bid)
+        return bid
+
+    def can_bid(self, bid: str, seat: int | None = None) -> bool:
+        return _can(self.verify_bid, bid, seat)
+
     def bid(self, bid: str, seat: int | None = None) -> Event:
         return self._do("bid", self._deal.bid, seat, bid, bid)
 
-    def can_bid(self, bid: str) -> bool:
-        return self.decision is not None and self.decision.kind == "bid" and bid in self.legal_bids()
+    def verify_call(self, card, seat: int | None = None) -> Card:
+        """Raise :class:`IllegalPlayError` unless the taker may call ``card`` (R-CALL-1)."""
+        self._trial("call", seat, ReferenceDeal.call, card)
+        return as_card(card)
+
+    def can_call(self, card, seat: int | None = None) -> bool:
+        return _can(self.verify_call, card, seat)
 
     def call(self, card, seat: int | None = None) -> Event:
         card = as_card(card)
         return self._do("call", self._deal.call, seat, card, card)
 
-    def verify_ecart(self, cards, seat: int | None = None) -> list[Card]:
+    def verify_discard(self, cards, seat: int | None = None) -> list[Card]:
+        """Raise :class:`IllegalPlayError` unless ``cards`` is a legal écart (R-CHIEN-1, R-CHIEN-2)."""
         seat = self._seat("ecart", seat)
         try:
             return self._deal.check_ecart(seat, as_cards(cards))
         except RuleViolation as e:
             raise IllegalPlayError(e.rule_id, e.message) from None
+        except ValueError as e:
+            raise IllegalPlayError("R-CARD-1", str(e)) from None
 
-    def can_discard(self, cards) -> bool:
-        try:
-            self.verify_ecart(cards)
-        except (IllegalPlayError, ValueError):
-            return False
-        return True
+    verify_ecart = verify_discard  # today's name, kept for one release
+
+    def can_discard(self, cards, seat: int | None = None) -> bool:
+        return _can(self.verify_discard, cards, seat)
 
     def discard(self, cards, seat: int | None = None) -> Event:
-        cards = self.verify_ecart(cards, seat)
-        return self._do("ecart", self._deal.discard, seat, tuple(cards), cards)
+        """Lay the whole écart aside (replacing any single picks made so far)."""
+        cards = self.verify_discard(cards, seat)
+        ev = self._do("ecart", self._deal.discard, seat, tuple(cards), cards)
+        self._picks = []
+        return ev
+
+    def verify_chelem(self, yes: bool = True, seat: int | None = None) -> bool:
+        """Raise :class:`IllegalPlayError` unless the taker may answer the chelem now (R-SLAM-1)."""
+        self._trial("chelem", seat, ReferenceDeal.announce_chelem, bool(yes))
+        return bool(yes)
+
+    def can_announce_chelem(self, yes: bool = True, seat: int | None = None) -> bool:
+        return _can(self.verify_chelem, yes, seat)
 
     def announce_chelem(self, yes: bool = True, seat: int | None = None) -> Event:
         return self._do("chelem", self._deal.announce_chelem, seat, bool(yes), bool(yes))
+
+    def verify_poignee(self, level: str | None, cards=None, seat: int | None = None):
+        """Raise :class:`IllegalPlayError` unless showing ``level`` (None: none) with ``cards``
+        (default: the lowest trumps) is legal now (R-POIG-1, R-POIG-2, R-POIG-3). Returns
+        ``(level, cards shown)`` or None."""
+        trial = self._trial("poignee", seat, ReferenceDeal.declare_poignee, level, cards)
+        if level is None:
+            return None
+        _, shown = trial._poignee_shown[self._seat("poignee", seat)]
+        return level, tuple(shown)
+
+    def can_declare_poignee(self, level: str | None, cards=None, seat: int | None = None) -> bool:
+        return _can(self.verify_poignee, level, cards, seat)
 
     def declare_poignee(self, level: str | None, cards=None, seat: int | None = None) -> Event:
         """Show a poignée of ``level`` (``cards`` default: the lowest trumps), or decline (None)."""
@@ -301,9 +510,21 @@ class Game:
             self.events[-1] = Event("poignee", ev.seat, (level, tuple(shown[1])))
         return self.events[-1]
 
-    def declare_misere(self, yes: bool, seat: int | None = None) -> Event:
+    def _misere_kind(self) -> str:
         d = self.decision
-        kind = d.kind.split("_", 1)[1] if d and d.kind.startswith("misere") else "atout"
+        return d.kind.split("_", 1)[1] if d and d.kind.startswith("misere") else "atout"
+
+    def verify_misere(self, yes: bool, seat: int | None = None) -> tuple[str, bool]:
+        """Raise :class:`IllegalPlayError` unless the misère asked now may be answered ``yes`` (R-MIS-1)."""
+        kind = self._misere_kind()
+        self._trial("misere", seat, ReferenceDeal.declare_misere, kind, bool(yes))
+        return kind, bool(yes)
+
+    def can_declare_misere(self, yes: bool, seat: int | None = None) -> bool:
+        return _can(self.verify_misere, yes, seat)
+
+    def declare_misere(self, yes: bool, seat: int | None = None) -> Event:
+        kind = self._misere_kind()
         return self._do("misere", self._deal.declare_misere, seat, (kind, bool(yes)), kind, bool(yes))
 
     def apply(self, action) -> Event:
@@ -327,10 +548,77 @@ class Game:
             return self.declare_misere(action)
         return self.play(action)
 
+    def verify(self, action) -> None:
+        """Raise :class:`IllegalPlayError` unless :meth:`apply` would take ``action``."""
+        d = self.decision
+        if d is None:
+            raise IllegalPlayError("R-PLAY-6", "the deal is over")
+        if d.kind == "bid":
+            self.verify_bid(action)
+        elif d.kind == "call":
+            self.verify_call(action)
+        elif d.kind == "ecart":
+            self.verify_discard(action)
+        elif d.kind == "chelem":
+            self.verify_chelem(action)
+        elif d.kind == "poignee":
+            self.verify_poignee(*action) if isinstance(action, tuple) else self.verify_poignee(action)
+        elif d.kind.startswith("misere"):
+            self.verify_misere(action)
+        else:
+            self.verify_play(action)
+
+    def can(self, action) -> bool:
+        return _can(self.verify, action)
+
     def _log(self, kind, seat, value) -> Event:
         ev = Event(kind, seat, value)
         self.events.append(ev)
         return ev
+
+    # -- clone, events applied back ---------------------------------------------------------------
+    def clone(self) -> Game:
+        """An independent copy of the game in its current state (events and écart picks too)."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._deal = _clone_deal(self._deal)
+        other.events = list(self.events)
+        other._picks = list(self._picks)
+        return other
+
+    def apply_event(self, event: Event) -> Event | None:
+        """Apply a logged :class:`Event` back, verified like any action. A ``trick`` event is a
+        consequence: it is checked against the trick just closed, not applied."""
+        k, seat = event.kind, event.seat
+        v: Any = event.value  # its type follows ``kind`` (see :class:`Event`)
+        if k == "trick":
+            t = self._deal.tricks[-1] if self._deal.tricks and not self._deal.trick else None
+            if t is None or t.winner != seat or tuple(t.cards) != tuple(as_cards(v)):
+                raise ValueError(f"the trick event {event} does not match the trick just played")
+            return None  # already logged by its last card
+        if k == "bid":
+            return self.bid(v, seat)
+        if k == "call":
+            return self.call(v, seat)
+        if k == "ecart":
+            return self.discard(list(v), seat)
+        if k == "chelem":
+            return self.announce_chelem(v, seat)
+        if k == "poignee":
+            return self.declare_poignee(None, seat=seat) if v is None else self.declare_poignee(v[0], v[1], seat)
+        if k == "misere":
+            if self._misere_kind() != v[0] or not (self.decision and self.decision.kind.startswith("misere")):
+                raise IllegalPlayError("R-MIS-1", f"misère {v[0]} is not the decision now")
+            return self.declare_misere(v[1], seat)
+        if k == "card":
+            return self.play(v, seat)
+        raise ValueError(f"unknown event kind {k!r}")
+
+    def replay(self, events) -> Game:
+        """Apply ``events`` (another game's :attr:`events`) in order; returns this game."""
+        for ev in events:
+            self.apply_event(ev)
+        return self
 
     # -- views and records -----------------------------------------------------------------------
     def view(self, seat: int) -> SeatView:
@@ -354,6 +642,14 @@ class Game:
             pile_tops=tuple(tuple(p[-1] if p and up else None for p, up in zip(ps, ups))
                             for ps, ups in zip(d.piles, d.face_up)) if d.two_player else (),
             pile_sizes=tuple(tuple(len(p) for p in ps) for ps in d.piles) if d.two_player else ())
+
+    def observation(self, seat: int) -> np.ndarray:
+        """The observation tensor of ``seat`` (docs/observations.md)."""
+        return observation(self, seat)
+
+    def information_state(self, seat: int) -> np.ndarray:
+        """The information-state tensor of ``seat``: its observation and the public history."""
+        return information_state(self, seat)
 
     def record(self) -> dict:
         """The deal record (DESIGN §6) of a finished deal."""
@@ -395,6 +691,26 @@ class PyRandomBot:
                 return _picks(legal.normal, legal.size, rng)
             return list(legal.normal) + _picks(legal.trumps, legal.trumps_needed, rng)
         return legal[rng.below(len(legal))]
+
+
+def _can(verify, *args) -> bool:
+    try:
+        verify(*args)
+    except IllegalPlayError:
+        return False
+    return True
+
+
+def _clone_deal(deal: ReferenceDeal) -> ReferenceDeal:
+    """A copy of a reference deal that shares nothing mutable with it: its lists (the hands, a
+    list of lists, one level deeper), sets and dicts are copied; cards and tricks are immutable."""
+    other = copy.copy(deal)
+    for name, value in vars(other).items():
+        if isinstance(value, list):
+            setattr(other, name, [x[:] if isinstance(x, list) else x for x in value])
+        elif isinstance(value, (set, dict)):
+            setattr(other, name, value.copy())
+    return other
 
 
 def _picks(pool, k: int, rng: Rng) -> list:

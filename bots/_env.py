@@ -1,0 +1,34 @@
+"""The batched environment's step kernel built with the bots (private): kernel bots as the
+opponents of an agent (``tarotsim.env.VecEnv(opponents=...)``).
+
+The engine (``tarotsim._kernels.env``) builds its step from a factory and never imports this
+package; here the factory receives the bots' dispatch (``_dispatch.DISPATCH``), as ``_deal.py``
+does for the deal kernel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from numba import njit
+
+from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels.env import _make_env_step
+
+from ._dispatch import DISPATCH
+
+_step_bots = _make_env_step(DISPATCH)
+
+
+@njit(cache=True, nogil=True)
+def env_step_bots(rv, cfg, seed, lo, hi, actions, kinds, params, bufs, logs, est, bsts, obs, masks, to_play,
+                  rewards, terminated, final_logs):
+    """The step kernel with the opponents' bots (``tarotsim._kernels.env._make_env_step``)."""
+    _step_bots(rv, cfg, seed, lo, hi, actions, kinds, params, None, bufs, logs, est, bsts, obs, masks, to_play,
+               rewards, terminated, final_logs)
+
+
+root = Path(__file__).resolve().parent
+guard_cache("bots-env", (env_step_bots,),
+            engine_sources() + sorted(root.glob("*.py"))
+            + [root.parent / "tarotsim" / n for n in ("actions.py", "observations.py")])
