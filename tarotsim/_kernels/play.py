@@ -27,9 +27,9 @@ in the order of docs/engine-contract.md:
 ``_score``                   ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
 ===========================  ====================================================================
 
-The steps are inlined (one compiled body per build), except ``_first_turn`` and, in the bots
-build, ``_play_rest``: numba inlines by copying the callee's IR at every level, so a big step
-nested in others would cost seconds of cold compile (the comments there give the figures).
+The steps are inlined (one compiled body per build), except ``_first_turn``: numba inlines by
+copying the callee's IR at every level, so a big step nested in others costs seconds of cold
+compile (the comments there give the figures). A search gets an out-of-line ``_play_rest``.
 
 What a deal carries between steps lives in the workspace (``WS_*``), the log and the public view;
 only the trick being played is a tuple of locals. So ``_play_rest`` can finish a deal from any
@@ -959,13 +959,13 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
                buf[B_SCORES:B_SCORES + MAX_SEATS], miseres)
         return bst
 
-    # Inlined in the random build (measured: deals 5% faster than out of line); out of line in the
-    # bots build, where numba's inlining (a copy of the callee's IR per level) would copy the trick
-    # loop with the bots' dispatch into ``_play`` once more (measured: +5 s of cold compile, for
-    # no speed gained).
-    _play_rest = njit(nogil=True, _nrt=False)(_play_rest) if POLICIES else njit(inline="always")(_play_rest)
     if parts is not None:
-        parts["play_rest"] = _play_rest
+        # a search finishes its sampled deals with an out-of-line copy: one compiled body that the
+        # pimc build calls per rollout (compiled only with that build)
+        parts["play_rest"] = njit(nogil=True, _nrt=False)(_play_rest)
+    # Inlined into ``_play`` in every build (measured on the heuristic deal, table 4, against out of
+    # line: +2% deals/s, +2.8 s of cold compile, which is the monolithic kernel's compile time).
+    _play_rest = njit(inline="always")(_play_rest)
 
     # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
     # of the nine array arguments (measured: ~15% of the time of a deal).
