@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -145,6 +146,26 @@ def markdown(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _sections(text: str) -> dict[str, str]:
+    """``{"## heading": its text}`` of a Markdown file's second-level sections."""
+    parts = re.split(r"(?m)^(?=## )", text)
+    return {part.splitlines()[0]: part for part in parts if part.startswith("## ")}
+
+
+def with_other_sections(text: str, path: str) -> str:
+    """``text`` followed by the sections of the file at ``path`` that this suite does not write
+    (figures measured by other benchmarks, such as the Dask runs or the batched environment), so
+    that a new run keeps them."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = _sections(f.read())
+    except OSError:
+        return text
+    ours = _sections(text)
+    kept = [body.rstrip("\n") + "\n" for head, body in old.items() if head not in ours]
+    return text.rstrip("\n") + "\n" + ("\n" + "\n".join(kept) if kept else "")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.suite", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="a tenth of the deals (a smoke run)")
@@ -159,8 +180,9 @@ def main(argv=None) -> int:
     else:
         res = measure(a.quick, a.repeat)
     if a.markdown:
+        text = with_other_sections(markdown(res), a.markdown)
         with open(a.markdown, "w", encoding="utf-8") as f:
-            f.write(markdown(res))
+            f.write(text)
     print(json.dumps(res) if a.json else json.dumps(res, indent=2))
     return 0
 
