@@ -592,7 +592,10 @@ class ReferenceDeal:
         return [p[-1] for p, up in zip(self.piles[seat], self.face_up[seat]) if p and up]
 
     def playable(self, seat: int) -> list[Card]:
-        """Every card ``seat`` may choose from: its hand and its face-up pile tops (R-VAR-TWO)."""
+        """Every card ``seat`` may choose from: its hand and, at table 2, its face-up pile tops
+        (R-VAR-TWO). The hand itself (kept in id order) at the other tables: no copy per card."""
+        if not self.two_player:
+            return self.hands[seat]
         return in_order(self.hands[seat] + self.face_up_tops(seat))
 
     def pile_of(self, seat: int, card: Card) -> int | None:
@@ -631,7 +634,7 @@ class ReferenceDeal:
         card = as_card(card)
         allowed, rule_id, reason = self._duty(seat)
         if card not in allowed:  # the allowed cards are held: a held card is looked for only now
-            if card not in self.hands[seat] and card not in self.face_up_tops(seat):
+            if card not in self.hands[seat] and (not self.two_player or card not in self.face_up_tops(seat)):
                 pile = self.pile_of(seat, card)
                 if pile is not None:
                     raise RuleViolation("R-VAR-TWO", f"{card} lies face down in pile {pile + 1} of seat {seat}: "
@@ -646,7 +649,7 @@ class ReferenceDeal:
         self._poignee_decided.add(seat)
         for kind in MISERE_KINDS:
             self._misere_decided.add((seat, kind))
-        if card in self.hands[seat]:
+        if not self.two_player or card in self.hands[seat]:
             self.hands[seat].remove(card)
         else:  # a face-up pile top (R-VAR-TWO): the card under it stays face down until the trick ends
             k = self.pile_of(seat, card)
