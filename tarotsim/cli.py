@@ -81,6 +81,8 @@ def cli():
     Score an evening:      tarotsim sheet evening.csv --players Emma,Nico,Pat,Lea
     Play many deals:       tarotsim simulate --deals 1000000 --seed 1
     Compare bots:          tarotsim tournament --bots heuristic,greedy,greedy,greedy
+    Play yourself:         tarotsim play --table 4 --bots pimc
+    Check a score sheet:   tarotsim sheet written.csv --check
 
     Rules follow the FFT rulebook; their ids (such as R-COUNT-4) are quoted in the output and
     explained in docs/rules.md (RULES §14: the variants, set with --option NAME=VALUE, see
