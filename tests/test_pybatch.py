@@ -1,6 +1,8 @@
 """Python bots through the batched engine (issue 14, item 4): the very records of the
 step-by-step reference engine (the oracle, ``slowpath.play_record``), errors included."""
 
+import json
+
 import pytest
 
 from examples.my_bot import CautiousBot
@@ -105,3 +107,11 @@ def test_runner_keeps_the_step_by_step_engine_where_the_batch_cannot_play(bots, 
     rules = Rules(table)
     runner = Runner(rules, 1, parse_players(bots, rules), forced=forced)
     assert not runner.batched and not runner.fast
+
+
+def test_the_python_bot_benchmark_plays_both_engines_to_the_same_results(capsys):
+    from benchmarks import pybots
+
+    assert pybots.main(["--deals", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["same_results"] is True and out["deal_plays"] == 12
