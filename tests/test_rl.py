@@ -81,3 +81,13 @@ def test_without_the_extra_the_error_names_the_install_command(monkeypatch):
         assert str(err.value) == "tarotsim.rl needs PettingZoo and Gymnasium: pip install 'tarotsim[rl]'"
     finally:
         rl._env_class.cache_clear()
+
+
+def test_the_adapter_benchmark_plays_whole_deals(capsys):
+    import json
+
+    from benchmarks import rl as bench
+
+    assert bench.main(["--table", "5d", "--deals", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 2 and out["agent_steps"] > 2 * 18
