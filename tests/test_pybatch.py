@@ -32,7 +32,7 @@ def _slow(seats):
 @pytest.mark.parametrize("table", ["3", "4", "5", "5d"])
 @pytest.mark.parametrize("options", [{}, OPTIONS])
 def test_python_bots_batched_give_the_reference_engines_records(table, options):
-    """Every decision kind (R-BID-2, R-CALL-1, R-CHIEN-2, R-SLAM-1, R-POIG-1, R-MIS-1, R-PLAY-4a...)
+    """Every decision kind (R-BID-2, R-CALL-1, R-CHIEN-2, R-SLAM-1, R-POIG-1, R-MIS-1, R-PLAY-4a and every other rule of a decision)
     answered by Python bots inside the env kernel: the records equal the slow path's deal for
     deal, the bots stream shared with the kernel bots (Declarer and PyRandomBot draw from it)."""
     rules = Rules(table, **options)

@@ -24,7 +24,7 @@ def test_pettingzoo_seed_test(table):
 
 @pytest.mark.parametrize("table", TABLES)
 def test_a_whole_deal_scores_as_the_facade_and_masks_are_exact(table):
-    """Every mask is the facade's legal ids (R-BID-2, R-CHIEN-2, R-PLAY-4a...) for the agent to
+    """Every mask is the facade's legal ids (R-BID-2, R-CHIEN-2, R-PLAY-4a and every other rule of a decision) for the agent to
     act only; the rewards at the end are the deal's scores."""
     e = rl.env(table)
     e.reset(seed=5)
