@@ -112,13 +112,20 @@ def players_label(players: list[Player]) -> str:
 
 class Runner:
     """Plays blocks of deals with the chosen players: the kernels when every seat plays a
-    registered bot or a policy set (fast path), else the ``Game`` deal by deal (slow path, the
-    same deals for the same bots). An illegal answer of a bot raises ``IllegalPlayError``."""
+    registered bot or a policy set (fast path); with Python bots, the batched engine calling them
+    at their decisions (:mod:`tarotsim.pybatch`: kernel tables, the other seats random, greedy or
+    heuristic, no forced contract), else the ``Game`` deal by deal (slow path). All three play the
+    same deals for the same bots. An illegal answer of a bot raises ``IllegalPlayError``."""
 
     def __init__(self, rules: Rules, seed: int, players: list[Player], threads: int = 1, forced=None):
         self.rules, self.seed, self.players, self.threads, self.forced = rules, seed, players, threads, forced
         self.fast = kernel_path(rules, players)
         self.bots = [p.engine_bot for p in players] if self.fast else [p.python_bot() for p in players]
+        self.batched = False  # Python bots deciding inside the batched engine (tarotsim.pybatch)
+        if not self.fast and all(p.policy is None for p in players):
+            from .pybatch import batchable
+            self.seats = [p.obj if p.obj is not None else (p.name, p.params) for p in players]
+            self.batched = batchable(rules, self.seats, forced)
 
     def block(self, a: int, b: int, with_records: bool = False):
         """``(facts of deals a..b-1, their records or None)``."""
@@ -130,8 +137,14 @@ class Runner:
             recs = sim.records(self.rules, self.seed, range(a, b), bots=self.bots, forced=self.forced) \
                 if with_records else None
             return f, recs
-        recs = []
         f = np.zeros(b - a, dtype=sim.FACTS_DTYPE)
+        if self.batched:
+            from .pybatch import play_records
+            recs = play_records(self.rules, self.seed, range(a, b), self.seats, self.bots)
+            for i, rec in enumerate(recs):
+                slowpath.facts_row(self.rules, rec, f, i)
+            return f, (recs if with_records else None)
+        recs = []
         for i, index in enumerate(range(a, b)):
             rec = slowpath.play_record(self.rules, self.seed, index, self.bots, self.forced)
             slowpath.facts_row(self.rules, rec, f, i)

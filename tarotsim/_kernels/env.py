@@ -85,8 +85,10 @@ E_ERR = E_SKIPPED + 1           # 1 + the action refused (not in the mask), else
 E_FINAL_INDEX = E_ERR + 1       # the index of the deal that ended at this step, -1 none
 E_LEN = E_FINAL_INDEX + 1
 
-# the step kernel's configuration vector (int64)
-C_STRIDE, C_AGENT, C_OBS, C_LEN = 0, 1, 2, 3
+# the step kernel's configuration vector (int64); C_ONCE 1: each slot plays its one deal and
+# stops there (no automatic reset; a deal that asks the agent nothing ends at the reset), for
+# the Python bots' batches (``tarotsim.pybatch``)
+C_STRIDE, C_AGENT, C_OBS, C_ONCE, C_LEN = 0, 1, 2, 3, 4
 
 _O_TABLE, _O_DECISION, _O_TO_PLAY, _O_DEALER, _O_DUMMY, _O_HAND = (
     OBS_AT["table"], OBS_AT["decision"], OBS_AT["to_play"], OBS_AT["dealer"], OBS_AT["dummy"], OBS_AT["hand"])
@@ -631,7 +633,19 @@ def _make_env_step(BOTS=None):
             for s in range(MAX_SEATS):
                 rewards[i, s] = 0
             a = actions[i]
-            if agent == 0:  # every seat an opponent: one whole deal per step (none at the reset)
+            if cfg[C_ONCE]:  # one deal per slot: a finished slot stays as it is
+                if a == -1:
+                    bst = _begin(rv, seed, e[E_INDEX], buf, log, e)
+                elif a < -1 or e[E_KIND] == K_DONE:  # -2: this slot waits (or is over)
+                    continue
+                elif a >= N_ACTIONS or a < 0 or masks[i, a] == 0:
+                    e[E_ERR] = 1 + a
+                    continue
+                else:
+                    _apply(rv, buf, log, e, a, POLICIES)
+                bst = _run(rv, agent, kinds, params, pol, buf, log, e, bst)
+                terminated[i] = e[E_KIND] == K_DONE
+            elif agent == 0:  # every seat an opponent: one whole deal per step (none at the reset)
                 if a == -1:
                     continue
                 index = e[E_INDEX]
@@ -648,7 +662,7 @@ def _make_env_step(BOTS=None):
                     continue
                 _apply(rv, buf, log, e, a, POLICIES)
                 bst = _run(rv, agent, kinds, params, pol, buf, log, e, bst)
-            while e[E_KIND] == K_DONE:
+            while e[E_KIND] == K_DONE and not cfg[C_ONCE]:
                 if a != -1:  # the deal the agent (or nobody) played ended at this step
                     terminated[i] = True
                     e[E_FINAL_INDEX] = log[0]
