@@ -1,6 +1,7 @@
 """The facade as a complete state API (issue 14): action ids, exact masks, verify/can/do for
 every decision, clone, events applied back."""
 
+import os
 import random
 
 import numpy as np
@@ -26,6 +27,10 @@ def test_the_action_map_is_dense_and_named():
     assert action_id("kh") == Card.parse("KH").id and action_id("garde") == 80 and action_id("POIGNEE_NONE") == 85
     with pytest.raises(ValueError):
         action_name(N_ACTIONS)
+
+
+#: deals per table and option set (10 in the suite; ``TAROTSIM_MASK_DEALS=10000`` for the long check)
+MASK_DEALS = int(os.environ.get("TAROTSIM_MASK_DEALS", "10"))
 
 
 def _check_every_action(g: Game, rng: random.Random) -> int:
@@ -57,7 +62,7 @@ def test_masks_are_exact_against_the_reference_engine(table, options):
     random deals; a forced garde in one deal of three reaches the écart more often."""
     rules = Rules(table, **options)
     rng = random.Random(f"{table}{options}")
-    for index in range(10):
+    for index in range(MASK_DEALS):
         forced = (rng.randrange(rules.n_active) if table != "5d" else (index + 1) % 5, "garde") if index % 3 == 0 else None
         if forced and table == "5d" and forced[0] == index % 5:
             forced = None
