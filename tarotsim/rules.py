@@ -32,8 +32,8 @@ PILES = {"2": 6}
 PILE_DEPTH = 3
 #: Tricks of a played deal: every card a player holds, in hand or in his piles (R-DEAL-1, R-VAR-TWO).
 N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
-#: The tables the numba kernels play (table 2 is played by the step-by-step engine only).
-KERNEL_TABLES = ("3", "4", "5", "5d")
+#: The tables the numba kernels play (all of them; table 2 since R-VAR-TWO reached the kernels).
+KERNEL_TABLES = ("3", "4", "5", "5d", "2")
 
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")

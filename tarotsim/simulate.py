@@ -49,8 +49,8 @@ SIMULATED_TABLES = ("3", "4", "5", "5d", "2")
 # arguments
 
 def _rules(rules, any_table: bool = False) -> Rules:
-    """The rules, checked for the kernels (``any_table``: for the summaries of facts, which
-    table 2 has too: it is played step by step, R-VAR-TWO)."""
+    """The rules, checked for the kernels (``any_table``: for the summaries of facts of any
+    table, whichever engine played them)."""
     if isinstance(rules, Rules):
         r = rules
     else:
