@@ -114,8 +114,8 @@ SUIT_BIT_OF = np.array([0] * 22 + [1 << i for i in range(56)], dtype=np.int64)
 # the log's tricks so far and the public view, then call ``_play_rest`` (see ``_play_rest``).
 WS_DECK = 0                       # the shuffled pack, 78 card ids (R-DEAL-2)
 WS_NEXT = WS_DECK + 78            # per seat: the next active seat in playing order (R-GEN-2)
-WS_HT = WS_NEXT + MAX_SEATS       # per seat: its hand, trump word
-WS_HS = WS_HT + MAX_SEATS         # per seat: its hand, suit word
+WS_HT = WS_NEXT + MAX_SEATS       # per seat: its hand (table 2: and face-up pile tops), trump word
+WS_HS = WS_HT + MAX_SEATS         # per seat: the same, suit word
 WS_ATT = WS_HS + MAX_SEATS        # per seat: 1 if it plays for the attack (R-GEN-3)
 WS_TAKER = WS_ATT + MAX_SEATS     # the taker, -1 before the auction ends
 WS_ECART_T = WS_TAKER + 1         # trumps the taker put in the écart (R-CHIEN-2; R-POIG-3)
@@ -238,6 +238,8 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
     seat = log[L_LEADER + tr]
     fixed = False
     fmask = np.int64(0)
+    # table 2: a card not followed may lie under a pile (R-VAR-TWO): no void is shown
+    voids_shown = pub[PUB_TABLE] != TABLE_2
     for j in range(na):
         c = log[base + j]
         if c >= 22:
@@ -248,8 +250,7 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
             bt = np.int64(1) << c
             pub[PUB_SEAT_PLAYED_T + seat] |= bt
             bs = np.int64(0)
-        # table 2: a card not followed may lie under a pile (R-VAR-TWO): no void is shown
-        if fixed and c != 0 and pub[PUB_TABLE] != TABLE_2:
+        if fixed and c != 0 and voids_shown:
             v = pub[PUB_VOIDS + seat]
             if fmask != 0:
                 if (bs & fmask) == 0:
@@ -439,10 +440,13 @@ def _lay_piles(rv, first, ws, pub, log):
     _turn_up_piles(ws, pub)
 
 
-@njit(inline="always")
+# out of line, as ``_play_from_pile``: table 2 only, and the card loop of the other tables stays
+# as small as before (inlined, they cost the random deal at table 4 some 6%)
+@njit(nogil=True, _nrt=False)
 def _turn_up_piles(ws, pub):
     """Table 2 (R-VAR-TWO): every non-empty pile shows its top card (after the deal, and after
-    each trick: a pile whose top was played turns its next card up; the others show the same)."""
+    each trick: a pile whose top was played turns its next card up; the others show the same),
+    which joins what its owner may play (``WS_HT``, ``WS_HS``: hand and face-up tops)."""
     for seat in range(PILE_SEATS):
         tt = np.int64(0)
         ts = np.int64(0)
@@ -454,14 +458,18 @@ def _turn_up_piles(ws, pub):
                     tt |= np.int64(1) << c
                 else:
                     ts |= np.int64(1) << (c - 22)
+        ws[WS_HT + seat] |= tt
+        ws[WS_HS + seat] |= ts
         pub[PUB_TOPS_T + seat] = tt
         pub[PUB_TOPS_S + seat] = ts
 
 
-@njit(inline="always")
+@njit(nogil=True, _nrt=False)
 def _play_from_pile(seat, c, bt, bs, ws, pub):
-    """Table 2 (R-VAR-TWO): ``seat`` played ``c``, a face-up top of one of its piles: the pile
-    loses it, and the card under it stays face down until the trick is over."""
+    """Table 2 (R-VAR-TWO): ``seat`` played ``c``; if it is a face-up top of one of its piles, the
+    pile loses it, and the card under it stays face down until the trick is over."""
+    if ((pub[PUB_TOPS_T + seat] & bt) | (pub[PUB_TOPS_S + seat] & bs)) == 0:
+        return  # from the hand
     pub[PUB_TOPS_T + seat] &= ~bt
     pub[PUB_TOPS_S + seat] &= ~bs
     for p in range(N_PILES):
@@ -806,15 +814,14 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             if forced_seat >= 0:
                 bid = forced_contract if seat == forced_seat else -1
             else:
-                # a bot sees its hand and, at table 2, its face-up pile tops (R-VAR-TWO; else 0)
-                rt = ws[WS_HT + seat] | pub[PUB_TOPS_T + seat]
-                rs = ws[WS_HS + seat] | pub[PUB_TOPS_S + seat]
                 if POLICIES:
-                    bid, bst = bot_bid(kinds[seat], params, pol, ub, seat, rt, rs, pub, highest, bst)
+                    bid, bst = bot_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
+                                       highest, bst)
                 else:
                     bid, bst = random_bid(highest, bst)
                 if TRACE and tracing:
-                    _trace(buf, TR_BID, seat, rt, rs, highest, 0, 0, 0, 0, 0, bid, 0, pub, 0)
+                    _trace(buf, TR_BID, seat, ws[WS_HT + seat], ws[WS_HS + seat], highest, 0, 0, 0, 0, 0, bid, 0,
+                           pub, 0)
             log[L_BID_SEAT + k] = seat
             log[L_BID + k] = bid
             pub[PUB_BIDS + seat] = bid
@@ -863,19 +870,18 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             n_chien = CHIEN_SIZE[rv[RV_TABLE]]
             pub[PUB_CHIEN_T] = chien_t
             pub[PUB_CHIEN_S] = chien_s
-            # the écart is made from the hand only (R-VAR-TWO): its candidates, never a pile top
             tht = ws[WS_HT + taker] | chien_t
             ths = ws[WS_HS + taker] | chien_s
-            normal = ths & ~SW_KINGS
-            rt = tht | pub[PUB_TOPS_T + taker]  # what the taker sees (table 2: his face-up tops too)
-            rs = ths | pub[PUB_TOPS_S + taker]
+            # the écart is made from the hand only (R-VAR-TWO): never a face-up pile top (0 but at 2)
+            normal = ths & ~pub[PUB_TOPS_S + taker] & ~SW_KINGS
+            trumps = tht & ~pub[PUB_TOPS_T + taker] & TW_T2_T20
             if POLICIES:
-                ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, rt, rs, pub, normal,
-                                                  tht & TW_T2_T20, n_chien, log, L_ECART, bst)
+                ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
+                                                  trumps, n_chien, log, L_ECART, bst)
             else:
-                ecart_t, ecart_s, bst = random_ecart(normal, tht & TW_T2_T20, n_chien, log, L_ECART, bst)
+                ecart_t, ecart_s, bst = random_ecart(normal, trumps, n_chien, log, L_ECART, bst)
             if TRACE and tracing:
-                _trace(buf, TR_ECART, taker, rt, rs, normal, tht & TW_T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
+                _trace(buf, TR_ECART, taker, tht, ths, normal, trumps, n_chien, 0, 0, 0, ecart_t, ecart_s,
                        pub, 0)
             log[L_N_ECART] = n_chien
             ws[WS_HT + taker] = tht & ~ecart_t
@@ -894,14 +900,12 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         """R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
         trick 1, else the first seat does (R-PLAY-1). Returns ``(leader of trick 1, bst)``."""
         taker = ws[WS_TAKER]
-        rt = ws[WS_HT + taker] | pub[PUB_TOPS_T + taker]  # table 2: his face-up tops too (R-VAR-TWO)
-        rs = ws[WS_HS + taker] | pub[PUB_TOPS_S + taker]
         if POLICIES:
-            slam, bst = bot_chelem(kinds[taker], params, pol, ub, taker, rt, rs, pub, bst)
+            slam, bst = bot_chelem(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
         else:
             slam, bst = below(bst, 2)
         if TRACE and tracing:
-            _trace(buf, TR_CHELEM, taker, rt, rs, 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
+            _trace(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
         log[L_SLAM_ANNOUNCED] = slam
         if slam:
             _declare(log, ws, taker, DECL_CHELEM, 0, 0)
@@ -947,7 +951,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         return bst
 
     @njit(inline="always")
-    def _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing, first, tr, pos, trick, bst):
+    def _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing, first, two, tr, pos, trick,
+                   bst):
         """The card at position ``pos`` of trick ``tr`` (R-PLAY-2), the same step for every trick.
 
         ``first`` (trick 1): the seat first declares
@@ -960,12 +965,10 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         seat, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
         if first:
             bst = _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst)
-        # the cards the seat may choose from: its hand and, at table 2, its face-up pile tops
-        # (R-VAR-TWO: every duty of R-PLAY-4 counts them all; 0 at the other tables)
-        in_ht = ws[WS_HT + seat]
-        in_hs = ws[WS_HS + seat]
-        ht = in_ht | pub[PUB_TOPS_T + seat]
-        hs = in_hs | pub[PUB_TOPS_S + seat]
+        # what the seat may play (``WS_HT``, ``WS_HS``): its hand and, at table 2, its face-up pile
+        # tops (R-VAR-TWO: every duty of R-PLAY-4 counts them all)
+        ht = ws[WS_HT + seat]
+        hs = ws[WS_HS + seat]
         # the leader is free (R-PLAY-3): what ``_legal`` gives, on a short path (measured: 7% of a
         # random deal, the card chain of a trick being latency-bound)
         if pos == 0:
@@ -985,9 +988,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             c, bt, bs, bst = random_card_bits(lt, ls, bst)
         if TRACE and tracing:
             _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, pos, c, 0, pub, pos)
-        ws[WS_HT + seat] = in_ht & ~bt
-        ws[WS_HS + seat] = in_hs & ~bs
-        if ((in_ht & bt) | (in_hs & bs)) == 0:  # table 2: a face-up pile top (R-VAR-TWO)
+        ws[WS_HT + seat] = ht ^ bt
+        ws[WS_HS + seat] = hs ^ bs
+        if two:  # R-VAR-TWO: a face-up pile top leaves its pile
             _play_from_pile(seat, c, bt, bs, ws, pub)
         log[L_CARDS + tr * MAX_SEATS + pos] = c
         pub[PUB_TRICK_CARDS + pos] = c
@@ -1021,7 +1024,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         while True:
             for j in range(pos, na):
                 trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing,
-                                        tr == 0 and not two, tr, j, trick, bst)
+                                        tr == 0 and not two, two, tr, j, trick, bst)
             winner, pab = _close_trick(rv, ws, pub, log, tr, trick)
             if two:
                 _turn_up_piles(ws, pub)
