@@ -12,20 +12,28 @@ in the order of docs/engine-contract.md:
 ===========================  ====================================================================
 ``_seating``, ``_new_deal``  dealer, 5d dummy, playing order (R-GEN-2, R-DEAL-6); facts' defaults
 ``_deal_cards``              shuffle and deal (R-DEAL-1, R-DEAL-2)
-``_petit_sec``               R-DEAL-4
+``_lay_piles``               table 2: 6 piles of 3 per player, tops face up (R-VAR-TWO)
+``_petit_sec``               R-DEAL-4 (not at table 2)
 ``_auction``                 R-BID-1, R-BID-2, R-BID-3, or a forced contract
 ``_call``, ``_sides``        R-CALL-1; partner and sides (R-CALL-2, R-GEN-3)
 ``_chien_and_ecart``         R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4
 ``_announce_chelem``         R-SLAM-1, leader of trick 1 (R-PLAY-1)
 ``_play_rest``               the tricks, then ``_count`` and ``_score``:
-``_first_turn``              poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1)
+``_first_turn``              poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1); not at 2
 ``_card_step``               one card, any trick: R-PLAY-2, R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
-                             R-PLAY-5, R-EXC-1, R-CALL-4
+                             R-PLAY-5, R-EXC-1, R-CALL-4; table 2: ``_play_from_pile``
+``_turn_up_piles``           table 2, after each trick: the next card of a pile turns up
 ``_close_trick``             winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
                              (R-PAB-1, R-PAB-2), the attack's pile (R-COUNT-1)
 ``_count``                   R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2
 ``_score``                   ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
 ===========================  ====================================================================
+
+Table 2 (R-VAR-TWO) runs the same steps, selected by the table code: a seat's hand slots
+(``WS_HT``, ``WS_HS``) hold what it may play, its hand and its face-up pile tops, so the duties of
+R-PLAY-4 count them all and the card step of the other tables is unchanged; the piles are in the
+workspace (``WS_STACK``, ``WS_HEIGHT``), the tops in the public view (``PUB_TOPS_*``), the dealt
+piles in the log (``L_PILES``) and the chien and écart are made from the hand alone.
 
 The steps are inlined (one compiled body per build), except ``_first_turn``: numba inlines by
 copying the callee's IR at every level, so a big step nested in others costs seconds of cold
