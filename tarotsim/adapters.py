@@ -66,7 +66,7 @@ def public_view(view: SeatView, rules: Rules | None = None):
     # the history (PUB_H_*: for a search), the trick being played included
     history = [(leader, plays) for leader, plays, _ in view.tricks] + ([(view.trick[0][0], view.trick)]
                                                                        if view.trick else [])
-    for tr, (leader, plays) in enumerate(history[:L.MAX_TRICKS]):  # table 2 has 36 tricks: see pimc
+    for tr, (leader, plays) in enumerate(history):  # at most MAX_TRICKS (36, table 2)
         pub[L.PUB_H_LEADER + tr] = leader
         for j, (_, c) in enumerate(plays):
             pub[L.PUB_H_CARDS + tr * L.MAX_SEATS + j] = c.id
