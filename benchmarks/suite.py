@@ -18,7 +18,7 @@ import re
 import subprocess
 import sys
 
-TABLES = ("3", "4", "5", "5d")
+TABLES = ("3", "4", "5", "5d", "2")  # table 2: R-VAR-TWO
 BOTS = ("random", "greedy", "heuristic")
 DEALS = {"random": 2_000_000, "greedy": 1_000_000, "heuristic": 1_000_000}
 #: the pimc search (one pimc seat, three heuristic ones, table 4) at three budgets

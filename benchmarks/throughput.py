@@ -44,7 +44,7 @@ def _engine_bots(text: str, rules):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.throughput", description=__doc__.split("\n\n")[0])
-    p.add_argument("--table", default="4", choices=["3", "4", "5", "5d"])
+    p.add_argument("--table", default="4", choices=["3", "4", "5", "5d", "2"])
     p.add_argument("--bots", default="random")
     p.add_argument("--deals", type=int, default=2_000_000)
     p.add_argument("--threads", type=int, default=1)

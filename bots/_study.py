@@ -16,7 +16,8 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import engine_sources, guard_cache
-from tarotsim._kernels.layout import L_HAND_S, L_HAND_T, L_LEN
+from tarotsim._kernels.layout import L_HAND_S, L_HAND_T, L_LEN, L_PILES, PILE_CARDS
+from tarotsim.rules import PILE_DEPTH, RV_TABLE, TABLE_2
 from tarotsim._kernels.play import new_buffer
 from tarotsim._kernels.study import M_DEALS, N_CONTRACTS, _add_deal, _keep_play, _studied_seat
 
@@ -32,6 +33,19 @@ def _count_hand(ok, eval_params, seat, log):
     if not ok:
         return 0.0, 0.0
     return evaluate(eval_params, seat, log[L_HAND_T + seat], log[L_HAND_S + seat])
+
+
+@njit(inline="always")
+def _seen_at_bid(rv, seat, log):
+    """Table 2 (R-VAR-TWO): the studied seat counts the cards it sees as its own when it bids, its
+    hand and its face-up pile tops (as ``tarotsim.study`` counts them); into the log's hand slots."""
+    if rv[RV_TABLE] == TABLE_2:
+        for p in range(PILE_CARDS // PILE_DEPTH):
+            c = log[L_PILES + seat * PILE_CARDS + PILE_DEPTH * p + PILE_DEPTH - 1]
+            if c < 22:
+                log[L_HAND_T + seat] |= np.int64(1) << c
+            else:
+                log[L_HAND_S + seat] |= np.int64(1) << (c - 22)
 
 
 @njit(cache=True, nogil=True)
@@ -79,14 +93,15 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
                 ok = _keep_play(log, seat, c, score, made)
                 if not ok:
                     break
+        _seen_at_bid(rv, seat, log)
         pts, voids = _count_hand(ok, eval_params, seat, log)
         _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
 
 
 @njit(cache=True, nogil=True)
 def add_played_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
-    """What :func:`run_study` adds for one deal whose plays were made elsewhere (table 2, played
-    step by step, R-VAR-TWO): ``log`` holds the studied seat's hand at ``L_HAND_T/S + seat``,
+    """What :func:`run_study` adds for one deal whose plays were made elsewhere (the step-by-step
+    twin of table 2, R-VAR-TWO, ``tarotsim.study._study_slow``): ``log`` holds the studied seat's hand at ``L_HAND_T/S + seat``,
     ``score`` and ``made`` its plays per contract, ``ok`` False for an annulled deal."""
     misc[M_DEALS] += 1
     pts, voids = _count_hand(ok, eval_params, seat, log)
@@ -111,6 +126,7 @@ def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, cont
                 ok = _keep_play(log, seat, c, score, made)
                 if not ok:
                     break
+        _seen_at_bid(rv, seat, log)
         pts, voids = _count_hand(ok, eval_params, seat, log)
         _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
 

@@ -50,6 +50,9 @@ def public_view(view: SeatView, rules: Rules | None = None):
         else:
             pub[L.PUB_MISERES + d["seat"]] += 1
             pub[L.PUB_MISERE_KINDS + d["seat"]] |= 1 if d["kind"] == "misere_atout" else 2
+    # table 2 (R-VAR-TWO): both players' face-up pile tops are public
+    for seat, tops in enumerate(view.pile_tops or ()):
+        pub[L.PUB_TOPS_T + seat], pub[L.PUB_TOPS_S + seat] = masks_of([c for c in tops if c is not None])
     pub[L.PUB_TABLE] = TABLES.index(view.table)
     pub[L.PUB_N_ACTIVE] = rules.n_active
     pub[L.PUB_N_TRICKS] = N_TRICKS[view.table]
@@ -63,7 +66,7 @@ def public_view(view: SeatView, rules: Rules | None = None):
     # the history (PUB_H_*: for a search), the trick being played included
     history = [(leader, plays) for leader, plays, _ in view.tricks] + ([(view.trick[0][0], view.trick)]
                                                                        if view.trick else [])
-    for tr, (leader, plays) in enumerate(history[:L.MAX_TRICKS]):  # table 2 has 36 tricks: see pimc
+    for tr, (leader, plays) in enumerate(history):  # at most MAX_TRICKS (36, table 2)
         pub[L.PUB_H_LEADER + tr] = leader
         for j, (_, c) in enumerate(plays):
             pub[L.PUB_H_CARDS + tr * L.MAX_SEATS + j] = c.id

@@ -436,7 +436,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
     threads = sim.default_threads() if threads is None else threads
-    fast = all(p.fast for p in players) and rules.table != "2"  # table 2: step by step (R-VAR-TWO)
+    fast = all(p.fast for p in players)
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")

@@ -100,7 +100,7 @@ def parse_players(text: str, rules: Rules) -> list[Player]:
 
 def kernel_path(rules: Rules, players: list[Player]) -> bool:
     """Whether the kernels play these seats at this table: every seat a registered bot or a policy
-    set, at a table the kernels play (table 2, R-VAR-TWO, is played step by step for now)."""
+    set, at a table the kernels play (every table, table 2 included: R-VAR-TWO)."""
     return rules.table in KERNEL_TABLES and all(p.fast for p in players)
 
 

@@ -32,8 +32,8 @@ PILES = {"2": 6}
 PILE_DEPTH = 3
 #: Tricks of a played deal: every card a player holds, in hand or in his piles (R-DEAL-1, R-VAR-TWO).
 N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
-#: The tables the numba kernels play (table 2 is played by the step-by-step engine only).
-KERNEL_TABLES = ("3", "4", "5", "5d")
+#: The tables the numba kernels play (all of them; table 2 since R-VAR-TWO reached the kernels).
+KERNEL_TABLES = ("3", "4", "5", "5d", "2")
 
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")
@@ -252,9 +252,12 @@ class Rules:
 TABLE_3, TABLE_4, TABLE_5, TABLE_5D, TABLE_2 = range(5)
 
 #: The tables above as the kernels index them, by table code (``TABLES`` order): cards in a hand
-#: and in the chien (R-DEAL-1; 0 at table 2, which the kernels do not play), the poignée sizes (R-POIG-1;
+#: and in the chien (R-DEAL-1, R-VAR-TWO), tricks in a deal and cards laid in piles before each
+#: player (R-VAR-TWO: 36 and 18 at table 2, else the hand size and 0), the poignée sizes (R-POIG-1;
 #: out of reach at table 2, R-VAR-TWO) and the bonus of a poignée by level code (0 none, 1 simple..).
-KERNEL_HAND_SIZE = np.array([HAND_SIZE[t] if t in KERNEL_TABLES else 0 for t in TABLES], dtype=np.int64)
-KERNEL_CHIEN_SIZE = np.array([CHIEN_SIZE[t] if t in KERNEL_TABLES else 0 for t in TABLES], dtype=np.int64)
+KERNEL_HAND_SIZE = np.array([HAND_SIZE[t] for t in TABLES], dtype=np.int64)
+KERNEL_CHIEN_SIZE = np.array([CHIEN_SIZE[t] for t in TABLES], dtype=np.int64)
+KERNEL_N_TRICKS = np.array([N_TRICKS[t] for t in TABLES], dtype=np.int64)
+KERNEL_PILE_CARDS = np.array([PILES.get(t, 0) * PILE_DEPTH for t in TABLES], dtype=np.int64)
 KERNEL_POIGNEE_SIZES = np.array([POIGNEE_SIZES.get(t, (99, 99, 99)) for t in TABLES], dtype=np.int64)
 KERNEL_POIGNEE_BONUS = np.array((0,) + POIGNEE_BONUS, dtype=np.int64)

@@ -30,7 +30,7 @@ import numpy as np
 from .cards import DECK, cards_of
 from .parallel import run_chunks
 from .rng import check_count, check_index, check_seed, check_stop
-from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
+from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
 from ._kernels import layout as L
 from bots._runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
@@ -42,15 +42,15 @@ CHELEM_NAMES = L.CHELEM_NAMES
 RECORD_FORMAT = "tarotsim-deal/1"
 #: Deals per kernel call; small enough to spread over threads, big enough to hide the call cost.
 DEFAULT_CHUNK = 1 << 16
-SIMULATED_TABLES = ("3", "4", "5", "5d")
+SIMULATED_TABLES = ("3", "4", "5", "5d", "2")
 
 
 # ---------------------------------------------------------------------------------------------
 # arguments
 
 def _rules(rules, any_table: bool = False) -> Rules:
-    """The rules, checked for the kernels (``any_table``: for the summaries of facts, which
-    table 2 has too: it is played step by step, R-VAR-TWO)."""
+    """The rules, checked for the kernels (``any_table``: for the summaries of facts of any
+    table, whichever engine played them)."""
     if isinstance(rules, Rules):
         r = rules
     else:
@@ -114,6 +114,8 @@ def _seats(rules: Rules, bots):
             b = parse_bots(b, 1)[0]  # one seat's "name:param=value,..."
         name, p = (b, None) if isinstance(b, str) else (b[0], b[1])
         spec = get_spec(name)
+        if spec.code == L.BOT_PIMC and rules.table == "2":
+            raise BotError("pimc does not play table 2 yet (R-VAR-TWO): its sampled worlds know no piles")
         kinds[seat] = spec.code
         params[seat] = spec.row(p, f" at seat {seat}")
     return kinds, params, policies
@@ -520,11 +522,26 @@ def record_from_log(rules: Rules, seed, log: np.ndarray | list[int]) -> dict:
         "result": result,
         "scores": [log[L.L_SCORES + s] for s in range(n)],
     }
+    if rules.table == "2":  # R-VAR-TWO: the piles as dealt, each from bottom to top, after the chien
+        rec = _with_piles(rec, log)
     if log[L.L_FORCED]:
         rec["forced"] = True
     if outcome == L.OUTCOME_PETIT_SEC:
         rec["petit_sec_seat"] = log[L.L_PETIT_SEC_SEAT]
     return rec
+
+
+def _with_piles(rec: dict, log: list[int]) -> dict:
+    """``rec`` with the field ``piles`` (DESIGN §6) read from the log, placed after ``chien``."""
+    depth = PILE_DEPTH
+    piles = [[[_card(log[L.L_PILES + s * L.PILE_CARDS + p * depth + d]) for d in range(depth)]
+              for p in range(L.PILE_CARDS // depth)] for s in range(L.PILE_SEATS)]
+    out = {}
+    for k, v in rec.items():
+        out[k] = v
+        if k == "chien":
+            out["piles"] = piles
+    return out
 
 
 def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:

@@ -51,7 +51,7 @@ from .parallel import run_chunks
 from ._kernels import layout as L
 from ._kernels import study as K
 from .rng import check_run, check_seed
-from .rules import CONTRACTS, KERNEL_TABLES, Rules
+from .rules import CONTRACTS, Rules
 from .stats import mean_ci, t_critical
 
 Z95 = 1.959963984540054
@@ -135,7 +135,7 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     """Check a study's arguments (``ValueError`` with a one-line message) and prepare the kernel's."""
     from bots.heuristic import H_PRISE
 
-    r = sim._rules(rules, any_table=True)  # table 2 is studied step by step (R-VAR-TWO)
+    r = sim._rules(rules)
     seed = check_seed(seed)
     start, stop = check_run(start, deals, "the number of deals", minimum=1)  # stop <= 2**63
     deals = stop - start
@@ -206,17 +206,10 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
 
     from bots import _study as B  # the study's loops play the bots: they live in the bots package
 
-    if p.rules.table in KERNEL_TABLES:
-        kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
+    kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
 
-        def work(a, b, acc):
-            kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
-    else:  # table 2: the same plays, step by step (R-VAR-TWO)
-        players = _slow_players(p.rules, bots)
-        chunk_size = min(chunk_size, 256)  # progress reported as the slow path goes
-
-        def work(a, b, acc):
-            _study_slow(p, players, a, b, mask, acc)
+    def work(a, b, acc):
+        kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
 
     work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
     t0 = time.perf_counter()
@@ -242,8 +235,9 @@ def _slow_players(rules: Rules, bots) -> list:
 
 def _study_slow(p: Plan, players: list, a: int, b: int, mask: np.ndarray, acc) -> None:
     """Deals ``a .. b - 1`` as ``bots._study.run_study`` studies them, played by the reference
-    engine (table 2, R-VAR-TWO): the first to speak forced as taker at each studied contract. His
-    counted hand is the cards he sees as his when he bids: his hand and his face-up pile tops."""
+    engine (the kernels' twin at table 2, R-VAR-TWO, that the tests compare them with): the first
+    to speak forced as taker at each studied contract. His counted hand is the cards he sees as his
+    when he bids: his hand and his face-up pile tops."""
     from bots._study import add_played_deal
 
     from .cards import masks_of

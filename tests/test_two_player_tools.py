@@ -1,5 +1,5 @@
 """Every tool at table 2 (R-VAR-TWO): the Game facade and its views, the bots through their
-adapters (only what is public), simulate, show, tournament and study bidding, played step by step.
+adapters (only what is public), simulate, show, tournament and study bidding, on the kernels (R-VAR-TWO).
 """
 
 import json
@@ -15,7 +15,7 @@ from tarotsim.players import PlayersError, Runner, kernel_path, parse_players
 from tarotsim.record import verify
 from tarotsim.reference import play_deal
 from tarotsim.rng import deal_with_piles
-from tarotsim.rules import Rules
+from tarotsim.rules import CONTRACTS, Rules
 from tarotsim.slowpath import play_record
 
 TWO = Rules("2")
@@ -63,12 +63,14 @@ def test_R_VAR_TWO_a_bot_sees_its_hand_and_face_up_tops_not_the_cards_under_them
     assert inputs[0] == inputs[1]
 
 
-def test_R_VAR_TWO_runs_step_by_step_and_pimc_is_refused():
+def test_R_VAR_TWO_runs_on_the_kernels_and_pimc_is_refused():
     players = parse_players("heuristic", TWO)
-    assert not kernel_path(TWO, players) and kernel_path(Rules("4"), parse_players("heuristic", Rules("4")))
+    assert kernel_path(TWO, players) and kernel_path(Rules("4"), parse_players("heuristic", Rules("4")))
     f, recs = Runner(TWO, 3, players).block(0, 5, with_records=True)
     assert len(f) == 5 and all(verify(r).scores == r["scores"] for r in recs)
     assert all(sum(r["scores"]) == 0 for r in recs)
+    # the same deals as the step-by-step engine plays with the same bots
+    assert recs == [play_record(TWO, 3, i, [p.python_bot() for p in players]) for i in range(5)]
     with pytest.raises(PlayersError, match="pimc does not play table 2"):
         parse_players("pimc,heuristic", TWO)
 
@@ -97,6 +99,20 @@ def test_R_VAR_TWO_tournament_duplicate_over_the_two_seats(capsys):
     rep = json.loads(out)
     assert rep["table"] == "2"
     assert json.dumps(rep).count("heuristic") >= 1
+
+
+@pytest.mark.parametrize("bots", ["heuristic", "greedy,random"])
+def test_R_VAR_TWO_study_on_the_kernels_equals_the_step_by_step_study(bots):
+    import numpy as np
+
+    from tarotsim.study import _slow_players, _study_slow, plan
+
+    t = study.run(TWO, 4, 40, bots=bots)
+    p = plan(TWO, 4, 40, bots=bots)
+    mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
+    acc = (np.zeros_like(t.bins), np.zeros_like(t.oudlers), np.zeros_like(t.misc))
+    _study_slow(p, _slow_players(TWO, bots), 0, 40, mask, acc)
+    assert all(np.array_equal(a, b) for a, b in zip(acc, (t.bins, t.oudlers, t.misc)))
 
 
 def test_R_VAR_TWO_study_bidding_forces_the_first_speaker():

@@ -18,7 +18,10 @@ import numpy as np
 from ..scoring import ST_LEN
 
 MAX_SEATS = 5
-MAX_TRICKS = 24
+MAX_TRICKS = 36  # table 2 (R-VAR-TWO): 18 cards in hand and 18 in piles per player
+#: Table 2 (R-VAR-TWO): the seats with piles, and the cards each lays in them (6 piles of 3)
+PILE_SEATS = 2
+PILE_CARDS = 18
 MAX_ECART = 6
 MAX_DECL = 1 + 3 * MAX_SEATS  # chelem + (poignée, misère d'atout, misère de tête) per seat
 DECL_FIELDS = 4  # seat, kind, level, cards (trump word)
@@ -53,7 +56,9 @@ L_HAND_T = L_MISERES + MAX_SEATS
 L_HAND_S = L_HAND_T + MAX_SEATS
 L_CHIEN_T = L_HAND_S + MAX_SEATS
 L_CHIEN_S = L_CHIEN_T + 1
-L_N_BIDS = L_CHIEN_S + 1
+# table 2 (R-VAR-TWO): per seat its 18 pile cards, pile by pile, each from bottom to top
+L_PILES = L_CHIEN_S + 1
+L_N_BIDS = L_PILES + PILE_SEATS * PILE_CARDS
 L_BID_SEAT = L_N_BIDS + 1
 L_BID = L_BID_SEAT + MAX_SEATS
 L_N_ECART = L_BID + MAX_SEATS
@@ -112,7 +117,11 @@ PUB_WON_HP = PUB_TRICKS_WON + MAX_SEATS
 PUB_H_LEADER = PUB_WON_HP + MAX_SEATS
 PUB_H_CARDS = PUB_H_LEADER + MAX_TRICKS
 PUB_MISERE_KINDS = PUB_H_CARDS + MAX_TRICKS * MAX_SEATS
-PUB_LEN = PUB_MISERE_KINDS + MAX_SEATS
+# table 2 (R-VAR-TWO): per seat, the face-up tops of its piles (trump word, suit word), kept up to
+# date in every build (the deal plays from them); 0 at the other tables
+PUB_TOPS_T = PUB_MISERE_KINDS + MAX_SEATS
+PUB_TOPS_S = PUB_TOPS_T + MAX_SEATS
+PUB_LEN = PUB_TOPS_S + MAX_SEATS
 
 ACC_DEALS = 0
 ACC_PLAYED = ACC_DEALS + 1

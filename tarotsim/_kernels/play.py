@@ -12,20 +12,28 @@ in the order of docs/engine-contract.md:
 ===========================  ====================================================================
 ``_seating``, ``_new_deal``  dealer, 5d dummy, playing order (R-GEN-2, R-DEAL-6); facts' defaults
 ``_deal_cards``              shuffle and deal (R-DEAL-1, R-DEAL-2)
-``_petit_sec``               R-DEAL-4
+``_lay_piles``               table 2: 6 piles of 3 per player, tops face up (R-VAR-TWO)
+``_petit_sec``               R-DEAL-4 (not at table 2)
 ``_auction``                 R-BID-1, R-BID-2, R-BID-3, or a forced contract
 ``_call``, ``_sides``        R-CALL-1; partner and sides (R-CALL-2, R-GEN-3)
 ``_chien_and_ecart``         R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4
 ``_announce_chelem``         R-SLAM-1, leader of trick 1 (R-PLAY-1)
 ``_play_rest``               the tricks, then ``_count`` and ``_score``:
-``_first_turn``              poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1)
+``_first_turn``              poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1); not at 2
 ``_card_step``               one card, any trick: R-PLAY-2, R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
-                             R-PLAY-5, R-EXC-1, R-CALL-4
+                             R-PLAY-5, R-EXC-1, R-CALL-4; table 2: ``_play_from_pile``
+``_turn_up_piles``           table 2, after each trick: the next card of a pile turns up
 ``_close_trick``             winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
                              (R-PAB-1, R-PAB-2), the attack's pile (R-COUNT-1)
 ``_count``                   R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2
 ``_score``                   ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
 ===========================  ====================================================================
+
+Table 2 (R-VAR-TWO) runs the same steps, selected by the table code: a seat's hand slots
+(``WS_HT``, ``WS_HS``) hold what it may play, its hand and its face-up pile tops, so the duties of
+R-PLAY-4 count them all and the card step of the other tables is unchanged; the piles are in the
+workspace (``WS_STACK``, ``WS_HEIGHT``), the tops in the public view (``PUB_TOPS_*``), the dealt
+piles in the log (``L_PILES``) and the chien and écart are made from the hand alone.
 
 The steps are inlined (one compiled body per build), except ``_first_turn``: numba inlines by
 copying the callee's IR at every level, so a big step nested in others costs seconds of cold
@@ -52,10 +60,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rules import (KERNEL_CHIEN_SIZE, KERNEL_HAND_SIZE, KERNEL_POIGNEE_BONUS, KERNEL_POIGNEE_SIZES,
-                     RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE,
+from ..rules import (KERNEL_CHIEN_SIZE, KERNEL_HAND_SIZE, KERNEL_N_TRICKS, KERNEL_PILE_CARDS, KERNEL_POIGNEE_BONUS,
+                     KERNEL_POIGNEE_SIZES, PILE_DEPTH, PILES, RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE,
                      RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE,
-                     RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_5, TABLE_5D)
+                     RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D)
 from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
 from ._bits import popcount, select_bit, tzcnt
 from .seats import next_seat
@@ -80,15 +88,20 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_D
                      PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, PUB_TABLE,
                      PUB_N_ACTIVE, PUB_N_TRICKS, PUB_PARTNER, PUB_VOIDS, PUB_SEAT_PLAYED_T,
                      PUB_SEAT_PLAYED_S, PUB_TRICKS_WON, PUB_WON_HP, U_ERR, U_LEN,
-                     PUB_H_LEADER, PUB_H_CARDS, PUB_MISERE_KINDS,
+                     PUB_H_LEADER, PUB_H_CARDS, PUB_MISERE_KINDS, L_PILES, PILE_CARDS, PILE_SEATS, PUB_TOPS_S,
+                     PUB_TOPS_T,
                      ACC_BOT_ERRORS, OUTCOME_BOT_ERROR)
 
 score_kernel = njit(cache=True, nogil=True)(score_core)
 
 
-# per table code (3, 4, 5, 5d, 2): hand size, chien size, poignée sizes (their home: tarotsim.rules)
+# per table code (3, 4, 5, 5d, 2): hand size, chien size, tricks, cards laid in piles per player,
+# poignée sizes (their home: tarotsim.rules)
 HAND_SIZE = KERNEL_HAND_SIZE
 CHIEN_SIZE = KERNEL_CHIEN_SIZE
+N_TRICKS = KERNEL_N_TRICKS
+PILE_SIZE = KERNEL_PILE_CARDS
+N_PILES = PILES["2"]  # table 2 (R-VAR-TWO): piles per player, of PILE_DEPTH cards
 POIGNEE_SIZES = KERNEL_POIGNEE_SIZES
 
 # per card id, its winning key (R-PLAY-5): a trump
@@ -109,8 +122,8 @@ SUIT_BIT_OF = np.array([0] * 22 + [1 << i for i in range(56)], dtype=np.int64)
 # the log's tricks so far and the public view, then call ``_play_rest`` (see ``_play_rest``).
 WS_DECK = 0                       # the shuffled pack, 78 card ids (R-DEAL-2)
 WS_NEXT = WS_DECK + 78            # per seat: the next active seat in playing order (R-GEN-2)
-WS_HT = WS_NEXT + MAX_SEATS       # per seat: its hand, trump word
-WS_HS = WS_HT + MAX_SEATS         # per seat: its hand, suit word
+WS_HT = WS_NEXT + MAX_SEATS       # per seat: its hand (table 2: and face-up pile tops), trump word
+WS_HS = WS_HT + MAX_SEATS         # per seat: the same, suit word
 WS_ATT = WS_HS + MAX_SEATS        # per seat: 1 if it plays for the attack (R-GEN-3)
 WS_TAKER = WS_ATT + MAX_SEATS     # the taker, -1 before the auction ends
 WS_ECART_T = WS_TAKER + 1         # trumps the taker put in the écart (R-CHIEN-2; R-POIG-3)
@@ -126,7 +139,12 @@ WS_N_DECL = WS_PREV_T + 1         # declarations written to the log so far (L_DE
 WS_POIG_ATT = WS_N_DECL + 1       # poignée bonuses declared by the attack (R-POIG-1)
 WS_POIG_DEF = WS_POIG_ATT + 1     # poignée bonuses declared by the defence
 WS_N_MIS = WS_POIG_DEF + 1        # misères declared (R-MIS-1)
-WS_LEN = WS_N_MIS + 1
+# table 2 (R-VAR-TWO): per seat its pile cards (``seat * PILE_CARDS + PILE_DEPTH * pile + depth``,
+# bottom first) and per pile the cards left in it (``seat * N_PILES + pile``); the face-up tops are
+# public (``PUB_TOPS_*``)
+WS_STACK = WS_N_MIS + 1
+WS_HEIGHT = WS_STACK + PILE_SEATS * PILE_CARDS
+WS_LEN = WS_HEIGHT + PILE_SEATS * N_PILES
 # scratch buffer of play_deal: workspace, public view (layout.PUB_*), scorer steps/scores/misères
 B_PUB = WS_LEN
 B_STEPS = B_PUB + PUB_LEN
@@ -228,6 +246,8 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
     seat = log[L_LEADER + tr]
     fixed = False
     fmask = np.int64(0)
+    # table 2: a card not followed may lie under a pile (R-VAR-TWO): no void is shown
+    voids_shown = pub[PUB_TABLE] != TABLE_2
     for j in range(na):
         c = log[base + j]
         if c >= 22:
@@ -238,7 +258,7 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
             bt = np.int64(1) << c
             pub[PUB_SEAT_PLAYED_T + seat] |= bt
             bs = np.int64(0)
-        if fixed and c != 0:
+        if fixed and c != 0 and voids_shown:
             v = pub[PUB_VOIDS + seat]
             if fmask != 0:
                 if (bs & fmask) == 0:
@@ -316,6 +336,8 @@ def _new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
         pub[PUB_BIDS + s] = -2
         pub[PUB_POIGNEE_T + s] = 0
         pub[PUB_MISERES + s] = 0
+        pub[PUB_TOPS_T + s] = 0
+        pub[PUB_TOPS_S + s] = 0
     ws[WS_TAKER] = -1
     ws[WS_ECART_T] = 0
     ws[WS_CALLED] = -1
@@ -352,7 +374,7 @@ def _new_bots_view(rv, pub):
     pub[PUB_LEADER] = -1
     pub[PUB_TABLE] = rv[RV_TABLE]
     pub[PUB_N_ACTIVE] = rv[RV_N_ACTIVE]
-    pub[PUB_N_TRICKS] = HAND_SIZE[rv[RV_TABLE]]
+    pub[PUB_N_TRICKS] = N_TRICKS[rv[RV_TABLE]]
     pub[PUB_PARTNER] = -1
     for s in range(MAX_SEATS):
         pub[PUB_VOIDS + s] = 0
@@ -397,7 +419,7 @@ def _deal_cards(rv, seed, index, first, ws, log):
         seat = ws[WS_NEXT + seat]
     chien_t = np.int64(0)
     chien_s = np.int64(0)
-    for p in range(na * h, 78):
+    for p in range(na * (h + PILE_SIZE[rv[RV_TABLE]]), 78):  # table 2: after the piles (R-VAR-TWO)
         c = ws[WS_DECK + p]
         if c < 22:
             chien_t |= np.int64(1) << c
@@ -409,10 +431,67 @@ def _deal_cards(rv, seed, index, first, ws, log):
 
 
 @njit(inline="always")
+def _lay_piles(rv, first, ws, pub, log):
+    """Table 2 (R-VAR-TWO; ``tarotsim.rng.deal_with_piles``): after the hands, each player in
+    dealing order from ``first`` lays the next 18 cards of the pack in 6 piles of 3, each from
+    bottom to top; the top of each pile is face up (public)."""
+    start = rv[RV_N_ACTIVE] * HAND_SIZE[rv[RV_TABLE]]
+    seat = first
+    for k in range(PILE_SEATS):
+        for i in range(PILE_CARDS):
+            c = ws[WS_DECK + start + k * PILE_CARDS + i]
+            ws[WS_STACK + seat * PILE_CARDS + i] = c
+            log[L_PILES + seat * PILE_CARDS + i] = c
+        for p in range(N_PILES):
+            ws[WS_HEIGHT + seat * N_PILES + p] = PILE_DEPTH
+        seat = ws[WS_NEXT + seat]
+    _turn_up_piles(ws, pub)
+
+
+# out of line, as ``_play_from_pile``: table 2 only, and the card loop of the other tables stays
+# as small as before (inlined, they cost the random deal at table 4 some 6%)
+@njit(nogil=True, _nrt=False)
+def _turn_up_piles(ws, pub):
+    """Table 2 (R-VAR-TWO): every non-empty pile shows its top card (after the deal, and after
+    each trick: a pile whose top was played turns its next card up; the others show the same),
+    which joins what its owner may play (``WS_HT``, ``WS_HS``: hand and face-up tops)."""
+    for seat in range(PILE_SEATS):
+        tt = np.int64(0)
+        ts = np.int64(0)
+        for p in range(N_PILES):
+            h = ws[WS_HEIGHT + seat * N_PILES + p]
+            if h > 0:
+                c = ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1]
+                if c < 22:
+                    tt |= np.int64(1) << c
+                else:
+                    ts |= np.int64(1) << (c - 22)
+        ws[WS_HT + seat] |= tt
+        ws[WS_HS + seat] |= ts
+        pub[PUB_TOPS_T + seat] = tt
+        pub[PUB_TOPS_S + seat] = ts
+
+
+@njit(nogil=True, _nrt=False)
+def _play_from_pile(seat, c, bt, bs, ws, pub):
+    """Table 2 (R-VAR-TWO): ``seat`` played ``c``; if it is a face-up top of one of its piles, the
+    pile loses it, and the card under it stays face down until the trick is over."""
+    if ((pub[PUB_TOPS_T + seat] & bt) | (pub[PUB_TOPS_S + seat] & bs)) == 0:
+        return  # from the hand
+    pub[PUB_TOPS_T + seat] &= ~bt
+    pub[PUB_TOPS_S + seat] &= ~bs
+    for p in range(N_PILES):
+        h = ws[WS_HEIGHT + seat * N_PILES + p]
+        if h > 0 and ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1] == c:
+            ws[WS_HEIGHT + seat * N_PILES + p] = h - 1
+
+
+@njit(inline="always")
 def _petit_sec(rv, first, ws, log):
     """R-DEAL-4 (option ``petit_sec``): the first seat in dealing order holding the Petit as its
-    only trump, without the Excuse, annuls the deal. Returns True when it does."""
-    if not rv[RV_PETIT_SEC]:
+    only trump, without the Excuse, annuls the deal. Returns True when it does. Not at table 2
+    (R-VAR-TWO)."""
+    if not rv[RV_PETIT_SEC] or rv[RV_TABLE] == TABLE_2:
         return False
     seat = first
     for _ in range(rv[RV_N_ACTIVE]):
@@ -583,7 +662,7 @@ def _close_trick(rv, ws, pub, log, tr, trick):
     (the attack / the defence) after the last trick, else 0.
     """
     _, _, _, _, _, best_seat, ex_seat, tt, ts = trick
-    last = HAND_SIZE[rv[RV_TABLE]] - 1
+    last = N_TRICKS[rv[RV_TABLE]] - 1
     pub[PUB_PLAYED_T] |= tt
     pub[PUB_PLAYED_S] |= ts
     winner = best_seat
@@ -641,11 +720,11 @@ def _count(rv, ws, log):
     oudlers = popcount(pile_t & TW_OUDLERS)
     att_tricks = ws[WS_ATT_TRICKS]
     slam_side = 0
-    if att_tricks == HAND_SIZE[rv[RV_TABLE]]:
+    if att_tricks == N_TRICKS[rv[RV_TABLE]]:
         slam_side = 1
     elif att_tricks == 0:
         slam_side = -1
-    log[L_N_TRICKS] = HAND_SIZE[rv[RV_TABLE]]
+    log[L_N_TRICKS] = N_TRICKS[rv[RV_TABLE]]
     log[L_ATTACK_TRICKS] = att_tricks
     log[L_ATTACK_HP] = attack_hp
     log[L_OUDLERS] = oudlers
@@ -801,14 +880,16 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             pub[PUB_CHIEN_S] = chien_s
             tht = ws[WS_HT + taker] | chien_t
             ths = ws[WS_HS + taker] | chien_s
-            normal = ths & ~SW_KINGS
+            # the écart is made from the hand only (R-VAR-TWO): never a face-up pile top (0 but at 2)
+            normal = ths & ~pub[PUB_TOPS_S + taker] & ~SW_KINGS
+            trumps = tht & ~pub[PUB_TOPS_T + taker] & TW_T2_T20
             if POLICIES:
                 ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
-                                                  tht & TW_T2_T20, n_chien, log, L_ECART, bst)
+                                                  trumps, n_chien, log, L_ECART, bst)
             else:
-                ecart_t, ecart_s, bst = random_ecart(normal, tht & TW_T2_T20, n_chien, log, L_ECART, bst)
+                ecart_t, ecart_s, bst = random_ecart(normal, trumps, n_chien, log, L_ECART, bst)
             if TRACE and tracing:
-                _trace(buf, TR_ECART, taker, tht, ths, normal, tht & TW_T2_T20, n_chien, 0, 0, 0, ecart_t, ecart_s,
+                _trace(buf, TR_ECART, taker, tht, ths, normal, trumps, n_chien, 0, 0, 0, ecart_t, ecart_s,
                        pub, 0)
             log[L_N_ECART] = n_chien
             ws[WS_HT + taker] = tht & ~ecart_t
@@ -878,7 +959,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         return bst
 
     @njit(inline="always")
-    def _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing, first, tr, pos, trick, bst):
+    def _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing, first, two, tr, pos, trick,
+                   bst):
         """The card at position ``pos`` of trick ``tr`` (R-PLAY-2), the same step for every trick.
 
         ``first`` (trick 1): the seat first declares
@@ -891,6 +973,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         seat, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
         if first:
             bst = _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst)
+        # what the seat may play (``WS_HT``, ``WS_HS``): its hand and, at table 2, its face-up pile
+        # tops (R-VAR-TWO: every duty of R-PLAY-4 counts them all)
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
         # the leader is free (R-PLAY-3): what ``_legal`` gives, on a short path (measured: 7% of a
@@ -914,6 +998,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, pos, c, 0, pub, pos)
         ws[WS_HT + seat] = ht ^ bt
         ws[WS_HS + seat] = hs ^ bs
+        if two:  # R-VAR-TWO: a face-up pile top leaves its pile
+            _play_from_pile(seat, c, bt, bs, ws, pub)
         log[L_CARDS + tr * MAX_SEATS + pos] = c
         pub[PUB_TRICK_CARDS + pos] = c
         if POLICIES:  # the history, for a search (public: who led, what was played)
@@ -941,12 +1027,15 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         pub = buf[B_PUB:B_PUB + PUB_LEN]
         miseres = buf[B_MISERES:B_MISERES + MAX_SEATS]
         na = rv[RV_N_ACTIVE]
-        last = HAND_SIZE[rv[RV_TABLE]] - 1
+        last = N_TRICKS[rv[RV_TABLE]] - 1
+        two = rv[RV_TABLE] == TABLE_2  # R-VAR-TWO: piles; no poignée, no misère (``_first_turn``)
         while True:
             for j in range(pos, na):
-                trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing, tr == 0, tr,
-                                        j, trick, bst)
+                trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing,
+                                        tr == 0 and not two, two, tr, j, trick, bst)
             winner, pab = _close_trick(rv, ws, pub, log, tr, trick)
+            if two:
+                _turn_up_piles(ws, pub)
             if POLICIES:
                 _track_trick(pub, log, ws, tr, na, ws[WS_CALLED], winner, trick[7], trick[8])
             if tr == last:
@@ -991,6 +1080,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         if POLICIES:
             _new_bots_view(rv, pub)
         chien_t, chien_s = _deal_cards(rv, seed, index, first, ws, log)
+        if rv[RV_TABLE] == TABLE_2:
+            _lay_piles(rv, first, ws, pub, log)
         if _petit_sec(rv, first, ws, log):
             return
         bst = stream_state(seed, np.uint64(index), U_STREAM_BOTS)

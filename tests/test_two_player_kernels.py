@@ -1,0 +1,149 @@
+"""Table 2 (R-VAR-TWO) in the numba kernels.
+
+* The kernels agree with the reference record for record: random bots against
+  ``reference.play_deal``, the other bots against the slow path (their adapters in the ``Game``).
+* What a kernel bot is handed at table 2: its hand and its own face-up pile tops, the face-up tops
+  of both players in the public view, never a face-down pile card.
+* Hypothesis invariants on the kernels' table-2 deals: the 78 cards partitioned among hands, piles
+  and chien; 36 tricks of 2 cards playing every card held once; each pile played from the top, a
+  card under a played top only in a later trick; 182 half-points at most to the attack; zero-sum
+  scores; the reference accepts the record; the same facts for any thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from test_bots_play import MIXES, _adapter, _traced
+from tarotsim import record, rng, simulate, slowpath
+from tarotsim._kernels import layout as L
+from tarotsim._kernels import play as P
+from tarotsim.cards import Card, masks_of
+from tarotsim.engine import Game, play_game
+from tarotsim.reference import play_deal
+from tarotsim.rules import CONTRACTS, Rules
+
+TWO = Rules("2")
+
+
+def _bots(mix):
+    return MIXES[mix](2)
+
+
+def test_R_VAR_TWO_kernel_random_records_equal_the_reference():
+    indices = range(300, 450)
+    facts = simulate.facts(TWO, 5, 300, 450)
+    expected = np.zeros(len(indices), dtype=simulate.FACTS_DTYPE)
+    for k, (i, rec) in enumerate(zip(indices, simulate.records(TWO, 5, indices))):
+        ref = play_deal(TWO, 5, i)
+        assert rec == ref, i
+        slowpath.facts_row(TWO, ref, expected, k)
+    assert np.array_equal(facts, expected)
+
+
+@pytest.mark.parametrize("mix", list(MIXES))
+def test_R_VAR_TWO_kernel_bot_records_equal_the_slow_path(mix):
+    bots = _bots(mix)
+    indices = range(40)
+    for forced in (None, (0, "garde")):
+        for i, rec in zip(indices, simulate.records(TWO, 77, indices, bots=bots, forced=forced)):
+            assert play_game(Game(TWO, 77, i, forced=forced), [_adapter(b) for b in bots]).record() == rec, i
+
+
+@pytest.mark.parametrize("mix", ["heuristic", "mixed"])
+def test_R_VAR_TWO_kernel_bot_sees_hand_and_face_up_tops_only(mix):
+    bots = _bots(mix)
+    adapters = [_adapter(b) for b in bots]
+    n_tops = 0
+    for index in range(6):
+        forced = (index % 2, CONTRACTS[index % 4]) if index % 3 == 2 else None
+        log, trace = _traced(TWO, 31, index, bots, forced)
+        game = Game(TWO, 31, index, forced=forced)
+        stream = rng.Rng.for_deal(31, index, rng.STREAM_BOTS)
+        k = 0
+        while (d := game.decision) is not None:
+            view, legal = game.view(d.seat), game.legal_actions()
+            t = trace[k]
+            deal = game._deal
+            # the bot's cards: its hand and its own face-up tops, none of the cards under them
+            own = deal.hands[d.seat] + deal.face_up_tops(d.seat)
+            if d.kind == "ecart":
+                own = own + [c for c in deal.chien if c not in deal.hands[d.seat]]
+            assert (t[P.TR_HT], t[P.TR_HS]) == masks_of(own), (index, k, d)
+            # the public view holds both players' face-up tops
+            for s in range(2):
+                tops = masks_of(deal.face_up_tops(s))
+                assert (t[P.TR_PUB + L.PUB_TOPS_T + s], t[P.TR_PUB + L.PUB_TOPS_S + s]) == tops, (index, k, s)
+                n_tops += bool(tops[0] or tops[1])
+            what, ht, hs, args, pub = adapters[d.seat].kernel_inputs(view, legal)
+            assert (t[P.TR_WHAT], t[P.TR_SEAT], t[P.TR_HT], t[P.TR_HS]) == (what, d.seat, ht, hs), (index, k)
+            assert tuple(t[P.TR_ARGS:P.TR_ARGS + 6]) == args, (index, k, d)
+            assert np.array_equal(t[P.TR_PUB:], pub), (index, k, d, np.nonzero(t[P.TR_PUB:] != pub))
+            game.apply(adapters[d.seat].choose(view, legal, stream))
+            k += 1
+        assert k == len(trace)
+        assert game.record() == simulate.record_from_log(TWO, 31, log)
+    assert n_tops > 0
+
+
+def _c(name):
+    return Card.parse(name)
+
+
+def check_two_player_record(rec):
+    """The laws of a table-2 record, checked without the engines (R-VAR-TWO)."""
+    hands = [[_c(x) for x in h] for h in rec["hands"]]
+    piles = [[[_c(x) for x in p] for p in ps] for ps in rec["piles"]]
+    chien = [_c(x) for x in rec["chien"]]
+    pile_cards = [c for ps in piles for p in ps for c in p]
+    # the 78 cards partitioned among hands (18), piles (6 of 3) and chien (6)
+    assert sorted(c.id for c in [c for h in hands for c in h] + pile_cards + chien) == list(range(78))
+    assert [len(h) for h in hands] == [18, 18] and len(chien) == 6
+    assert all(len(ps) == 6 and all(len(p) == 3 for p in ps) for ps in piles)
+    assert sum(rec["scores"]) == 0 and len(rec["scores"]) == 2  # R-GEN-5
+    assert rec["declarations"] in ([], [{"seat": rec["taker"], "kind": "chelem"}])  # no poignée, no misère
+    assert [b[0] for b in rec["bids"]] == [1 - rec["dealer"], rec["dealer"]]  # the non-dealer speaks first
+    if rec["outcome"] != "played":
+        assert rec["outcome"] == "all_passed" and rec["tricks"] == [] and rec["scores"] == [0, 0]
+        return
+    tricks = rec["tricks"]
+    assert len(tricks) == 36 and all(len(t["cards"]) == 2 for t in tricks)
+    # every card held (hand, piles, the chien taken in and the écart laid aside) is played once
+    ecart = {_c(x) for x in rec["ecart"]}
+    held = set(c for h in hands for c in h) | set(pile_cards)
+    if rec["contract"] in ("prise", "garde"):
+        held = (held | set(chien)) - ecart
+        assert not ecart & set(pile_cards)  # the écart from the hand only
+    played = [_c(x) for t in tricks for x in t["cards"]]
+    assert sorted(c.id for c in played) == sorted(c.id for c in held)
+    # each pile is played from its top, and the card under a played top only in a later trick
+    when = {_c(x): k for k, t in enumerate(tricks) for x in t["cards"]}
+    for ps in piles:
+        for p in ps:
+            assert when[p[2]] < when[p[1]] < when[p[0]]
+    assert 0 <= rec["result"]["attack_half_points"] <= 182
+
+
+@settings(deadline=None, max_examples=40)
+@given(seed=st.integers(0, 2**64 - 1), index=st.integers(0, 2**40), mix=st.sampled_from(["random"] + sorted(MIXES)),
+       forced=st.one_of(st.none(), st.tuples(st.sampled_from([0, 1]), st.sampled_from(CONTRACTS))))
+def test_R_VAR_TWO_kernel_deal_invariants(seed, index, mix, forced):
+    bots = "random" if mix == "random" else _bots(mix)
+    rec = simulate.records(TWO, seed, [index], bots=bots, forced=forced)[0]
+    check_two_player_record(rec)
+    record.verify(rec)  # the reference engine replays it and scores it alike
+    again = simulate.records(TWO, seed, [index], bots=bots, forced=forced)[0]
+    assert again == rec  # the same (seed, index), the same deal
+
+
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_R_VAR_TWO_kernel_facts_same_for_any_thread_count(bots):
+    one = simulate.facts(TWO, 9, 0, 3000, bots=bots, threads=1, chunk_size=500)
+    two = simulate.facts(TWO, 9, 0, 3000, bots=bots, threads=2, chunk_size=700)
+    assert np.array_equal(one, two)
+    assert (one["scores"][:, :2].sum(axis=1) == 0).all() and (one["scores"][:, 2:] == 0).all()
+    played = one[one["outcome"] == 0]
+    assert len(played) > 300 and (played["attack_tricks"] <= 36).all()
+    assert ((played["attack_half_points"] >= 0) & (played["attack_half_points"] <= 182)).all()
