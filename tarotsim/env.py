@@ -41,7 +41,7 @@ from ._kernels.layout import BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM
 from .actions import ACTION_NAMES, N_ACTIONS
 from .observations import OBS_DTYPE, OBS_LEN
 from .rng import check_index, check_seed
-from .rules import Rules
+from .rules import ENV_TABLES, Rules
 
 __all__ = ["IllegalActionError", "VecEnv"]
 
@@ -80,8 +80,9 @@ class VecEnv:
     def __init__(self, rules=None, num_envs: int = 1, seed: int = 0, opponents=None, *, agent_seat: int | None = 0,
                  start: int = 0, threads: int = 1, observations: bool = True):
         self.rules = rules if isinstance(rules, Rules) else Rules(str(rules) if rules is not None else "4")
-        if self.rules.table not in ("3", "4", "5", "5d"):
-            raise ValueError(f"table {self.rules.table} is not played by the kernels (tables 3, 4, 5, 5d)")
+        if self.rules.table not in ENV_TABLES:
+            raise ValueError(f"table {self.rules.table} is not played by the batched environment "
+                             f"(tables {', '.join(ENV_TABLES)})")
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.num_envs = n = int(num_envs)

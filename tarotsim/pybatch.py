@@ -32,7 +32,7 @@ from .engine import EcartChoice, SeatView
 from .observations import DECISION_KINDS, OBS_LEN
 from .reference.deal import Decision, as_card
 from .rng import Rng
-from .rules import CONTRACTS, KERNEL_CHIEN_SIZE, KERNEL_TABLES, POIGNEE_LEVELS, RV_TABLE, Rules
+from .rules import CONTRACTS, ENV_TABLES, KERNEL_CHIEN_SIZE, POIGNEE_LEVELS, RV_TABLE, Rules
 
 __all__ = ["BATCH", "batchable", "play_records"]
 
@@ -72,9 +72,10 @@ def _kernel_setup(rules: Rules, seats):
 
 def batchable(rules: Rules, seats, forced=None) -> bool:
     """Whether :func:`play_records` plays these seats (per seat a Python bot object or a kernel
-    bot's ``(name, params)``): a kernel table, no forced contract, kernel seats that the env
-    kernel plays (random, greedy, heuristic), and no Python bot marked ``sequential``."""
-    if rules.table not in KERNEL_TABLES or forced is not None:
+    bot's ``(name, params)``): a table of the batched environment (``rules.ENV_TABLES``), no
+    forced contract, kernel seats that the env kernel plays (random, greedy, heuristic), and no
+    Python bot marked ``sequential``."""
+    if rules.table not in ENV_TABLES or forced is not None:
         return False
     if any(not isinstance(s, tuple) and getattr(s, "sequential", False) for s in seats):
         return False

@@ -34,6 +34,9 @@ PILE_DEPTH = 3
 N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
 #: The tables the numba kernels play (all of them; table 2 since R-VAR-TWO reached the kernels).
 KERNEL_TABLES = ("3", "4", "5", "5d", "2")
+#: The tables of the batched environment (``tarotsim.env``, and the Python bots it plays): table 2's
+#: piles have no observation layout yet (R-VAR-TWO).
+ENV_TABLES = ("3", "4", "5", "5d")
 
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")
