@@ -195,9 +195,12 @@ def test_write_failed_is_an_output_error():
 def test_a_signal_leaves_no_temporary_file_and_the_old_output(tmp_path, sig):
     path = tmp_path / "r.jsonl"
     path.write_text("old\n")
+    # the signal's default disposition in the child, whatever the test run inherited: under nohup
+    # SIGHUP is ignored, and tarotsim then rightly leaves it ignored
     proc = subprocess.Popen([sys.executable, "-m", "tarotsim.cli", "simulate", "--deals", "100000000",
                              "--seed", "1", "--records", str(path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
     deadline = time.monotonic() + 240
     while not any(f.stat().st_size for f in tmp_path.iterdir() if f.name.startswith(outputs.TEMP_PREFIX)):
         assert proc.poll() is None and time.monotonic() < deadline, "the run never started writing"
