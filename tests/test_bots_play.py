@@ -62,31 +62,40 @@ def _traced(rules, seed, index, bots, forced=None):
     return log, recs
 
 
+def walk_traced(rules, seed, index, bots, forced=None):
+    """Play deal ``(seed, index)`` step by step beside the kernel's decision trace: at every
+    decision the kernel handed the bot exactly what the adapter builds from the seat's view
+    (kind, seat, hand, legal choices, public view). Yields ``(game, decision, trace row)`` before
+    the seat's adapter answers; at the end every traced decision was met and the records agree."""
+    adapters = [_adapter(b) for b in bots]
+    log, trace = _traced(rules, seed, index, bots, forced)
+    game = Game(rules, seed, index, forced=forced)
+    stream = rng.Rng.for_deal(seed, index, rng.STREAM_BOTS)
+    k = 0
+    while (d := game.decision) is not None:
+        view, legal = game.view(d.seat), game.legal_actions()
+        t = trace[k]
+        what, ht, hs, args, pub = adapters[d.seat].kernel_inputs(view, legal)
+        assert (t[P.TR_WHAT], t[P.TR_SEAT], t[P.TR_HT], t[P.TR_HS]) == (what, d.seat, ht, hs), (index, k)
+        assert tuple(t[P.TR_ARGS:P.TR_ARGS + 6]) == args, (index, k, d)
+        assert np.array_equal(t[P.TR_PUB:], pub), (index, k, d, np.nonzero(t[P.TR_PUB:] != pub))
+        yield game, d, t
+        game.apply(adapters[d.seat].choose(view, legal, stream))
+        k += 1
+    assert k == len(trace)
+    assert game.record() == simulate.record_from_log(rules, seed, log)
+
+
 @pytest.mark.parametrize("mix", list(MIXES))
 @pytest.mark.parametrize("table", TABLES)
 def test_kernel_hands_a_bot_exactly_its_view(table, mix):
     r = Rules.from_options(table, {"misere": True} if mix == "mixed" else {})
     bots = _bots(table, mix)
-    adapters = [_adapter(b) for b in bots]
     n_checked = 0
     for index in range(20):
         forced = (1, CONTRACTS[index % 4]) if index % 3 == 2 and not (table == "5d" and index % 5 == 1) else None
-        log, trace = _traced(r, 31, index, bots, forced)
-        game = Game(r, 31, index, forced=forced)
-        stream = rng.Rng.for_deal(31, index, rng.STREAM_BOTS)
-        k = 0
-        while (d := game.decision) is not None:
-            view, legal = game.view(d.seat), game.legal_actions()
-            t = trace[k]
-            what, ht, hs, args, pub = adapters[d.seat].kernel_inputs(view, legal)
-            assert (t[P.TR_WHAT], t[P.TR_SEAT], t[P.TR_HT], t[P.TR_HS]) == (what, d.seat, ht, hs), (index, k)
-            assert tuple(t[P.TR_ARGS:P.TR_ARGS + 6]) == args, (index, k, d)
-            assert np.array_equal(t[P.TR_PUB:], pub), (index, k, d, np.nonzero(t[P.TR_PUB:] != pub))
-            game.apply(adapters[d.seat].choose(view, legal, stream))
-            k += 1
+        for _ in walk_traced(r, 31, index, bots, forced):
             n_checked += 1
-        assert k == len(trace)
-        assert game.record() == simulate.record_from_log(r, 31, log)
     assert n_checked > 100
 
 

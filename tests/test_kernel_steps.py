@@ -53,3 +53,18 @@ def test_the_compressed_citation_pattern_catches_the_old_forms():
         assert COMPRESSED.search(old), old
     for full in ("R-PLAY-4b, R-PLAY-4c", "R-EXC-2 and R-EXC-3", "R-PLAY-4a to R-PLAY-4e"):
         assert not COMPRESSED.search(full), full
+
+
+def test_every_build_names_its_out_of_line_closures_apart():
+    """numba names a compiled function by qualified name, argument types and a per-process
+    counter: two builds' closures of one name, compiled by two processes and loaded from the
+    cache together, ran one build's code for the other (seen: heuristic tables dealt as random
+    ones). Every build's out-of-line closures carry the build's name."""
+    from bots import _deal, _search
+    from tarotsim._kernels import play
+
+    builds = [play._play_random, _deal._play_bots, _deal._play_traced, _search._play_pimc,
+              _deal.BOTS_PARTS["play_rest"]]
+    names = [b.py_func.__qualname__ for b in builds]
+    assert len(set(names)) == len(names), names
+    assert all("__random" in n or "__bots" in n for n in names)

@@ -41,7 +41,7 @@ from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS, L_CONTRA
                      PUB_DUMMY, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN, PUB_MISERE_KINDS,
                      PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_WON_HP, U_LEN)
 from .masks import SW_KINGS, TW_T2_T20
-from .play import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN,
+from .play import (B_MISERES, build_name, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN,
                    WS_CALLED, WS_ECART_T, WS_HS, WS_HT, WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER,
                    _after_card, _after_lead, _call_restriction, _callable, _close_trick, _count, _deal_cards,
                    _declare, _declare_misere, _legal, _misere_eligible, _new_bots_view, _new_deal, _open_trick,
@@ -685,6 +685,9 @@ def _make_env_step(BOTS=None):
             if cfg[C_OBS] and e[E_KIND] != K_DONE:
                 _fill_obs(rv, buf, log, e, e[E_SEAT], obs[i])
 
+    tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
+    for f in (_opponent, _run, step):
+        build_name(f, tag)
     return step
 
 

@@ -781,6 +781,16 @@ class BotDispatch(NamedTuple):
     card: object
 
 
+def build_name(disp, tag):
+    """Give an out-of-line closure of one build of a factory its own name (``disp``: its njit
+    dispatcher, not compiled yet). numba names a compiled function by its qualified name, its
+    argument types and a counter of the process that compiled it: the same closure of two builds,
+    compiled by two processes, could get one name, and with both loaded from the on-disk cache
+    one build would run the other's code."""
+    disp.py_func.__qualname__ = f"{disp.py_func.__qualname__}__{tag}"
+    return disp
+
+
 def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
     """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
     player's rules, ``random_player.random_*``, are called directly and no bot is typed or
@@ -803,6 +813,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
     (``_play_rest``: a search finishes sampled deals with it).
     """
     POLICIES = BOTS is not None
+    # this build's name, for its out-of-line closures (``build_name``)
+    TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
+        "" if CARD is None else "_" + CARD.py_func.__name__)
     # closure constants; in the random build the branches that name them are pruned before typing
     bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
         BOTS if POLICIES else (None,) * 7)
@@ -1048,10 +1061,12 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
                buf[B_SCORES:B_SCORES + MAX_SEATS], miseres)
         return bst
 
+    build_name(_first_turn, TAG)
+
     if parts is not None:
         # a search finishes its sampled deals with an out-of-line copy: one compiled body that the
         # pimc build calls per rollout (compiled only with that build)
-        parts["play_rest"] = njit(nogil=True, _nrt=False)(_play_rest)
+        parts["play_rest"] = build_name(njit(nogil=True, _nrt=False)(_play_rest), TAG)
     # Inlined into ``_play`` in every build (measured on the heuristic deal, table 4, against out of
     # line: +2% deals/s, +2.8 s of cold compile, which is the monolithic kernel's compile time).
     _play_rest = njit(inline="always")(_play_rest)
@@ -1098,6 +1113,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         trick = _open_trick(np.int64(0), leader, log, pub)
         _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, np.int64(0), np.int64(0), trick, bst)
 
+    build_name(_play, TAG)
     if not POLICIES:
         return _play
 
@@ -1108,7 +1124,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         if buf[B_USER + U_ERR] != 0:
             log[L_OUTCOME] = OUTCOME_BOT_ERROR
 
-    return _play_marked
+    return build_name(_play_marked, TAG)
 #: The random build: every seat plays the engine's random player.
 _play_random = _make_play()
 
