@@ -11,7 +11,7 @@ from tarotsim.cli import main
 from tarotsim.rules import Rules
 
 # the dask extra, which the test command installs (pip install -e '.[test,plot,dask]'): never skipped
-import distributed  # noqa: E402
+import distributed  # noqa: E402,F401  (fails, never skips, without the extra)
 
 from tarotsim import distributed as tdist  # noqa: E402
 
@@ -24,9 +24,7 @@ def client():
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = REPO + (os.pathsep + old if old else "")
     try:
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                      silence_logs=40) as cluster, \
-                distributed.Client(cluster, set_as_default=False) as c:
+        with tdist.connect(local_workers=2) as c:  # the local cluster --dask-local starts
             yield c
     finally:
         if old is None:
@@ -45,6 +43,20 @@ JOBS = {
 def _job(command, start, stop):
     j = JOBS[command]
     return shards.Job.of(command, Rules(j["table"]), 9, start, stop, j["bots"], **j["settings"])
+
+
+def _worker_settings():
+    import dask
+    return {key: dask.config.get(key) for key in tdist.QUIET_WORKERS}
+
+
+def test_local_cluster_workers_run_without_profiler_or_frequent_monitors(client):
+    """Every task is one long numba call: the sampling profiler and the monitors would only take
+    CPU from the deals (the 1 -> 2 worker scaling of BENCHMARKS.md)."""
+    settings = client.run(_worker_settings)
+    assert len(settings) == 2
+    for got in settings.values():
+        assert got == tdist.QUIET_WORKERS
 
 
 @pytest.mark.parametrize("command", list(JOBS))
