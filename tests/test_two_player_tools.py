@@ -120,8 +120,3 @@ def test_R_VAR_TWO_study_bidding_forces_the_first_speaker():
     assert t.played + t.annulled == 6 and t.annulled == 0   # no petit sec at table 2
     assert int(t.bins[0, :, 0].sum()) == 6 and int(t.bins[3, :, 0].sum()) == 6
     assert int(t.bins[1, :, 0].sum()) == 0                    # garde not studied
-
-
-def test_R_VAR_TWO_play_at_a_prompt_is_not_offered_yet(capsys):
-    code, out, err = run(capsys, "play", "--table", "2", "--seed", "1", "--deals", "1")
-    assert code == 2 and out == "" and err.startswith("tarotsim: error:") and "'2' is not one of" in err
