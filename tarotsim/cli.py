@@ -255,8 +255,8 @@ def sheet(file, players, table, options_, until, check, as_json):
 # Simulation: simulate, show, replay
 
 SIM_TABLES = ("3", "4", "5", "5d", "2")
-#: `play` does not draw the piles of table 2 (R-VAR-TWO) at a person's prompt yet
-PLAY_TABLES = ("3", "4", "5", "5d")
+#: `play` seats a person at every table (table 2: both players' piles drawn at the prompt, R-VAR-TWO)
+PLAY_TABLES = ("3", "4", "5", "5d", "2")
 RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
 
 
@@ -791,7 +791,9 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
     several cards at once. `?` explains the choices, `hint` says what the pimc bot would
     do, `quit` ends the game. An answer the rules forbid is refused with the rule's id and
     asked again. End of input or Ctrl-C ends the game with its summary; finished deals
-    are kept.
+    are kept. At table 2 both players' piles are drawn (# a face-down card, [K♥] a
+    face-up top); a face-up top of your piles is played by its name like a card in hand,
+    and each card turned up after a trick is announced (R-VAR-TWO).
 
     \b
     Example:

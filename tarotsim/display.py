@@ -22,13 +22,16 @@ def _pretty(names) -> str:
     return " ".join(Card.parse(n).pretty() for n in names)
 
 
-def piles_line(piles) -> str:
+def piles_line(piles, draw=None) -> str:
     """One seat's piles (R-VAR-TWO), each from bottom to top, the face-up top in brackets:
-    ``♠3 T5 [♣4]  |  …``."""
+    ``♠3 T5 [♣4]  |  …``. A card the viewer may not see is None, drawn ``#`` (``# # [♣4]``; a
+    pile whose top was just played shows ``# #`` until the trick ends); ``draw(card)`` draws a
+    card (``Card.pretty`` by default, ``play`` colours it)."""
+    draw = draw or Card.pretty
     cells = []
     for p in piles:
-        cards = [Card.parse(n).pretty() for n in p]
-        if cards:
+        cards = ["#" if n is None else draw(Card.parse(n)) for n in p]
+        if cards and p[-1] is not None:
             cards[-1] = f"[{cards[-1]}]"
         cells.append(" ".join(cards) or "-")
     return "  |  ".join(cells)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import click
 
 from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
+from .display import piles_line
 from .engine import Decision, EcartChoice, Game, IllegalPlayError
 from .rng import STREAM_BOTS, Rng, dealing_order, stream_state
 from .rules import CONTRACTS, MULTIPLIERS, POIGNEE_LEVELS, Rules
@@ -32,6 +33,8 @@ __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_
 #: The hints' own random stream: asking for a hint never changes the bots' draws.
 STREAM_HINTS = 7
 HINT_BOT = "pimc"
+#: The hint's bot at a table ``HINT_BOT`` does not play (pimc at table 2, R-VAR-TWO).
+HINT_FALLBACK = "heuristic"
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -208,12 +211,25 @@ def _ecart_listing(choice: EcartChoice) -> list[Card]:
 
 
 def _personal(message: str, seat: int) -> str:
-    """An engine message said to the person: ``holds`` becomes ``you hold``."""
+    """An engine message said to the person: ``holds`` becomes ``you hold``, ``pile 2 of seat 0``
+    becomes ``your pile 2``."""
     for a, b in ((f"seat {seat} does not hold", "you do not hold"), (f"seat {seat} holds", "you hold"),
                  (f"seat {seat} has already", "you have already"), (f"seat {seat} has passed", "you have passed"),
                  (": holds ", ": you hold ")):
         message = message.replace(a, b)
-    return message
+    return re.sub(rf"\bpile (\d+) of seat {seat}\b", r"your pile \1", message)
+
+
+def hint_bot_name(rules: Rules) -> str:
+    """The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table it does
+    not play (the players' own check decides, so the hint follows what the bots can do)."""
+    from .players import parse_players
+
+    try:
+        parse_players(HINT_BOT, rules)
+    except ValueError:
+        return HINT_FALLBACK
+    return HINT_BOT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,6 +324,7 @@ class Session:
         self._hint_bot = hint_bot
         self.color = color
         self.game: Game | None = None
+        self._tops: tuple = ()  # table 2: the face-up pile tops last told (R-VAR-TWO)
 
     # -- output helpers --------------------------------------------------------------------------
     def style(self, text: str, **kw) -> str:
@@ -338,6 +355,21 @@ class Session:
 
     def who(self, seat: int) -> str:
         return self.names[seat]
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.seat else f"{self.who(seat)}'s"
+
+    def pile_rows(self, v) -> list[tuple[str, str]]:
+        """Table 2 (R-VAR-TWO): both players' piles as ``v`` shows them, the person's first; drawn
+        as `show` draws them (:func:`tarotsim.display.piles_line`), a face-down card as ``#``."""
+        if not v.pile_tops:
+            return []
+        rows = []
+        for s in sorted(range(self.rules.n_seats), key=lambda s: s != self.seat):
+            drawn = [[None] * (n - 1) + [top] if top is not None else [None] * n
+                     for top, n in zip(v.pile_tops[s], v.pile_sizes[s])]
+            rows.append((f"{self.whose(s)} piles", piles_line(drawn, self.card)))
+        return rows
 
     # -- the game --------------------------------------------------------------------------------
     def run(self) -> SessionResult:
@@ -381,7 +413,10 @@ class Session:
             self.say("you deal and sit out this deal (the dummy, R-DEAL-6)")
         else:
             self.say(f"your hand: {self.hand(view.hand)}")
+        for label, text in self.pile_rows(view):
+            self.say(f"{label}: {text}")
         self._told = {"taker": False, "chien": False, "events": 0}
+        self._tops = view.pile_tops
         while (d := game.decision) is not None:
             if d.seat == self.seat and d.kind == "poignee" and game.legal_actions() == [None]:
                 game.declare_poignee(None)  # too few trumps for any poignée: nothing to ask (R-POIG-1)
@@ -422,9 +457,20 @@ class Session:
                 self._after_bid(game)
         told["events"] = len(game.events)
         v = game.view(self.seat)
+        self._tell_turned_up(v)
         if v.chien is not None and not told["chien"]:
             told["chien"] = True
             self.say(f"the chien is shown (R-CHIEN-1): {self.cards(v.chien)}")
+
+    def _tell_turned_up(self, v):
+        """Table 2: the cards turned up since the last telling, i.e. after the trick just won, under
+        each pile whose top was played in it (R-VAR-TWO)."""
+        turned = [f"{self.whose(s)} pile {k + 1} {self.card(top)}"
+                  for s, (old, new) in enumerate(zip(self._tops, v.pile_tops))
+                  for k, (was, top) in enumerate(zip(old, new)) if top is not None and top != was]
+        if turned:
+            self.say("  turned up (R-VAR-TWO): " + " · ".join(turned))
+        self._tops = v.pile_tops
 
     def _after_bid(self, game: Game):
         v = game.view(self.seat)
@@ -470,7 +516,10 @@ class Session:
                 self.say(f"{who} {v('declares', 'declare')} misère {'d’atout' if kind == 'atout' else 'de tête'} "
                          "(R-MIS-1)")
         elif ev.kind == "card":
-            self.say(f"{who} {v('plays', 'play')} {self.card(ev.value)}")
+            tops = self._tops[ev.seat] if self._tops else ()
+            pile = f" from {'your' if ev.seat == self.seat else 'his'} pile {tops.index(ev.value) + 1}" \
+                if ev.value in tops else ""  # a face-up top (R-VAR-TWO)
+            self.say(f"{who} {v('plays', 'play')} {self.card(ev.value)}{pile}")
         elif ev.kind == "trick":
             tricks = game.view(self.seat).tricks
             _, plays, winner = tricks[-1]
@@ -518,8 +567,13 @@ class Session:
         legal = game.legal_actions()
         if kind == "bid":
             return "  choices: " + "  ".join(f"{k}) {b.replace('_', ' ')}" for k, b in enumerate(legal, 1))
-        if kind in ("call", "card"):
+        if kind == "call":
             return "  choices: " + "  ".join(f"{k}) {self.card(c)}" for k, c in enumerate(legal, 1))
+        if kind == "card":
+            tops = self._own_tops(game)  # marked as `show` marks a card from a pile
+            text = "  choices: " + "  ".join(f"{k}) {self.card(c)}{'^' if c in tops else ''}"
+                                             for k, c in enumerate(legal, 1))
+            return text + ("\n  (^ = the face-up top of one of your piles, R-VAR-TWO)" if tops & set(legal) else "")
         if kind == "ecart":
             listed = _ecart_listing(legal)
             text = (f"  lay aside {legal.size} cards (names, or numbers): "
@@ -533,6 +587,11 @@ class Session:
                                 for k, lv in enumerate(legal[1:], 2)]
             return "  choices: " + "  ".join(opts) + "\n  (or a level and the trumps you show: simple T3 T5 …)"
         return "  choices: 1) no  2) yes"
+
+    def _own_tops(self, game: Game) -> set[Card]:
+        """The face-up tops of the person's piles (table 2, R-VAR-TWO): cards he may play."""
+        tops = game.view(self.seat).pile_tops
+        return {c for c in tops[self.seat] if c is not None} if tops else set()
 
     def _default_poignee(self, game: Game, level: str) -> list[Card]:
         """The trumps shown for ``level`` when none are named: the lowest ones (with the Excuse
@@ -552,9 +611,11 @@ class Session:
         if kind == "bid":
             best = [b for _, b in game.view(self.seat).bids if b != "pass"]
             floor = f"higher than {best[-1].replace('_', ' ')}, the bid so far" if best else "any contract"
+            two = (" At table 2 the non-dealer speaks first, and your face-up pile tops are cards you will "
+                   "play too (R-VAR-TWO)." if self.rules.table == "2" else "")
             return (f"  the auction (R-BID-2): each player speaks once; pass, or bid {floor}. Contracts low to high "
                     "(R-BID-1): prise x1, garde x2 (both take the chien and lay an écart), garde sans x4 (the chien "
-                    "unseen, for you), garde contre x6 (the chien for the defence).")
+                    "unseen, for you), garde contre x6 (the chien for the defence)." + two)
         if kind == "call":
             return ("  call a king (R-CALL-1); its holder is your hidden partner; a queen only with all four kings, "
                     "a knight only with all kings and queens. Calling your own king, or one in the chien, "
@@ -562,8 +623,9 @@ class Session:
         if kind == "ecart":
             legal = game.legal_actions()
             return (f"  lay aside {legal.size} cards, as many as the chien held (R-CHIEN-1): never a king nor an "
-                    f"oudler; a trump only when short of other cards, then shown to all (R-CHIEN-2). Type them at "
-                    f"once, e.g. `{' '.join(str(c) for c in _ecart_listing(legal)[:legal.size])}`.")
+                    f"oudler; a trump only when short of other cards, then shown to all (R-CHIEN-2)."
+                    + (" From your hand only, never a pile card (R-VAR-TWO)." if self.rules.table == "2" else "")
+                    + f" Type them at once, e.g. `{' '.join(str(c) for c in _ecart_listing(legal)[:legal.size])}`.")
         if kind == "chelem":
             return ("  a chelem is the promise to win every trick; announcing it, you lead trick 1 (R-SLAM-1). "
                     "Announced: +400 if made, -200 if not; not announced: +200 if you win every trick anyway "
@@ -578,12 +640,13 @@ class Session:
             return (f"  misère (R-MIS-1): you hold {what}; declaring it earns {self.rules.misere_value} from every "
                     "other player whatever the result (R-MIS-2).")
         legal = game.legal_cards()
-        hand = game.hand(self.seat)
-        barred = [c for c in hand if c not in legal]
+        tops = self._own_tops(game)
+        playable = game.hand(self.seat) + sorted(tops)  # table 2: the duties count the pile tops (R-VAR-TWO)
+        barred = [c for c in playable if c not in legal]
         if not barred:
             trick = game.view(self.seat).trick
-            return "  any card of your hand" + (" (you lead this trick, R-PLAY-1)" if not trick else
-                                                " (R-PLAY-3, R-PLAY-4d)")
+            return ("  any card of your hand" + (" or a face-up top of your piles (R-VAR-TWO)" if tops else "")
+                    + (" (you lead this trick, R-PLAY-1)" if not trick else " (R-PLAY-3, R-PLAY-4d)"))
         try:
             game.verify_play(barred[0])
         except IllegalPlayError as e:
@@ -596,7 +659,7 @@ class Session:
         """What the strongest bot would do here (its own random stream: no change to the deal)."""
         if self._hint_bot is None:
             from .adapters import FastBotAdapter
-            self._hint_bot = FastBotAdapter(HINT_BOT)
+            self._hint_bot = FastBotAdapter(hint_bot_name(self.rules))
         bot = self._hint_bot
         name = getattr(bot, "name", "bot")
         answer = bot.choose(game.view(self.seat), game.legal_actions(), self._hint_rng)
@@ -660,6 +723,7 @@ class Session:
             trick = "  ".join(f"{self.who(s)} {self.card(c)}" for s, c in v.trick) if v.trick else "you lead"
             rows.append((f"trick {len(v.tricks) + 1}", trick))
         rows.append(("your hand", self.hand(v.hand)))
+        rows += self.pile_rows(v)
         w = max(len(k) for k, _ in rows)
         return "\n".join(f"  {k.ljust(w)}  {t}" for k, t in rows)
 

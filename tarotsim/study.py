@@ -126,9 +126,10 @@ def _n_heuristic_params() -> int:
 def table_shift(table: str, row=None) -> float:
     """What ``heuristic_bid`` adds to every threshold at this table (``row``: a heuristic
     parameter vector, default the heuristic defaults)."""
-    from bots.heuristic import H_SHIFT3, H_SHIFT5
+    from bots.heuristic import H_SHIFT2, H_SHIFT3, H_SHIFT5
     row = _heuristic_defaults() if row is None else row
-    return float(row[H_SHIFT5]) if table == "5" else float(row[H_SHIFT3]) if table == "3" else 0.0
+    shift = {"5": H_SHIFT5, "3": H_SHIFT3, "2": H_SHIFT2}.get(table)
+    return 0.0 if shift is None else float(row[shift])
 
 
 def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Plan:

@@ -18,11 +18,11 @@ from click.testing import CliRunner
 
 from tarotsim import interactive
 from tarotsim.adapters import FastBotAdapter
-from tarotsim.cards import Card
+from tarotsim.cards import DECK, Card
 from tarotsim.cli import cli, main
 from tarotsim.engine import Game, IllegalPlayError
 from tarotsim.interactive import first_index, next_index
-from tarotsim.rng import STREAM_BOTS, Rng
+from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
 from tarotsim.rules import Rules
 
 _BOTS: dict = {}
@@ -159,7 +159,7 @@ def check_game(tmp_path, capsys, table, seed, seat, person, kinds_needed, option
     if any(rule.startswith("R-PLAY-4") for _, rule in person.refusals):  # in the person's words
         assert re.search(r"refused: must (follow|trump|overtrump|play a trump)[^\n]*: you hold ", out)
     assert "not understood: 'xyzzy' is not a bid" in out
-    assert "hint: pimc would bid" in out
+    assert f"hint: {interactive.hint_bot_name(rules)} would bid" in out
     assert "the auction (R-BID-2)" in out  # the answer to ?
     # the final scores: the sheet's totals are the records' scores, summed
     assert totals_line(out) == [sum(r["scores"][s] for r in records) for s in range(rules.n_seats)]
@@ -223,7 +223,7 @@ def test_refusal_names_the_rule_in_the_persons_words():
 
 
 #: Seeds whose first deal meets the decisions each test needs (checked by the tests themselves).
-SEEDS = {"3": 16, "4": 1828, "5": 2}
+SEEDS = {"3": 16, "4": 1828, "5": 2, "2": 0}
 
 
 def test_end_of_input_mid_deal_keeps_the_finished_deals(tmp_path):
@@ -364,3 +364,90 @@ def test_question_mark_at_a_card_names_the_duty():
                 return
             game.apply(heuristic().choose(game.view(d.seat), game.legal_actions(), rng))
     raise AssertionError("no restricted card decision in 20 deals")
+
+
+# ---------------------------------------------------------------------------------------------
+# Table 2 (R-VAR-TWO): the piles at the person's prompt
+
+
+def face_down_card(game: Game, seat: int) -> Card | None:
+    """A card still face down in one of ``seat``'s piles (the bottom of a pile never played from)."""
+    piles = deal_with_piles(game.rules, game.seed, game.index)[3][seat]
+    sizes = game.view(seat).pile_sizes[seat]
+    return next((DECK[p[0]] for p, n in zip(piles, sizes) if n == 3), None)
+
+
+class PilesPerson(Person):
+    """At table 2, also a pile card in the écart and a face-down pile card played (each refused
+    with R-VAR-TWO), once each."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.tried: set[str] = set()
+
+    def answer(self, game: Game):
+        d = game.decision
+        lines = []
+        under = face_down_card(game, d.seat)
+        if d.kind in ("ecart", "card") and d.kind not in self.tried and under is not None:
+            self.tried.add(d.kind)
+            if d.kind == "ecart":
+                legal = game.legal_actions()
+                bad = list(legal.normal[:legal.size - 1]) + [under]
+                lines.append(self.refuse(game, " ".join(map(str, bad)), bad, "R-VAR-TWO"))
+            else:
+                lines.append(self.refuse(game, str(under), under, "R-VAR-TWO"))
+        more, action = super().answer(game)
+        return lines + more, action
+
+
+def test_play_table_2_draws_the_piles_and_plays_from_them(tmp_path, capsys):
+    """Table 2 (R-VAR-TWO): both players' piles drawn at the prompt (face-down cards ``#``, the
+    face-up top in brackets), a pile top played by its name or number, a face-down pile card and a
+    pile card in the écart refused naming R-VAR-TWO, each card turned up after a trick announced;
+    no poignée asked; the non-dealer speaks first; the records pass `replay --verify`."""
+    person = PilesPerson()
+    out, recs = check_game(tmp_path, capsys, "2", SEEDS["2"], 0, person, {"bid", "ecart", "chelem", "card"},
+                           deals=2)
+    assert [r for _, r in person.refusals].count("R-VAR-TWO") == 2
+    assert re.search(r"refused: the écart is made from the hand only: \S+ lies in your pile \d \(R-VAR-TWO\)", out)
+    assert re.search(r"refused: \S+ lies face down in your pile \d: only a face-up pile top may be played "
+                     r"\(R-VAR-TWO\)", out)
+    assert re.search(r"\n  your piles +# # \[[^\]]+\]  \|  ", out) and "\n  bot1's piles  " in out
+    assert "(^ = the face-up top of one of your piles, R-VAR-TWO)" in out
+    assert re.search(r"\n  turned up \(R-VAR-TWO\): (your|bot1's) pile \d ", out)
+    assert "from your pile " in out and "from his pile " in out
+    assert "poignée" not in out and "misère" not in out
+    for rec in recs:  # the non-dealer speaks first; the person played from his piles
+        assert rec["bids"][0][0] != rec["dealer"]
+        own = {c for p in rec["piles"][0] for c in p}
+        assert own & {c for t in rec["tricks"] for c in t["cards"]}
+    assert any(r["taker"] == 0 for r in recs)
+
+
+def test_play_table_2_shows_no_card_under_a_top_played_in_the_trick():
+    """A pile whose top was led in the trick under way shows only face-down cards until the trick
+    ends (R-VAR-TWO); leading, `?` names the face-up tops among the cards one may play."""
+    rules = Rules("2")
+    checked = set()
+    for index in range(40):
+        game = Game(rules, 9, index)
+        rng = Rng.for_deal(9, index, STREAM_BOTS)
+        while (d := game.decision) is not None:
+            v = game.view(d.seat)
+            session = interactive.Session(rules, d.seat, [None] * 2, 9, color=False)
+            if d.kind == "card" and not v.trick and "lead" not in checked:
+                checked.add("lead")
+                assert "any card of your hand or a face-up top of your piles (R-VAR-TWO) (you lead this trick, " \
+                       "R-PLAY-1)" in session.explain(game)
+            other = 1 - d.seat
+            hidden = [k for k, (t, n) in enumerate(zip(v.pile_tops[other], v.pile_sizes[other])) if t is None and n]
+            if d.kind == "card" and hidden:
+                row = next(line for line in session.format_view(game).splitlines() if "bot" in line and "piles" in line)
+                cells = row.split("piles", 1)[1].strip().split("  |  ")
+                assert cells[hidden[0]] == " ".join(["#"] * v.pile_sizes[other][hidden[0]])
+                checked.add("hidden")
+            if checked == {"lead", "hidden"}:
+                return
+            game.apply(heuristic().choose(v, game.legal_actions(), rng))
+    raise AssertionError(f"only {checked} met in 40 deals")

@@ -14,7 +14,7 @@ from tarotsim.engine import Game, PyRandomBot
 from tarotsim.players import PlayersError, Runner, kernel_path, parse_players
 from tarotsim.record import verify
 from tarotsim.reference import play_deal
-from tarotsim.rng import deal_with_piles
+from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
 from tarotsim.rules import CONTRACTS, Rules
 from tarotsim.slowpath import play_record
 
@@ -61,6 +61,35 @@ def test_R_VAR_TWO_a_bot_sees_its_hand_and_face_up_tops_not_the_cards_under_them
         assert {c for c in range(78) if (c < 22 and ht >> c & 1) or (c >= 22 and hs >> (c - 22) & 1)} == set(reach)
         inputs.append((what, ht, hs, args, pub.tolist()))
     assert inputs[0] == inputs[1]
+
+
+def test_R_VAR_TWO_heuristic_bids_its_hand_and_face_up_tops_against_thresholds_moved_by_shift2():
+    """The heuristic's first bid at table 2: the count of its hand and its own face-up pile tops
+    (``evaluate``) against each threshold plus ``shift2``, and nothing else moves it."""
+    from bots import REGISTRY
+    from bots.heuristic import H_PRISE, H_SHIFT2, evaluate
+    from tarotsim.cards import masks_of
+
+    seen = set()
+    for shift2 in (-28.0, 0.0, -40.0):
+        bot = FastBotAdapter("heuristic", {"shift2": shift2})
+        row = REGISTRY["heuristic"].vector(shift2=shift2)
+        assert row[H_SHIFT2] == shift2
+        for index in range(30):
+            game = Game(TWO, 12, index)
+            seat = game.decision.seat
+            _, hands, _, piles = deal_with_piles(TWO, 12, index)
+            ht, hs = masks_of(hands[seat] + [p[-1] for p in piles[seat]])
+            count, voids = evaluate(row.reshape(1, -1), 0, ht, hs)
+            expected = "pass"
+            for k, c in enumerate(CONTRACTS):
+                if (count + 3.0 * voids if k >= 2 else count) >= row[H_PRISE + k] + shift2:
+                    expected = c
+            rng = Rng.for_deal(12, index, STREAM_BOTS)  # the heuristic draws nothing from it
+            assert bot.choose(game.view(seat), game.legal_actions(), rng) == expected, (shift2, index)
+            seen.add(expected)
+    assert {"pass", "garde", "garde_contre"} <= seen
+    assert study.table_shift("2") == REGISTRY["heuristic"].vector()[H_SHIFT2] == -28.0
 
 
 def test_R_VAR_TWO_runs_on_the_kernels_and_pimc_is_refused():
@@ -120,8 +149,3 @@ def test_R_VAR_TWO_study_bidding_forces_the_first_speaker():
     assert t.played + t.annulled == 6 and t.annulled == 0   # no petit sec at table 2
     assert int(t.bins[0, :, 0].sum()) == 6 and int(t.bins[3, :, 0].sum()) == 6
     assert int(t.bins[1, :, 0].sum()) == 0                    # garde not studied
-
-
-def test_R_VAR_TWO_play_at_a_prompt_is_not_offered_yet(capsys):
-    code, out, err = run(capsys, "play", "--table", "2", "--seed", "1", "--deals", "1")
-    assert code == 2 and out == "" and err.startswith("tarotsim: error:") and "'2' is not one of" in err
