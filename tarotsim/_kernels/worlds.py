@@ -7,10 +7,11 @@ the caller owns every array, so a bot inside the deal kernel can use them):
 1. :func:`derive` turns one seat's knowledge ``know`` (``int64[K_LEN]``, the ``K_*`` layout
    below: its hand, the public facts of the deal, the history of plays as the deal kernel logs
    it) into constraints ``cons`` (``int64[C_LEN]``, the ``C_*`` layout): for every card the set of
-   locations it may be in (a bitmask: bit s = seat s, bit ``LOC_PILE`` = the hidden pile, 0 for a
-   played card), the number of cards each location holds, and the per-seat facts behind them.
+   locations it may be in (a bitmask: bit s = seat s, bit ``LOC_PILE`` = the hidden pile, bit
+   ``LOC_UNDER`` = face down in a pile at table 2, 0 for a played card), the number of cards each location holds, and the per-seat facts behind them.
 2. :func:`sample_worlds` draws worlds from ``cons``: ``out[w, card]`` is the location of every
-   card in world w: a seat 0..4, ``LOC_PILE`` (5), or -1 for a card already played (finished
+   card in world w: a seat 0..4, ``LOC_PILE`` (5), ``LOC_UNDER`` (6, table 2), or -1 for a card
+   already played (finished
    tricks and the trick being played). Cards the seat knows (its hand, poignée cards, shown chien
    cards whose place is certain, the écart it made) keep their known place in every world.
 3. :func:`count_worlds` counts the worlds allowed by the location sets (tests, diagnostics).
