@@ -23,7 +23,7 @@ import time
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.search", description=__doc__.split("\n\n")[0])
-    p.add_argument("--table", default="4", choices=["3", "4", "5", "5d"])
+    p.add_argument("--table", default="4", choices=["3", "4", "5", "5d", "2"])
     p.add_argument("--bots", default=None, help="default: pimc then heuristic at every other seat")
     p.add_argument("--deals", type=int, default=2000)
     p.add_argument("--seed", type=int, default=20240601)

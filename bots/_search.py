@@ -33,26 +33,28 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._cache import engine_sources, guard_cache
-from tarotsim._kernels._rng import next_u64
+from tarotsim._kernels._rng import below, next_u64
 from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
                                       L_LEADER, L_LEN, L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED,
                                       L_TAKER, MAX_SEATS, N_BOT_PARAMS, OUTCOME_BOT_ERROR, PUB_CALLED, PUB_CHIEN_S,
                                       PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER,
                                       PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM,
-                                      PUB_PLAYED_S, PUB_PLAYED_T, PUB_TAKER, PUB_TRICK,
-                                      PUB_TRICK_CARDS, U_LEN)
-from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, POIGNEE_SIZES, WS_ATT, WS_ATT_TRICKS,
-                                    WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT,
-                                    WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_POIG_ATT,
-                                    WS_POIG_DEF, WS_PREV_T, WS_TAKER, _accumulate, _after_card, _after_lead,
-                                    _close_trick, _make_play, _store_facts)
+                                      PUB_PLAYED_S, PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK,
+                                      PUB_TRICK_CARDS, PILE_CARDS, PILE_SEATS, U_LEN)
+from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
+                                    WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ,
+                                    WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S,
+                                    WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK, WS_TAKER, _accumulate,
+                                    _after_card, _after_lead, _close_trick, _make_play, _play_from_pile,
+                                    _store_facts)
 from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20
 from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
-                                      K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, LOC_PILE, OK,
-                                      STAGE_PLAY, WF_LEN, WI_LEN, derive, sample_worlds)
-from tarotsim.rules import KERNEL_POIGNEE_BONUS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
+                                      K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,
+                                      K_UNDER, LOC_PILE, LOC_UNDER, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive,
+                                      sample_worlds)
+from tarotsim.rules import KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D
 
 from ._deal import BOTS_PARTS
 from ._dispatch import DISPATCH, bot_card_bits
@@ -83,7 +85,17 @@ PW_SUM = PW_CAND + 78                   # total score per legal card
 PW_WORLDS = PW_SUM + 78                 # int8[MAX_WORLDS, 78] (8 per int64)
 PW_WF = PW_WORLDS + (MAX_WORLDS * 78 + 7) // 8  # the sampler's float64 workspace
 PW_STATS = PW_WF + WF_LEN               # counters: decisions searched, worlds, rollouts (benchmarks)
-PIMC_LEN = PW_STATS + 3
+PW_PILES = PW_STATS + 3                 # table 2: the piles as both players see them (PILES_LEN)
+PW_UNDER = PW_PILES + 2 * PILE_SEATS * N_PILES  # table 2: a world's face-down cards, shuffled
+PIMC_LEN = PW_UNDER + 78
+
+# Table 2 (R-VAR-TWO): the piles as both players see them, int64[PILES_LEN]: per seat and pile
+# (``seat * N_PILES + pile``, the deal's pile order) its height at ``PILE_HEIGHT``, and its face-up top
+# at ``PILE_TOP`` (-1 when the pile is empty or its top was played in the trick being played, the
+# card under it not turned up yet). Public: every card shown, and how tall each pile is.
+PILE_HEIGHT = 0
+PILE_TOP = PILE_SEATS * N_PILES
+PILES_LEN = 2 * PILE_SEATS * N_PILES
 
 
 @njit(cache=True, nogil=True)
@@ -101,8 +113,76 @@ def _bits_of(c):
 
 
 @njit(inline="always")
-def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, know):
-    """The seat's knowledge (``worlds.K_*``) from its hand, the public view and its own écart."""
+def _public_piles(rv, ws, pub, piles):
+    """Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
+    kernel's workspace: each pile's height, and its top when it is face up (a top is one of the
+    public ``PUB_TOPS_*``; the top place of a pile whose top was played in this trick holds a card
+    nobody has seen, which is written nowhere). Zeros at the other tables."""
+    for i in range(PILES_LEN):
+        piles[i] = 0
+    if rv[RV_TABLE] != TABLE_2:
+        return
+    for seat in range(PILE_SEATS):
+        for p in range(N_PILES):
+            h = ws[WS_HEIGHT + seat * N_PILES + p]
+            top = np.int64(-1)
+            if h > 0:
+                c = ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1]
+                bt, bs = _bits_of(c)
+                if (pub[PUB_TOPS_T + seat] & bt) | (pub[PUB_TOPS_S + seat] & bs):
+                    top = c
+            piles[PILE_HEIGHT + seat * N_PILES + p] = h
+            piles[PILE_TOP + seat * N_PILES + p] = top
+
+
+def pile_vector(view) -> np.ndarray:
+    """:func:`_public_piles` from a ``tarotsim.engine.SeatView`` (the slow path's adapter), in the
+    same pile order (the deal's, ``tarotsim.rng.deal_with_piles``)."""
+    piles = np.zeros(PILES_LEN, dtype=np.int64)
+    for seat, (tops, sizes) in enumerate(zip(view.pile_tops, view.pile_sizes)):
+        for p, (top, h) in enumerate(zip(tops, sizes)):
+            piles[PILE_HEIGHT + seat * N_PILES + p] = h
+            piles[PILE_TOP + seat * N_PILES + p] = -1 if top is None else top.id
+    return piles
+
+
+@njit(inline="always")
+def _deal_under(piles, row, ws, under, st):
+    """Table 2 (R-VAR-TWO): the piles of world ``row`` in the workspace (``WS_STACK``, ``WS_HEIGHT``)
+    as the deal kernel holds them: every face-up top at the top of its pile, the world's face-down
+    cards (``LOC_UNDER``) dealt to the places under them, and under the piles whose top was played
+    in this trick, by a uniform shuffle drawn from ``st`` (those cards are exchangeable: nothing
+    tells one place from another). Returns the new state."""
+    n = 0
+    for c in range(78):
+        if row[c] == LOC_UNDER:
+            under[n] = c
+            n += 1
+    k = 0
+    for seat in range(PILE_SEATS):
+        for p in range(N_PILES):
+            h = piles[PILE_HEIGHT + seat * N_PILES + p]
+            top = piles[PILE_TOP + seat * N_PILES + p]
+            ws[WS_HEIGHT + seat * N_PILES + p] = h
+            for d in range(h):
+                slot = WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + d
+                if d == h - 1 and top >= 0:
+                    ws[slot] = top
+                else:   # the next card of the shuffle (Fisher-Yates, front first)
+                    j, st = below(st, n - k)
+                    j += k
+                    c = under[j]
+                    under[j] = under[k]
+                    under[k] = c
+                    ws[slot] = c
+                    k += 1
+    return st
+
+
+@njit(inline="always")
+def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
+    """The seat's knowledge (``worlds.K_*``) from its hand, the public view, its own écart and,
+    at table 2, the piles as both players see them (``PILE_*``)."""
     for i in range(K_LEN):
         know[i] = 0
     taker = pub[PUB_TAKER]
@@ -136,6 +216,17 @@ def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, know):
     for j in range(pos):
         know[K_CARDS + tr * MAX_SEATS + j] = pub[PUB_TRICK_CARDS + j]
     know[K_N_PLAYED] = tr * na + pos
+    # table 2 (R-VAR-TWO): the face-up tops, and how many cards lie face down in each seat's piles
+    if rv[RV_TABLE] == TABLE_2:
+        for s in range(PILE_SEATS):
+            know[K_TOPS_T + s] = pub[PUB_TOPS_T + s]
+            know[K_TOPS_S + s] = pub[PUB_TOPS_S + s]
+            down = 0
+            for p in range(N_PILES):
+                h = piles[PILE_HEIGHT + s * N_PILES + p]
+                if h > 0:
+                    down += h - 1 if piles[PILE_TOP + s * N_PILES + p] >= 0 else h
+            know[K_UNDER + s] = down
 
 
 @njit(inline="always")
@@ -170,7 +261,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
         ws[WS_ATT + s] = 0
     for c in range(78):
         loc = row[c]
-        if loc < 0:
+        if loc < 0 or loc == LOC_UNDER:   # played, or face down in a pile (table 2: ``_deal_under``)
             continue
         bt, bs = _bits_of(c)
         if loc == LOC_PILE:
@@ -302,9 +393,13 @@ def _equivalent(prev, c, word_known, plain):
 def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     """The legal cards in id order into ``cand``, the lowest of each class of equivalent cards
     only (:func:`_equivalent`: a search that plays out every candidate spends nothing on
-    duplicates). Returns their number."""
+    duplicates). Returns their number. At table 2 (R-VAR-TWO) a face-up pile top is never merged
+    with another card: playing it turns up the card under it."""
     kt = ht | ecart_t | pub[PUB_PLAYED_T]
     ks = hs | ecart_s | pub[PUB_PLAYED_S]
+    # the legal cards are the seat's own: the tops among them are its own face-up tops
+    tops_t = pub[PUB_TOPS_T] | pub[PUB_TOPS_T + 1]
+    tops_s = pub[PUB_TOPS_S] | pub[PUB_TOPS_S + 1]
     for j in range(pos):
         bt, bs = _bits_of(pub[PUB_TRICK_CARDS + j])
         kt |= bt
@@ -315,7 +410,7 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     while rem:
         b = tzcnt(rem)
         rem &= rem - 1
-        if prev < 0 or not _equivalent(prev, b, kt, TW_T2_T20):
+        if prev < 0 or (tops_t >> prev) & 1 or (tops_t >> b) & 1 or not _equivalent(prev, b, kt, TW_T2_T20):
             cand[n] = b
             n += 1
         prev = b
@@ -324,7 +419,8 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     while rem:
         b = tzcnt(rem)
         rem &= rem - 1
-        if prev < 0 or prev // 14 != b // 14 or not _equivalent(prev, b, ks, SW_LOWS):
+        if prev < 0 or prev // 14 != b // 14 or (tops_s >> prev) & 1 or (tops_s >> b) & 1 or \
+                not _equivalent(prev, b, ks, SW_LOWS):
             cand[n] = 22 + b
             n += 1
         prev = b
@@ -332,7 +428,7 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
 
 
 @njit(nogil=True, _nrt=False)
-def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, wsp):
+def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp):
     """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
 
     Parameters
@@ -347,9 +443,12 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
         Its own écart when it is the taker at prise or garde (its own knowledge), else ignored.
     lt, ls, pos :
         The legal cards (trump word, suit word) and the cards already in the trick.
+    piles : int64[PILES_LEN]
+        Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``), else ignored.
     st : uint64
-        The bots stream: the worlds, then one rollout stream per world and rollout, are drawn
-        from it (whatever the hidden cards); a single legal card draws nothing.
+        The bots stream: the worlds, then world by world (at table 2 first the shuffle of its
+        face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
+        it (whatever the hidden cards); a single legal card draws nothing.
     wsp : int64[PIMC_LEN]
         The search's scratch (``PW_*``).
     """
@@ -371,7 +470,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
     n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
     if n_legal == 1:
         return cand[0], st
-    _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, know)
+    _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
     status = derive(rv, know, cons)
     if status == OK:
         status, st = sample_worlds(cons, st, worlds, wf, wi)
@@ -401,8 +500,12 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
     wsp[PW_STATS + 1] += n_worlds
     wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
     tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
+    two = rv[RV_TABLE] == TABLE_2
+    under = wsp[PW_UNDER:PW_UNDER + 78]
     for w in range(n_worlds):
         trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
+        if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
+            st = _deal_under(piles, worlds[w], base_ws, under, st)
         for _ in range(n_roll):
             rst, st = next_u64(st)
             for i in range(n_legal):
@@ -417,6 +520,8 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, 
                 bt, bs = _bits_of(c)
                 sws[WS_HT + seat] ^= bt
                 sws[WS_HS + seat] ^= bs
+                if two:  # R-VAR-TWO: a face-up top leaves its pile (the deal kernel's own step)
+                    _play_from_pile(seat, c, bt, bs, sws, spub)
                 slog[L_CARDS + tr * MAX_SEATS + pos] = c
                 spub[PUB_TRICK_CARDS + pos] = c
                 if pos == 0:
@@ -451,7 +556,10 @@ def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, a
                 bt, bs = _bits_of(log[L_ECART + i])
                 et |= bt
                 es |= bs
-        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, st, buf[BUF_LEN:BUF_LEN + PIMC_LEN])
+        wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
+        piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
+        _public_piles(rv, buf[0:WS_LEN], pub, piles)
+        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
         bt, bs = _bits_of(c)
         return c, bt, bs, st
     return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
@@ -507,10 +615,11 @@ def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
 
 
 @njit(cache=True, nogil=True)
-def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st):
-    """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``."""
+def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
+    """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``;
+    ``piles``: :func:`pile_vector` of the seat's view (table 2)."""
     wsp = np.zeros(PIMC_LEN, dtype=np.int64)
-    return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, st, wsp)
+    return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies

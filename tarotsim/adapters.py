@@ -223,19 +223,18 @@ class FastBotAdapter:
         elif what == P.TR_MISERE:
             y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = bool(y)
-        elif self.code == L.BOT_PIMC and view.table == "2":
-            raise ValueError("the pimc bot does not play table 2 (R-VAR-TWO): its worlds know no piles")
         elif self.code == L.BOT_PIMC:
-            # the search of the deal kernel, on the same inputs: the view, and the seat's own
-            # écart when it is the taker at prise or garde (its own knowledge)
-            from bots._search import decide_pimc_card
+            # the search of the deal kernel, on the same inputs: the view, the seat's own écart
+            # when it is the taker at prise or garde (its own knowledge) and, at table 2, the piles
+            # as both players see them (R-VAR-TWO)
+            from bots._search import decide_pimc_card, pile_vector
             from .cards import masks_of
             et = es = 0
             if view.ecart is not None and view.taker == seat and view.contract in ("prise", "garde"):
                 et, es = masks_of(view.ecart)
             rv = self._rules_of(view).to_vector()
             c, st = decide_pimc_card(rv, params, np.int64(seat), ht, hs, pub, np.int64(et), np.int64(es), a[0], a[1],
-                                     a[5], st)
+                                     a[5], pile_vector(view), st)
             out = DECK[int(c)]
         else:
             c, st = K.decide_card(kind, params, pol, seat, ht, hs, pub, a[0], a[1], bool(a[2]), a[3], a[4], a[5], st)

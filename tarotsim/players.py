@@ -93,8 +93,6 @@ def parse_players(text: str, rules: Rules) -> list[Player]:
     if len(players) != rules.n_seats:
         raise PlayersError(f"--bots: table {rules.table} seats {rules.n_seats} players; give one bot for all "
                            f"or {rules.n_seats} separated by commas, not {len(players)}")
-    if rules.table == "2" and any(p.fast and p.policy is None and p.name == "pimc" for p in players):
-        raise PlayersError("--bots: pimc does not play table 2 yet (R-VAR-TWO): its sampled worlds know no piles")
     return players
 
 

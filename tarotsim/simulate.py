@@ -114,8 +114,6 @@ def _seats(rules: Rules, bots):
             b = parse_bots(b, 1)[0]  # one seat's "name:param=value,..."
         name, p = (b, None) if isinstance(b, str) else (b[0], b[1])
         spec = get_spec(name)
-        if spec.code == L.BOT_PIMC and rules.table == "2":
-            raise BotError("pimc does not play table 2 yet (R-VAR-TWO): its sampled worlds know no piles")
         kinds[seat] = spec.code
         params[seat] = spec.row(p, f" at seat {seat}")
     return kinds, params, policies

@@ -228,8 +228,6 @@ def _slow_players(rules: Rules, bots) -> list:
 
     kinds, params, policies = sim._seats(rules, bots)
     names = {code: name for name, code in sim.BOT_KINDS.items()}
-    if L.BOT_PIMC in kinds:
-        raise ValueError("pimc does not play table 2 yet (R-VAR-TWO): its sampled worlds know no piles")
     return [PolicyAdapter(policies[s]) if policies[s] is not None else FastBotAdapter(names[int(kinds[s])], params[s])
             for s in range(rules.n_seats)]
 

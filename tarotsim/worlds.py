@@ -17,13 +17,18 @@ they cannot use a card the seat has not seen. The draws are made by the numba ke
 module, and docs/worlds.md, for the method and why the law is uniform.
 
 Supported: every decision of a deal that is not over, from the first bid to the last card
-(tables 3, 4, 5, 5d). What is used (rule ids in ``tarotsim/_kernels/worlds.py``): voids and trump
+(tables 3, 4, 5, 5d and 2). What is used (rule ids in ``tarotsim/_kernels/worlds.py``): voids and trump
 ceilings shown by the plays (R-PLAY-4a, R-PLAY-4b, R-PLAY-4c, R-PLAY-4d; the Excuse shows nothing, R-EXC-1, and the card
 after an Excuse lead was free, R-PLAY-3), the shown chien and écart (R-CHIEN-1, R-CHIEN-2), the
 unseen chien as one more hidden pile (R-CHIEN-3, R-CHIEN-4), poignées (R-POIG-2, R-POIG-3),
 misères (R-MIS-1), the hand sizes (R-DEAL-1) and "no petit sec was dealt" (R-DEAL-4, option
 ``petit_sec``). At table 5 the called card is a hidden card like any other until it is played
 (R-CALL-3); R-CALL-4 shows nothing, since lifting its ban needs 15 cards of one suit.
+
+Table 2 (R-VAR-TWO): both players' face-up pile tops are public, known to be their owner's (a
+seat's location holds its hand and its face-up tops); the cards lying face down in the piles,
+both players' (the seat's own included), are one more place, :data:`UNDER`, that may hold any
+card: a void or a trump ceiling shown by a play binds the player's hand only. No petit sec there.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ __all__ = ["Constraints", "Worlds", "WorldsError", "constraints", "knowledge", "
 PILE = 5
 #: Location code of a card already played.
 PLAYED = -1
+#: Table 2 (R-VAR-TWO): location code of a card face down in a pile (either player's).
+UNDER = 6
 
 
 class WorldsError(ValueError):
@@ -75,6 +82,8 @@ class Constraints:
         with the Excuse: no trump but the shown ones (R-POIG-3).
     petit_sec_checked : tuple of int
         Seats for which a world could deal a petit sec, rejected when sampling (R-DEAL-4).
+    under : int
+        Table 2 (R-VAR-TWO): cards lying face down in the piles (location :data:`UNDER`), else 0.
     known : dict Card -> int
         Unplayed cards whose location is certain (the seat's hand, poignée cards, shown chien
         cards that stayed with the taker, the écart as the seat knows it).
@@ -97,6 +106,7 @@ class Constraints:
     known: dict
     allowed: dict
     played: frozenset
+    under: int = 0
 
     @property
     def no_trump(self) -> tuple[int, ...]:
@@ -109,8 +119,8 @@ class Worlds:
     """Sampled worlds of one seat (:func:`sample`).
 
     ``locations[w, card_id]`` (int8, shape ``(n, 78)``) is where card ``card_id`` lies in world
-    ``w``: a seat ``0..n_seats-1``, :data:`PILE` (5) for the hidden pile, :data:`PLAYED` (-1)
-    for a card already played. Known cards (the seat's own hand among them) have the same
+    ``w``: a seat ``0..n_seats-1``, :data:`PILE` (5) for the hidden pile, :data:`UNDER` (6) for a
+    card face down in a pile (table 2), :data:`PLAYED` (-1) for a card already played. Known cards (the seat's own hand among them) have the same
     location in every world. ``state`` is the generator state after the draws (to go on drawing
     from the same stream).
     """
@@ -125,7 +135,8 @@ class Worlds:
         return self.locations.shape[0]
 
     def hands(self, w: int) -> list[list[Card]]:
-        """World ``w``: each seat's hand, cards in id order (the 5d dummy: [])."""
+        """World ``w``: each seat's hand, cards in id order (the 5d dummy: []; table 2: with its
+        face-up pile tops)."""
         n = Rules(table=self.table).n_seats
         row = self.locations[w]
         return [[DECK[c] for c in np.flatnonzero(row == s)] for s in range(n)]
@@ -133,6 +144,10 @@ class Worlds:
     def pile(self, w: int) -> list[Card]:
         """World ``w``: the hidden pile's cards (the chien or the écart), in id order."""
         return [DECK[c] for c in np.flatnonzero(self.locations[w] == PILE)]
+
+    def under_piles(self, w: int) -> list[Card]:
+        """World ``w``: the cards face down in the piles (table 2, R-VAR-TWO), in id order."""
+        return [DECK[c] for c in np.flatnonzero(self.locations[w] == UNDER)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,8 +176,6 @@ def knowledge(view, rules: Rules | None = None) -> np.ndarray:
     :class:`tarotsim.engine.SeatView`."""
     W = _kernels()
     rules = _rules_of(view, rules)
-    if rules.table not in ("3", "4", "5", "5d"):
-        raise WorldsError(f"table {rules.table} is not supported (3, 4, 5, 5d)")
     know = np.zeros(W.K_LEN, dtype=np.int64)
     stage = _stage(view)
     know[W.K_SEAT] = view.seat
@@ -196,6 +209,11 @@ def knowledge(view, rules: Rules | None = None) -> np.ndarray:
             know[W.K_CARDS + tr * 5 + j] = c.id
             k += 1
     know[W.K_N_PLAYED] = k
+    # table 2 (R-VAR-TWO): the face-up tops (public) and the cards face down under each pile (a
+    # pile with no face-up top, its top played in this trick, shows none of its cards yet)
+    for seat, (tops, sizes) in enumerate(zip(view.pile_tops, view.pile_sizes)):
+        know[W.K_TOPS_T + seat], know[W.K_TOPS_S + seat] = masks_of([c for c in tops if c is not None])
+        know[W.K_UNDER + seat] = sum(size - (top is not None) for top, size in zip(tops, sizes) if size > 0)
     return know
 
 
@@ -251,7 +269,7 @@ def constraints(game, seat: int) -> Constraints:
         no_plain=tuple(bool(f & W.F_NO_PLAIN) for f in flags),
         poignee_excuse=tuple(bool(f & W.F_POIGNEE_EXCUSE) for f in flags),
         petit_sec_checked=tuple(s for s in range(n) if cons[W.C_PSEC_ON + s]),
-        known=known, allowed=allowed, played=frozenset(played))
+        known=known, allowed=allowed, played=frozenset(played), under=int(cons[W.C_COUNTS + W.LOC_UNDER]))
 
 
 _WORKSPACE: list = []

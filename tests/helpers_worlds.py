@@ -24,6 +24,8 @@ from tarotsim.reference.tricks import play_duty
 from tarotsim.rng import CHIEN_SIZE, HAND_SIZE, dealing_order
 
 PILE = 5
+PILE_CARDS = 18  # table 2: cards laid in piles before each player (R-VAR-TWO)
+UNDER = 6   # table 2 (R-VAR-TWO): face down in a pile, either player's
 FACES = (JACK, KNIGHT, QUEEN, KING)
 
 
@@ -54,13 +56,30 @@ def pile_kind(view) -> str | None:
     return "ecart"
 
 
+def face_down(d):
+    """Table 2 (R-VAR-TWO): ``[(seat, pile, depth)]`` of the pile cards nobody has seen, pile by
+    pile from the bottom (a pile whose top was played in this trick shows no card yet)."""
+    out = []
+    for s, (ps, ups) in enumerate(zip(d.piles, d.face_up)):
+        for k, (p, up) in enumerate(zip(ps, ups)):
+            out += [(s, k, depth) for depth in range(len(p) - (1 if p and up else 0))]
+    return out
+
+
 def true_row(game) -> np.ndarray:
-    """The true locations of the 78 cards (seat, 5 pile, -1 played) at the current decision."""
+    """The true locations of the 78 cards (seat, 5 pile, 6 face down in a pile, -1 played) at the
+    current decision; at table 2 a seat's face-up pile tops are its own."""
     d = game._deal
     row = np.full(78, -1, dtype=np.int8)
     for s, hand in enumerate(d.hands):
         for c in hand:
             row[c.id] = s
+    if d.two_player:
+        for s in range(2):
+            for c in d.face_up_tops(s):
+                row[c.id] = s
+        for s, k, depth in face_down(d):
+            row[d.piles[s][k][depth].id] = UNDER
     view = game.view(0)
     kind = pile_kind(view)
     if kind == "chien":
@@ -75,18 +94,25 @@ def true_row(game) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # the oracle
 
-def replay_consistent(rules, view, row) -> bool:
-    """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules."""
+def replay_consistent(rules, view, row, truth=None) -> bool:
+    """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules
+    (table 2: ``truth``, the true deal, gives the piles' public history, see :func:`rebuild`)."""
     try:
-        rebuild(rules, view, row)
+        rebuild(rules, view, row, truth)
     except (RuleViolation, ValueError):
         return False
     return True
 
 
-def rebuild(rules, view, row) -> ReferenceDeal:
+def rebuild(rules, view, row, truth=None) -> ReferenceDeal:
     """The reference deal that world ``row`` implies, replayed to the decision of ``view``;
-    raises RuleViolation or ValueError when the world does not agree with the view."""
+    raises RuleViolation or ValueError when the world does not agree with the view.
+
+    Table 2 (R-VAR-TWO): ``truth`` (the true ``ReferenceDeal``) gives what both players saw of the
+    piles (every card shown on them, played or face up now, at its place); the places never seen
+    take the world's face-down cards (in id order: any order gives the same public history). A
+    seat's cards in the world are its hand and its face-up tops; the cards it played from its
+    piles are not in its dealt hand."""
     n = rules.n_seats
     stage = stage_of(view)
     plays = all_plays(view)
@@ -97,8 +123,25 @@ def rebuild(rules, view, row) -> ReferenceDeal:
     if any(int(row[c.id]) != view.seat for c in view.hand):
         raise ValueError("the seat's own hand")
     hands = [[DECK[c] for c in range(78) if row[c] == s] for s in range(n)]
+    piles = None
+    from_piles: set = set()
+    if rules.table == "2":
+        piles = [[list(p) for p in ps] for ps in truth.initial_piles]
+        hidden = face_down(truth)
+        under = [DECK[c] for c in range(78) if row[c] == UNDER]
+        if len(under) != len(hidden):
+            raise ValueError("the face-down pile cards")
+        for (s, k, depth), card in zip(hidden, under):
+            piles[s][k][depth] = card
+        for s in range(2):
+            tops = truth.face_up_tops(s)
+            if any(int(row[c.id]) != s for c in tops):
+                raise ValueError("the face-up tops")
+            hands[s] = [c for c in hands[s] if c not in tops]
+            from_piles |= {c for k, p in enumerate(truth.initial_piles[s]) for c in p[len(truth.piles[s][k]):]}
     for _, seat, card, _ in plays:
-        hands[seat].append(card)
+        if card not in from_piles:
+            hands[seat].append(card)
     pile = [DECK[c] for c in range(78) if row[c] == PILE]
     if view.ecart is not None and sorted(pile) != sorted(view.ecart):
         raise ValueError("the taker's own écart")
@@ -113,7 +156,7 @@ def rebuild(rules, view, row) -> ReferenceDeal:
         if any(c not in hands[t] for c in chien):
             raise ValueError("the shown chien is not with the taker")
         hands[t] = [c for c in hands[t] if c not in chien]
-    deal = ReferenceDeal(rules, view.dealer, hands, chien)
+    deal = ReferenceDeal(rules, view.dealer, hands, chien, piles=piles)
     for seat, bid in view.bids:
         deal.bid(seat, bid)
     if view.called is not None:
@@ -178,6 +221,15 @@ class FastChecker:
         self.size = [0] * (n + 1)
         for s in active:
             self.size[s] = h - len(by_seat[s])
+        # table 2 (R-VAR-TWO): a seat holds its hand and its face-up tops; the face-down pile cards
+        # are one more place, anything allowed there (a play shows nothing about them)
+        self.under = 0
+        if table == "2":
+            for s in active:
+                tops, sizes = view.pile_tops[s], view.pile_sizes[s]
+                down = sum(size - (top is not None) for top, size in zip(tops, sizes) if size > 0)
+                self.size[s] += PILE_CARDS - down   # its pile cards, but those face down
+                self.under += down
         kind = pile_kind(view)
         if stage == "ecart":
             self.size[view.taker] += e
@@ -185,6 +237,8 @@ class FastChecker:
             self.size[n] = e
         forbid = [set() for _ in range(n)]
         known = {c: view.seat for c in view.hand}
+        for s, tops in enumerate(view.pile_tops):
+            known.update({c: s for c in tops if c is not None})
         # what each play shows: the cards x with which it would not have been legal
         for trick, seat, card, before in plays:
             for x in DECK:
@@ -235,7 +289,7 @@ class FastChecker:
         self.pile_forbid_ids = np.array(sorted(c.id for c in self.pile_forbid - set(known) - played), dtype=np.int64)
         # petit sec (R-DEAL-4): the dealt trump word of each seat, from a world
         self.psec = []
-        if rules.petit_sec == "redeal":
+        if rules.petit_sec == "redeal" and table != "2":   # no petit sec at table 2 (R-VAR-TWO)
             for s in active:
                 if s == view.seat:
                     continue
@@ -266,6 +320,7 @@ class FastChecker:
             if self.forbid[s].size:
                 ok &= ~(locs[:, self.forbid[s]] == s).any(axis=1)
         ok &= (locs == PILE).sum(axis=1) == self.size[self.n]
+        ok &= (locs == UNDER).sum(axis=1) == self.under
         if self.pile_forbid_ids.size:
             ok &= ~(locs[:, self.pile_forbid_ids] == PILE).any(axis=1)
         for s, add, rem in self.psec:

@@ -150,8 +150,6 @@ def test_bots_and_forced_arguments():
         simulate.bot_arrays(r, ["random"] * 4)
     with pytest.raises(ValueError, match="contract"):
         simulate.facts(r, 1, 0, 10, forced=(0, "petite"))
-    with pytest.raises(ValueError, match=r"pimc does not play table 2 .*R-VAR-TWO"):  # its worlds know no piles
-        simulate.facts(Rules(table="2"), 1, 0, 10, bots="pimc")
     with pytest.raises(ValueError, match="dummy"):
         simulate.records(Rules(table="5d"), 1, [3], forced=(3, "garde"))
 

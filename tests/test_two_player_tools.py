@@ -11,7 +11,7 @@ from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import Card
 from tarotsim.cli import main
 from tarotsim.engine import Game, PyRandomBot
-from tarotsim.players import PlayersError, Runner, kernel_path, parse_players
+from tarotsim.players import Runner, kernel_path, parse_players
 from tarotsim.record import verify
 from tarotsim.reference import play_deal
 from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
@@ -92,7 +92,7 @@ def test_R_VAR_TWO_heuristic_bids_its_hand_and_face_up_tops_against_thresholds_m
     assert study.table_shift("2") == REGISTRY["heuristic"].vector()[H_SHIFT2] == -28.0
 
 
-def test_R_VAR_TWO_runs_on_the_kernels_and_pimc_is_refused():
+def test_R_VAR_TWO_runs_on_the_kernels_pimc_included():
     players = parse_players("heuristic", TWO)
     assert kernel_path(TWO, players) and kernel_path(Rules("4"), parse_players("heuristic", Rules("4")))
     f, recs = Runner(TWO, 3, players).block(0, 5, with_records=True)
@@ -100,8 +100,9 @@ def test_R_VAR_TWO_runs_on_the_kernels_and_pimc_is_refused():
     assert all(sum(r["scores"]) == 0 for r in recs)
     # the same deals as the step-by-step engine plays with the same bots
     assert recs == [play_record(TWO, 3, i, [p.python_bot() for p in players]) for i in range(5)]
-    with pytest.raises(PlayersError, match="pimc does not play table 2"):
-        parse_players("pimc,heuristic", TWO)
+    # pimc plays table 2 on the kernels too (its worlds and rollouts know the piles)
+    pimc = parse_players("pimc:worlds=2,heuristic", TWO)
+    assert kernel_path(TWO, pimc) and pimc[0].name == "pimc"
 
 
 def test_R_VAR_TWO_simulate_writes_records_that_replay(capsys, tmp_path):

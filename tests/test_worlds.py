@@ -82,9 +82,9 @@ def check_worlds(game, seat, n, seed=1, replays=4):
     CHECKED["fast"] += n
     truth = true_row(game)
     assert checker.check(truth[None, :]).all(), "the true world fails the fast checker"
-    assert replay_consistent(rules, view, truth), "the true world fails the replay"
+    assert replay_consistent(rules, view, truth, game._deal), "the true world fails the replay"
     for w in range(min(replays, n)):
-        assert replay_consistent(rules, view, locs[w]), f"world {w} fails the replay"
+        assert replay_consistent(rules, view, locs[w], game._deal), f"world {w} fails the replay"
     CHECKED["replay"] += min(replays, n) + 1
     return worlds, checker
 

@@ -7,10 +7,11 @@ the caller owns every array, so a bot inside the deal kernel can use them):
 1. :func:`derive` turns one seat's knowledge ``know`` (``int64[K_LEN]``, the ``K_*`` layout
    below: its hand, the public facts of the deal, the history of plays as the deal kernel logs
    it) into constraints ``cons`` (``int64[C_LEN]``, the ``C_*`` layout): for every card the set of
-   locations it may be in (a bitmask: bit s = seat s, bit ``LOC_PILE`` = the hidden pile, 0 for a
-   played card), the number of cards each location holds, and the per-seat facts behind them.
+   locations it may be in (a bitmask: bit s = seat s, bit ``LOC_PILE`` = the hidden pile, bit
+   ``LOC_UNDER`` = face down in a pile at table 2, 0 for a played card), the number of cards each location holds, and the per-seat facts behind them.
 2. :func:`sample_worlds` draws worlds from ``cons``: ``out[w, card]`` is the location of every
-   card in world w: a seat 0..4, ``LOC_PILE`` (5), or -1 for a card already played (finished
+   card in world w: a seat 0..4, ``LOC_PILE`` (5), ``LOC_UNDER`` (6, table 2), or -1 for a card
+   already played (finished
    tricks and the trick being played). Cards the seat knows (its hand, poignée cards, shown chien
    cards whose place is certain, the écart it made) keep their known place in every world.
 3. :func:`count_worlds` counts the worlds allowed by the location sets (tests, diagnostics).
@@ -37,18 +38,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import (RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PETIT_SEC, RV_TABLE, TABLE_5D)
+from ..rules import (RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PETIT_SEC, RV_TABLE, TABLE_2, TABLE_5D)
 from ._bits import popcount, tzcnt
 from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
 from .masks import SW_ALL, SW_HONOURS, SW_KINGS, TW_ALL, TW_TRUMPS
-from .play import CHIEN_SIZE, HAND_SIZE
+from .play import CHIEN_SIZE, HAND_SIZE, PILE_SIZE
 
 # --- locations ---------------------------------------------------------------------------------
 #: Location code of the hidden pile (the unseen chien, or the écart); seats are 0..4.
 LOC_PILE = 5
-N_LOC = 6
+#: Table 2 (R-VAR-TWO): the cards lying face down in the players' piles, both players' piles as
+#: one place (nobody sees them, their owner included, and nothing a play shows bears on them: the
+#: cards of that place are exchangeable, a search deals them to the pile slots by a shuffle).
+LOC_UNDER = 6
+N_LOC = 7
 #: Location of a card already played, in ``sample_worlds``'s output.
 LOC_PLAYED = -1
 
@@ -90,10 +95,15 @@ _K_SPEC = [
     ("K_N_PLAYED", 1),       # cards played so far, the trick being played included
     ("K_LEADER", MAX_TRICKS),
     ("K_CARDS", MAX_TRICKS * MAX_SEATS),
+    # table 2 (R-VAR-TWO), public: per seat the face-up tops of its piles (trump word, suit word)
+    # and how many of its pile cards lie face down (a pile whose top was played in the trick being
+    # played counts all its cards: the next one turns up after the trick); 0 at the other tables
+    ("K_TOPS_T", MAX_SEATS), ("K_TOPS_S", MAX_SEATS),
+    ("K_UNDER", MAX_SEATS),
 ]
 (K_SEAT, K_DEALER, K_STAGE, K_TAKER, K_CONTRACT, K_CALLED, K_HAND_T, K_HAND_S, K_CHIEN_T, K_CHIEN_S,
- K_ECART_T, K_ECART_S, K_ECART_KNOWN, K_POIGNEE, K_MISERE, K_N_PLAYED, K_LEADER, K_CARDS, K_LEN) = \
-    _offsets(_K_SPEC)
+ K_ECART_T, K_ECART_S, K_ECART_KNOWN, K_POIGNEE, K_MISERE, K_N_PLAYED, K_LEADER, K_CARDS, K_TOPS_T, K_TOPS_S,
+ K_UNDER, K_LEN) = _offsets(_K_SPEC)
 
 # Constraints (int64[C_LEN]) written by ``derive``.
 _C_SPEC = [
@@ -287,10 +297,15 @@ def derive(rv, know, cons):
             seat = next_seat(seat, n, dummy)
         tr += 1
 
-    # ---- how many cards each location holds (R-DEAL-1, R-CHIEN-1)
+    # ---- how many cards each location holds (R-DEAL-1, R-CHIEN-1); table 2 (R-VAR-TWO): a seat
+    # holds its hand and its face-up tops, its face-down pile cards are in LOC_UNDER
+    two = table == TABLE_2
     for s in range(n):
         if s != dummy:
             counts[s] += h
+            if two:
+                counts[s] += PILE_SIZE[table] - know[K_UNDER + s]
+                counts[LOC_UNDER] += know[K_UNDER + s]
     if stage == STAGE_ECART:
         counts[taker] += e
     else:
@@ -333,6 +348,14 @@ def derive(rv, know, cons):
         if (hand_t & bt) | (hand_s & bs):
             allowed[c] = np.int64(1) << viewer
             continue
+        if two:
+            top_of = -1
+            for s in range(n):
+                if (know[K_TOPS_T + s] & bt) | (know[K_TOPS_S + s] & bs):
+                    top_of = s   # a face-up pile top (R-VAR-TWO): public, its owner's to play
+            if top_of >= 0:
+                allowed[c] = np.int64(1) << top_of
+                continue
         if shown_chien and stage == STAGE_PLAY and ((ecart_t & bt) | (ecart_s & bs)):
             allowed[c] = np.int64(1) << LOC_PILE   # in the écart: the seat made it, or it was shown
             continue
@@ -361,6 +384,11 @@ def derive(rv, know, cons):
             # the unseen chien may hold anything; an écart only plain suit cards (R-CHIEN-2)
             if not shown_chien or (bs & PLAIN):
                 m |= np.int64(1) << LOC_PILE
+        if counts[LOC_UNDER] > 0:
+            # R-VAR-TWO: anything may lie face down in a pile; what a play showed (a void, a trump
+            # ceiling, R-PLAY-4) bound the player's hand and face-up tops of that moment, and the
+            # hand only shrinks since, so ``_may_hold`` above constrains the hand alone
+            m |= np.int64(1) << LOC_UNDER
         allowed[c] = m
 
     # ---- petit sec (R-DEAL-4): no seat was dealt T1 as its only trump without the Excuse
@@ -374,7 +402,8 @@ def derive(rv, know, cons):
         cons[C_PSEC_ADD + s] = add
         cons[C_PSEC_DEL + s] = dele
         known = add & ~dele
-        on = (rv[RV_PETIT_SEC] != 0 and s < n and s != viewer and s != dummy
+        # (no petit sec at table 2, R-VAR-TWO)
+        on = (rv[RV_PETIT_SEC] != 0 and not two and s < n and s != viewer and s != dummy
               and (known & ~np.int64(2)) == 0)
         cons[C_PSEC_ON + s] = 1 if on else 0
 
