@@ -18,6 +18,8 @@ and the public view of the deal.
 ``heuristic:thresholds=FILE`` sets its four bidding thresholds (``prise``, ``garde``,
 ``garde_sans``, ``garde_contre``) from a calibration file written by ``tarotsim study bidding
 --calibrate FILE`` (:func:`load_thresholds`); parameters given by name besides win over the file.
+A file measured at table 2 sets the table-2 thresholds (``prise2``, ``garde2``, ``garde_sans2``,
+``garde_contre2``) instead.
 """
 
 from __future__ import annotations
@@ -185,7 +187,8 @@ if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - 
 
 #: Parameters read from a file, per bot: ``{bot: {key: help}}`` (``heuristic:thresholds=FILE``).
 FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --calibrate FILE`: sets prise, "
-                                           "garde, garde_sans and garde_contre"}}
+                                           "garde, garde_sans and garde_contre (prise2 .. garde_contre2 "
+                                           "from a table-2 study)"}}
 FILE_PARAMS["pimc"] = FILE_PARAMS["heuristic"]  # pimc bids as the heuristic does: a file sets its thresholds too
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
 THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
@@ -193,8 +196,9 @@ THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
 
 def load_thresholds(path: str) -> dict:
     """``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
-    (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); any
-    problem is a one-line :class:`BotError`."""
+    (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); from a
+    file whose ``"table"`` is ``"2"``, the same as the table-2 thresholds (``"prise2"`` ..);
+    any problem is a one-line :class:`BotError`."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -212,6 +216,8 @@ def load_thresholds(path: str) -> dict:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise BotError(f"thresholds file {path}: {name} must be a finite number, not {v!r}")
         out[name] = float(v)
+    if data.get("table") == "2":  # R-VAR-TWO: the heuristic has thresholds of its own at table 2
+        out = {f"{name}2": v for name, v in out.items()}
     return out
 
 

@@ -7,14 +7,15 @@ trumps, half as much when short (a Petit with few trumps is a liability); ``trum
 ``long`` per card beyond four in a suit; ``void`` per void, half per singleton (not a king), with
 four trumps or more -- four times that for the contracts without an écart. It bids the highest
 contract whose threshold (``prise``, ``garde``, ``garde_sans``, ``garde_contre``, each moved by
-``shift3`` at table 3, ``shift5`` at table 5, where a partner helps, and ``shift2`` at table 2)
-the count reaches, when that beats the bid so far. The weights and thresholds were fitted on
-forced-contract simulations: the count is an estimate of the taker's score, zero near ``prise``.
+``shift3`` at table 3, ``shift5`` at table 5, where a partner helps) the count reaches, when that
+beats the bid so far. The weights and thresholds were fitted on forced-contract simulations: the
+count is an estimate of the taker's score, zero near ``prise``.
 At table 2 (R-VAR-TWO) the count is of what it is handed: its 18 cards in hand and its 6 face-up
 pile tops, cards it will play (24 cards, on the 18-card scale; counting the hand alone loses 15
 points a deal or more in duplicate). The two players' auction is a race (a pass leaves the deal
-to the other), so ``shift2`` was fitted by duplicate tournaments: -28 is within a point a deal of
-the best shift against itself (-30), greedy, random and the old thresholds (-26).
+to the other), and no single shift of the table-4 thresholds fits it, so table 2 has four
+thresholds of its own (``prise2``, ``garde2``, ``garde_sans2``, ``garde_contre2``), fitted by
+duplicate tournaments at table 2 (12, 14, 31, 37: the table-4 thresholds moved by -28).
 
 Call (5): the king it lacks in its longest suit (a queen when it holds the four kings ...).
 Écart: voids first (the shortest suits without a king), then the face cards no king protects
@@ -75,7 +76,10 @@ PARAMS = (
     ("void", 1.0, float, "points per void (a singleton half) with four trumps or more"),
     ("shift3", -7.0, float, "added to every threshold at table 3"),
     ("shift5", -8.0, float, "added to every threshold at table 5 (the partner helps)"),
-    ("shift2", -28.0, float, "added to every threshold at table 2 (the count includes its face-up pile tops)"),
+    ("prise2", 12.0, float, "hand points to bid a prise at table 2 (the count includes its face-up pile tops)"),
+    ("garde2", 14.0, float, "hand points to bid a garde at table 2"),
+    ("garde_sans2", 31.0, float, "hand points to bid a garde sans at table 2 (voids count 4x)"),
+    ("garde_contre2", 37.0, float, "hand points to bid a garde contre at table 2 (voids count 4x)"),
     ("chelem", 15, int, "trumps (18-card scale) with the 21 and only kings besides to announce a chelem"),
     ("hunt", 2, int, "trumps left out (not held, not played) at which a defender leads trumps hunting the Petit"),
 )
@@ -94,7 +98,7 @@ H_SHIFT5 = _IX["shift5"]
 H_CHELEM = _IX["chelem"]
 H_HUNT = _IX["hunt"]
 H_SHIFT3 = _IX["shift3"]
-H_SHIFT2 = _IX["shift2"]
+H_PRISE2 = _IX["prise2"]
 #: fixed rules of play (not parameters)
 EXCUSE_SAVES = 5   # the Excuse goes instead of a card worth this many half-points (queen, king)
 EXCUSE_BY = 4      # the Excuse is played at the latest with this many tricks left (unless slam)
@@ -140,9 +144,10 @@ def evaluate(params, seat, ht, hs):
 def heuristic_bid(params, seat, ht, hs, pub, highest):
     pts, voids = evaluate(params, seat, ht, hs)
     table = pub[PUB_TABLE]
-    shift = (params[seat, H_SHIFT5] if table == TABLE_5 else params[seat, H_SHIFT3] if table == TABLE_3
-             else params[seat, H_SHIFT2] if table == TABLE_2 else 0.0)
     # garde sans / contre: no écart to make voids, so the hand's own voids count 4x
+    if table == TABLE_2:  # a race, not a table-4 auction moved: thresholds of its own
+        return bid_by_thresholds(params, seat, H_PRISE2, pts, pts + 3.0 * voids, 0.0, highest)
+    shift = params[seat, H_SHIFT5] if table == TABLE_5 else params[seat, H_SHIFT3] if table == TABLE_3 else 0.0
     return bid_by_thresholds(params, seat, H_PRISE, pts, pts + 3.0 * voids, shift, highest)
 
 

@@ -125,17 +125,27 @@ def _n_heuristic_params() -> int:
 
 def table_shift(table: str, row=None) -> float:
     """What ``heuristic_bid`` adds to every threshold at this table (``row``: a heuristic
-    parameter vector, default the heuristic defaults)."""
-    from bots.heuristic import H_SHIFT2, H_SHIFT3, H_SHIFT5
+    parameter vector, default the heuristic defaults); 0 at table 2, which has thresholds of its
+    own (:func:`table_thresholds`)."""
+    from bots.heuristic import H_SHIFT3, H_SHIFT5
     row = _heuristic_defaults() if row is None else row
-    shift = {"5": H_SHIFT5, "3": H_SHIFT3, "2": H_SHIFT2}.get(table)
+    shift = {"5": H_SHIFT5, "3": H_SHIFT3}.get(table)
     return 0.0 if shift is None else float(row[shift])
+
+
+def table_thresholds(table: str, row=None) -> dict:
+    """``{contract: threshold}`` as ``heuristic_bid`` compares them at this table (``row``: a
+    heuristic parameter vector, default the heuristic defaults): ``prise2`` .. ``garde_contre2``
+    at table 2, elsewhere ``prise`` .. ``garde_contre`` plus the table shift."""
+    from bots.heuristic import H_PRISE, H_PRISE2
+    row = _heuristic_defaults() if row is None else row
+    first = H_PRISE2 if table == "2" else H_PRISE
+    shift = table_shift(table, row)
+    return {c: float(row[first + i]) + shift for i, c in enumerate(CONTRACTS)}
 
 
 def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Plan:
     """Check a study's arguments (``ValueError`` with a one-line message) and prepare the kernel's."""
-    from bots.heuristic import H_PRISE
-
     r = sim._rules(rules)
     seed = check_seed(seed)
     start, stop = check_run(start, deals, "the number of deals", minimum=1)  # stop <= 2**63
@@ -153,8 +163,7 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
         row, source = eval_params[0], f"the {studied} bot studied"
     else:  # the seats are not all one heuristic (or pimc) bot
         row, source = default, "the heuristic defaults"
-    shift = table_shift(r.table, row)
-    current = {c: float(row[H_PRISE + i]) + shift for i, c in enumerate(CONTRACTS)}
+    current = table_thresholds(r.table, row)
     return Plan(r, seed, start, deals, sim._bots_label(bots), names, kinds, params, pol, eval_params,
                 current, source, table_shift(r.table))
 
@@ -623,7 +632,9 @@ def to_json(d: dict) -> str:
 
 def calibration(d: dict, shift: float) -> dict:
     """The calibration file's content: the four thresholds as the heuristic bot's base parameters
-    (the measured threshold minus the default table shift ``shift``), with their uncertainty."""
+    (the measured threshold minus the default table shift ``shift``), with their uncertainty.
+    A table-2 file holds the table-2 thresholds (``shift`` 0), which its ``table`` makes
+    ``bots.load_thresholds`` set (``prise2`` .. ``garde_contre2``)."""
     missing = [c for c in CONTRACTS if c not in d["thresholds"]]
     if missing:
         raise ValueError(f"calibration needs every contract studied (missing {', '.join(missing)})")
@@ -729,4 +740,4 @@ def plot(d: dict, fh, fmt: str = "png") -> None:
 
 __all__ = ["CALIBRATION_FORMAT", "CSV_COLUMNS", "Plan", "StudyTotals", "calibration", "calibration_warning",
            "crossing", "csv_rows", "format_report", "json_ready", "mean_ci", "merge_buckets", "plan", "plot", "plot_format", "report",
-           "require_matplotlib", "run", "table_shift", "to_json", "wilson", "write_csv"]
+           "require_matplotlib", "run", "table_shift", "table_thresholds", "to_json", "wilson", "write_csv"]

@@ -63,18 +63,23 @@ def test_R_VAR_TWO_a_bot_sees_its_hand_and_face_up_tops_not_the_cards_under_them
     assert inputs[0] == inputs[1]
 
 
-def test_R_VAR_TWO_heuristic_bids_its_hand_and_face_up_tops_against_thresholds_moved_by_shift2():
+def test_R_VAR_TWO_heuristic_bids_its_hand_and_face_up_tops_against_its_table_two_thresholds():
     """The heuristic's first bid at table 2: the count of its hand and its own face-up pile tops
-    (``evaluate``) against each threshold plus ``shift2``, and nothing else moves it."""
+    (``evaluate``) against its table-2 thresholds (``prise2`` .. ``garde_contre2``); the table-4
+    thresholds and the shifts of tables 3 and 5 never move it."""
     from bots import REGISTRY
-    from bots.heuristic import H_PRISE, H_SHIFT2, evaluate
+    from bots.heuristic import H_PRISE2, evaluate
     from tarotsim.cards import masks_of
 
+    names = [f"{c}2" for c in CONTRACTS]
+    default = REGISTRY["heuristic"].vector()
     seen = set()
-    for shift2 in (-28.0, 0.0, -40.0):
-        bot = FastBotAdapter("heuristic", {"shift2": shift2})
-        row = REGISTRY["heuristic"].vector(shift2=shift2)
-        assert row[H_SHIFT2] == shift2
+    for thresholds, others in (([float(default[H_PRISE2 + k]) for k in range(4)], {}),
+                               ([0.0, 5.0, 20.0, 45.0], {"prise": 90.0, "garde": 0.0, "shift3": -50.0}),
+                               ([20.0, 25.0, 30.0, 36.0], {"shift5": 40.0, "garde_contre": 10.0})):
+        params = {**dict(zip(names, thresholds)), **others}
+        bot = FastBotAdapter("heuristic", params)
+        row = REGISTRY["heuristic"].vector(**params)
         for index in range(30):
             game = Game(TWO, 12, index)
             seat = game.decision.seat
@@ -83,13 +88,38 @@ def test_R_VAR_TWO_heuristic_bids_its_hand_and_face_up_tops_against_thresholds_m
             count, voids = evaluate(row.reshape(1, -1), 0, ht, hs)
             expected = "pass"
             for k, c in enumerate(CONTRACTS):
-                if (count + 3.0 * voids if k >= 2 else count) >= row[H_PRISE + k] + shift2:
+                if (count + 3.0 * voids if k >= 2 else count) >= thresholds[k]:
                     expected = c
             rng = Rng.for_deal(12, index, STREAM_BOTS)  # the heuristic draws nothing from it
-            assert bot.choose(game.view(seat), game.legal_actions(), rng) == expected, (shift2, index)
+            assert bot.choose(game.view(seat), game.legal_actions(), rng) == expected, (params, index)
             seen.add(expected)
-    assert {"pass", "garde", "garde_contre"} <= seen
-    assert study.table_shift("2") == REGISTRY["heuristic"].vector()[H_SHIFT2] == -28.0
+    assert {"pass", "prise", "garde", "garde_sans", "garde_contre"} <= seen
+    # the study shows and calibrates against the same thresholds
+    assert study.table_shift("2") == 0.0
+    assert study.table_thresholds("2") == {c: float(default[H_PRISE2 + k]) for k, c in enumerate(CONTRACTS)}
+
+
+def test_R_VAR_TWO_calibration_round_trip_sets_the_table_two_thresholds(tmp_path):
+    """A table-2 calibration file sets ``prise2`` .. ``garde_contre2`` (the measured thresholds,
+    no shift), leaves the table-4 thresholds alone, and a study of that bot shows them."""
+    from bots import REGISTRY, parse_bots
+
+    rep = {"table": "2", "bots": "heuristic", "seed": 1, "start": 0, "deals": 10, "options": {},
+           "thresholds": {c: {"threshold": 20.0 + i, "uncertainty": 0.5, "status": "crossing"}
+                          for i, c in enumerate(CONTRACTS)}}
+    cal = study.calibration(rep, study.table_shift("2"))
+    assert cal["thresholds"] == {c: 20.0 + i for i, c in enumerate(CONTRACTS)}
+    path = tmp_path / "cal2.json"
+    path.write_text(json.dumps(cal))
+    default = REGISTRY["heuristic"].values(REGISTRY["heuristic"].vector())
+    for bot in ("heuristic", "pimc"):
+        (_, vec), = parse_bots(f"{bot}:thresholds={path}", 1)
+        values = REGISTRY[bot].values(vec)
+        assert [values[f"{c}2"] for c in CONTRACTS] == [20.0, 21.0, 22.0, 23.0]
+        assert [values[c] for c in CONTRACTS] == [REGISTRY[bot].values(REGISTRY[bot].vector())[c] for c in CONTRACTS]
+    assert [default[c] for c in CONTRACTS] == [40.0, 42.0, 59.0, 65.0]
+    p = study.plan(TWO, 1, 10, bots=f"heuristic:thresholds={path}")
+    assert [p.current[c] for c in CONTRACTS] == [20.0, 21.0, 22.0, 23.0]
 
 
 def test_R_VAR_TWO_runs_on_the_kernels_pimc_included():
