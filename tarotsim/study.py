@@ -567,7 +567,8 @@ def format_report(d: dict) -> str:
             "    either side of the zero crossing of the mean score, or of the mean paired difference);",
             "below N: positive in every bucket (N: the lowest points seen); above N: positive in no bucket",
             "(N: just past the highest points seen).",
-            f"bot now: the thresholds of {d['current_source']}, as it compares them (table shift included)."]
+            f"bot now: the thresholds of {d['current_source']}, as it compares them "
+            + ("(its own at table 2)." if d["table"] == "2" else "(table shift included).")]
     return "\n".join(out)
 
 
