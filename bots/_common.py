@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarotsim._kernels._bits import hibit, lobit, popcount, tzcnt  # noqa: F401  (the bots' bit helpers)
+from tarotsim._kernels._bits import hibit, lobit, popcount, scalar, tzcnt  # noqa: F401  (the bots' bit helpers)
 from tarotsim._kernels.masks import (CARD_HP, SW_ALL, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS,  # noqa: F401
                                      SW_LOWS, SW_QUEENS, SW_SUIT, SW_SUITS, TW_EXCUSE, TW_MAJORS, TW_OUDLERS,
                                      TW_PETIT, TW_T21, TW_TRUMPS)  # (the bots' masks)
@@ -60,7 +60,7 @@ def lowest_ecart(normal, cands, n_ecart, out, out_pos):
     return et, es
 
 
-@njit(inline="always")
+@scalar
 def hp_of(t, s):
     """Half-points of the cards in two masks (R-CARD-4)."""
     return (popcount(t) + 8 * popcount(t & TW_OUDLERS) + popcount(s)
@@ -73,7 +73,7 @@ def n_seats_of(pub):
     return pub[PUB_N_ACTIVE] + (1 if pub[PUB_DUMMY] >= 0 else 0)
 
 
-@njit(inline="always")
+@scalar
 def trumps_above(t):
     """Trump-word mask of the trumps above trump ``t`` (1..21)."""
     return TW_TRUMPS & -(np.int64(2) << t)

@@ -45,9 +45,9 @@ from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, 
                                     WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ,
                                     WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S,
                                     WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK, WS_TAKER, _accumulate,
-                                    _after_card, _after_lead, _close_trick, _make_play, _play_from_pile,
+                                    _after_card, _after_lead, _close_trick, _make_play, _take_top,
                                     _store_facts)
-from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20
+from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
 from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
@@ -105,19 +105,13 @@ def new_pimc_buffer():
 
 
 @njit(inline="always")
-def _bits_of(c):
-    """(trump-word bit, suit-word bit) of card ``c``."""
-    if c < 22:
-        return np.int64(1) << c, np.int64(0)
-    return np.int64(0), np.int64(1) << (c - 22)
-
-
-@njit(inline="always")
 def _public_piles(rv, ws, pub, piles):
     """Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
     kernel's workspace: each pile's height, and its top when it is face up (a top is one of the
-    public ``PUB_TOPS_*``; the top place of a pile whose top was played in this trick holds a card
-    nobody has seen, which is written nowhere). Zeros at the other tables."""
+    public ``PUB_TOPS_*``). A pile whose top was played in this trick still holds it in the
+    workspace until the trick is over (``play._turn_up_piles``): seen from the table, it is one
+    card lower and shows no top (the card under it, face down, is written nowhere). Zeros at the
+    other tables."""
     for i in range(PILES_LEN):
         piles[i] = 0
     if rv[RV_TABLE] != TABLE_2:
@@ -128,9 +122,11 @@ def _public_piles(rv, ws, pub, piles):
             top = np.int64(-1)
             if h > 0:
                 c = ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1]
-                bt, bs = _bits_of(c)
+                bt, bs = card_bits(c)
                 if (pub[PUB_TOPS_T + seat] & bt) | (pub[PUB_TOPS_S + seat] & bs):
                     top = c
+                else:  # its top was played in this trick
+                    h -= 1
             piles[PILE_HEIGHT + seat * N_PILES + p] = h
             piles[PILE_TOP + seat * N_PILES + p] = top
 
@@ -148,11 +144,13 @@ def pile_vector(view) -> np.ndarray:
 
 @njit(inline="always")
 def _deal_under(piles, row, ws, under, st):
-    """Table 2 (R-VAR-TWO): the piles of world ``row`` in the workspace (``WS_STACK``, ``WS_HEIGHT``)
-    as the deal kernel holds them: every face-up top at the top of its pile, the world's face-down
-    cards (``LOC_UNDER``) dealt to the places under them, and under the piles whose top was played
-    in this trick, by a uniform shuffle drawn from ``st`` (those cards are exchangeable: nothing
-    tells one place from another). Returns the new state."""
+    """Table 2 (R-VAR-TWO): the piles of world ``row`` in the workspace (``WS_STACK``, ``WS_HEIGHT``):
+    every face-up top at the top of its pile, the world's face-down cards (``LOC_UNDER``) dealt to
+    the places under them, and under the piles whose top was played in this trick, by a uniform
+    shuffle drawn from ``st`` (those cards are exchangeable: nothing tells one place from
+    another). A pile whose top was played is written without it (the card is in the trick): when
+    the trick is over, ``play._turn_up_piles`` finds an unplayed card on top and turns it up.
+    Returns the new state."""
     n = 0
     for c in range(78):
         if row[c] == LOC_UNDER:
@@ -263,7 +261,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
         loc = row[c]
         if loc < 0 or loc == LOC_UNDER:   # played, or face down in a pile (table 2: ``_deal_under``)
             continue
-        bt, bs = _bits_of(c)
+        bt, bs = card_bits(c)
         if loc == LOC_PILE:
             pile_t |= bt
             pile_s |= bs
@@ -362,7 +360,7 @@ def _replay_cards(slog, ws, t, k, leader, trick):
     s = leader
     for j in range(k):
         c = slog[L_CARDS + t * MAX_SEATS + j]
-        bt, bs = _bits_of(c)
+        bt, bs = card_bits(c)
         if j == 0:
             fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, s)
         else:
@@ -401,7 +399,7 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     tops_t = pub[PUB_TOPS_T] | pub[PUB_TOPS_T + 1]
     tops_s = pub[PUB_TOPS_S] | pub[PUB_TOPS_S + 1]
     for j in range(pos):
-        bt, bs = _bits_of(pub[PUB_TRICK_CARDS + j])
+        bt, bs = card_bits(pub[PUB_TRICK_CARDS + j])
         kt |= bt
         ks |= bs
     n = 0
@@ -517,11 +515,11 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
                     smis[k] = base_mis[k]
                 # the candidate card, as ``play._card_step`` plays it
                 c = cand[i]
-                bt, bs = _bits_of(c)
+                bt, bs = card_bits(c)
                 sws[WS_HT + seat] ^= bt
                 sws[WS_HS + seat] ^= bs
-                if two:  # R-VAR-TWO: a face-up top leaves its pile (the deal kernel's own step)
-                    _play_from_pile(seat, c, bt, bs, sws, spub)
+                if two:  # R-VAR-TWO: a face-up top leaves the tops (the deal kernel's own step)
+                    _take_top(seat, bt, bs, spub)
                 slog[L_CARDS + tr * MAX_SEATS + pos] = c
                 spub[PUB_TRICK_CARDS + pos] = c
                 if pos == 0:
@@ -553,14 +551,14 @@ def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, a
         es = np.int64(0)
         if seat == pub[PUB_TAKER] and pub[PUB_CONTRACT] <= 1:
             for i in range(log[L_N_ECART]):
-                bt, bs = _bits_of(log[L_ECART + i])
+                bt, bs = card_bits(log[L_ECART + i])
                 et |= bt
                 es |= bs
         wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
         piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
         _public_piles(rv, buf[0:WS_LEN], pub, piles)
         c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
-        bt, bs = _bits_of(c)
+        bt, bs = card_bits(c)
         return c, bt, bs, st
     return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarotsim._kernels._bits import popcount
+from tarotsim._kernels._bits import popcount, scalar
 from tarotsim._kernels.layout import PUB_DUMMY, PUB_N_ACTIVE, PUB_N_TRICKS, PUB_TRICK
 
 from ._common import (CARD_HP, TW_EXCUSE, SW_LOWS, TW_OUDLERS, TW_PETIT, SW_SUITS, TW_TRUMPS, bid_by_thresholds, lobit,
@@ -95,7 +95,7 @@ def greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos
     return et, es
 
 
-@njit(inline="always")
+@scalar
 def _lowest_rank(m):
     """The suit card of ``m`` (suit word, not empty) of the lowest rank, the first suit on ties."""
     best = -1

@@ -18,6 +18,15 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 
+#: The decorator of the kernels' small scalar helpers (integers in, integers out: bit tricks, the
+#: random stream, the trick state, a card of the random player). numba compiles each once and LLVM
+#: inlines it at every call (``forceinline``). numba's own ``inline="always"`` copies the callee's
+#: IR into each caller and runs its passes again at every level of nesting: in the deal kernel that
+#: cost about a second of cold compile, and LLVM made no better code of it. Steps that take arrays
+#: stay ``inline="always"``: inlined by LLVM instead, the deal ran slower.
+scalar = njit(forceinline=True, nogil=True)
+
+
 @intrinsic
 def popcount(typingctx, x):
     """Number of set bits of an int64."""
@@ -57,13 +66,13 @@ def ctlz(typingctx, x):
     return sig, codegen
 
 
-@njit(inline="always")
+@scalar
 def hibit(x):
     """Index of the highest set bit (x > 0)."""
     return 63 - ctlz(x)
 
 
-@njit(inline="always")
+@scalar
 def lobit(x):
     """Index of the lowest set bit (x > 0)."""
     return tzcnt(x)
@@ -103,24 +112,24 @@ def _host_has_bmi2() -> bool:
 HAS_PDEP = _host_has_bmi2()
 
 
-@njit(inline="always")
+@scalar
 def _select_pdep(mask, k):
     return tzcnt(_pdep(1 << k, mask))
 
 
-@njit(inline="always")
+@scalar
 def _select_loop(mask, k):
     for _ in range(k):
         mask &= mask - 1
     return tzcnt(mask)
 
 
-@njit(inline="always")
+@scalar
 def _kth_pdep(mask, k):
     return _pdep(1 << (k & 63), mask)
 
 
-@njit(inline="always")
+@scalar
 def _kth_loop(mask, k):
     for _ in range(k):
         mask &= mask - 1

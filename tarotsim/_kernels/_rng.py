@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from ..rng import GOLDEN as _GOLDEN, MIX1 as _MIX1, MIX2 as _MIX2, STREAM_BOTS, STREAM_CARDS
+from ._bits import scalar
 
 GOLDEN = np.uint64(_GOLDEN)
 MIX1 = np.uint64(_MIX1)
@@ -23,14 +24,14 @@ U_STREAM_CARDS = np.uint64(STREAM_CARDS)
 U_STREAM_BOTS = np.uint64(STREAM_BOTS)
 
 
-@njit(inline="always")
+@scalar
 def mix64(z):
     z = (z ^ (z >> U30)) * MIX1
     z = (z ^ (z >> U27)) * MIX2
     return z ^ (z >> U31)
 
 
-@njit(inline="always")
+@scalar
 def stream_state(seed, index, stream):
     """``tarotsim.rng.stream_state``; seed, index, stream as uint64."""
     h = mix64(seed + GOLDEN)
@@ -38,13 +39,13 @@ def stream_state(seed, index, stream):
     return mix64((h ^ stream) + GOLDEN)
 
 
-@njit(inline="always")
+@scalar
 def next_u64(st):
     st = st + GOLDEN
     return mix64(st), st
 
 
-@njit(inline="always")
+@scalar
 def below(st, n):
     """A uniform int64 in ``0..n-1`` (``n`` int64, 1 <= n < 2**31) and the new state."""
     st = st + GOLDEN

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .. import cards
-from ._bits import popcount
+from ._bits import popcount, scalar
 
 # --- the trump word ------------------------------------------------------------------------------
 TW_EXCUSE = np.int64(1 << cards.EXCUSE)
@@ -64,3 +64,11 @@ def half_points(t, s):
     ``CARD_HP`` counts them (R-CARD-4): 1 each, +8 an oudler, +2/+4/+6/+8 a jack/knight/queen/king."""
     return (popcount(t) + 8 * popcount(t & TW_OUDLERS) + popcount(s)
             + 2 * (popcount(s & SW_HONOURS) + popcount(s & _SW_NQK) + popcount(s & _SW_QK) + popcount(s & SW_KINGS)))
+
+
+@scalar
+def card_bits(c):
+    """``(trump-word bit, suit-word bit)`` of card id ``c``: one of them is 0."""
+    if c < 22:
+        return np.int64(1) << c, np.int64(0)
+    return np.int64(0), np.int64(1) << (c - 22)

@@ -21,7 +21,7 @@ in the order of docs/engine-contract.md:
 ``_play_rest``               the tricks, then ``_count`` and ``_score``:
 ``_first_turn``              poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1); not at 2
 ``_card_step``               one card, any trick: R-PLAY-2, R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
-                             R-PLAY-5, R-EXC-1, R-CALL-4; table 2: ``_play_from_pile``
+                             R-PLAY-5, R-EXC-1, R-CALL-4; table 2: ``_take_top``
 ``_turn_up_piles``           table 2, after each trick: the next card of a pile turns up
 ``_close_trick``             winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
                              (R-PAB-1, R-PAB-2), the attack's pile (R-COUNT-1)
@@ -37,7 +37,12 @@ piles in the log (``L_PILES``) and the chien and écart are made from the hand a
 
 The steps are inlined (one compiled body per build), except ``_first_turn``: numba inlines by
 copying the callee's IR at every level, so a big step nested in others costs seconds of cold
-compile (the comments there give the figures). A search gets an out-of-line ``_play_rest``.
+compile (the comments there give the figures). The small scalar helpers (``_legal``,
+``_after_card``, ``_after_lead``, the random stream and bit tricks) are ``_bits.scalar``: compiled
+once, inlined by LLVM. A search gets an out-of-line ``_play_rest``. The card loop holds no call
+at tricks 2 and later (trick 1, with its declarations, has a loop of its own; table 2's piles
+give up their played tops after the trick): a call in the loop made LLVM keep the trick's state
+in memory, some 5% of a random deal's instructions.
 
 What a deal carries between steps lives in the workspace (``WS_*``), the log and the public view;
 only the trick being played is a tuple of locals. So ``_play_rest`` can finish a deal from any
@@ -65,10 +70,10 @@ from ..rules import (KERNEL_CHIEN_SIZE, KERNEL_HAND_SIZE, KERNEL_N_TRICKS, KERNE
                      RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE,
                      RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D)
 from ..scoring import ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE, score_core
-from ._bits import popcount, select_bit, tzcnt
+from ._bits import popcount, scalar, select_bit, tzcnt
 from .seats import next_seat
 from ._rng import U_STREAM_BOTS, U_STREAM_CARDS, below, stream_state
-from .masks import (SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_QUEENS, SW_SUIT, TW_OUDLERS,  # noqa: F401
+from .masks import (card_bits, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_QUEENS, SW_SUIT, TW_OUDLERS,  # noqa: F401
                     TW_T2_T20, TW_TRUMPS, half_points)
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_CHELEM, ACC_DEALS, ACC_MADE,
@@ -165,7 +170,7 @@ def new_buffer():
     return np.zeros(BUF_LEN, dtype=np.int64)
 
 
-@njit(inline="always")
+@scalar
 def _legal(ht, hs, fixed, fmask, amask):
     """Legal cards (trump word, suit word) of a hand, branch-free.
 
@@ -189,7 +194,7 @@ def _legal(ht, hs, fixed, fmask, amask):
     return lt, ls
 
 
-@njit(inline="always")
+@scalar
 def _after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
     """Trick state after ``seat`` plays ``c`` (trump-word bit ``bt``) (R-PLAY-3, R-PLAY-5)."""
     if not fixed:  # only after an Excuse lead: a branch, so followers skip the table load
@@ -202,7 +207,7 @@ def _after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
     return fixed, fmask, amask, (key if better else best_key), (seat if better else best_seat), ex_seat
 
 
-@njit(inline="always")
+@scalar
 def _after_lead(c, bt, seat):
     """Trick state after ``seat`` leads ``c`` (trump-word bit ``bt``): ``_after_card`` from an empty
     trick, written out (R-PLAY-3: the suit is fixed unless ``c`` is the Excuse; R-PLAY-5)."""
@@ -448,42 +453,47 @@ def _lay_piles(rv, first, ws, pub, log):
     _turn_up_piles(ws, pub)
 
 
-# out of line, as ``_play_from_pile``: table 2 only, and the card loop of the other tables stays
-# as small as before (inlined, they cost the random deal at table 4 some 6%)
+# out of line: table 2 only, once a trick; the card loop of the other tables keeps no call
 @njit(nogil=True, _nrt=False)
 def _turn_up_piles(ws, pub):
     """Table 2 (R-VAR-TWO): every non-empty pile shows its top card (after the deal, and after
     each trick: a pile whose top was played turns its next card up; the others show the same),
-    which joins what its owner may play (``WS_HT``, ``WS_HS``: hand and face-up tops)."""
+    which joins what its owner may play (``WS_HT``, ``WS_HS``: hand and face-up tops).
+
+    A top played in the trick left the tops at once (``_take_top``); its pile gives it up here,
+    when the trick is over: a pile whose top place holds a played card (``PUB_PLAYED_*``, which
+    ``_close_trick`` has just updated) loses it."""
+    played_t = pub[PUB_PLAYED_T]
+    played_s = pub[PUB_PLAYED_S]
     for seat in range(PILE_SEATS):
         tt = np.int64(0)
         ts = np.int64(0)
         for p in range(N_PILES):
             h = ws[WS_HEIGHT + seat * N_PILES + p]
             if h > 0:
-                c = ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1]
-                if c < 22:
-                    tt |= np.int64(1) << c
-                else:
-                    ts |= np.int64(1) << (c - 22)
+                bt, bs = card_bits(ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1])
+                if (played_t & bt) | (played_s & bs):
+                    h -= 1
+                    ws[WS_HEIGHT + seat * N_PILES + p] = h
+                    if h > 0:
+                        bt, bs = card_bits(ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1])
+                if h > 0:
+                    tt |= bt
+                    ts |= bs
         ws[WS_HT + seat] |= tt
         ws[WS_HS + seat] |= ts
         pub[PUB_TOPS_T + seat] = tt
         pub[PUB_TOPS_S + seat] = ts
 
 
-@njit(nogil=True, _nrt=False)
-def _play_from_pile(seat, c, bt, bs, ws, pub):
-    """Table 2 (R-VAR-TWO): ``seat`` played ``c``; if it is a face-up top of one of its piles, the
-    pile loses it, and the card under it stays face down until the trick is over."""
-    if ((pub[PUB_TOPS_T + seat] & bt) | (pub[PUB_TOPS_S + seat] & bs)) == 0:
-        return  # from the hand
+@njit(inline="always")
+def _take_top(seat, bt, bs, pub):
+    """Table 2 (R-VAR-TWO): ``seat`` played the card of bits ``bt``, ``bs``; if it was one of its
+    face-up tops, it leaves the public tops now, and its pile gives it up when the trick is over
+    (``_turn_up_piles``): the card under it stays face down until then. No call and no loop, so
+    the card step of the other tables pays one branch for table 2."""
     pub[PUB_TOPS_T + seat] &= ~bt
     pub[PUB_TOPS_S + seat] &= ~bs
-    for p in range(N_PILES):
-        h = ws[WS_HEIGHT + seat * N_PILES + p]
-        if h > 0 and ws[WS_STACK + seat * PILE_CARDS + PILE_DEPTH * p + h - 1] == c:
-            ws[WS_HEIGHT + seat * N_PILES + p] = h - 1
 
 
 @njit(inline="always")
@@ -1011,8 +1021,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, pos, c, 0, pub, pos)
         ws[WS_HT + seat] = ht ^ bt
         ws[WS_HS + seat] = hs ^ bs
-        if two:  # R-VAR-TWO: a face-up pile top leaves its pile
-            _play_from_pile(seat, c, bt, bs, ws, pub)
+        if two:  # R-VAR-TWO: a face-up pile top leaves the tops
+            _take_top(seat, bt, bs, pub)
         log[L_CARDS + tr * MAX_SEATS + pos] = c
         pub[PUB_TRICK_CARDS + pos] = c
         if POLICIES:  # the history, for a search (public: who led, what was played)
@@ -1043,9 +1053,16 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         last = N_TRICKS[rv[RV_TABLE]] - 1
         two = rv[RV_TABLE] == TABLE_2  # R-VAR-TWO: piles; no poignée, no misère (``_first_turn``)
         while True:
-            for j in range(pos, na):
-                trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing,
-                                        tr == 0 and not two, two, tr, j, trick, bst)
+            # trick 1 apart (declarations at each seat's first turn, R-CALL-4): the loop of the
+            # other tricks then holds no call, so its state stays in registers
+            if tr == 0 and not two:
+                for j in range(pos, na):
+                    trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing,
+                                            True, two, tr, j, trick, bst)
+            else:
+                for j in range(pos, na):
+                    trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing,
+                                            False, two, tr, j, trick, bst)
             winner, pab = _close_trick(rv, ws, pub, log, tr, trick)
             if two:
                 _turn_up_piles(ws, pub)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._bits import kth_bit, popcount, select_bit, tzcnt
+from ._bits import kth_bit, popcount, scalar, select_bit, tzcnt
 from ._rng import below
 
 
@@ -68,7 +68,7 @@ def random_ecart(normal, cands, n_ecart, out, out_pos, st):
     return et, es, st
 
 
-@njit(inline="always")
+@scalar
 def random_card_bits(lt, ls, st):
     """``random`` card: uniform over the legal cards in id order, as (id, trump bit, suit bit).
 
