@@ -31,6 +31,8 @@ INSTALL_HINT = "pip install 'tarotsim[dask]'"
 CONNECT_TIMEOUT = 10
 #: Seconds between two progress lines on stderr when it is not a terminal.
 PROGRESS_EVERY = 10.0
+#: The last pieces of a run are down to 1 / TAIL_SPLIT of a full one (``tail_pieces``).
+TAIL_SPLIT = 16
 #: Dask settings of the workers a local cluster starts. Each task is one long numba call, so the
 #: worker's statistical profiler (a stack sample every 10 ms) and its system and memory monitors
 #: (every 0.5 s and 0.1 s) only take CPU from the deals: 3 to 7% of a worker's time on this
@@ -112,6 +114,38 @@ def connect(scheduler: str | None = None, local_workers: int | None = None):
                 yield client
 
 
+def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:
+    """:func:`tarotsim.shards.pieces` of ``size`` deals, but shorter near the end of the run:
+    each piece holds at most the deals left (from its start) over ``2 * threads``, and at least
+    ``size // TAIL_SPLIT``. With pieces of a second each, the run's last second or so would
+    otherwise keep one worker busy while the others wait for nothing (on 2 workers, 10^7
+    random deals in pieces of 10^6: 1.78x over one worker, against 1.97x for two threads of one
+    process). The full pieces keep :func:`~tarotsim.shards.pieces`'s alignment."""
+    full = pieces(ranges, size)
+    floor = max(1, size // TAIL_SPLIT)
+    share = 2 * max(1, threads)
+    left = sum(b - a for a, b in full)
+    out = []
+    k = 0
+    while k < len(full) and left // share >= size:  # far from the end: the aligned pieces
+        out.append(full[k])
+        left -= full[k][1] - full[k][0]
+        k += 1
+    rest: list[tuple[int, int]] = []  # the tail, as contiguous ranges
+    for a, b in full[k:]:
+        if rest and rest[-1][1] == a:
+            rest[-1] = (rest[-1][0], b)
+        else:
+            rest.append((a, b))
+    for a, b in rest:
+        while a < b:
+            n = min(b - a, max(floor, left // share))
+            out.append((a, a + n))
+            a += n
+            left -= n
+    return out
+
+
 def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: int | None = None, progress=None,
                log=None, progress_lines: bool = True) -> int:
     """Run ``ranges`` of ``job`` as tasks on ``client``'s workers, calling ``on_done(a, b,
@@ -122,10 +156,10 @@ def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: 
     ``progress_lines``), at most every :data:`PROGRESS_EVERY` seconds, how far it is;
     ``on_start()``: called when every worker is ready, as the timed work starts."""
     distributed = require()
-    tasks = pieces(ranges, task_deals or job.task_deals())
-    total = sum(b - a for a, b in tasks)
     client.register_plugin(_WarmUp(job))  # every worker loads the kernels, now and when it joins
     threads = max(1, sum(client.nthreads().values()))
+    tasks = tail_pieces(ranges, task_deals or job.task_deals(), threads)
+    total = sum(b - a for a, b in tasks)
     if log is not None:
         log(f"dask: {len(tasks):,} task(s) of up to {task_deals or job.task_deals():,} deals on "
             f"{len(client.nthreads())} worker(s), {threads} thread(s)")
@@ -191,4 +225,5 @@ def stderr_log(line: str) -> None:
     print(f"tarotsim: {line}", file=sys.stderr, flush=True)
 
 
-__all__ = ["CONNECT_TIMEOUT", "DaskMissing", "INSTALL_HINT", "QUIET_WORKERS", "connect", "executor", "require", "run_ranges"]
+__all__ = ["CONNECT_TIMEOUT", "DaskMissing", "INSTALL_HINT", "QUIET_WORKERS", "TAIL_SPLIT", "connect", "executor",
+           "require", "run_ranges", "tail_pieces"]

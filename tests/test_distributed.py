@@ -5,6 +5,7 @@ import os
 import signal
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tarotsim import shards
 from tarotsim.cli import main
@@ -45,6 +46,40 @@ def _job(command, start, stop):
     return shards.Job.of(command, Rules(j["table"]), 9, start, stop, j["bots"], **j["settings"])
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**7), st.integers(1, 3 * 10**6)), min_size=1, max_size=4),
+       st.integers(1, 2 * 10**6), st.integers(1, 16))
+def test_tail_pieces_cover_the_ranges_with_shorter_pieces_at_the_end(spans, size, threads):
+    ranges, at = [], 0
+    for gap, n in spans:  # disjoint, in order
+        ranges.append((at + gap, at + gap + n))
+        at += gap + n
+    got = tdist.tail_pieces(ranges, size, threads)
+    def joined(pieces):  # adjacent pieces as one range
+        out = []
+        for a, b in pieces:
+            if out and out[-1][1] == a:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
+        return out
+
+    assert all(a < b for a, b in got) and joined(got) == joined(ranges)
+    assert max(b - a for a, b in got) <= size
+    left = sum(b - a for a, b in ranges)
+    for a, b in got:  # at most what is left over 2 threads-worth, never below the floor unless a range ends
+        assert b - a <= max(1, size // tdist.TAIL_SPLIT, left // (2 * threads))
+        left -= b - a
+    # the full pieces are those of shards.pieces (aligned): only the tail is cut finer
+    assert set(shards.pieces(ranges, size)) >= {p for p in got if p[1] - p[0] == size}
+
+
+def test_tail_pieces_of_a_run_of_ten_full_pieces_on_two_workers():
+    sizes = [b - a for a, b in tdist.tail_pieces([(0, 10_000_000)], 1_000_000, 2)]
+    assert sizes[:6] == [1_000_000] * 6 and sum(sizes) == 10**7
+    assert all(x >= y for x, y in zip(sizes, sizes[1:])) and 62_500 >= sizes[-1] > 0 and len(sizes) <= 24
+
+
 def _worker_settings():
     import dask
     return {key: dask.config.get(key) for key in tdist.QUIET_WORKERS}
@@ -67,7 +102,8 @@ def test_dask_run_equals_the_local_run(client, command):
     on_dask = shards.execute(job, executor=tdist.executor(client=client, task_deals=500, progress=seen.append))
     assert on_dask.done == local.done == [(100, 2_600)]
     assert shards._totals_json(command, on_dask.totals) == shards._totals_json(command, local.totals)
-    assert sorted(seen) == [100, 400, 500, 500, 500, 500]  # tasks aligned on multiples of 500
+    # the tasks: pieces aligned on multiples of 500, cut finer towards the end (tail_pieces)
+    assert sorted(seen) == sorted(b - a for a, b in tdist.tail_pieces([(100, 2_600)], 500, 2))
     assert on_dask.threads == 2
 
 
