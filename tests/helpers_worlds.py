@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from tarotsim.cards import DECK, JACK, KING, KNIGHT, QUEEN, Card
@@ -327,3 +329,21 @@ class FastChecker:
             dealt = ((locs[:, :22] == s) | add) & ~rem
             ok &= ~(dealt[:, 1] & ~dealt[:, 0] & ~dealt[:, 2:].any(axis=1))
         return ok
+
+
+def placements(base, hidden, locs, room) -> np.ndarray:
+    """Every way to put the ``hidden`` card ids in the places ``locs``, ``room[i]`` of them in
+    ``locs[i]``, on top of the known row ``base`` (int8[78]): int8[n, 78], for exact counts."""
+    rows = []
+
+    def place(rest, i, row):
+        if i == len(locs):
+            rows.append(row.copy())
+            return
+        for chosen in itertools.combinations(rest, room[i]):
+            for k in chosen:
+                row[k] = locs[i]
+            place([k for k in rest if k not in chosen], i + 1, row)
+
+    place(list(hidden), 0, base.copy())
+    return np.array(rows, dtype=np.int8)

@@ -22,7 +22,7 @@ from hypothesis import assume, given, settings
 from numba import njit
 from hypothesis import strategies as st
 
-from helpers_worlds import FastChecker, replay_consistent, true_row
+from helpers_worlds import FastChecker, placements, replay_consistent, true_row
 from tarotsim.cards import DECK, Card, parse_cards
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game
@@ -246,19 +246,7 @@ def _all_rows(game, seat):
     hidden = sorted(c.id for c in cons.allowed)
     locs = list(range(len(cons.counts) - 1)) + [PILE]
     room = [cons.counts[i] - sum(1 for v in cons.known.values() if v == l) for i, l in enumerate(locs)]
-    rows = []
-
-    def place(rest, i, row):
-        if i == len(locs):
-            rows.append(row.copy())
-            return
-        for chosen in itertools.combinations(rest, room[i]):
-            for c in chosen:
-                row[c] = locs[i]
-            place([c for c in rest if c not in chosen], i + 1, row)
-
-    place(hidden, 0, base.copy())
-    return np.array(rows, dtype=np.int8)
+    return placements(base, hidden, locs, room)
 
 
 def late_position(table, index, left, forced):

@@ -12,13 +12,12 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import numpy as np
 import pytest
 
-from helpers_worlds import UNDER, FastChecker, replay_consistent, true_row
+from helpers_worlds import UNDER, FastChecker, placements, replay_consistent, true_row
 from test_worlds import (_frequencies_match, _world_frequencies_match, check_worlds, held, near_misses,
                          random_position, suit_of)
 from tarotsim._kernels import worlds as W
@@ -72,19 +71,7 @@ def _placements(game, seat):
     room = [c.counts[0], c.counts[1], c.counts[2], c.under]
     for loc in c.known.values():
         room[locs.index(loc)] -= 1
-    rows = []
-
-    def place(rest, i, row):
-        if i == len(locs):
-            rows.append(row.copy())
-            return
-        for chosen in itertools.combinations(rest, room[i]):
-            for k in chosen:
-                row[k] = locs[i]
-            place([k for k in rest if k not in chosen], i + 1, row)
-
-    place(hidden, 0, base.copy())
-    return np.array(rows, dtype=np.int8)
+    return placements(base, hidden, locs, room)
 
 
 @pytest.mark.parametrize("index, left, forced", [
