@@ -331,9 +331,15 @@ class FastChecker:
         return ok
 
 
-def placements(base, hidden, locs, room) -> np.ndarray:
-    """Every way to put the ``hidden`` card ids in the places ``locs``, ``room[i]`` of them in
-    ``locs[i]``, on top of the known row ``base`` (int8[78]): int8[n, 78], for exact counts."""
+def placements(cons, locs, sizes) -> np.ndarray:
+    """Every way to put the cards a seat cannot place (``cons.allowed``) in the places ``locs``,
+    place ``locs[i]`` holding ``sizes[i]`` cards in all, the known ones (``cons.known``) included:
+    int8[n, 78] rows (-1: played), for exact counts of the sampler's law."""
+    base = np.full(78, -1, dtype=np.int8)
+    for card, loc in cons.known.items():
+        base[card.id] = loc
+    hidden = sorted(card.id for card in cons.allowed)
+    room = [size - sum(1 for v in cons.known.values() if v == loc) for loc, size in zip(locs, sizes)]
     rows = []
 
     def place(rest, i, row):

@@ -156,19 +156,3 @@ def test_R_VAR_TWO_pimc_beats_random_in_duplicate():
 
 
 DUPLICATE_GAIN_TWO = 22414
-
-
-def test_R_VAR_TWO_study_with_pimc_on_the_kernels_equals_the_step_by_step_study():
-    """``study bidding`` at table 2 with pimc seats: the pimc build of the kernels studies the same
-    deals as the reference engine with pimc's adapter (``tarotsim.study._study_slow``)."""
-    from tarotsim import study
-    from tarotsim.study import _slow_players, _study_slow, plan
-
-    bots = "pimc:worlds=2,heuristic"
-    t = study.run(TWO, 4, 10, bots=bots)
-    p = plan(TWO, 4, 10, bots=bots)
-    mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
-    acc = (np.zeros_like(t.bins), np.zeros_like(t.oudlers), np.zeros_like(t.misc))
-    _study_slow(p, _slow_players(TWO, bots), 0, 10, mask, acc)
-    assert all(np.array_equal(a, b) for a, b in zip(acc, (t.bins, t.oudlers, t.misc)))
-    assert t.played >= 8

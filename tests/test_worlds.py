@@ -240,13 +240,8 @@ def test_no_world_is_an_error():
 def _all_rows(game, seat):
     """Every placement of the cards ``seat`` cannot place (hand sizes respected): int8[n, 78]."""
     cons = constraints(game, seat)
-    base = np.full(78, -1, dtype=np.int8)
-    for c, loc in cons.known.items():
-        base[c.id] = loc
-    hidden = sorted(c.id for c in cons.allowed)
     locs = list(range(len(cons.counts) - 1)) + [PILE]
-    room = [cons.counts[i] - sum(1 for v in cons.known.values() if v == l) for i, l in enumerate(locs)]
-    return placements(base, hidden, locs, room)
+    return placements(cons, locs, list(cons.counts))
 
 
 def late_position(table, index, left, forced):

@@ -63,15 +63,7 @@ def late_two(index, left, forced):
 def _placements(game, seat):
     """Every placement of the cards ``seat`` cannot place (each place keeps its count)."""
     c = constraints(game, seat)
-    base = np.full(78, -1, dtype=np.int8)
-    for card, loc in c.known.items():
-        base[card.id] = loc
-    hidden = sorted(card.id for card in c.allowed)
-    locs = [0, 1, PILE, UNDER]
-    room = [c.counts[0], c.counts[1], c.counts[2], c.under]
-    for loc in c.known.values():
-        room[locs.index(loc)] -= 1
-    return placements(base, hidden, locs, room)
+    return placements(c, [0, 1, PILE, UNDER], [c.counts[0], c.counts[1], c.counts[2], c.under])
 
 
 @pytest.mark.parametrize("index, left, forced", [
