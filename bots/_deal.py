@@ -24,7 +24,7 @@ from numba import njit
 from tarotsim._kernels._cache import engine_sources, guard_cache
 from tarotsim._kernels.layout import BOT_RANDOM, L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
 from tarotsim._kernels.play import _accumulate, _make_play, _play_random, _store_facts, new_buffer
-from tarotsim.rules import RV_N_SEATS
+from tarotsim.rules import RV_N_SEATS, RV_TABLE, TABLE_2
 
 from ._dispatch import DISPATCH
 
@@ -45,8 +45,10 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
     A ``buf`` longer than ``new_buffer()`` receives a trace of the bots' decisions (``TR_*``;
     tests). (The batch kernels below pick the build of the deal kernel once per call.)
     """
+    # table 2 (R-VAR-TWO): the traced build, which plays random seats as the random build does
+    # (compiling the random build of table 2 here too would cost every caller its compile time)
     for s in range(rv[RV_N_SEATS]):
-        if kinds[s] != BOT_RANDOM:
+        if kinds[s] != BOT_RANDOM or rv[RV_TABLE] == TABLE_2:
             _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
             return
     _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)

@@ -63,7 +63,7 @@ def test_every_build_names_its_out_of_line_closures_apart():
     from bots import _deal, _search
     from tarotsim._kernels import play
 
-    builds = [play._play_random, _deal._play_bots, _deal._play_traced, _search._play_pimc,
+    builds = [play._play_random, play._play_random_two, _deal._play_bots, _deal._play_traced, _search._play_pimc,
               _deal.BOTS_PARTS["play_rest"]]
     names = [b.py_func.__qualname__ for b in builds]
     assert len(set(names)) == len(names), names

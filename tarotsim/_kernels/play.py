@@ -29,7 +29,8 @@ in the order of docs/engine-contract.md:
 ``_score``                   ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
 ===========================  ====================================================================
 
-Table 2 (R-VAR-TWO) runs the same steps, selected by the table code: a seat's hand slots
+Table 2 (R-VAR-TWO) runs the same steps, selected by the table code (or by the build: ``TABLE2``
+of :func:`_make_play`): a seat's hand slots
 (``WS_HT``, ``WS_HS``) hold what it may play, its hand and its face-up pile tops, so the duties of
 R-PLAY-4 count them all and the card step of the other tables is unchanged; the piles are in the
 workspace (``WS_STACK``, ``WS_HEIGHT``), the tops in the public view (``PUB_TOPS_*``), the dealt
@@ -50,7 +51,8 @@ card, for instance a position set up by a search.
 
 The deal is built by a factory (:func:`_make_play`): here for tables of random bots only
 (:data:`_play_random`, the engine's random player, exactly the random deal of before the other
-bots existed); the package that owns the bots builds it with its dispatch (a
+bots existed; :data:`_play_random_two` at table 2, so that the piles' steps cost the other tables
+no compile time); the package that owns the bots builds it with its dispatch (a
 :class:`BotDispatch`), the public bookkeeping the bots read (``layout.PUB_*``) and an optional
 decision trace (``bots/_deal.py``, ``bots/_search.py``): the engine never imports the bots.
 Batch kernels (``run_facts_random``, ``run_aggregate_random``, ``run_logs_random``, and the bots
@@ -637,7 +639,8 @@ def _open_trick(tr, leader, log, pub):
     log[L_LEADER + tr] = leader
     pub[PUB_TRICK] = tr
     pub[PUB_LEADER] = leader
-    return (leader, False, np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0), np.int64(0))
+    # np.bool_: a literal False would compile ``_legal`` and ``_after_card`` twice (``_bits.scalar``)
+    return (leader, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0), np.int64(0))
 
 
 @njit(inline="always")
@@ -801,7 +804,7 @@ def build_name(disp, tag):
     return disp
 
 
-def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
+def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
     player's rules, ``random_player.random_*``, are called directly and no bot is typed or
     compiled: the random deal runs, and compiles, as fast as before bots existed); otherwise a
@@ -821,11 +824,18 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
     ``pimc`` build, ``bots/_search.py``: it reads the seat's own écart from the log and keeps its
     scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
     (``_play_rest``: a search finishes sampled deals with it).
+
+    ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
+    bots builds); False: every table but 2, whose steps (``_lay_piles``, ``_take_top``,
+    ``_turn_up_piles``) are pruned before typing, so they cost the random deal of the other
+    tables no compile time; True: table 2 only.
     """
     POLICIES = BOTS is not None
+    PILES = TABLE2 is not False  # closure constants, like POLICIES: the piles' steps are compiled
+    ONLY_PILES = TABLE2 is True
     # this build's name, for its out-of-line closures (``build_name``)
     TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
-        "" if CARD is None else "_" + CARD.py_func.__name__)
+        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}")
     # closure constants; in the random build the branches that name them are pruned before typing
     bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
         BOTS if POLICIES else (None,) * 7)
@@ -934,7 +944,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         if POLICIES:
             slam, bst = bot_chelem(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
         else:
-            slam, bst = below(bst, 2)
+            slam, bst = below(bst, np.int64(2))
         if TRACE and tracing:
             _trace(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
         log[L_SLAM_ANNOUNCED] = slam
@@ -972,7 +982,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
                     if POLICIES:
                         yes, bst = bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, bst)
                     else:
-                        yes, bst = below(bst, 2)
+                        yes, bst = below(bst, np.int64(2))
                     if TRACE and tracing:
                         _trace(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
                     if yes:
@@ -1021,7 +1031,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, pos, c, 0, pub, pos)
         ws[WS_HT + seat] = ht ^ bt
         ws[WS_HS + seat] = hs ^ bs
-        if two:  # R-VAR-TWO: a face-up pile top leaves the tops
+        if PILES and two:  # R-VAR-TWO: a face-up pile top leaves the tops
             _take_top(seat, bt, bs, pub)
         log[L_CARDS + tr * MAX_SEATS + pos] = c
         pub[PUB_TRICK_CARDS + pos] = c
@@ -1051,7 +1061,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         miseres = buf[B_MISERES:B_MISERES + MAX_SEATS]
         na = rv[RV_N_ACTIVE]
         last = N_TRICKS[rv[RV_TABLE]] - 1
-        two = rv[RV_TABLE] == TABLE_2  # R-VAR-TWO: piles; no poignée, no misère (``_first_turn``)
+        # R-VAR-TWO: piles; no poignée, no misère (``_first_turn``)
+        two = ONLY_PILES or (PILES and rv[RV_TABLE] == TABLE_2)
         while True:
             # trick 1 apart (declarations at each seat's first turn, R-CALL-4): the loop of the
             # other tricks then holds no call, so its state stays in registers
@@ -1064,7 +1075,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
                     trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing,
                                             False, two, tr, j, trick, bst)
             winner, pab = _close_trick(rv, ws, pub, log, tr, trick)
-            if two:
+            if PILES and two:
                 _turn_up_piles(ws, pub)
             if POLICIES:
                 _track_trick(pub, log, ws, tr, na, ws[WS_CALLED], winner, trick[7], trick[8])
@@ -1112,7 +1123,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
         if POLICIES:
             _new_bots_view(rv, pub)
         chien_t, chien_s = _deal_cards(rv, seed, index, first, ws, log)
-        if rv[RV_TABLE] == TABLE_2:
+        if PILES and (ONLY_PILES or rv[RV_TABLE] == TABLE_2):
             _lay_piles(rv, first, ws, pub, log)
         if _petit_sec(rv, first, ws, log):
             return
@@ -1142,8 +1153,10 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None):
             log[L_OUTCOME] = OUTCOME_BOT_ERROR
 
     return build_name(_play_marked, TAG)
-#: The random build: every seat plays the engine's random player.
-_play_random = _make_play()
+#: The random builds: every seat plays the engine's random player; tables 3, 4, 5 and 5d, and table 2
+#: (R-VAR-TWO), whose piles would cost the others' cold start a third of a second of compile time.
+_play_random = _make_play(TABLE2=False)
+_play_random_two = _make_play(TABLE2=True)
 
 
 @njit(inline="always")
@@ -1208,9 +1221,10 @@ def _accumulate(log, acc, n):
         acc[ACC_ALONE] += 1
 
 
-# The batch kernels of the random build (every seat plays random). The bots' builds and their
-# batch kernels are in ``bots/_deal.py`` and ``bots/_search.py`` (the engine never imports the
-# bots); ``bots._deal.run_facts`` / ``run_aggregate`` / ``run_logs`` pick the build from the kinds.
+# The batch kernels of the random builds (every seat plays random; ``_two``: table 2). The bots'
+# builds and their batch kernels are in ``bots/_deal.py`` and ``bots/_search.py`` (the engine never
+# imports the bots); ``bots._runs.run_facts`` / ``run_aggregate`` / ``run_logs`` pick the build
+# from the table and the kinds.
 
 @njit(cache=True, nogil=True)
 def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
@@ -1235,3 +1249,29 @@ def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, para
     buf = new_buffer()
     for i in range(indices.shape[0]):
         _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
+
+
+# the same at table 2 (R-VAR-TWO)
+@njit(cache=True, nogil=True)
+def run_facts_random_two(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(out.shape[0]):
+        _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        _store_facts(log, out, i)
+
+
+@njit(cache=True, nogil=True)
+def run_aggregate_random_two(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
+    buf = new_buffer()
+    log = np.zeros(L_LEN, dtype=np.int64)
+    for i in range(count):
+        _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        _accumulate(log, acc, rv[RV_N_SEATS])
+
+
+@njit(cache=True, nogil=True)
+def run_logs_random_two(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
+    buf = new_buffer()
+    for i in range(indices.shape[0]):
+        _play_random_two(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)

@@ -52,7 +52,7 @@ def random_ecart(normal, cands, n_ecart, out, out_pos, st):
         rem = normal
         i = 0
         while rem:
-            b = select_bit(rem, 0)
+            b = tzcnt(rem)
             rem &= rem - 1
             out[out_pos + i] = 22 + b
             i += 1
