@@ -24,8 +24,7 @@ from ._cache import engine_sources, guard_cache
 from .play import new_buffer, score_kernel
 
 guard_cache("tarotsim-kernels", (
-    _bits.bits_py, play.run_facts_random, play.run_aggregate_random, play.run_logs_random,
-    play.run_facts_random_two, play.run_aggregate_random_two, play.run_logs_random_two, play.new_buffer,
+    _bits.bits_py, play.run_facts_random, play.run_aggregate_random, play.run_logs_random, play.new_buffer,
     play.score_kernel, _rng.shuffle_into, _rng.stream_state_py, _rng.draws_py, worlds.derive, worlds._prepare,
     worlds.sample_worlds, worlds.count_worlds, worlds.new_workspace, worlds.world_masks), engine_sources())
 

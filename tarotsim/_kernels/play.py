@@ -1221,57 +1221,42 @@ def _accumulate(log, acc, n):
         acc[ACC_ALONE] += 1
 
 
-# The batch kernels of the random builds (every seat plays random; ``_two``: table 2). The bots'
-# builds and their batch kernels are in ``bots/_deal.py`` and ``bots/_search.py`` (the engine never
-# imports the bots); ``bots._runs.run_facts`` / ``run_aggregate`` / ``run_logs`` pick the build
-# from the table and the kinds.
+# The batch kernels of the random builds (every seat plays random). ``two``: None, or True at table 2
+# (R-VAR-TWO): numba compiles one specialization per type of ``two`` and prunes the branch on it
+# before typing, so a run of the other tables never compiles table 2's build. The bots' builds and
+# their batch kernels are in ``bots/_deal.py`` and ``bots/_search.py`` (the engine never imports
+# the bots); ``bots._runs.run_facts`` / ``run_aggregate`` / ``run_logs`` pick the build from the
+# table and the kinds.
 
 @njit(cache=True, nogil=True)
-def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
+def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, two=None):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
-        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        if two is None:
+            _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        else:
+            _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         _store_facts(log, out, i)
 
 
 @njit(cache=True, nogil=True)
-def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
+def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, two=None):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
-        _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        if two is None:
+            _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        else:
+            _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         _accumulate(log, acc, rv[RV_N_SEATS])
 
 
 @njit(cache=True, nogil=True)
-def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
+def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, two=None):
     buf = new_buffer()
     for i in range(indices.shape[0]):
-        _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
-
-
-# the same at table 2 (R-VAR-TWO)
-@njit(cache=True, nogil=True)
-def run_facts_random_two(rv, seed, start, forced_seat, forced_contract, kinds, params, out):
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(out.shape[0]):
-        _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
-        _store_facts(log, out, i)
-
-
-@njit(cache=True, nogil=True)
-def run_aggregate_random_two(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc):
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
-
-
-@njit(cache=True, nogil=True)
-def run_logs_random_two(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs):
-    buf = new_buffer()
-    for i in range(indices.shape[0]):
-        _play_random_two(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
+        if two is None:
+            _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
+        else:
+            _play_random_two(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
