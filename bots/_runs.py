@@ -1,8 +1,8 @@
 """The batch kernels for a table (private): the build of the deal kernel picked from the seats'
 kinds, what ``tarotsim.simulate`` calls.
 
-Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, with
-``two=True`` at table 2); a seat
+Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
+take the table-2 build or the other one by argument); a seat
 ``pimc``: the pimc build (``_search.py``); any other table: the bots build (``_deal.py``). ``pol``
 is the policy tuple (``policy.policy_tuple``) or None.
 """
@@ -23,9 +23,9 @@ def _all_random(kinds) -> bool:
 
 
 def _two(rv):
-    """``two`` of the random batch kernels: True at table 2 (R-VAR-TWO), whose random deal has a
-    build of its own, else None."""
-    return True if int(rv[RV_TABLE]) == TABLE_2 else None
+    """``not_two, two`` of the random batch kernels: ``None, True`` at table 2 (R-VAR-TWO), whose
+    random deal has a build of its own, else ``True, None``."""
+    return (None, True) if int(rv[RV_TABLE]) == TABLE_2 else (True, None)
 
 
 def _pimc(kinds):
@@ -40,7 +40,7 @@ def _pimc(kinds):
 def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
     if _all_random(kinds):
-        run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, _two(rv))
+        run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, *_two(rv))
     elif (search := _pimc(kinds)) is not None:
         search.run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
     else:
@@ -50,7 +50,7 @@ def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out,
 def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, pol=None):
     """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
     if _all_random(kinds):
-        run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, _two(rv))
+        run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, *_two(rv))
     elif (search := _pimc(kinds)) is not None:
         search.run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
     else:
@@ -60,7 +60,7 @@ def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, p
 def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, pol=None):
     """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
     if _all_random(kinds):
-        run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, _two(rv))
+        run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, *_two(rv))
     elif (search := _pimc(kinds)) is not None:
         search.run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
     else:

@@ -1221,42 +1221,43 @@ def _accumulate(log, acc, n):
         acc[ACC_ALONE] += 1
 
 
-# The batch kernels of the random builds (every seat plays random). ``two``: None, or True at table 2
-# (R-VAR-TWO): numba compiles one specialization per type of ``two`` and prunes the branch on it
-# before typing, so a run of the other tables never compiles table 2's build. The bots' builds and
+# The batch kernels of the random builds (every seat plays random). ``not_two``, ``two``: one of them
+# None, the other True, for the build of tables 3 to 5d or of table 2 (R-VAR-TWO). numba compiles a
+# specialization per argument type and prunes a branch on ``x is not None`` when ``x`` is None (it
+# cannot on a bool), so a run of the other tables never compiles table 2's build, nor the reverse. The bots' builds and
 # their batch kernels are in ``bots/_deal.py`` and ``bots/_search.py`` (the engine never imports
 # the bots); ``bots._runs.run_facts`` / ``run_aggregate`` / ``run_logs`` pick the build from the
 # table and the kinds.
 
 @njit(cache=True, nogil=True)
-def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, two=None):
+def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, not_two, two):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
-        if two is None:
+        if not_two is not None:
             _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
-        else:
+        if two is not None:
             _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         _store_facts(log, out, i)
 
 
 @njit(cache=True, nogil=True)
-def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, two=None):
+def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, not_two, two):
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
-        if two is None:
+        if not_two is not None:
             _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
-        else:
+        if two is not None:
             _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         _accumulate(log, acc, rv[RV_N_SEATS])
 
 
 @njit(cache=True, nogil=True)
-def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, two=None):
+def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, not_two, two):
     buf = new_buffer()
     for i in range(indices.shape[0]):
-        if two is None:
+        if not_two is not None:
             _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
-        else:
+        if two is not None:
             _play_random_two(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
