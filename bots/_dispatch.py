@@ -210,7 +210,7 @@ def _policies_chelem(kind, params, seat, ht, hs, pub):
 def _bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
     """Announce a chelem? (taker, after the écart): 0 no, 1 yes (``random``: one draw)."""
     if kind == BOT_RANDOM:
-        return below(st, 2)
+        return below(st, np.int64(2))  # a literal 2 would compile ``below`` once more
     if pol is not None:
         if kind == BOT_USER:
             return _user_choice(pol, ub, I64(3), params, seat, ht, hs, pub, I64(0), I64(1), st)
@@ -240,7 +240,7 @@ def _bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
     """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
     (``random``: one draw; ``greedy`` and ``heuristic`` never do)."""
     if kind == BOT_RANDOM:
-        return below(st, 2)
+        return below(st, np.int64(2))  # a literal 2 would compile ``below`` once more
     if pol is not None:
         if kind == BOT_USER:
             return _user_choice(pol, ub, I64(5), params, seat, ht, hs, pub, which, I64(1), st)

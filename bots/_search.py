@@ -344,11 +344,11 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     # the finished tricks, closed again under this world's sides (R-EXC-2, R-COUNT-1, ...)
     for t in range(tr):
         s = slog[L_LEADER + t]
-        trick = (s, False, np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
+        trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
         trick = _replay_cards(slog, ws, t, na, s, trick)
         _close_trick(rv, ws, spub, slog, t, trick)
     s = slog[L_LEADER + tr]
-    trick = (s, False, np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
+    trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
     return _replay_cards(slog, ws, tr, pos, s, trick)
 
 

@@ -447,7 +447,7 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
         can_win = best_key < 33 or (lt_tr & amask) == lt_tr
         if can_win:
             # the Petit wins and is saved when nobody behind can trump over it
-            if (lt_tr & TW_PETIT) and not _trump_threat(pub, 1, out_t, opp_after):
+            if (lt_tr & TW_PETIT) and not _trump_threat(pub, np.int64(1), out_t, opp_after):
                 return 1
             cand = lt_tr & ~TW_PETIT
             if cand == 0:
@@ -481,7 +481,7 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
         return 0
     if safe_ally:
         return _richest(ls)
-    low = _cheapest(0, ls, hs)
+    low = _cheapest(np.int64(0), ls, hs)  # np.int64: a literal 0 compiles it once more
     if has_exc and CARD_HP[low] >= EXCUSE_SAVES and not ally_win:
         return 0
     return low

@@ -581,7 +581,7 @@ def _make_env_step(BOTS=None):
             if POLICIES:
                 slam, bst = bot_chelem(kinds[seat], params, pol, ub, seat, ht, hs, pub, bst)
             else:
-                slam, bst = below(bst, 2)
+                slam, bst = below(bst, np.int64(2))
             return CHELEM_NO + slam, bst
         if kind == K_POIGNEE:
             if POLICIES:
@@ -593,7 +593,7 @@ def _make_env_step(BOTS=None):
             if POLICIES:
                 yes, bst = bot_misere(kinds[seat], params, pol, ub, seat, ht, hs, pub, kind - K_MISERE_ATOUT, bst)
             else:
-                yes, bst = below(bst, 2)
+                yes, bst = below(bst, np.int64(2))
             return MISERE_NO + yes, bst
         lt, ls = _card_legal(rv, buf, e)
         if POLICIES:

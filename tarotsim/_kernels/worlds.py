@@ -918,7 +918,7 @@ def _draw_one(wf, wi, total, st, row):
         a = wi[W_CL_A + k]
         base = wi[W_CL_START + k]
         for i in range(wi[W_CL_M + k]):
-            f = 0
+            f = np.int64(0)  # a literal 0 would compile ``below`` once more
             for p in range(a):
                 f += free[wi[W_CL_LOCS + k * N_LOC + p]]
             j, st = below(st, f)
