@@ -1153,6 +1153,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             log[L_OUTCOME] = OUTCOME_BOT_ERROR
 
     return build_name(_play_marked, TAG)
+
+
 #: The random builds: every seat plays the engine's random player; tables 3, 4, 5 and 5d, and table 2
 #: (R-VAR-TWO), whose piles would cost the others' cold start a third of a second of compile time.
 _play_random = _make_play(TABLE2=False)
@@ -1221,13 +1223,13 @@ def _accumulate(log, acc, n):
         acc[ACC_ALONE] += 1
 
 
-# The batch kernels of the random builds (every seat plays random). ``not_two``, ``two``: one of them
-# None, the other True, for the build of tables 3 to 5d or of table 2 (R-VAR-TWO). numba compiles a
-# specialization per argument type and prunes a branch on ``x is not None`` when ``x`` is None (it
-# cannot on a bool), so a run of the other tables never compiles table 2's build, nor the reverse. The bots' builds and
-# their batch kernels are in ``bots/_deal.py`` and ``bots/_search.py`` (the engine never imports
-# the bots); ``bots._runs.run_facts`` / ``run_aggregate`` / ``run_logs`` pick the build from the
-# table and the kinds.
+# The batch kernels of the random builds (every seat plays random). ``not_two``, ``two``: one of
+# them None, the other True, for the build of tables 3 to 5d or of table 2 (R-VAR-TWO). numba
+# compiles a specialization per argument type and prunes a branch on ``x is not None`` when ``x``
+# is None (it cannot on a bool), so a run of the other tables never compiles table 2's build, nor
+# the reverse. The bots' builds and their batch kernels are in ``bots/_deal.py`` and
+# ``bots/_search.py`` (the engine never imports the bots); ``bots._runs.run_facts`` /
+# ``run_aggregate`` / ``run_logs`` pick the build from the table and the kinds.
 
 @njit(cache=True, nogil=True)
 def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, not_two, two):
