@@ -25,3 +25,15 @@ def test_markdown_report_checks_every_target_from_a_saved_run(tmp_path):
     out = tmp_path / "B.md"
     assert suite.main(["--from-json", str(Path(suite.__file__).parent / "last-run.json"), "--markdown", str(out)]) == 0
     assert out.read_text() == md
+
+
+def test_throughput_times_code_loaded_from_the_cache(capsys):
+    """The throughput script compiles in a child process first, so the timed code is loaded from
+    numba's cache (no figure is asserted: speed is measured, never tested)."""
+    from benchmarks import throughput
+
+    assert throughput.main(["--table", "4", "--deals", "200", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["compiled_in"] == "a child process" and res["deals"] == 200 and res["deals_per_s"] > 0
+    assert throughput.main(["--table", "4", "--deals", "200", "--json", "--compile-here"]) == 0
+    assert json.loads(capsys.readouterr().out)["compiled_in"] == "this process"
