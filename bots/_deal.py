@@ -47,11 +47,13 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
     """
     # table 2 (R-VAR-TWO): the traced build, which plays random seats as the random build does
     # (compiling the random build of table 2 here too would cost every caller its compile time)
+    traced = rv[RV_TABLE] == TABLE_2
     for s in range(rv[RV_N_SEATS]):
-        if kinds[s] != BOT_RANDOM or rv[RV_TABLE] == TABLE_2:
-            _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
-            return
-    _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
+        traced = traced or kinds[s] != BOT_RANDOM
+    if traced:
+        _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
+    else:
+        _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
 
 
 @njit(cache=True, nogil=True)
