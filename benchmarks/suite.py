@@ -5,8 +5,9 @@
 
 Throughput for tables 3, 4, 5, 5d x bots random, greedy, heuristic x one thread and all cores
 (each in a fresh process, after compilation), the pure-Python baseline (the reference engine)
-measured in the same run, start-up and memory of the command line. Every figure comes with the
-command that reproduces it. Ratios (speedup, scaling) are computed from figures of this run.
+measured in the same run, start-up and memory of the command line, the pimc search and the world
+sampler's kernels (``benchmarks.worlds``). Every figure comes with the command that reproduces it.
+Ratios (speedup, scaling) are computed from figures of this run.
 """
 
 from __future__ import annotations
@@ -18,12 +19,17 @@ import re
 import subprocess
 import sys
 
+from benchmarks import worlds as worlds_bench
+
 TABLES = ("3", "4", "5", "5d", "2")  # table 2: R-VAR-TWO
 BOTS = ("random", "greedy", "heuristic")
 DEALS = {"random": 2_000_000, "greedy": 1_000_000, "heuristic": 1_000_000}
 #: the pimc search (one pimc seat, three heuristic ones, table 4) at three budgets
 SEARCH_WORLDS = (8, 32, 128)
 SEARCH_DEALS = {8: 2000, 32: 1000, 128: 300}
+#: the world sampler (``benchmarks.worlds``): heuristic deals per table, worlds per batch
+WORLDS_DEALS = 20
+WORLDS_BATCH = 10_000
 
 
 def _run(module: str, *args: str) -> dict:
@@ -51,6 +57,8 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
         r = _run("benchmarks.search", "--table", "4", "--bots", f"pimc:worlds={w},heuristic,heuristic,heuristic",
                  "--deals", str(max(20, SEARCH_DEALS[w] // scale)))
         search.append(dict(r, worlds=w))
+    worlds = _run("benchmarks.worlds", "--deals", str(max(2, WORLDS_DEALS // scale)),
+                  "--batch", str(WORLDS_BATCH // scale))
     baseline = _run("benchmarks.baseline", "--table", "4", "--deals", str(2000 // scale))
     startup = _run("benchmarks.startup", "--repeat", "3" if not quick else "1",
                    "--rss-deals", "100000,10000000" if not quick else "10000,1000000")
@@ -64,7 +72,7 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
         "scaling_heuristic_t4_all_cores": round(rate("4", "heuristic", cores) / rate("4", "heuristic", 1), 2),
     }
     return {"machine": machine, "throughput": rows, "baseline": baseline, "startup": startup, "ratios": ratios,
-            "search": search}
+            "search": search, "worlds": worlds}
 
 
 #: The targets of the benchmark issue: (what, key function of the results, comparison, target, unit)
@@ -143,7 +151,23 @@ def markdown(res: dict) -> str:
             lines.append(f"| {r['worlds']} | {r['ms_per_decision']:.2f} | {r['decisions_per_s']:,.0f} | "
                          f"{r['worlds_per_s']:,.0f} | {r['rollouts_per_s']:,.0f} | {r['deals_per_s']:,.0f} | "
                          f"`{r['command']}` |")
+    if res.get("worlds"):
+        lines += ["", *worlds_section(res["worlds"])]
     return "\n".join(lines) + "\n"
+
+
+def worlds_section(w: dict) -> list[str]:
+    """The lines of the ``## Worlds (sampler kernels)`` section from a ``benchmarks.worlds`` result."""
+    call = max((r["call_us"]["median"] for r in w["rows"]), default=0.0)
+    return ["## Worlds (sampler kernels)", "",
+            f"`tarotsim._kernels.worlds` at the card decisions of {w['deals']} heuristic deals per table "
+            f"(seed {w['seed']}), one thread, from Python: per position the median of {w['repeat']} calls, "
+            "then the median and the max over the positions of a stage. Stages, for a deal of T tricks: the "
+            "trick played when 0 (trick 1), T // 2 (mid-deal), T - 3 (late) tricks are over, every seat to "
+            "play in it. \"64 worlds\" is what a PIMC decision pays: derive the constraints, fill the count "
+            f"tables, draw 64 worlds. Each figure includes the Python call of a kernel (about {call:.2f} µs). "
+            f"Command: `{w['command']}`.", "",
+            *worlds_bench.markdown(w).rstrip("\n").splitlines()]
 
 
 def _sections(text: str) -> dict[str, str]:
