@@ -35,6 +35,18 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def machine() -> dict:
+    """The machine and versions a figure was measured with (every benchmark's JSON ``machine``)."""
+    import numba
+    import numpy as np
+
+    from tarotsim._kernels import HAS_PDEP
+
+    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "pdep": bool(HAS_PDEP),
+            "python": platform.python_version(), "numba": numba.__version__, "numpy": np.__version__,
+            "platform": platform.platform()}
+
+
 def _engine_bots(text: str, rules):
     """``--bots`` as the kernels take it: registered bots with parameters, or a user's policy set
     (``module:ATTR``, e.g. ``examples.my_policy:POLICY``); a slow-path Python bot is refused."""
@@ -72,11 +84,8 @@ def main(argv=None) -> int:
                         "--mode", a.mode, "--deals", "64", "--json", "--compile-here"],
                        check=True, capture_output=True)
     t_import = time.perf_counter()
-    import numba
-    import numpy as np
 
     from tarotsim import simulate
-    from tarotsim._kernels import HAS_PDEP
     from tarotsim.rules import Rules
     import_s = time.perf_counter() - t_import
 
@@ -109,15 +118,7 @@ def main(argv=None) -> int:
         "chunk_size": chunk,
         "mode": a.mode,
         "seed": a.seed,
-        "machine": {
-            "cpu": _cpu_model(),
-            "cores": os.cpu_count(),
-            "pdep": bool(HAS_PDEP),
-            "python": platform.python_version(),
-            "numba": numba.__version__,
-            "numpy": np.__version__,
-            "platform": platform.platform(),
-        },
+        "machine": machine(),
     }
     if a.mode == "aggregate":
         res["played"] = out.played

@@ -13,7 +13,8 @@ active seat and deal at each stage.
 
 Timed per position, one thread, from Python with arrays allocated once (the kernels allocate
 nothing), each figure the median of ``--repeat`` calls timed one by one after a warm-up call of
-every kernel (numba compiles or loads its cache: ``compile_s``):
+every kernel (which loads it from numba's cache: a child process fills the cache first, so the timed
+code is placed as a bot's is; ``--compile-here`` compiles in this process instead; ``compile_s``):
 
 * ``derive``: ``derive(rv, know, cons)``, the constraints from the knowledge vector;
 * ``count``: ``count_worlds(cons, wf, wi)``, which fills the count tables (``_prepare``);
@@ -33,12 +34,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
+import subprocess
 import sys
 import time
 from functools import partial
+
+from benchmarks.throughput import machine
 
 STAGES = ("trick 1", "mid-deal", "late")
 DEFAULT_TABLES = "4,5,3,2"
@@ -143,18 +145,6 @@ def measure_stage(W, rv, knows: list, batch: int, repeat: int, state) -> dict:
     return res
 
 
-def _machine() -> dict:
-    import numba
-    import numpy as np
-
-    from benchmarks.throughput import _cpu_model
-    from tarotsim._kernels import HAS_PDEP
-
-    return {"cpu": _cpu_model(), "cores": os.cpu_count(), "pdep": bool(HAS_PDEP),
-            "python": platform.python_version(), "numba": numba.__version__, "numpy": np.__version__,
-            "platform": platform.platform()}
-
-
 def _us(x: float) -> str:
     return f"{x:.1f}" if x < 10 else f"{x:,.0f}"
 
@@ -186,6 +176,9 @@ def main(argv=None) -> int:
     p.add_argument("--batch", type=int, default=10_000, help="worlds per sample_worlds call for worlds/s")
     p.add_argument("--repeat", type=int, default=31, help="timed calls per position and figure (median)")
     p.add_argument("--json", action="store_true", help="print JSON only")
+    p.add_argument("--compile-here", action="store_true",
+                   help="compile in this process, not in a child first (the timed code then runs where this "
+                        "process placed it)")
     a = p.parse_args(argv)
     tables = [t.strip() for t in a.tables.split(",") if t.strip()]
     if not tables or any(t not in ("2", "3", "4", "5", "5d") for t in tables) or len(set(tables)) < len(tables):
@@ -193,6 +186,10 @@ def main(argv=None) -> int:
     if a.deals < 1 or a.batch < 1 or a.repeat < 1:
         p.error("--deals, --batch and --repeat must be >= 1")
     t_start = time.perf_counter()
+    if not a.compile_here:  # fill numba's cache in a child: the timed code is then loaded, as a bot's is
+        subprocess.run([sys.executable, "-m", "benchmarks.worlds", "--tables", tables[0], "--seed", str(a.seed),
+                        "--deals", "1", "--repeat", "1", "--batch", "1", "--json", "--compile-here"],
+                       check=True, capture_output=True)
     import numpy as np
 
     from tarotsim._kernels import worlds as W
@@ -233,8 +230,9 @@ def main(argv=None) -> int:
     timed_s = time.perf_counter() - t0
     res = {"benchmark": "worlds", "tables": tables, "seed": a.seed, "deals": a.deals, "batch": a.batch,
            "repeat": a.repeat, "threads": 1, "rows": rows, "compile_s": round(compile_s, 3),
+           "compiled_in": "this process" if a.compile_here else "a child process",
            "play_s": round(play_s, 3), "timed_s": round(timed_s, 3),
-           "elapsed_s": round(time.perf_counter() - t_start, 3), "machine": _machine(),
+           "elapsed_s": round(time.perf_counter() - t_start, 3), "machine": machine(),
            "command": "python -m benchmarks.worlds " + " ".join(sys.argv[1:] if argv is None else argv)}
     print(json.dumps(res) if a.json else markdown(res), end="\n" if a.json else "")
     return 0
