@@ -48,6 +48,7 @@ def test_worlds_benchmark_reports_every_stage_and_renders(capsys):
     assert worlds.main(args) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["benchmark"] == "worlds" and res["tables"] == ["4", "2"] and res["batch"] == 50
+    assert res["compiled_in"] == "a child process"
     assert res["command"] == "python -m benchmarks.worlds " + " ".join(args)
     assert set(res["machine"]) >= {"cpu", "cores", "python", "numba", "numpy"}
     assert [(r["table"], r["stage"]) for r in res["rows"]] == [(t, s) for t in ("4", "2") for s in worlds.STAGES]
