@@ -161,11 +161,9 @@ def worlds_section(w: dict) -> list[str]:
     call = max((r["call_us"]["median"] for r in w["rows"]), default=0.0)
     return ["## Worlds (sampler kernels)", "",
             f"`tarotsim._kernels.worlds` at the card decisions of {w['deals']} heuristic deals per table "
-            f"(seed {w['seed']}), one thread, from Python: per position the median of {w['repeat']} calls, "
-            "then the median and the max over the positions of a stage. Stages, for a deal of T tricks: the "
-            "trick played when 0 (trick 1), T // 2 (mid-deal), T - 3 (late) tricks are over, every seat to "
-            "play in it. \"64 worlds\" is what a PIMC decision pays: derive the constraints, fill the count "
-            f"tables, draw 64 worlds. Each figure includes the Python call of a kernel (about {call:.2f} µs). "
+            f"(seed {w['seed']}), one thread, from Python; positions, stages and figures as the docstring of "
+            f"`benchmarks/worlds.py` defines them. Each figure includes the Python call of a kernel (about "
+            f"{call:.2f} µs). "
             f"Command: `{w['command']}`.", "",
             *worlds_bench.markdown(w).rstrip("\n").splitlines()]
 

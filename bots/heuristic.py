@@ -149,7 +149,7 @@ def heuristic_bid(params, seat, ht, hs, pub, highest):
     table = pub[PUB_TABLE]
     # table 2 is a race, not a table-4 auction moved: thresholds of its own. One call of
     # bid_by_thresholds keeps this function small enough for LLVM to inline it into the dispatch
-    # (two made the bots' deal 1 to 2% slower)
+    # (two made the heuristic deal 2 to 3% slower)
     first = H_PRISE2 if table == TABLE_2 else H_PRISE
     shift = params[seat, H_SHIFT5] if table == TABLE_5 else params[seat, H_SHIFT3] if table == TABLE_3 else 0.0
     # garde sans / contre: no écart to make voids, so the hand's own voids count 4x
