@@ -440,7 +440,7 @@ class Solution:
     ``value`` is exact (the attack's half-points, or the taker's score) when ``complete``; otherwise
     it lies in ``[lo, hi]`` (the node budget ran out). ``card_values`` maps each legal card of the
     seat to move (``to_move``, of ``side``) to the value after it; ``best`` are the cards that keep
-    ``value``.
+    ``value``. ``nodes``: cards the search tried; ``tests``: its null-window searches.
     """
 
     mode: str
@@ -452,6 +452,7 @@ class Solution:
     side: str
     card_values: dict[Card, int]
     nodes: int
+    tests: int = 0
 
     @property
     def best(self) -> tuple[Card, ...]:
@@ -493,6 +494,7 @@ class Solver:
         self.mode = mode
         self.budget = _budget(budget)
         self.flags = K.F_ALL if flags is None else int(flags)
+        self.exact = K.EXACT_TRICKS
         self.tt = K.new_table(table_bits)
         self.stk = K.new_stack()
         from ._kernels.layout import L_LEN
@@ -522,6 +524,7 @@ class Solver:
         cfg[K.CFG_BUDGET] = self.budget if budget is None else _budget(budget)
         cfg[K.CFG_FLAGS] = self.flags
         cfg[K.CFG_GEN] = self.generation
+        cfg[K.CFG_EXACT] = self.exact
         K.solve_position(position.rules.to_vector(), position.description(), cfg, self.tt, self.stk, self.buf,
                          self.log, self.out)
         self.nodes += int(self.out[K.OUT_NODES])
@@ -550,7 +553,7 @@ class Solver:
         mover = int(out[K.OUT_MOVER])
         return Solution(mode=self.mode, value=lo if lo == hi else None, lo=lo, hi=hi, complete=bool(complete and lo == hi),
                         to_move=mover, side=position.side_of(mover) or "", card_values=values,
-                        nodes=int(out[K.OUT_NODES]))
+                        nodes=int(out[K.OUT_NODES]), tests=int(out[K.OUT_TESTS]))
 
     def moves(self, position: Position) -> list[Card]:
         """The cards the search tries at ``position``, in its order: the legal cards (with merging on,

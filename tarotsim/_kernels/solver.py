@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import KERNEL_N_TRICKS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
-from ._bits import extract_bits, popcount, scalar, select_bit, tzcnt
+from ._bits import extract_bits, hibit, popcount, scalar, select_bit, tzcnt
 from ._cache import engine_sources, guard_cache
 from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
@@ -74,6 +74,7 @@ CFG_GUESS = 3       # Q_VALUE, Q_CARDS: the first target tried (NO_GUESS: none)
 CFG_BUDGET = 4      # most nodes for the question (0: no limit)
 CFG_FLAGS = 5       # the techniques used (F_*)
 CFG_GEN = 6         # the transposition table's generation: entries of another one are empty
+CFG_EXACT = 7       # trick starts with at most this many tricks left get their exact value
 CFG_LEN = 8
 
 #: reach a target; the value; the value and each legal card's; the cards the search tries first
@@ -81,6 +82,8 @@ CFG_LEN = 8
 Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES = 0, 1, 2, 3
 MODE_POINTS, MODE_SCORE = 0, 1
 NO_GUESS = -(1 << 40)
+#: the default of CFG_EXACT
+EXACT_TRICKS = 2
 F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON = 1, 2, 4, 8, 16
 F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON
 
@@ -91,6 +94,7 @@ OUT_LO = 2          # the value lies in [OUT_LO, OUT_HI] (equal when DONE)
 OUT_HI = 3
 OUT_NODES = 4       # nodes searched for the question
 OUT_MOVER = 5       # the seat to play at the position
+OUT_TESTS = 6       # null-window tests (searches) made for the question
 OUT_CARDS = 8       # Q_CARDS: per card id, its value (NOT_LEGAL for a card the seat may not play)
 OUT_LEN = OUT_CARDS + 78
 DONE, INCOMPLETE = 0, 1
@@ -135,10 +139,15 @@ PL_I = 20           # the next one to try
 PL_MAX = 21         # 1: the seat attacks (an OR-node)
 PL_OFFSET = 22      # the objective the transposition entry's bounds are counted from
 PL_TSTART = 23      # 1: a trick start with a transposition entry to update
-PL_RT = 24          # the cards still out at a trick start (trump word, suit word)
-PL_RS = 25
-PL_HASH = 26        # the hash of its key
-PL_KEY = 27         # the transposition key (TT_KEY_LEN words)
+PL_BEST = 24        # the best value of its cards so far, for its side
+PL_RT = 25          # the cards still out at a trick start (trump word, suit word)
+PL_RS = 26
+PL_HASH = 27        # the hash of its key
+PL_ALPHA = 28       # its window now, and as it was entered
+PL_BETA = 29
+PL_ALPHA0 = 30
+PL_BETA0 = 31
+PL_KEY = 32         # the transposition key (TT_KEY_LEN words)
 TT_KEY_LEN = 1 + 2 * MAX_SEATS
 PL_MOVES = PL_KEY + TT_KEY_LEN
 PL_SCORES = PL_MOVES + MAX_MOVES
@@ -155,14 +164,17 @@ TT_LEN = 16
 BIG = np.int64(1 << 40)
 
 N_TRICKS = KERNEL_N_TRICKS
+# the states of a ply in ``_search``: new, to try its next card, its value known
+NEW, NEXT, DONE_PLY = 0, 1, 2
 
 # Compile time: numba inlines an ``inline="always"`` step by copying its IR at each call site and
 # running its passes again, nested steps again at every level; steps that nest others, or are
-# called from several places, are compiled units of their own (``_unit``: a call each, LLVM links
-# them), the others are inlined (``_step``).
+# called from several places, are compiled units of their own (``_unit``), which LLVM inlines
+# (``forceinline``: the search ran a third slower with calls), the others are inlined by numba
+# (``_step``).
 _step = njit(inline="always")
 #: the compiled units
-_unit = njit(nogil=True, _nrt=False)
+_unit = njit(nogil=True, _nrt=False, forceinline=True)
 _HASH_MULT = np.array([(0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * i) % (1 << 63) | 1 for i in range(TT_KEY_LEN)],
                       dtype=np.int64)
 
@@ -444,29 +456,85 @@ def _last_trick(rv, buf, log, stk, p, mode):
     return v
 
 
+@_step
+def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_other, other_won_all, left):
+    """What ``side`` (1 attack, 0 defence) takes whatever the other does, from a trick start with
+    ``left`` tricks to play: ``(half-points, oudlers)``.
+
+    * Its trumps above every trump of the other side (``trumps_*``) win the trick they are played to
+      (R-PLAY-5: the highest trump wins; the side's own higher trumps keep the trick on its side):
+      their points, and in each such trick a card of each seat of the other side, worth at least
+      a half-point (R-CARD-4; an Excuse of the other side pays a low card, R-EXC-2). Each of its
+      seats plays one card a trick (R-PLAY-2): those cards fill at least ``ceil(n / seats)``
+      tricks. Unless the other side holds the Excuse and has won every trick so far: then the
+      Excuse led to the last trick would win it (R-EXC-4).
+    * Its Excuse, with two tricks or more to play: played before the last trick it stays with the
+      side (R-EXC-2), at least 9 - 1 half-points and an oudler (R-EXC-5).
+    """
+    hp = np.int64(0)
+    oud = np.int64(0)
+    seats = np.int64(0)
+    for s in range(n_seats):
+        if ws[WS_ATT + s] == side and (ws[WS_HT + s] | ws[WS_HS + s]) != 0:
+            seats += 1
+    if not (excuse_other and other_won_all):
+        above = trumps_side if trumps_other == 0 else trumps_side & ~((np.int64(2) << hibit(trumps_other)) - 1)
+        k = popcount(above)
+        if k > 0 and seats > 0:
+            hp += half_points(above, np.int64(0)) + ((k + seats - 1) // seats) * (na - seats)
+            oud += popcount(above & TW_OUDLERS)
+    if excuse_side and left >= 2:
+        hp += 8
+        oud += 1
+    return hp, oud
+
+
 @_unit
 def _bounds(rv, buf, log, stk, p, mode):
-    """Bounds ``(lo, hi)`` on the objective at ply ``p`` from the cards still out: the attack
-    keeps what it holds and can win at most every card still out (points; R-EXC-2 gives the
-    owner's side of the Excuse at least what the other side gets); in score mode the taker's score
-    with the facts at both extremes (no card more, every card, the petit au bout and the slam
-    either way), the score rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3)."""
+    """Bounds ``(lo, hi)`` on the objective at ply ``p``: the attack keeps what it holds, plus at a
+    trick start what it surely takes (:func:`_sure`), and wins at most every card still out but
+    what the defence surely takes (points); in score mode the taker's score with the facts at both
+    extremes (those points and oudlers, the petit au bout and the slam either way), the score
+    rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3)."""
     ws = buf[0:WS_LEN]
     rt = stk[p, PL_TT]
     rs = stk[p, PL_TS]
-    for s in range(rv[RV_N_SEATS]):
-        rt |= ws[WS_HT + s]
+    att_t = np.int64(0)
+    def_t = np.int64(0)
+    n = rv[RV_N_SEATS]
+    for s in range(n):
+        ht = ws[WS_HT + s]
+        rt |= ht
         rs |= ws[WS_HS + s]
+        if ws[WS_ATT + s]:
+            att_t |= ht
+        else:
+            def_t |= ht
     acc = _attack_points(ws)
-    if mode == MODE_POINTS:
-        return acc, acc + half_points(rt, rs)
+    oud = popcount(ws[WS_PILE_T] & TW_OUDLERS)
     tr = stk[p, PL_TR]
     att_tricks = ws[WS_ATT_TRICKS]
-    oud = popcount(ws[WS_PILE_T] & TW_OUDLERS)
+    lo_hp = acc
+    hi_hp = acc + half_points(rt, rs)
+    lo_oud = oud
+    hi_oud = oud + popcount(rt & TW_OUDLERS)
+    if stk[p, PL_POS] == 0:
+        na = rv[RV_N_ACTIVE]
+        left = N_TRICKS[rv[RV_TABLE]] - tr
+        a_hp, a_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
+                            (def_t & 1) != 0, att_tricks == 0, left)
+        d_hp, d_oud = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS, (def_t & 1) != 0,
+                            (att_t & 1) != 0, att_tricks == tr, left)
+        lo_hp += a_hp
+        lo_oud += a_oud
+        hi_hp -= d_hp
+        hi_oud -= d_oud
+    if mode == MODE_POINTS:
+        return lo_hp, hi_hp
     lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
     hi_slam = np.int64(1) if att_tricks == tr else np.int64(0)
-    lo = _taker_score(rv, buf, log, acc, oud, np.int64(-1), lo_slam)
-    hi = _taker_score(rv, buf, log, acc + half_points(rt, rs), oud + popcount(rt & TW_OUDLERS), np.int64(1), hi_slam)
+    lo = _taker_score(rv, buf, log, lo_hp, lo_oud, np.int64(-1), lo_slam)
+    hi = _taker_score(rv, buf, log, hi_hp, hi_oud, np.int64(1), hi_slam)
     return lo, hi
 
 
@@ -583,25 +651,32 @@ def _hint_card(code, rt, rs):
 # --- the search ---------------------------------------------------------------------------------
 
 @_unit
-def _enter(rv, buf, log, stk, tt, p, target, mode, flags, gen):
-    """A new node at ply ``p``: its answer to "the objective >= target" when known at once (1 or 0:
-    the last trick, a bound, the transposition table), else -1 with its candidate cards ready."""
+def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
+    """A new node at ply ``p`` searched in the window ``(alpha, beta)``. Returns ``(known, v)``:
+    when ``known``, ``v`` is its value as a fail-soft answer (the last trick: exact; a bound or the
+    transposition table: at least ``v`` when ``v >= beta``, at most ``v`` when ``v <= alpha``);
+    otherwise its candidate cards are ready and its window is set (the whole range at a trick start
+    with at most ``exact`` tricks left: such a node gets its exact value, kept for every window)."""
     ws = buf[0:WS_LEN]
     stk[p, PL_TSTART] = 0
     hint = np.int64(-1)
     if stk[p, PL_POS] == 0:
         tr = stk[p, PL_TR]
-        if tr == N_TRICKS[rv[RV_TABLE]] - 1:
-            return np.int64(1) if _last_trick(rv, buf, log, stk, p, mode) >= target else np.int64(0)
+        left = N_TRICKS[rv[RV_TABLE]] - tr
+        if left == 1:
+            return True, _last_trick(rv, buf, log, stk, p, mode)
+        if left <= exact:
+            alpha = -BIG
+            beta = BIG
         offset = np.int64(0)
         if mode == MODE_POINTS:
             offset = _attack_points(ws)
         if flags & F_BOUNDS:
             lo, hi = _bounds(rv, buf, log, stk, p, mode)
-            if lo >= target:
-                return np.int64(1)
-            if hi < target:
-                return np.int64(0)
+            if lo >= beta or lo == hi:
+                return True, lo
+            if hi <= alpha:
+                return True, hi
         if flags & F_TT:
             rt = np.int64(0)
             rs = np.int64(0)
@@ -614,51 +689,65 @@ def _enter(rv, buf, log, stk, tt, p, target, mode, flags, gen):
             stk[p, PL_HASH] = h
             e = _tt_find(tt, stk, p, h, gen)
             if e >= 0:
-                if offset + tt[e, TT_LO] >= target:
-                    return np.int64(1)
-                if offset + tt[e, TT_HI] < target:
-                    return np.int64(0)
+                lo = offset + tt[e, TT_LO]
+                hi = offset + tt[e, TT_HI]
+                if lo >= beta or lo == hi:
+                    return True, lo
+                if hi <= alpha:
+                    return True, hi
                 hint = _hint_card(tt[e, TT_HINT], rt, rs)
             stk[p, PL_TSTART] = 1
             stk[p, PL_OFFSET] = offset
     stk[p, PL_N] = _moves(rv, ws, stk, p, flags, hint)
     stk[p, PL_I] = 0
-    stk[p, PL_MAX] = ws[WS_ATT + stk[p, PL_SEAT]]
-    return np.int64(-1)
+    attack = ws[WS_ATT + stk[p, PL_SEAT]]
+    stk[p, PL_MAX] = attack
+    stk[p, PL_BEST] = -BIG if attack == 1 else BIG
+    stk[p, PL_ALPHA] = alpha
+    stk[p, PL_BETA] = beta
+    stk[p, PL_ALPHA0] = alpha
+    stk[p, PL_BETA0] = beta
+    return False, np.int64(0)
 
 
 @_unit
-def _settle(rv, stk, tt, p, res, target, gen, cut):
-    """Ply ``p`` answered ``res``: a trick start keeps it in the transposition table, with the card
-    that decided (``cut``) as the hint."""
+def _settle(rv, stk, tt, p, v, gen, cut):
+    """Ply ``p`` is worth ``v`` in the window it was searched with (at most ``v`` when ``v`` is at
+    or below its lower end, at least ``v`` at or above its upper end, exactly ``v`` between): a
+    trick start keeps that in the transposition table, with the card that decided (``cut``) as the
+    hint."""
     if stk[p, PL_TSTART] == 0:
         return
     h = stk[p, PL_HASH]
-    rel = target - stk[p, PL_OFFSET]
+    rel = v - stk[p, PL_OFFSET]
     hint = _hint_code(stk[p, PL_CARD], stk[p, PL_RT], stk[p, PL_RS]) if cut else np.int64(0)
     depth = N_TRICKS[rv[RV_TABLE]] - stk[p, PL_TR]
-    if res:
-        _tt_store(tt, stk, p, h, gen, depth, rel, BIG, hint)
-    else:
-        _tt_store(tt, stk, p, h, gen, depth, -BIG, rel - 1, hint)
+    lo = rel if v > stk[p, PL_ALPHA0] else -BIG
+    hi = rel if v < stk[p, PL_BETA0] else BIG
+    _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint)
 
 
 @njit(nogil=True, _nrt=False)
-def _search(rv, buf, log, stk, tt, root, target, mode, flags, gen, nodes, budget):
-    """Whether the objective reaches ``target`` with best play from ply ``root`` (1 or 0), or -1
-    when more than ``budget`` nodes (0: no limit) would be needed. Returns ``(answer, nodes)``,
-    ``nodes`` counting on from the one given; the workspace is as it was on return.
+def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, nodes, budget):
+    """The objective at ply ``root`` with best play, searched in the window ``(alpha, beta)``
+    (alpha-beta, fail-soft): returns ``(done, v, nodes)``, ``v`` the value when it lies inside the
+    window, else a bound on the side it falls (at most ``v <= alpha``, at least ``v >= beta``);
+    ``nodes`` counts on from the one given; ``done`` is False when more than ``budget`` nodes (0:
+    no limit) would be needed. The workspace is as it was on return. A null window (``beta =
+    alpha + 1``) answers "does the objective reach ``beta``?".
 
-    Depth first on an explicit stack, one ply per card: a seat of the attack answers 1 as soon as
-    one of its cards does (an OR-node), a seat of the defence 0 as soon as one of its cards does
-    (an AND-node)."""
+    Depth first on an explicit stack, one ply per card: a seat of the attack takes the largest
+    value of its cards, a seat of the defence the smallest, each stopping as soon as the window
+    closes; ``exact``: see ``_enter``."""
     p = root
-    res = np.int64(-2)  # -2: ply p is new; -1: ply p tries its next card; 0, 1: ply p's answer
+    state = NEW
+    v = np.int64(0)
     while True:
-        if res == -2:
-            res = _enter(rv, buf, log, stk, tt, p, target, mode, flags, gen)
+        if state == NEW:
+            known, v = _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact)
+            state = DONE_PLY if known else NEXT
             continue
-        if res == -1:
+        if state == NEXT:
             i = stk[p, PL_I]
             stk[p, PL_I] = i + 1
             nodes += 1
@@ -666,47 +755,55 @@ def _search(rv, buf, log, stk, tt, root, target, mode, flags, gen, nodes, budget
                 while p > root:
                     p -= 1
                     _undo(buf, stk, p)
-                return np.int64(-1), nodes
+                return False, v, nodes
             over = _apply(rv, buf, log, stk, p, stk[p, PL_MOVES + i])
+            alpha = stk[p, PL_ALPHA]
+            beta = stk[p, PL_BETA]
             p += 1
-            res = (np.int64(1) if _final(rv, buf, log, stk, p, mode) >= target else np.int64(0)) if over \
-                else np.int64(-2)
+            if over:
+                v = _final(rv, buf, log, stk, p, mode)
+                state = DONE_PLY
+            else:
+                state = NEW
             continue
+        # ply p is worth v: hand it to its parent
         if p == root:
-            return res, nodes
+            return True, v, nodes
         p -= 1
         _undo(buf, stk, p)
-        cut = (res == 1) == (stk[p, PL_MAX] == 1)
-        if not cut:
-            if stk[p, PL_I] < stk[p, PL_N]:
-                res = np.int64(-1)
-                continue
-            res = np.int64(0) if stk[p, PL_MAX] == 1 else np.int64(1)
-        _settle(rv, stk, tt, p, res, target, gen, cut)
+        if stk[p, PL_MAX] == 1:
+            best = max(stk[p, PL_BEST], v)
+            stk[p, PL_ALPHA] = max(stk[p, PL_ALPHA], v)
+        else:
+            best = min(stk[p, PL_BEST], v)
+            stk[p, PL_BETA] = min(stk[p, PL_BETA], v)
+        stk[p, PL_BEST] = best
+        cut = stk[p, PL_ALPHA] >= stk[p, PL_BETA]
+        if not cut and stk[p, PL_I] < stk[p, PL_N]:
+            state = NEXT
+            continue
+        v = best
+        _settle(rv, stk, tt, p, v, gen, cut)
 
 
 @_step
-def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, nodes, budget):
-    """Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window questions:
-    ``guess`` first when it lies in ``(lo, hi]``, then bisection. Returns ``(status, lo, hi,
-    nodes)``; ``lo == hi`` when DONE."""
-    if lo < guess <= hi:
-        r, nodes = _search(rv, buf, log, stk, tt, root, guess, mode, flags, gen, nodes, budget)
-        if r < 0:
-            return INCOMPLETE, lo, hi, nodes
-        if r:
-            lo = guess
-        else:
-            hi = guess - 1
+def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, nodes, budget, tests):
+    """Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
+    MTD(f) search): the first at ``guess`` when it lies in ``(lo, hi]``, else at the middle; each
+    answer moves a bound to the value it found, and the next test is just past it. Returns
+    ``(status, lo, hi, nodes)``; ``lo == hi`` when DONE."""
+    t = guess if lo < guess <= hi else lo + (hi - lo + 1) // 2
     while lo < hi:
-        mid = lo + (hi - lo + 1) // 2
-        r, nodes = _search(rv, buf, log, stk, tt, root, mid, mode, flags, gen, nodes, budget)
-        if r < 0:
+        tests[0] += 1
+        done, g, nodes = _search(rv, buf, log, stk, tt, root, t - 1, t, mode, flags, gen, exact, nodes, budget)
+        if not done:
             return INCOMPLETE, lo, hi, nodes
-        if r:
-            lo = mid
+        if g >= t:
+            lo = max(lo, g)
+            t = lo + 1
         else:
-            hi = mid - 1
+            hi = min(hi, g)
+            t = hi
     return DONE, lo, hi, nodes
 
 
@@ -754,11 +851,13 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
     flags = cfg[CFG_FLAGS]
     gen = cfg[CFG_GEN]
     budget = cfg[CFG_BUDGET]
+    exact = cfg[CFG_EXACT]
     q = cfg[CFG_QUESTION]
     ws = buf[0:WS_LEN]
     _load_trick(stk, 0, trick, tr, pos)
     out[OUT_MOVER] = trick[0]
     nodes = np.int64(0)
+    out[OUT_TESTS] = 0
     if q == Q_MOVES:
         n = _moves(rv, ws, stk, np.int64(0), flags, np.int64(-1))
         for k in range(n):
@@ -767,9 +866,11 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
         out[OUT_STATUS] = DONE
         return
     if q == Q_REACH:
-        r, nodes = _search(rv, buf, log, stk, tt, np.int64(0), cfg[CFG_TARGET], mode, flags, gen, nodes, budget)
-        out[OUT_STATUS] = INCOMPLETE if r < 0 else DONE
-        out[OUT_REACH] = r
+        target = cfg[CFG_TARGET]
+        done, g, nodes = _search(rv, buf, log, stk, tt, np.int64(0), target - 1, target, mode, flags, gen, exact, nodes,
+                                 budget)
+        out[OUT_STATUS] = DONE if done else INCOMPLETE
+        out[OUT_REACH] = 1 if g >= target else 0
         out[OUT_NODES] = nodes
         return
     for c in range(78):
@@ -799,7 +900,8 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
             else:
                 lo = max(lo, v)
                 guess = lo + 1
-        st, lo, hi, nodes = _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, nodes, budget)
+        st, lo, hi, nodes = _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, nodes, budget,
+                                   out[OUT_TESTS:OUT_TESTS + 1])
         if item == 0:
             out[OUT_LO] = lo
             out[OUT_HI] = hi
