@@ -193,6 +193,15 @@ def _equivalent(prev, b, others, plain):
     return between & others == 0
 
 
+@scalar
+def _winning_card(tt, ts, bkey, fmask):
+    """The card of key ``bkey`` (``play.CARD_KEY_*``: a trump, or a card of the led suit ``fmask``)
+    among the trick's cards ``tt``, ``ts``, as its bits (trump word, suit word)."""
+    if bkey >= 32:
+        return np.int64(1) << (bkey - 32), np.int64(0)
+    return np.int64(0), ts & fmask & (np.int64(1) << (tzcnt(fmask) + bkey - 1))
+
+
 @_step
 def _threat(ws, seat, pos, na, side, key, fm):
     """Whether a seat of the other side than ``side``, still to play in this trick after ``seat``
@@ -264,15 +273,21 @@ def _moves(rv, ws, stk, p, flags, hint):
         ls = _call_restriction(rv, ws, pos, fixed, ht, hs, ls)
     merge = (flags & F_MERGE) != 0
     order = (flags & F_ORDER) != 0
-    others_t = stk[p, PL_TT]
-    others_s = stk[p, PL_TS]
+    # the cards that could tell two of the seat's cards apart: the other hands', and the trick's
+    # winning card (the others in the trick go to its winner whichever card wins: R-PLAY-5)
+    bkey = stk[p, PL_BKEY]
+    bseat = stk[p, PL_BSEAT]
+    others_t = np.int64(0)
+    others_s = np.int64(0)
+    if pos > 0 and bkey >= 0:
+        wt, ws_ = _winning_card(stk[p, PL_TT], stk[p, PL_TS], bkey, fmask)
+        others_t |= wt
+        others_s |= ws_
     for s in range(rv[RV_N_SEATS]):
         if s != seat:
             others_t |= ws[WS_HT + s]
             others_s |= ws[WS_HS + s]
     na = rv[RV_N_ACTIVE]
-    bkey = stk[p, PL_BKEY]
-    bseat = stk[p, PL_BSEAT]
     n = 0
     for word in range(2):
         rem = lt if word == 0 else ls
