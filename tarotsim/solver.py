@@ -504,8 +504,14 @@ class Solver:
         self.out = np.zeros(K.OUT_LEN, dtype=np.int64)
         self.generation = 0
         self._deal_key: tuple | None = None
-        #: nodes searched by every question so far
+        #: nodes searched by every question so far, and by the last one
         self.nodes = 0
+        self.nodes_last = 0
+
+    def forget(self) -> None:
+        """Empty the transposition table (at once: its entries of an older generation are ignored)."""
+        self.generation += 1
+        self._deal_key = None
 
     def _ask(self, position: Position, question: int, target: int = 0, guess: int | None = None,
              budget: int | None = None) -> np.ndarray:
@@ -514,7 +520,7 @@ class Solver:
             raise SolverError(f"a Position is needed, not {type(position).__name__}")
         key = position.deal_key()
         if key != self._deal_key:
-            self.generation += 1
+            self.forget()
             self._deal_key = key
         cfg = np.zeros(K.CFG_LEN, dtype=np.int64)
         cfg[K.CFG_QUESTION] = question
@@ -527,7 +533,8 @@ class Solver:
         cfg[K.CFG_EXACT] = self.exact
         K.solve_position(position.rules.to_vector(), position.description(), cfg, self.tt, self.stk, self.buf,
                          self.log, self.out)
-        self.nodes += int(self.out[K.OUT_NODES])
+        self.nodes_last = int(self.out[K.OUT_NODES])
+        self.nodes += self.nodes_last
         return self.out
 
     def reach(self, position: Position, target: int, budget: int | None = None) -> bool | None:

@@ -1038,8 +1038,11 @@ def new_stack() -> np.ndarray:
 
 
 def new_table(bits: int) -> np.ndarray:
-    """A transposition table of ``2**bits`` entries (int64[2**bits, TT_LEN]; ``TT_LEN * 8`` bytes each)."""
-    return np.zeros((1 << bits, TT_LEN), dtype=np.int64)
+    """A transposition table of ``2**bits`` entries (int64[2**bits, TT_LEN]; ``TT_LEN * 8`` bytes
+    each), every page written now (not at its first use by a search: a question's cost is its own)."""
+    tt = np.empty((1 << bits, TT_LEN), dtype=np.int64)
+    tt.fill(0)
+    return tt
 
 
 # the cache guard (``_cache``): these kernels inline the deal kernel's steps and the scorer
