@@ -781,7 +781,9 @@ def _print_tournament(res, as_json: bool) -> None:
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Append every finished deal's record (DESIGN §6), for `tarotsim show` and `replay`.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colours (output to a pipe never has any).")
-def play(table, seat, bots, seed, deals, until, options_, records_path, no_color):
+@click.option("--analyse", is_flag=True, help="After each deal, what each card cost against best play (as "
+                                              "`tarotsim analyse` shows it).")
+def play(table, seat, bots, seed, deals, until, options_, records_path, no_color, analyse):
     """Play deals yourself, at one seat, against bots at the others.
 
     Each turn shows what your seat may see (your hand by suit, the bids, the chien when
@@ -825,7 +827,7 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
             raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
     try:
         session = interactive.Session(rules, seat, bot_list, seed, deals=deals, until=until, records=records,
-                                      color=False if no_color else None)
+                                      color=False if no_color else None, analyse=analyse)
         result = session.run()
     except OSError as e:  # the records file could not be written (a full disk …): the deals before are kept
         raise click.ClickException(f"--records: cannot append to {records_path}: {e.strerror or e}") from None
@@ -1011,6 +1013,14 @@ def merge(files, as_json):
         _print_tournament(rep, as_json)
     else:
         _print_study(rep, as_json)
+
+
+# ---------------------------------------------------------------------------------------------
+# tarotsim analyse: the exact solver's post-mortem (its code is tarotsim.analysis)
+
+from .analysis import analyse_cmd  # noqa: E402
+
+cli.add_command(analyse_cmd)
 
 
 # ---------------------------------------------------------------------------------------------
