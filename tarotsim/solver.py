@@ -524,7 +524,7 @@ class Solver:
             self._deal_key = key
         cfg = np.zeros(K.CFG_LEN, dtype=np.int64)
         cfg[K.CFG_QUESTION] = question
-        cfg[K.CFG_MODE] = MODES.index(self.mode)
+        cfg[K.CFG_MODE] = K.MODE_POINTS if self.mode == "points" else K.MODE_SCORE + position.taker
         cfg[K.CFG_TARGET] = target
         cfg[K.CFG_GUESS] = K.NO_GUESS if guess is None else guess
         cfg[K.CFG_BUDGET] = self.budget if budget is None else _budget(budget)

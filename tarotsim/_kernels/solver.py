@@ -13,10 +13,12 @@ R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``play._count`` a
 
 * ``MODE_POINTS``: the attack's card points at the end of the deal, in half-points (0..182),
   the écart or chien and the tricks already won included;
-* ``MODE_SCORE``: the taker's score for the deal (the contract made or failed and its difference,
-  the oudlers the attack ends with, the petit au bout, the slam, the poignées and misères
-  declared): what the attack maximises and the defence minimises (every defender's score is
-  minus the taker's over his factor, R-SCORE-2, misères apart, which play cannot change).
+* ``MODE_SCORE + seat``: that seat's score for the deal (the contract made or failed and its
+  difference, the oudlers the attack ends with, the petit au bout, the slam, the poignées and
+  misères declared), counted for the attack: the score of an attack seat, minus the score of a
+  defence seat. Every seat's score is its factor times one value, misères apart, which play cannot
+  change (R-SCORE-1, R-SCORE-2): the attack maximises each of these objectives, the defence
+  minimises it, with the same best play. The API's score mode is the taker's.
 
 The core question is a null window, ``reach``: can the attack make the objective at least
 ``target`` with best play by both sides (``_search``: a depth-first search over single cards on
@@ -68,7 +70,7 @@ from .seats import next_seat
 
 # --- the question (``cfg``, int64[CFG_LEN]) -------------------------------------------------------
 CFG_QUESTION = 0    # Q_REACH, Q_VALUE, Q_CARDS or Q_MOVES
-CFG_MODE = 1        # MODE_POINTS or MODE_SCORE
+CFG_MODE = 1        # MODE_POINTS, or MODE_SCORE + the seat whose score it is
 CFG_TARGET = 2      # Q_REACH: the target
 CFG_GUESS = 3       # Q_VALUE, Q_CARDS: the first target tried (NO_GUESS: none)
 CFG_BUDGET = 4      # most nodes for the question (0: no limit)
@@ -304,19 +306,20 @@ def _moves(rv, ws, stk, p, flags, hint):
                     prev = b
                     continue
             prev = b
-            c = b if word == 0 else 22 + b
-            sc = np.int64(0)
-            if order:
-                sc = np.int64(1 << 20) if c == hint else _order_score(ws, seat, pos, na, c, fixed, fmask, bkey, bseat)
-            # insertion, best first (a stable order: equal scores keep id order)
-            i = n
+            stk[p, PL_MOVES + n] = b if word == 0 else 22 + b
+            n += 1
+    if order and n > 1:
+        # insertion, best first (a stable order: equal scores keep id order)
+        for k in range(n):
+            c = stk[p, PL_MOVES + k]
+            sc = np.int64(1 << 20) if c == hint else _order_score(ws, seat, pos, na, c, fixed, fmask, bkey, bseat)
+            i = k
             while i > 0 and stk[p, PL_SCORES + i - 1] < sc:
                 stk[p, PL_MOVES + i] = stk[p, PL_MOVES + i - 1]
                 stk[p, PL_SCORES + i] = stk[p, PL_SCORES + i - 1]
                 i -= 1
             stk[p, PL_MOVES + i] = c
             stk[p, PL_SCORES + i] = sc
-            n += 1
     return n
 
 
@@ -414,12 +417,16 @@ def _undo(buf, stk, p):
 
 
 @njit(nogil=True, _nrt=False)
-def _taker_score(rv, buf, log, attack_hp, oudlers, pab, slam_side):
-    """The taker's score with these facts: ``play._score`` (``tarotsim.scoring.score_core``:
-    R-COUNT-3, R-COUNT-4, R-PAB-3, R-POIG-4, R-SLAM-3, R-SCORE-1, R-SCORE-2, R-MIS-2)."""
-    _score(rv, attack_hp, oudlers, pab, slam_side, buf[0:WS_LEN], buf[B_PUB:B_PUB + PUB_LEN], log,
+def _score_for(rv, buf, log, mode, attack_hp, oudlers, pab, slam_side):
+    """The score objective of ``mode`` (``MODE_SCORE + seat``) with these facts: the seat's score by
+    ``play._score`` (``tarotsim.scoring.score_core``: R-COUNT-3, R-COUNT-4, R-PAB-3, R-POIG-4,
+    R-SLAM-3, R-SCORE-1, R-SCORE-2, R-MIS-2), minus it for a seat of the defence."""
+    ws = buf[0:WS_LEN]
+    _score(rv, attack_hp, oudlers, pab, slam_side, ws, buf[B_PUB:B_PUB + PUB_LEN], log,
            buf[B_STEPS:B_STEPS + ST_LEN], buf[B_SCORES:B_SCORES + MAX_SEATS], buf[B_MISERES:B_MISERES + MAX_SEATS])
-    return log[L_SCORES + log[L_TAKER]]
+    seat = mode - MODE_SCORE
+    v = log[L_SCORES + seat]
+    return v if ws[WS_ATT + seat] == 1 else -v
 
 
 @_step
@@ -431,12 +438,12 @@ def _attack_points(ws):
 @_unit
 def _final(rv, buf, log, stk, q, mode):
     """The objective once the deal is over (ply ``q`` after the last card): the attack's
-    half-points, or the taker's score (``play._count``: R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2)."""
+    half-points, or a seat's score (``play._count``: R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2)."""
     ws = buf[0:WS_LEN]
     if mode == MODE_POINTS:
         return _attack_points(ws)
     attack_hp, oudlers, slam_side = _count(rv, ws, log)
-    return _taker_score(rv, buf, log, attack_hp, oudlers, stk[q, PL_PAB], slam_side)
+    return _score_for(rv, buf, log, mode, attack_hp, oudlers, stk[q, PL_PAB], slam_side)
 
 
 @njit(nogil=True, _nrt=False)
@@ -548,8 +555,8 @@ def _bounds(rv, buf, log, stk, p, mode):
         return lo_hp, hi_hp
     lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
     hi_slam = np.int64(1) if att_tricks == tr else np.int64(0)
-    lo = _taker_score(rv, buf, log, lo_hp, lo_oud, np.int64(-1), lo_slam)
-    hi = _taker_score(rv, buf, log, hi_hp, hi_oud, np.int64(1), hi_slam)
+    lo = _score_for(rv, buf, log, mode, lo_hp, lo_oud, np.int64(-1), lo_slam)
+    hi = _score_for(rv, buf, log, mode, hi_hp, hi_oud, np.int64(1), hi_slam)
     return lo, hi
 
 
@@ -578,8 +585,8 @@ def _key(rv, ws, stk, p, mode, flags):
     tr = stk[p, PL_TR]
     att_tricks = ws[WS_ATT_TRICKS]
     extra = stk[p, PL_SEAT] | (np.int64(att_tricks == tr) << 3) | (np.int64(att_tricks == 0) << 4) | (mode << 5)
-    if mode == MODE_SCORE:
-        extra |= (_attack_points(ws) << 6) | (popcount(ws[WS_PILE_T] & TW_OUDLERS) << 14)
+    if mode != MODE_POINTS:
+        extra |= (_attack_points(ws) << 8) | (popcount(ws[WS_PILE_T] & TW_OUDLERS) << 16)
     k0 = shape | (extra << 40) if canon else extra
     stk[p, PL_KEY] = k0
     h = k0 * _HASH_MULT[0]
@@ -686,12 +693,8 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
         offset = np.int64(0)
         if mode == MODE_POINTS:
             offset = _attack_points(ws)
-        if flags & F_BOUNDS:
-            lo, hi = _bounds(rv, buf, log, stk, p, mode)
-            if lo >= beta or lo == hi:
-                return True, lo
-            if hi <= alpha:
-                return True, hi
+        lo = -BIG
+        hi = BIG
         if flags & F_TT:
             rt = np.int64(0)
             rs = np.int64(0)
@@ -713,6 +716,14 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
                 hint = _hint_card(tt[e, TT_HINT], rt, rs)
             stk[p, PL_TSTART] = 1
             stk[p, PL_OFFSET] = offset
+        if flags & F_BOUNDS:
+            blo, bhi = _bounds(rv, buf, log, stk, p, mode)
+            lo = max(lo, blo)
+            hi = min(hi, bhi)
+            if lo >= beta or lo == hi:
+                return True, lo
+            if hi <= alpha:
+                return True, hi
     stk[p, PL_N] = _moves(rv, ws, stk, p, flags, hint)
     stk[p, PL_I] = 0
     attack = ws[WS_ATT + stk[p, PL_SEAT]]
