@@ -48,19 +48,21 @@ from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, 
                                     _after_card, _after_lead, _close_trick, _make_play, _take_top,
                                     _store_facts)
 from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
+from tarotsim._kernels import solver as SV
 from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
                                       K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,
                                       K_UNDER, LOC_PILE, LOC_UNDER, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive,
                                       sample_worlds)
-from tarotsim.rules import KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D
+from tarotsim.rules import (KERNEL_N_TRICKS as N_TRICKS, KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS,
+                            RV_TABLE, TABLE_2, TABLE_5D)
 
 from ._deal import BOTS_PARTS
 from ._dispatch import DISPATCH, bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
+from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_EXACT_FROM, P_POLICY, P_ROLLOUTS, P_WORLDS
 
 #: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
 _rollout_rest = BOTS_PARTS["play_rest"]
@@ -87,7 +89,16 @@ PW_WF = PW_WORLDS + (MAX_WORLDS * 78 + 7) // 8  # the sampler's float64 workspac
 PW_STATS = PW_WF + WF_LEN               # counters: decisions searched, worlds, rollouts (benchmarks)
 PW_PILES = PW_STATS + 3                 # table 2: the piles as both players see them (PILES_LEN)
 PW_UNDER = PW_PILES + 2 * PILE_SEATS * N_PILES  # table 2: a world's face-down cards, shuffled
-PIMC_LEN = PW_UNDER + 78
+# ``exact_from``: the exact solver's question, answer, stack and transposition table, and the
+# table's generation (a new one for each world: its sides may differ, R-CALL-2)
+PW_SOLVE_CFG = PW_UNDER + 78
+PW_SOLVE_OUT = PW_SOLVE_CFG + SV.CFG_LEN
+PW_SOLVE_STK = PW_SOLVE_OUT + SV.OUT_LEN
+PW_SOLVE_GEN = PW_SOLVE_STK + SV.MAX_PLY * SV.PL_LEN
+PW_SOLVE_TT = PW_SOLVE_GEN + 1
+#: entries of the transposition table of ``exact_from`` (the last tricks need few)
+SOLVE_TT_ENTRIES = 1 << 14
+PIMC_LEN = PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN
 
 # Table 2 (R-VAR-TWO): the piles as both players see them, int64[PILES_LEN]: per seat and pile
 # (``seat * N_PILES + pile``, the deal's pile order) its height at ``PILE_HEIGHT``, and its face-up top
@@ -425,6 +436,37 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     return n
 
 
+@njit(inline="always")
+def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_cand, total, wsp):
+    """``exact_from``: the world set up in ``base_*`` and ``slog`` solved exactly, every card known
+    (``tarotsim._kernels.solver.solve_in``, the seat's score with best play by every seat), each
+    candidate card's score for the seat added to ``total``."""
+    for k in range(WS_LEN):
+        sbuf[k] = base_ws[k]
+    for k in range(PUB_LEN):
+        sbuf[B_PUB + k] = base_pub[k]
+    for k in range(MAX_SEATS):
+        sbuf[B_MISERES + k] = base_mis[k]
+    cfg = wsp[PW_SOLVE_CFG:PW_SOLVE_CFG + SV.CFG_LEN]
+    out = wsp[PW_SOLVE_OUT:PW_SOLVE_OUT + SV.OUT_LEN]
+    stk = wsp[PW_SOLVE_STK:PW_SOLVE_GEN].reshape((SV.MAX_PLY, SV.PL_LEN))
+    tt = wsp[PW_SOLVE_TT:PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN].reshape((SOLVE_TT_ENTRIES, SV.TT_LEN))
+    wsp[PW_SOLVE_GEN] += 1
+    cfg[SV.CFG_QUESTION] = SV.Q_CARDS
+    cfg[SV.CFG_MODE] = SV.MODE_SCORE + seat
+    cfg[SV.CFG_TARGET] = 0
+    cfg[SV.CFG_GUESS] = SV.NO_GUESS
+    cfg[SV.CFG_BUDGET] = 0
+    cfg[SV.CFG_FLAGS] = SV.F_ALL
+    cfg[SV.CFG_GEN] = wsp[PW_SOLVE_GEN]
+    cfg[SV.CFG_EXACT] = SV.EXACT_TRICKS
+    SV.solve_in(rv, sbuf, slog, trick0, np.int64(tr), np.int64(pos), cfg, tt, stk, out)
+    # the objective is the seat's score counted for the attack (minus it for a defender)
+    sign = 1 if base_ws[WS_ATT + seat] == 1 else -1
+    for i in range(n_cand):
+        total[i] += sign * out[SV.OUT_CARDS + cand[i]]
+
+
 @njit(nogil=True, _nrt=False)
 def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp):
     """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
@@ -434,7 +476,8 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     rv : int64[RV_LEN]
         The rules vector.
     params : float64[n_seats, N_BOT_PARAMS]
-        Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``).
+        Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``,
+        ``exact_from``: in the last tricks each world is solved exactly, :func:`_solve_world`).
     seat, ht, hs, pub :
         The seat, its hand (trump word, suit word) and the public view, as every bot gets them.
     ecart_t, ecart_s : int64
@@ -500,10 +543,14 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
     two = rv[RV_TABLE] == TABLE_2
     under = wsp[PW_UNDER:PW_UNDER + 78]
+    exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
     for w in range(n_worlds):
         trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
         if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
             st = _deal_under(piles, worlds[w], base_ws, under, st)
+        if exact:
+            _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal, total, wsp)
+            continue
         for _ in range(n_roll):
             rst, st = next_u64(st)
             for i in range(n_legal):

@@ -812,12 +812,36 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
         _settle(rv, stk, tt, p, v, gen, cut)
 
 
+@njit(nogil=True, _nrt=False)
+def _greedy(rv, buf, log, stk, root, mode, flags):
+    """The value of one line of play from ply ``root``: every seat plays the card the move ordering
+    puts first (``_moves``), a quick guess of the value. The workspace is as it was on return."""
+    p = root
+    while True:
+        if stk[p, PL_POS] == 0 and stk[p, PL_TR] == N_TRICKS[rv[RV_TABLE]] - 1:
+            v = _last_trick(rv, buf, log, stk, p, mode)
+            break
+        _moves(rv, buf[0:WS_LEN], stk, p, flags, np.int64(-1))
+        over = _apply(rv, buf, log, stk, p, stk[p, PL_MOVES])
+        p += 1
+        if over:
+            v = _final(rv, buf, log, stk, p, mode)
+            break
+    while p > root:
+        p -= 1
+        _undo(buf, stk, p)
+    return v
+
+
 @_step
 def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, nodes, budget, tests):
     """Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
-    MTD(f) search): the first at ``guess`` when it lies in ``(lo, hi]``, else at the middle; each
-    answer moves a bound to the value it found, and the next test is just past it. Returns
-    ``(status, lo, hi, nodes)``; ``lo == hi`` when DONE."""
+    MTD(f) search): the first at ``guess`` (without one, the value of the line :func:`_greedy`
+    plays) when it lies in ``(lo, hi]``, else at the middle; each answer moves a bound to the value
+    it found, and the next test is just past it. Returns ``(status, lo, hi, nodes)``; ``lo == hi``
+    when DONE."""
+    if guess == NO_GUESS and lo < hi:
+        guess = _greedy(rv, buf, log, stk, root, mode, flags)
     t = guess if lo < guess <= hi else lo + (hi - lo + 1) // 2
     while lo < hi:
         tests[0] += 1
