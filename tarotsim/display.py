@@ -6,9 +6,17 @@ from .cards import SUIT_SYMBOLS, Card, format_points
 from .rules import MULTIPLIERS, CONTRACTS, TARGETS
 
 
+def display_order(names) -> list[Card]:
+    """A hand as a player holds it (the text view and the pictures alike): trumps high to low,
+    the Excuse, then each suit (♠ ♥ ♦ ♣) high to low."""
+    cards = sorted((Card.parse(n) for n in names), reverse=True)
+    return ([c for c in cards if c.is_trump] + [c for c in cards if c.is_excuse]
+            + [c for s in range(4) for c in cards if c.suit == s])
+
+
 def hand_by_suit(names) -> str:
     """``T21 T14 T3 EX | ♠ K 10 4 | ♥ … `` : trumps high to low, then each suit high to low."""
-    cards = sorted((Card.parse(n) for n in names), reverse=True)
+    cards = display_order(names)
     trumps = [str(c) for c in cards if c.is_trump] + [str(c) for c in cards if c.is_excuse]
     parts = [" ".join(trumps)] if trumps else []
     for s in range(4):

@@ -72,6 +72,22 @@ class RecordError(ValueError):
         return (type(self), (self.line, self.action, self.rule_id, self.message))
 
 
+class Record(dict):
+    """A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
+    written as one), which a notebook also shows as a picture of the table at the start of play
+    (``_repr_svg_``, ``_repr_html_``: :func:`tarotsim.svg.record_svg`)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        from .svg import record_svg
+        return record_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .svg import html_figure
+        return html_figure(self._repr_svg_())
+
+
 @dataclass(frozen=True)
 class VerifyResult:
     """What replaying a record gives: the outcome, the recomputed result and scores, the deal."""
@@ -239,7 +255,7 @@ def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
     except ValueError:  # a number of thousands of digits (int max str digits)
         raise RecordError(lineno, None, None, "a JSON number too long to be part of a deal record") from None
     check_record(record, lineno)
-    return record
+    return Record(record)
 
 
 def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
@@ -429,11 +445,17 @@ def check_record(record, line: int | None = None) -> None:
 # replay / verify
 
 
-def replay(record: dict, line: int | None = None) -> VerifyResult:
+def replay(record: dict, line: int | None = None, on_step=None) -> VerifyResult:
     """Replay every decision of ``record`` through the reference engine; return the outcome,
     result and scores it gives. Legality and trick winners are checked; the recorded result
-    and scores are not needed (see :func:`verify`)."""
-    return _Replayer(record, line).run()
+    and scores are not needed (see :func:`verify`).
+
+    ``on_step(action, deal)``, if given, is called once the cards are dealt (action
+    ``"deal"``) and after each decision is applied, with the action as error messages name it
+    (``"bid 2, seat 1 says garde"``, ``"trick 7, seat 2 plays T5"``) and the
+    :class:`~tarotsim.reference.deal.ReferenceDeal` in its new state (pictures of every step).
+    """
+    return _Replayer(record, line, on_step=on_step).run()
 
 
 def verify(record: dict, line: int | None = None) -> VerifyResult:
@@ -445,14 +467,15 @@ def verify(record: dict, line: int | None = None) -> VerifyResult:
     return out
 
 
-def complete(record: dict, line: int | None = None) -> dict:
+def complete(record: dict, line: int | None = None, on_step=None) -> dict:
     """Verify ``record`` as far as it goes; return a copy with what it leaves out recomputed.
 
     Like :func:`verify`, but a record without ``result`` or ``scores`` (typed by hand) is not
     refused for that: they are filled in from the replay, as are ``partner`` at table 5 and
     ``petit_sec_seat`` of an annulled deal. What the record does hold must match the replay.
+    ``on_step`` is called at every step as by :func:`replay`.
     """
-    r = _Replayer(record, line)
+    r = _Replayer(record, line, on_step=on_step)
     out = r.run()
     d = out.deal
     full = dict(record)
@@ -637,11 +660,12 @@ def _worker_init():
 class _Replayer:
     """Walks a record in the order of the deal and stops at its first bad thing."""
 
-    def __init__(self, record: dict, line: int | None, checked: bool = False):
+    def __init__(self, record: dict, line: int | None, checked: bool = False, on_step=None):
         if not checked:  # ``checked``: :func:`parse_line` has just done it
             check_record(record, line)
         self.rec = record
         self.line = line
+        self.on_step = on_step
 
     def fail(self, action, rule_id, message):
         raise RecordError(self.line, action, rule_id, message)
@@ -649,11 +673,14 @@ class _Replayer:
     def do(self, action, fn, *args):
         """Apply one decision; a refusal of the engine becomes a RecordError on ``action``."""
         try:
-            return fn(*args)
+            out = fn(*args)
         except RuleViolation as e:
             self.fail(action, e.rule_id, e.message)
         except (CardError, ValueError) as e:
             self.fail(action, None, str(e))
+        if self.on_step is not None:
+            self.on_step(action, self.d if action != "deal" else out)
+        return out
 
     # -- the deal, step by step --------------------------------------------------------------
     def run(self) -> VerifyResult:
