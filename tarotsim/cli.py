@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+import os
 import sys
 
 import click
@@ -529,47 +530,116 @@ class _NoBar:
 @_common_sim_options
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal (needed without FILE).")
 @click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
-@click.option("--line", "line", type=click.IntRange(min=1), metavar="N",
-              help="With FILE: the line of the record to show (default: the first record).")
+@click.option("--line", "lines", type=click.IntRange(min=1), metavar="N", multiple=True,
+              help="With FILE: the line of the record to show (default: the first record); "
+                   "with --html, repeatable (default: every record of FILE).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
+@click.option("--html", "html_path", metavar="FILE.html",
+              help="Write a replay page instead: one HTML file, needing nothing else, to step through "
+                   "the deal(s) card by card (docs/pictures.md).")
 @click.pass_context
-def show(ctx, file, table, bots, options_, seed, index, line, names, as_json):
+def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, html_path):
     """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
     trick with its leader and winner, the count and the scores.
 
     The deal is played again from its seed and index by the bots, or read from FILE, a
     deal-records file (JSON Lines, DESIGN §6; gzip-compressed or - for standard input):
-    the record of line N, checked against the rules first.
+    the record of line N, checked against the rules first. With --html FILE.html the
+    deal is written as a page to open in a browser: the table at every step (buttons
+    and arrow keys), the count and the score breakdown at the end; several --line (or
+    none) give one page with a deal picker.
 
     \b
     Examples:
       tarotsim show --table 5 --seed 7 --index 12
       tarotsim show deals.jsonl.gz --line 3
+      tarotsim show deals.jsonl.gz --line 3 --line 8 --html deals.html
     """
     from .display import format_record
 
+    if html_path is not None:
+        if as_json:
+            raise BadInput("--json and --html: give one of them")
+        from .outputs import plan_all
+        plan_all({"--html": html_path})  # a bad path: one line before any work
+    elif len(lines) > 1:
+        raise BadInput("several --line: a page shows several deals, give --html FILE.html")
+    line = lines[0] if lines else None
     if file is not None:
         given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
                  if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
         if given:
             raise BadInput(f"{', '.join(given)}: a deal read from FILE is shown as recorded; "
                            "give FILE --line N, or --seed S --index I")
+        if html_path is not None:
+            return _show_html(_recorded_deals(file, lines), names, html_path, os.path.basename(_file_label(file)))
         rec, shown = _recorded_deal(file, line)
-        rules = Rules.from_options(rec["table"], rec.get("options") or {})
     else:
-        if line is not None:
+        if lines:
             raise BadInput("--line N needs FILE, a deal-records file")
         if seed is None:
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
-        rules = _rules(table, options_)
-        players = _players(bots, rules)
-        rec = shown = Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
+        rec = shown = _played_deal(table, options_, bots, seed, index)
+        if html_path is not None:
+            return _show_html([(None, rec)], names, html_path, f"seed {seed}, index {index}")
+    rules = Rules.from_options(rec["table"], rec.get("options") or {})
     names_ = _names(names, rules, "--names") if names else None
     if as_json:
         click.echo(json.dumps(rec))
     else:
         click.echo(format_record(shown, names_))
+
+
+def _played_deal(table, options_, bots, seed, index) -> dict:
+    """The record of deal (seed, index) played by the bots of ``--bots``, which it names."""
+    from .record import with_seat_labels
+
+    rules = _rules(table, options_)
+    players = _players(bots, rules)
+    rec = Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
+    return with_seat_labels(rec, bots=[p.label for p in players])
+
+
+def _recorded_deals(file: str, lines) -> list[tuple[int, dict]]:
+    """``(line, record)`` of the given lines of ``file`` (none given: every record), bad input as one line."""
+    from .record import RecordError, records_at
+
+    try:
+        found = records_at(file, lines or None)
+    except RecordError as e:
+        raise BadInput(f"{_file_label(file)}: {e}") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
+    if not found:
+        raise BadInput(f"{_file_label(file)} holds no deal record")
+    return found
+
+
+def _show_html(records, names, html_path: str, title: str) -> None:
+    """``show --html``: the replay page of ``records`` (``(line, record)`` pairs) written whole."""
+    from .record import RecordError
+    from .replay_page import PageError, deal_data, write_page
+
+    from .replay_page import MAX_PAGE_DEALS
+
+    if len(records) > MAX_PAGE_DEALS:
+        raise BadInput(f"{title}: {len(records)} deals; a page holds at most {MAX_PAGE_DEALS}: choose them with --line")
+    deals = []
+    for lineno, rec in records:
+        names_ = None
+        if names:
+            names_ = _names(names, Rules.from_options(rec["table"], rec.get("options") or {}), "--names")
+        try:
+            deals.append(deal_data(rec, lineno, names_))
+        except (RecordError, PageError) as e:
+            raise BadInput(f"{title}: {e}") from None
+    try:
+        write_page(html_path, deals, f"tarotsim replay · {title}")
+    except PageError as e:
+        raise BadInput(str(e)) from None
+    if html_path != "-":
+        click.echo(f"replay page of {len(deals)} deal(s) written to {html_path}", err=True)
 
 
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:

@@ -283,6 +283,52 @@ def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
     raise RecordError(line, None, None, f"no such line: the file has {n_lines} line(s)")
 
 
+def records_at(path_or_file, lines=None) -> list[tuple[int, dict]]:
+    """``(line number, record)`` of the records on ``lines`` of a records file (1-based, in file
+    order; None: every record), their shape checked; the other lines are not parsed.
+
+    Raises RecordError when a line asked for is blank, is not there or holds no valid record.
+    Read as by :func:`load` (gzip, ``"-"``).
+    """
+    wanted = None if lines is None else set(lines)
+    if wanted is not None and any(n < 1 for n in wanted):
+        raise ValueError(f"lines are numbered from 1, not {min(wanted)}")
+    out: list[tuple[int, dict]] = []
+    n_lines = 0
+    with open_records(path_or_file) as f:
+        for lineno, raw in read_lines(f):
+            n_lines = lineno
+            if wanted is not None and lineno not in wanted:
+                continue
+            record = parse_line(raw, lineno)
+            if record is not None:
+                out.append((lineno, record))
+            elif wanted is not None:
+                raise RecordError(lineno, None, None, "a blank line: no deal record there")
+    if wanted is not None and max(wanted, default=0) > n_lines:
+        raise RecordError(max(wanted), None, None, f"no such line: the file has {n_lines} line(s)")
+    return out
+
+
+#: Extra fields (DESIGN §6 allows them) naming who held each seat: ``players`` the players' names
+#: (``tarotsim play`` writes them), ``bots`` the bot of each seat as ``--bots`` names it
+#: (``simulate --records``, ``show --seed``); ``tarotsim stats`` reports by either.
+SEAT_LABEL_FIELDS = ("players", "bots")
+
+
+def with_seat_labels(record: dict, players=None, bots=None) -> dict:
+    """``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
+    ``scores`` (a new dict; the fields of DESIGN §6 keep their meaning)."""
+    out = dict(record)
+    for name, labels in (("players", players), ("bots", bots)):
+        if labels is not None:
+            labels = [str(x) for x in labels]
+            if len(labels) != len(record["hands"]):
+                raise ValueError(f"{name}: one per seat ({len(record['hands'])}), not {len(labels)}")
+            out[name] = labels
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # shape of a record
 
@@ -439,6 +485,11 @@ def check_record(record, line: int | None = None) -> None:
         s = record["scores"]
         if not (isinstance(s, list) and all(_is_int(x) for x in s)):
             fail("scores", "must be a list of whole numbers")
+    for f in SEAT_LABEL_FIELDS:
+        if record.get(f) is not None:
+            v = record[f]
+            if not (isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v)):
+                fail(f, f"must be one name per seat ({len(record['hands'])} strings)")
 
 
 # --------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .cards import RANK_NAMES, Card, format_points
 from .display import display_order
 from .rules import CONTRACTS, MULTIPLIERS
+from .scoring import ScoreBreakdown
 
 # -- sizes (SVG user units, i.e. CSS pixels at 100 %) -------------------------------------------
 CARD_WIDTH = 50
@@ -82,7 +83,7 @@ SUIT_PATHS = (
 STAR_PATH = "M10 1.5L12.4 7.4L18.8 7.9L13.9 12L15.4 18.3L10 14.9L4.6 18.3L6.1 12L1.2 7.9L7.6 7.4Z"
 
 
-def _f(x: float) -> str:
+def coord(x: float) -> str:
     """A coordinate, short: whole numbers without a decimal point."""
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
@@ -95,13 +96,13 @@ def _text(x: float, y: float, text: str, size: float, fill: str, *, anchor: str 
           cls: str | None = None) -> str:
     weight = ' font-weight="bold"' if bold else ""
     klass = f" class={_attr(cls)}" if cls else ""
-    return (f'<text{klass} x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" fill="{fill}"{weight} '
+    return (f'<text{klass} x="{coord(x)}" y="{coord(y)}" font-size="{coord(size)}" fill="{fill}"{weight} '
             f'text-anchor="{anchor}">{escape(text)}</text>')
 
 
 def _shape(path: str, x: float, y: float, size: float, fill: str) -> str:
     """A 20 x 20 path drawn ``size`` units wide with its top-left corner at (x, y)."""
-    return f'<path transform="translate({_f(x)} {_f(y)}) scale({size / 20:g})" d="{path}" fill="{fill}"/>'
+    return f'<path transform="translate({coord(x)} {coord(y)}) scale({size / 20:g})" d="{path}" fill="{fill}"/>'
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,14 +166,14 @@ def card_group(card, x: float = 0, y: float = 0, *, face_up: bool = True, marked
     if marked:
         body += (f'<rect x="1.5" y="1.5" width="{CARD_WIDTH - 3}" height="{CARD_HEIGHT - 3}" rx="{CARD_RADIUS}" '
                  f'fill="none" stroke="{MARK_EDGE}" stroke-width="3"/>')
-    return (f'<g class="{klass}" data-card="{c}" transform="translate({_f(x)} {_f(y)})">'
+    return (f'<g class="{klass}" data-card="{c}" transform="translate({coord(x)} {coord(y)})">'
             f"<title>{escape(card_title(c))}</title>{body}</g>")
 
 
 def _document(width: float, height: float, body: str, background: str | None = None) -> str:
     back = f'<rect width="100%" height="100%" fill="{background}"/>' if background else ""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
-            f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="{FONT}">{back}{body}</svg>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{coord(width)}" height="{coord(height)}" '
+            f'viewBox="0 0 {coord(width)} {coord(height)}" font-family="{FONT}">{back}{body}</svg>')
 
 
 def card_svg(card, face_up: bool = True) -> str:
@@ -208,7 +209,7 @@ def trick_svg(plays, leader: int | None = None, winner: int | None = None, names
 
 
 def _winner_ring(x: float, y: float) -> str:
-    return (f'<rect class="winner" x="{_f(x - 3)}" y="{_f(y - 3)}" width="{CARD_WIDTH + 6}" '
+    return (f'<rect class="winner" x="{coord(x - 3)}" y="{coord(y - 3)}" width="{CARD_WIDTH + 6}" '
             f'height="{CARD_HEIGHT + 6}" rx="{CARD_RADIUS + 2}" fill="none" stroke="{WINNER_EDGE}" '
             f'stroke-width="3"/>')
 
@@ -256,7 +257,7 @@ class Position:
     outcome: str | None = None
     scores: tuple[int, ...] | None = None
     result: dict | None = None
-    breakdown: object = None
+    breakdown: ScoreBreakdown | None = None
 
     @property
     def n_seats(self) -> int:
@@ -402,10 +403,10 @@ def _header(pos: Position, names, out: Layout) -> None:
     line1 = f"Table {pos.table} · {ident} · dealer {names[pos.dealer]}"
     out.overlay.append(_text(12, 18, line1, 14, FELT_TEXT, bold=True, cls="deal"))
     out.overlay.append(_text(TABLE_WIDTH - 12, 18, pos.step, 13, FELT_TEXT, anchor="end", cls="step"))
-    out.overlay.append(_text(12, 36, _contract_line(pos, names), 12, FELT_TEXT, cls="contract"))
+    out.overlay.append(_text(12, 36, contract_line(pos, names), 12, FELT_TEXT, cls="contract"))
 
 
-def _contract_line(pos: Position, names) -> str:
+def contract_line(pos: Position, names) -> str:
     if pos.outcome == "petit_sec":
         return "Petit sec: the deal is annulled (R-DEAL-4)"
     if pos.outcome == "all_passed":
@@ -460,8 +461,9 @@ def _seat(pos: Position, seat: int, names, out: Layout) -> None:
         bits.append(f"{pos.scores[seat]:+d}")
     turn = seat == pos.to_act
     label = ("▶ " if turn else "") + " · ".join(bits)
-    out.overlay.append(_text(x0, y0 - 7, label, 12, WINNER_EDGE if turn else FELT_TEXT, bold=turn,
-                             cls=f"seat seat-{seat}"))
+    right = ax > 0.7 * TABLE_WIDTH  # a seat on the right: its label ends at its hand's right edge
+    out.overlay.append(_text(x0 + w if right else x0, y0 - 7, label, 12, WINNER_EDGE if turn else FELT_TEXT,
+                             anchor="end" if right else "start", bold=turn, cls=f"seat seat-{seat}"))
     if pos.piles:
         _piles(pos, seat, ax, y0, h, out)
 
@@ -518,7 +520,7 @@ def _trick(pos: Position, names, out: Layout, costs) -> None:
 
 
 def _cost_badge(x: float, y: float, half_points: int) -> str:
-    return (f'<g class="cost"><circle cx="{_f(x)}" cy="{_f(y)}" r="11" fill="{COST_FILL}"/>'
+    return (f'<g class="cost"><circle cx="{coord(x)}" cy="{coord(y)}" r="11" fill="{COST_FILL}"/>'
             + _text(x, y + 4, "-" + format_points(half_points), 10, "#ffffff", anchor="middle", bold=True) + "</g>")
 
 
