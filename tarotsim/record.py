@@ -75,12 +75,11 @@ class RecordError(ValueError):
 class Record(dict):
     """A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
     written as one), which a notebook also shows as a picture of the table at the start of play
-    (``_repr_svg_``, ``_repr_html_``: :func:`tarotsim.svg.record_svg`)."""
+    (``_repr_svg_``, ``_repr_html_``: :func:`record_svg`)."""
 
     __slots__ = ()
 
     def _repr_svg_(self) -> str:
-        from .svg import record_svg
         return record_svg(self)
 
     def _repr_html_(self) -> str:
@@ -540,6 +539,38 @@ def complete(record: dict, line: int | None = None, on_step=None) -> dict:
     r.rec = full
     r.compare(out)
     return full
+
+
+def positions(record: dict, line: int | None = None) -> tuple[dict, list]:
+    """``(record completed, position after every step)`` of a deal record, for its pictures
+    (:class:`tarotsim.svg.Position`): dealt, each bid, the call, the écart, the chelem, each
+    declaration and each card. :func:`complete` replays it, checking every rule."""
+    from .svg import position_of
+
+    seed, index = record.get("seed"), record.get("index")
+    out = []
+
+    def step(action, deal):
+        out.append(position_of(deal, "the cards are dealt" if action == "deal" else action, seed, index))
+
+    full = complete(record, line, on_step=step)
+    return full, out
+
+
+def record_svg(record: dict, at: int | None = None, names=None) -> str:
+    """A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
+    :func:`positions` (None: the start of play, every hand full, the écart made, with the final
+    scores below; negative: from the end, -1 being the last card). ``names`` name the seats
+    (default: the record's ``players``, else ``seat 0`` ...)."""
+    from dataclasses import replace
+
+    from . import svg
+
+    full, steps = positions(record)
+    pos = steps[svg.start_of_play(steps) if at is None else at]
+    if at is None and full.get("scores") is not None:  # the start of play, with how it ended
+        pos = replace(pos, scores=steps[-1].scores, result=steps[-1].result)
+    return svg.render(svg.layout(pos, names or svg.seat_names(full)))
 
 
 def verify_file(path_or_file, workers: int = 1) -> int:

@@ -70,9 +70,11 @@ def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> 
     ``c`` (each card shown: ``name,x,y,flags`` joined by ``;``; flag ``d`` face down, ``m`` a
     chien card in the taker's hand), ``o`` (the labels, SVG) and ``p`` (the panel, HTML).
 
-    The record is replayed through the rules first (:func:`tarotsim.svg.positions`): a record
+    The record is replayed through the rules first (:func:`tarotsim.record.positions`): a record
     that breaks one raises :class:`tarotsim.record.RecordError`."""
-    full, steps = svg.positions(record, line)
+    from .record import positions
+
+    full, steps = positions(record, line)
     names = list(names) if names else svg.seat_names(full) or [f"seat {s}" for s in range(len(full["hands"]))]
     costs = card_costs(full, costs)
     out = []

@@ -7,7 +7,7 @@ SVG is plain text, so nothing beyond the standard library draws it; every figure
     svg.card_svg("KH")                       # one card
     svg.hand_svg(["T21", "EX", "KH", "3S"])  # a hand, fanned as a player holds it
     svg.table_svg(game)                      # a Game (tarotsim.engine) at its current decision
-    svg.record_svg(record)                   # a deal record at the start of play (or at=step)
+    record.record_svg(rec)                   # a deal record at the start of play (or at=step)
 
 ``Game`` and the records :func:`tarotsim.record.load` reads have ``_repr_svg_`` and
 ``_repr_html_``: a notebook shows them as the table. Cards read at a glance: rank and suit
@@ -16,8 +16,9 @@ three oudlers edged in gold, the Excuse with a star. Every card drawn is one ``<
 element carrying its name in ``data-card`` (DESIGN §2 notation).
 
 The whole table (:func:`layout`) is computed from a :class:`Position`, the state of a deal at one
-step, read off the reference engine (:func:`position_of`); :func:`positions` gives the position
-after every step of a record (dealt, each bid, the call, the écart, each declaration, each card).
+step, read off the reference engine (:func:`position_of`); :func:`tarotsim.record.positions`
+gives the position after every step of a record (dealt, each bid, the call, the écart, each
+declaration, each card).
 The replay page (:mod:`tarotsim.replay_page`) places the same cards at the same coordinates.
 """
 
@@ -310,21 +311,6 @@ def _aside(d) -> tuple[tuple[Card, ...], str, frozenset]:
     return tuple(d.chien), f"chien, unseen: counts for the {side}", frozenset()
 
 
-def positions(record: dict, line: int | None = None) -> tuple[dict, list[Position]]:
-    """``(record completed, position after every step)`` of a deal record: dealt, each bid, the
-    call, the écart, the chelem, each declaration and each card (:func:`tarotsim.record.complete`
-    replays it, checking every rule, and fills in what a hand-typed record leaves out)."""
-    from .record import complete
-
-    seed, index = record.get("seed"), record.get("index")
-    out: list[Position] = []
-    def step(action, deal):
-        out.append(position_of(deal, "the cards are dealt" if action == "deal" else action, seed, index))
-
-    full = complete(record, line, on_step=step)
-    return full, out
-
-
 # ---------------------------------------------------------------------------------------------
 # the whole table
 
@@ -574,22 +560,6 @@ def start_of_play(steps: list[Position]) -> int:
     return len(steps) - 1
 
 
-def record_svg(record: dict, at: int | None = None, names=None) -> str:
-    """A deal record as SVG at step ``at`` of :func:`positions` (None: the start of play, every
-    hand full, the écart made; negative: from the end, -1 being the final count)."""
-    full, steps = positions(record)
-    i = start_of_play(steps) if at is None else at
-    pos = steps[i]
-    if at is None and full.get("scores") is not None:  # the start of play, with how it ended
-        pos = _with_end(pos, steps[-1])
-    return render(layout(pos, names or seat_names(full)))
-
-
-def _with_end(pos: Position, end: Position) -> Position:
-    from dataclasses import replace
-    return replace(pos, scores=end.scores, result=end.result, step=pos.step or "start of play")
-
-
 def seat_names(record: dict) -> list[str] | None:
     """The players' names a record carries (field ``players``), else None."""
     names = record.get("players")
@@ -602,5 +572,5 @@ def html_figure(svg_text: str) -> str:
 
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "Placed", "Position", "card_face", "card_group", "card_svg",
-           "hand_svg", "html_figure", "layout", "position_of", "positions", "record_svg", "render", "seat_names",
+           "hand_svg", "html_figure", "layout", "position_of", "render", "seat_names",
            "start_of_play", "table_svg", "trick_svg"]

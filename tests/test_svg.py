@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tarotsim import svg
 from tarotsim.cards import DECK, Card
 from tarotsim.engine import Game, PyRandomBot, play_game
-from tarotsim.record import Record, load
+from tarotsim.record import Record, load, positions, record_svg
 from tarotsim.reference import play_deal
 from tarotsim.rules import Rules
 
@@ -23,7 +23,7 @@ TWO = [json.loads(line) for line in (DATA / "two_player.jsonl").read_text().spli
 NS = "{http://www.w3.org/2000/svg}"
 #: The golden picture: the five-player example record at the start of play. When the drawing is
 #: changed on purpose, write it again with
-#: ``python -c "import json,tarotsim.svg as s; print(s.record_svg(json.loads(open('tests/data/examples.jsonl').readlines()[4])), end='')" > tests/data/table5_start.svg``
+#: ``python -c "import json,tarotsim.record as r; print(r.record_svg(json.loads(open('tests/data/examples.jsonl').readlines()[4])), end='')" > tests/data/table5_start.svg``
 GOLDEN = DATA / "table5_start.svg"
 
 
@@ -67,7 +67,7 @@ def test_trick_svg_marks_leader_and_winner():
 
 def test_every_example_record_pictures_every_step_with_one_element_per_card_shown():
     for rec in EXAMPLES + TWO:
-        full, steps = svg.positions(rec)
+        full, steps = positions(rec)
         assert steps[0].step == "the cards are dealt" and steps[-1].scores == tuple(full["scores"])
         for pos in steps:
             drawn = cards_drawn(svg.render(svg.layout(pos)))
@@ -80,7 +80,7 @@ def check_positions(rec: dict) -> None:
     each; the trick in the middle is the record's, from its leader (R-PLAY-1), with its winner
     once complete (R-PLAY-5); the chien's cards are in the taker's hand until the écart
     (R-CHIEN-1)."""
-    full, steps = svg.positions(rec)
+    full, steps = positions(rec)
     tricks = full["tricks"]
     n_cards = len(tricks[0]["cards"]) if tricks else 0
     played = 0
@@ -106,7 +106,7 @@ def check_positions(rec: dict) -> None:
 def test_positions_of_random_deals_agree_with_their_records(table, seed, index):
     rec = play_deal(Rules(table), seed, index)
     check_positions(rec)
-    cards_drawn(svg.record_svg(rec))
+    cards_drawn(record_svg(rec))
 
 
 def test_positions_of_the_example_records_agree_with_them():
@@ -115,14 +115,14 @@ def test_positions_of_the_example_records_agree_with_them():
 
 
 def test_the_same_deal_gives_the_same_svg_the_golden_file():
-    text = svg.record_svg(EXAMPLES[4])
-    assert text == svg.record_svg(json.loads(json.dumps(EXAMPLES[4])))
+    text = record_svg(EXAMPLES[4])
+    assert text == record_svg(json.loads(json.dumps(EXAMPLES[4])))
     assert text == GOLDEN.read_text(encoding="utf-8")
 
 
 def test_table_2_draws_the_piles_faces_down_under_their_tops():
     """R-VAR-TWO: each pile from bottom to top, the cards under its top face down."""
-    full, steps = svg.positions(TWO[0])
+    full, steps = positions(TWO[0])
     lay = svg.layout(steps[0])
     pile_cards = {Card.parse(c) for ps in full["piles"] for p in ps for c in p}
     tops = {Card.parse(p[-1]) for ps in full["piles"] for p in ps}
@@ -144,13 +144,13 @@ def test_game_and_loaded_records_show_themselves_in_a_notebook():
 
 def test_names_are_escaped_and_shown():
     rec = dict(EXAMPLES[3], players=["A<b>", "Léa", "C&D", "Z"])
-    text = svg.record_svg(rec)
+    text = record_svg(rec)
     assert "A&lt;b&gt;" in text and "Léa" in text and "C&amp;D" in text
     cards_drawn(text)
 
 
 def test_a_card_cost_is_drawn_on_its_card_in_the_trick():
-    full, steps = svg.positions(EXAMPLES[3])
+    full, steps = positions(EXAMPLES[3])
     pos = next(p for p in steps if len(p.trick) == 2)
     card = str(pos.trick[1][1])
     text = svg.render(svg.layout(pos, costs={card: 7}))
@@ -159,5 +159,5 @@ def test_a_card_cost_is_drawn_on_its_card_in_the_trick():
 
 @pytest.mark.parametrize("at", [0, 5, -1])
 def test_record_svg_at_any_step(at):
-    full, steps = svg.positions(EXAMPLES[2])
-    assert sorted(cards_drawn(svg.record_svg(EXAMPLES[2], at=at))) == sorted(str(c) for c in steps[at].shown())
+    full, steps = positions(EXAMPLES[2])
+    assert sorted(cards_drawn(record_svg(EXAMPLES[2], at=at))) == sorted(str(c) for c in steps[at].shown())
