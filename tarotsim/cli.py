@@ -405,7 +405,8 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
                    "- streams to standard output (the summary then goes to stderr).")
 @click.option("--facts", "facts_path", metavar="FILE.csv",
               help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
-                   ".gz compresses, - is standard output.")
+                   ".gz compresses, - is standard output; FILE.parquet writes the same columns, typed, "
+                   "as Parquet (needs the parquet extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, shard, save_path,
              checkpoint_path, scheduler, dask_local):
@@ -429,10 +430,11 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     from . import shards
     from . import simulate as sim
     from .outputs import open_outputs
-    from .record import dumps
+    from .record import dumps, with_seat_labels
 
     rules = _rules(table, options_)
     players = _players(bots, rules)
+    labels = [p.label for p in players]
     seed = _seed(seed)
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
@@ -441,6 +443,14 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")
+    parquet = facts_path is not None and facts_path.endswith((".parquet", ".parquet.gz"))
+    if parquet:
+        if facts_path.endswith(".gz"):
+            raise BadInput(f"--facts {facts_path}: a Parquet file is compressed inside; leave out .gz")
+        try:
+            sim._pyarrow()
+        except ImportError as e:
+            raise BadInput(f"--facts {facts_path}: {e}") from None
     job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole)
     outputs = {"--records": records_path, "--facts": facts_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
@@ -454,8 +464,10 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             sm = shards.report(saved)
         else:
             runner = Runner(rules, seed, players, threads)
-            facts_csv = records_fh = None
-            if "--facts" in outs:
+            facts_csv = records_fh = facts_parquet = None
+            if parquet:
+                facts_parquet = sim.ParquetFacts(outs["--facts"].binary, rules, seed)
+            elif "--facts" in outs:
                 facts_csv = csv.writer(outs["--facts"].fh)
                 facts_csv.writerow(sim.facts_csv_header(rules))
             if "--records" in outs:
@@ -463,7 +475,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             acc = None
             t0 = time.perf_counter()
             block = RECORD_BLOCK if fast else 500
-            with _progress(deals, "simulating") as bar:
+            with _progress(deals, "simulating") as bar, _abandon_on_error(facts_parquet):
                 for a in range(start, stop, block):
                     b = min(stop, a + block)
                     f, recs = runner.block(a, b, with_records=records_fh is not None)
@@ -471,15 +483,30 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                     acc = part if acc is None else acc + part
                     if facts_csv is not None:
                         facts_csv.writerows(sim.facts_csv_rows(f, rules, seed))
-                    if records_fh is not None:
-                        records_fh.write("".join(dumps(rec) + "\n" for rec in recs))
+                    if facts_parquet is not None:
+                        facts_parquet.write(f)
+                    if records_fh is not None:  # each names its seats' bots (``tarotsim stats --by bot``)
+                        records_fh.write("".join(dumps(with_seat_labels(rec, bots=labels)) + "\n" for rec in recs))
                     bar.update(b - a)
+            if facts_parquet is not None:
+                facts_parquet.close()  # the file's footer, before the output is committed
             saved = shards.Saved(job.config(), whole, [(start, stop)], acc, time.perf_counter() - t0, threads)
             sm = shards.report(saved)
         if save_path:
             outs["--save"].fh.write(shards.dumps(saved))
     _print_simulate(sm, rules, as_json, to_stderr, records_path, facts_path)
     _echo_written(("saved run", save_path), ("checkpoint", checkpoint_path))
+
+
+@contextlib.contextmanager
+def _abandon_on_error(parquet):
+    """A Parquet writer is closed quietly when the run fails: its output is dropped anyway."""
+    try:
+        yield
+    except BaseException:
+        if parquet is not None:
+            parquet.abandon()
+        raise
 
 
 def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, records_path=None,
@@ -592,13 +619,10 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
 
 
 def _played_deal(table, options_, bots, seed, index) -> dict:
-    """The record of deal (seed, index) played by the bots of ``--bots``, which it names."""
-    from .record import with_seat_labels
-
+    """The record of deal (seed, index) played by the bots of ``--bots``."""
     rules = _rules(table, options_)
     players = _players(bots, rules)
-    rec = Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
-    return with_seat_labels(rec, bots=[p.label for p in players])
+    return Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
 
 
 def _recorded_deals(file: str, lines) -> list[tuple[int, dict]]:
@@ -1081,6 +1105,14 @@ def merge(files, as_json):
         _print_tournament(rep, as_json)
     else:
         _print_study(rep, as_json)
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics of records: tarotsim stats (tarotsim.record_stats)
+
+from .record_stats import stats_command  # noqa: E402  (registered here, written there)
+
+cli.add_command(stats_command)
 
 
 # ---------------------------------------------------------------------------------------------

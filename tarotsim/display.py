@@ -26,6 +26,16 @@ def hand_by_suit(names) -> str:
     return "  |  ".join(parts) if parts else "-"
 
 
+def trick_seats(rec: dict, trick: dict) -> list[int]:
+    """The seat of each card of a record's ``trick``, from its leader in playing order
+    (R-PLAY-2; the 5d dummy plays no card)."""
+    n = len(rec["hands"])
+    seats = [(trick["leader"] + k) % n for k in range(n)]
+    if rec["table"] == "5d":
+        seats = [s for s in seats if s != rec["dealer"]]
+    return seats
+
+
 def _pretty(names) -> str:
     return " ".join(Card.parse(n).pretty() for n in names)
 
@@ -100,9 +110,7 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
     out.append("")
     out.append("Tricks (leader first; * = winner" + ("; ^ = from a pile)" if pile_cards else ")"))
     for i, t in enumerate(rec["tricks"], 1):
-        seats = [(t["leader"] + k) % n for k in range(n)]
-        if rec["table"] == "5d":
-            seats = [s for s in [(t["leader"] + k) % n for k in range(n)] if s != rec["dealer"]]
+        seats = trick_seats(rec, t)
         cells = []
         for seat, c in zip(seats, t["cards"]):
             mark = "*" if seat == t["winner"] else " "

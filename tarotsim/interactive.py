@@ -382,9 +382,9 @@ class Session:
                 rec = self.play_deal(index, res.deals + 1)
                 res.records.append(rec)
                 res.totals = [t + s for t, s in zip(res.totals, rec["scores"])]
-                if self.records_fh is not None:
-                    from .record import dumps
-                    self.records_fh.write(dumps(rec) + "\n")
+                if self.records_fh is not None:  # with the players' names (``tarotsim stats --by player``)
+                    from .record import dumps, with_seat_labels
+                    self.records_fh.write(dumps(with_seat_labels(rec, players=self.names)) + "\n")
                     self.records_fh.flush()
                 self.say(self.format_sheet(res))
                 if self.until is not None and max(res.totals) >= self.until:

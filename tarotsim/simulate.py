@@ -287,6 +287,118 @@ def _points_text(half_points: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# the facts table as Arrow: Parquet files and DataFrames (extras ``parquet``, ``dataframe``)
+
+def _pyarrow():
+    try:
+        import pyarrow
+    except ImportError:
+        raise ImportError("the facts as Arrow or Parquet need pyarrow: pip install 'tarotsim[parquet]'") from None
+    return pyarrow
+
+
+def facts_schema(rules):
+    """The Arrow schema of the facts table: the columns of :func:`facts_csv_header`, typed (a seat
+    or a count a small integer, a name a string, ``attack_points`` a float of whole or half
+    points, ``made`` and ``slam_announced`` booleans); what a deal does not have is null where
+    the CSV cell is empty."""
+    pa = _pyarrow()
+    types = {"seed": pa.uint64(), "table": pa.string(), "index": pa.int64(), "dealer": pa.int8(),
+             "outcome": pa.string(), "taker": pa.int8(), "contract": pa.string(), "partner": pa.int8(),
+             "called": pa.string(), "attack_points": pa.float64(), "oudlers": pa.int8(), "made": pa.bool_(),
+             "difference": pa.int16(), "petit_au_bout": pa.string(), "chelem": pa.string(),
+             "slam_announced": pa.bool_(), "poignee_attack": pa.int16(), "poignee_defence": pa.int16(),
+             "miseres": pa.int8(), "attack_tricks": pa.int8(), "value": pa.int32()}
+    return pa.schema([(c, types.get(c, pa.int32())) for c in facts_csv_header(rules)])
+
+
+def facts_arrow(f: np.ndarray, rules, seed):
+    """The facts table of a facts array as a ``pyarrow.Table`` (:func:`facts_schema`): the same
+    columns and values as the CSV rows of :func:`facts_csv_rows`, built column by column (each
+    copied once out of the structured array, which Arrow cannot share; names through small
+    dictionaries, never one Python string per deal)."""
+    pa = _pyarrow()
+    r = _rules(rules, any_table=True)
+    schema = facts_schema(r)
+    n = len(f)
+    not_played = f["outcome"] != L.OUTCOME_PLAYED
+
+    def col(name, values, mask=None):
+        return pa.array(np.ascontiguousarray(values), type=schema.field(name).type, mask=mask)
+
+    def names(codes, labels, mask=None):
+        idx = pa.array(np.ascontiguousarray(codes, dtype=np.int32), mask=mask)
+        return pa.DictionaryArray.from_arrays(idx, pa.array(labels, type=pa.string())).cast(pa.string())
+
+    pab = f["petit_au_bout"]
+    cols = {
+        "seed": pa.array(np.full(n, int(seed), dtype=np.uint64)),
+        "table": names(np.zeros(n, dtype=np.int32), [r.table]),
+        "index": col("index", f["index"]), "dealer": col("dealer", f["dealer"]),
+        "outcome": names(f["outcome"], list(OUTCOMES)),
+        "taker": col("taker", f["taker"], f["taker"] < 0),
+        "contract": names(np.maximum(f["contract"], 0), list(CONTRACTS), f["contract"] < 0),
+        "partner": col("partner", f["partner"], f["partner"] < 0),
+        "called": names(np.maximum(f["called"], 0), [str(c) for c in DECK], f["called"] < 0),
+        "attack_points": col("attack_points", f["attack_half_points"] / 2, not_played),
+        "oudlers": col("oudlers", f["oudlers"], not_played),
+        "made": col("made", f["made"] != 0, not_played),
+        "difference": col("difference", f["difference"], not_played),
+        "petit_au_bout": names(np.where(pab < 0, 1, 0), ["attack", "defence"], pab == 0),
+        "chelem": names(f["chelem"], [x or "" for x in CHELEM_NAMES], f["chelem"] == 0),
+        "slam_announced": col("slam_announced", f["slam_announced"] != 0),
+        "poignee_attack": col("poignee_attack", f["poignee_attack"]),
+        "poignee_defence": col("poignee_defence", f["poignee_defence"]),
+        "miseres": col("miseres", f["miseres"]),
+        "attack_tricks": col("attack_tricks", f["attack_tricks"], not_played),
+        "value": col("value", f["value"]),
+    }
+    for s in range(r.n_seats):
+        cols[f"score_{s}"] = col(f"score_{s}", f["scores"][:, s])
+    return pa.Table.from_arrays(list(cols.values()), schema=schema)
+
+
+def facts_pandas(f: np.ndarray, rules, seed):
+    """The facts table as a pandas DataFrame whose columns are the Arrow arrays of
+    :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``)."""
+    import pandas as pd
+
+    return facts_arrow(f, rules, seed).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def facts_polars(f: np.ndarray, rules, seed):
+    """The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
+    copy; extra ``dataframe``)."""
+    import polars as pl
+
+    return pl.from_arrow(facts_arrow(f, rules, seed))
+
+
+class ParquetFacts:
+    """Facts written block by block as one Parquet file (one row group per block) into a binary
+    stream, such as an output of :func:`tarotsim.outputs.open_outputs`; :meth:`close` finishes it."""
+
+    def __init__(self, stream, rules, seed):
+        import pyarrow.parquet as pq
+
+        self.rules, self.seed = _rules(rules, any_table=True), int(seed)
+        self.writer = pq.ParquetWriter(stream, facts_schema(self.rules), compression="zstd")
+
+    def write(self, f: np.ndarray) -> None:
+        self.writer.write_table(facts_arrow(f, self.rules, self.seed))
+
+    def close(self) -> None:
+        self.writer.close()
+
+    def abandon(self) -> None:
+        """Close without caring whether the end can be written (the output is being dropped)."""
+        import contextlib
+
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+# ---------------------------------------------------------------------------------------------
 # streaming summary
 
 @dataclass
@@ -567,7 +679,8 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
     return [record_from_log(r, seed, lg) for lg in logs(r, seed, indices, bots, forced)]
 
 
-__all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
-           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "logs",
+__all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES", "ParquetFacts",
+           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "facts_arrow",
+           "facts_pandas", "facts_polars", "facts_schema", "logs",
            "record_from_log", "records",
            "summarize", "summary_from_totals", "totals"]

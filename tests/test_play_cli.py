@@ -133,6 +133,9 @@ def play(args, lines, tmp_path):
     path = tmp_path / "game.jsonl"
     res = CliRunner().invoke(cli, ["play", *args, "--records", str(path)], input="".join(f"{x}\n" for x in lines))
     recs = [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+    seat = int(args[args.index("--seat") + 1]) if "--seat" in args else 0
+    for r in recs:  # each names its players, for `tarotsim stats --by player`; the rest is the game's record
+        assert r.pop("players") == ["you" if s == seat else f"bot{s}" for s in range(len(r["hands"]))]
     return res, recs
 
 
