@@ -288,6 +288,15 @@ def _mean_text(m: dict, digits: int = 1, signed: bool = True) -> str:
     return f"{format(m['mean'], f)} [{format(m['low'], f)}, {format(m['high'], f)}]"
 
 
+def _made(chelems: dict) -> int:
+    """Slams made by the attack, announced or not (R-SLAM-3)."""
+    return chelems["announced_made"] + chelems["made"]
+
+
+def _slams(chelems: dict) -> str:
+    return f"{_made(chelems)}/{chelems['announced_failed']}"
+
+
 def _columns(head: list[str], rows: list[list[str]]) -> list[str]:
     """Rows of cells as aligned lines: the first column to the left, the others to the right."""
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
@@ -304,24 +313,24 @@ def format_stats(d: dict) -> str:
     partner = any(g["as_partner"]["n"] for g in groups.values())
     head = ([d["by"], "deals", "take", "made", "score/deal [95% CI]", "as taker [95% CI]"]
             + (["as partner [95% CI]"] if partner else [])
-            + ["as defender [95% CI]", "PAB won/lost", "poignées", "chelems", "EX lost"])
+            + ["as defender [95% CI]", "PAB won/lost", "poignées", "slams made/failed", "EX lost"])
     rows = []
     for k, g in groups.items():
         rows.append([k, f"{g['deals']:,}", _pct(g["take_rate"]), _pct(g["made_rate"]), _mean_text(g["score"], 2),
                      _mean_text(g["as_taker"])] + ([_mean_text(g["as_partner"])] if partner else [])
                     + [_mean_text(g["as_defender"]), f"{g['petit_au_bout_won']}/{g['petit_au_bout_lost']}",
-                       str(sum(g["poignees"].values())), str(sum(g["chelems"].values())),
-                       str(g["excuse_lost_last_trick"])])
+                       str(sum(g["poignees"].values())), _slams(g["chelems"]), str(g["excuse_lost_last_trick"])])
     out += _columns(head, rows) + [""]
     head = ["contract", "taken", "share", "made", "taker score [95% CI]", "attack points [95% CI]", "PAB att/def",
-            "chelems", "poignée"]
+            "slams made/failed", "poignée"]
     rows = [[c, f"{t['taken']:,}", _pct(t["share"]), _pct(t["made_rate"]), _mean_text(t["taker_score"]),
              _mean_text(t["attack_points"], signed=False),
-             f"{t['petit_au_bout']['attack']}/{t['petit_au_bout']['defence']}", str(sum(t["chelems"].values())),
+             f"{t['petit_au_bout']['attack']}/{t['petit_au_bout']['defence']}", _slams(t["chelems"]),
              str(t["with_poignee"])] for c, t in d["contracts"].items()]
     out += _columns(head, rows)
     out += ["", "take = taken / deals with an auction; made = made / taken; means with their 95% Student t "
-                "interval; PAB: the Petit played to the last trick, won or lost by its side"]
+                "interval; PAB: the Petit played to the last trick, won or lost by its side; slams of the deals "
+                "taken: made (announced or not) / announced and failed"]
     return "\n".join(out)
 
 
@@ -330,7 +339,7 @@ CSV_COLUMNS = ("kind", "name", "deals", "auctions", "taken", "take_rate", "made"
                "taker_high", "partner_n", "partner_mean", "partner_low", "partner_high", "defender_n",
                "defender_mean", "defender_low", "defender_high", "attack_points_mean", "attack_points_low",
                "attack_points_high", "petit_au_bout_won", "petit_au_bout_lost", "petit_au_bout_attack",
-               "petit_au_bout_defence", "poignees", "chelems", "excuse_lost_last_trick")
+               "petit_au_bout_defence", "poignees", "chelems_made", "chelems_failed", "excuse_lost_last_trick")
 
 
 def csv_rows(d: dict) -> list[dict]:
@@ -347,7 +356,8 @@ def csv_rows(d: dict) -> list[dict]:
                      **mean("score", g["score"]), **mean("taker", g["as_taker"]), **mean("partner", g["as_partner"]),
                      **mean("defender", g["as_defender"]), "petit_au_bout_won": g["petit_au_bout_won"],
                      "petit_au_bout_lost": g["petit_au_bout_lost"], "poignees": sum(g["poignees"].values()),
-                     "chelems": sum(g["chelems"].values()), "excuse_lost_last_trick": g["excuse_lost_last_trick"]})
+                     "chelems_made": _made(g["chelems"]), "chelems_failed": g["chelems"]["announced_failed"],
+                     "excuse_lost_last_trick": g["excuse_lost_last_trick"]})
     for c, t in d["contracts"].items():
         ap = t["attack_points"]
         rows.append({"kind": "contract", "name": c, "taken": t["taken"], "made": t["made"], "made_rate": t["made_rate"],
@@ -355,7 +365,8 @@ def csv_rows(d: dict) -> list[dict]:
                      "attack_points_low": ap["low"], "attack_points_high": ap["high"],
                      "petit_au_bout_attack": t["petit_au_bout"]["attack"],
                      "petit_au_bout_defence": t["petit_au_bout"]["defence"],
-                     "poignees": t["with_poignee"], "chelems": sum(t["chelems"].values())})
+                     "poignees": t["with_poignee"], "chelems_made": _made(t["chelems"]),
+                     "chelems_failed": t["chelems"]["announced_failed"]})
     return rows
 
 

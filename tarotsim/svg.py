@@ -48,6 +48,7 @@ TABLE_HEIGHT = 800
 HEADER_HEIGHT = 44      # the lines above the table: deal, contract, declarations
 FOOTER_HEIGHT = 30      # the line below: the scores once the deal is over
 TRICK_RADIUS = (110, 80)  # how far from the centre each seat's card of the trick lies
+TRICK_RADIUS_TWO = (0, 62)  # table 2: nearer, clear of the piles (R-VAR-TWO)
 
 # -- colours and font ---------------------------------------------------------------------------
 FELT = "#1d6b3c"
@@ -305,7 +306,7 @@ def _aside(d) -> tuple[tuple[Card, ...], str, frozenset]:
         return tuple(d.chien), "chien", frozenset()
     if d.contract in ("prise", "garde"):
         if d.phase == "ecart":
-            return (), f"the chien is in seat {d.taker}'s hand (edged orange) until the écart", frozenset(d.chien)
+            return (), f"chien: in seat {d.taker}'s hand (orange)", frozenset(d.chien)
         return tuple(d.ecart), f"écart of seat {d.taker}", frozenset()
     side = "attack" if d.contract == "garde_sans" else "defence"
     return tuple(d.chien), f"chien, unseen: counts for the {side}", frozenset()
@@ -481,7 +482,8 @@ def _trick_slot(n: int, seat: int) -> tuple[float, float]:
     ax, ay, _ = _seat_anchor(n, seat)
     dx, dy = ax - cx, ay - cy
     norm = math.hypot(dx, dy) or 1.0
-    return cx + dx / norm * TRICK_RADIUS[0] - CARD_WIDTH / 2, cy + dy / norm * TRICK_RADIUS[1] - CARD_HEIGHT / 2
+    rx, ry = TRICK_RADIUS_TWO if n == 2 else TRICK_RADIUS
+    return cx + dx / norm * rx - CARD_WIDTH / 2, cy + dy / norm * ry - CARD_HEIGHT / 2
 
 
 def _trick(pos: Position, names, out: Layout, costs) -> None:
