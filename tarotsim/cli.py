@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
-import os
 import sys
 
 import click
@@ -600,7 +599,7 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
             raise BadInput(f"{', '.join(given)}: a deal read from FILE is shown as recorded; "
                            "give FILE --line N, or --seed S --index I")
         if html_path is not None:
-            return _show_html(_recorded_deals(file, lines), names, html_path, os.path.basename(_file_label(file)))
+            return _show_html(file, lines, None, names, html_path)
         rec, shown = _recorded_deal(file, line)
     else:
         if lines:
@@ -609,7 +608,7 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
         rec = shown = _played_deal(table, options_, bots, seed, index)
         if html_path is not None:
-            return _show_html([(None, rec)], names, html_path, f"seed {seed}, index {index}")
+            return _show_html(None, (), rec, names, html_path)
     rules = Rules.from_options(rec["table"], rec.get("options") or {})
     names_ = _names(names, rules, "--names") if names else None
     if as_json:
@@ -625,45 +624,14 @@ def _played_deal(table, options_, bots, seed, index) -> dict:
     return Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
 
 
-def _recorded_deals(file: str, lines) -> list[tuple[int, dict]]:
-    """``(line, record)`` of the given lines of ``file`` (none given: every record), bad input as one line."""
-    from .record import RecordError, records_at
+def _show_html(file, lines, rec, names, html_path: str) -> None:
+    """``show --html``: the replay page (tarotsim.replay_page) of lines of FILE, or of ``rec``."""
+    from .replay_page import write_cli_page
 
-    try:
-        found = records_at(file, lines or None)
-    except RecordError as e:
-        raise BadInput(f"{_file_label(file)}: {e}") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
-    if not found:
-        raise BadInput(f"{_file_label(file)} holds no deal record")
-    return found
+    def names_for(record: dict):
+        return _names(names, Rules.from_options(record["table"], record.get("options") or {}), "--names")
 
-
-def _show_html(records, names, html_path: str, title: str) -> None:
-    """``show --html``: the replay page of ``records`` (``(line, record)`` pairs) written whole."""
-    from .record import RecordError
-    from .replay_page import PageError, deal_data, write_page
-
-    from .replay_page import MAX_PAGE_DEALS
-
-    if len(records) > MAX_PAGE_DEALS:
-        raise BadInput(f"{title}: {len(records)} deals; a page holds at most {MAX_PAGE_DEALS}: choose them with --line")
-    deals = []
-    for lineno, rec in records:
-        names_ = None
-        if names:
-            names_ = _names(names, Rules.from_options(rec["table"], rec.get("options") or {}), "--names")
-        try:
-            deals.append(deal_data(rec, lineno, names_))
-        except (RecordError, PageError) as e:
-            raise BadInput(f"{title}: {e}") from None
-    try:
-        write_page(html_path, deals, f"tarotsim replay · {title}")
-    except PageError as e:
-        raise BadInput(str(e)) from None
-    if html_path != "-":
-        click.echo(f"replay page of {len(deals)} deal(s) written to {html_path}", err=True)
+    write_cli_page(html_path, file, lines, rec, names_for if names else None)
 
 
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:

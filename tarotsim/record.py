@@ -567,6 +567,8 @@ def record_svg(record: dict, at: int | None = None, names=None) -> str:
     from . import svg
 
     full, steps = positions(record)
+    if at is not None and not -len(steps) <= at < len(steps):
+        raise ValueError(f"no step {at}: the deal has {len(steps)} steps (0..{len(steps) - 1}, or -1 for the last)")
     pos = steps[svg.start_of_play(steps) if at is None else at]
     if at is None and full.get("scores") is not None:  # the start of play, with how it ended
         pos = replace(pos, scores=steps[-1].scores, result=steps[-1].result)

@@ -66,9 +66,11 @@ def _trick_costs(pos: svg.Position, costs) -> dict[str, int | None]:
 
 
 def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> dict:
-    """Everything the page needs to step through one deal (JSON-ready): a title, and per step
-    ``c`` (each card shown: ``name,x,y,flags`` joined by ``;``; flag ``d`` face down, ``m`` a
-    chien card in the taker's hand), ``o`` (the labels, SVG) and ``p`` (the panel, HTML).
+    """Everything the page needs to step through one deal (JSON-ready): a title, ``pool`` (the
+    labels drawn over the table, SVG elements, each once), and per step ``c`` (each card shown:
+    ``name,x,y,flags`` joined by ``;``; flag ``d`` face down, ``m`` a chien card in the taker's
+    hand), ``o`` (the labels of the step, as indices into ``pool``: most labels stay from one
+    step to the next) and ``p`` (the panel, HTML).
 
     The record is replayed through the rules first (:func:`tarotsim.record.positions`): a record
     that breaks one raises :class:`tarotsim.record.RecordError`."""
@@ -78,14 +80,17 @@ def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> 
     names = list(names) if names else svg.seat_names(full) or [f"seat {s}" for s in range(len(full["hands"]))]
     costs = card_costs(full, costs)
     out = []
+    pool: dict[str, int] = {}
     for i, pos in enumerate(steps):
         trick_costs = _trick_costs(pos, costs)
         lay = svg.layout(pos, names, trick_costs)
         cards = ";".join(f"{p.card},{svg.coord(p.x)},{svg.coord(p.y)},{'' if p.face_up else 'd'}{'m' if p.marked else ''}"
                          for p in lay.cards)
         last = i == len(steps) - 1
-        out.append({"c": cards, "o": "".join(lay.overlay[1:]), "p": _panel(pos, names, trick_costs, last)})
-    return {"title": _title(full, line, names), "start": svg.start_of_play(steps), "steps": out}
+        labels = [pool.setdefault(x, len(pool)) for x in lay.overlay[1:]]  # the felt is the page's own
+        out.append({"c": cards, "o": labels, "p": _panel(pos, names, trick_costs, last)})
+    return {"title": _title(full, line, names), "start": svg.start_of_play(steps), "pool": list(pool),
+            "steps": out}
 
 
 def _title(rec: dict, line: int | None, names) -> str:
@@ -233,7 +238,7 @@ function show() {
     cardsLayer.appendChild(g);  /* later cards lie over earlier ones, as the picture draws them */
   }
   for (const name in cardEls) if (!seen.has(name)) cardEls[name].style.display = "none";
-  document.getElementById("overlay").innerHTML = s.o;
+  document.getElementById("overlay").innerHTML = s.o.map(i => DATA.deals[deal].pool[i]).join("");
   document.getElementById("panel").innerHTML = s.p;
   document.getElementById("counter").textContent = "step " + (step + 1) + " / " + steps.length;
   document.getElementById("prev").disabled = document.getElementById("first").disabled = step === 0;
@@ -258,6 +263,46 @@ show();
 """
 
 
+def write_cli_page(html_path: str, file, lines, record: dict | None = None, names_for=None) -> None:
+    """``tarotsim show --html``: the page of the given ``lines`` of records ``file`` (none: every
+    record), or of ``record``, written whole; bad input as one line (``click.UsageError``).
+    ``names_for(record)`` names the seats of a record (None: its ``players``, else ``seat 0`` ...)."""
+    import os
+
+    import click
+
+    from .record import RecordError, records_at
+
+    label = "standard input" if file == "-" else file
+    found: list[tuple[int | None, dict]] = []
+    try:
+        if file is None:
+            assert record is not None  # a deal played again, not read
+            found = [(None, record)]
+        else:
+            found = list(records_at(file, lines or None))
+    except RecordError as e:
+        raise click.UsageError(f"{label}: {e}") from None
+    except OSError as e:
+        raise click.UsageError(f"cannot read {label}: {e.strerror or e}") from None
+    if not found:
+        raise click.UsageError(f"{label} holds no deal record")
+    first = found[0][1]
+    title = os.path.basename(label) if file is not None else f"seed {first['seed']}, index {first['index']}"
+    if len(found) > MAX_PAGE_DEALS:
+        raise click.UsageError(f"{title}: {len(found)} deals; a page holds at most {MAX_PAGE_DEALS}: "
+                               "choose them with --line")
+    deals = []
+    for lineno, rec in found:
+        try:
+            deals.append(deal_data(rec, lineno, names_for(rec) if names_for else None))
+        except (RecordError, PageError) as e:
+            raise click.UsageError(f"{title}: {e}") from None
+    write_page(html_path, deals, f"tarotsim replay · {title}")
+    if html_path != "-":
+        click.echo(f"replay page of {len(deals)} deal(s) written to {html_path}", err=True)
+
+
 def write_page(path: str, deals: list[dict], title: str = "tarotsim replay") -> None:
     """Write the page to ``path``, whole or not at all (:func:`tarotsim.outputs.atomic_write_text`)."""
     from .outputs import atomic_write_text
@@ -265,4 +310,4 @@ def write_page(path: str, deals: list[dict], title: str = "tarotsim replay") -> 
     atomic_write_text(path, [page(deals, title)], flag="--html")
 
 
-__all__ = ["MAX_PAGE_DEALS", "PageError", "card_costs", "deal_data", "page", "write_page"]
+__all__ = ["MAX_PAGE_DEALS", "PageError", "card_costs", "deal_data", "page", "write_cli_page", "write_page"]

@@ -161,3 +161,10 @@ def test_a_card_cost_is_drawn_on_its_card_in_the_trick():
 def test_record_svg_at_any_step(at):
     full, steps = positions(EXAMPLES[2])
     assert sorted(cards_drawn(record_svg(EXAMPLES[2], at=at))) == sorted(str(c) for c in steps[at].shown())
+
+
+def test_record_svg_names_a_step_that_is_not_there():
+    n = len(positions(EXAMPLES[2])[1])
+    for at in (n, -n - 1):
+        with pytest.raises(ValueError, match=f"the deal has {n} steps"):
+            record_svg(EXAMPLES[2], at=at)
