@@ -309,10 +309,20 @@ def records_at(path_or_file, lines=None) -> list[tuple[int, dict]]:
     return out
 
 
-#: Extra fields (DESIGN §6 allows them) naming who held each seat: ``players`` the players' names
-#: (``tarotsim play`` writes them), ``bots`` the bot of each seat as ``--bots`` names it
-#: (``simulate --records``, ``show --seed``); ``tarotsim stats`` reports by either.
+#: Extra fields (DESIGN §6 allows them) naming who held each seat, one text per seat: ``players``
+#: the players' names (``tarotsim play`` writes them), ``bots`` the bot of each seat as ``--bots``
+#: names it (``simulate --records``); ``tarotsim stats`` reports by either. Like every extra field
+#: they are not checked on loading: a record of another program may use the names otherwise.
 SEAT_LABEL_FIELDS = ("players", "bots")
+
+
+def seat_labels(record: dict, field: str) -> list[str] | None:
+    """The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
+    seat, else None."""
+    v = record.get(field)
+    if isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v):
+        return list(v)
+    return None
 
 
 def with_seat_labels(record: dict, players=None, bots=None) -> dict:
@@ -484,11 +494,6 @@ def check_record(record, line: int | None = None) -> None:
         s = record["scores"]
         if not (isinstance(s, list) and all(_is_int(x) for x in s)):
             fail("scores", "must be a list of whole numbers")
-    for f in SEAT_LABEL_FIELDS:
-        if record.get(f) is not None:
-            v = record[f]
-            if not (isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v)):
-                fail(f, f"must be one name per seat ({len(record['hands'])} strings)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -572,7 +577,7 @@ def record_svg(record: dict, at: int | None = None, names=None) -> str:
     pos = steps[svg.start_of_play(steps) if at is None else at]
     if at is None and full.get("scores") is not None:  # the start of play, with how it ended
         pos = replace(pos, scores=steps[-1].scores, result=steps[-1].result)
-    return svg.render(svg.layout(pos, names or svg.seat_names(full)))
+    return svg.render(svg.layout(pos, names or seat_labels(full, "players")))
 
 
 def verify_file(path_or_file, workers: int = 1) -> int:

@@ -172,13 +172,15 @@ class RecordStats:
         n = len(rec["hands"])
         if self.by == "seat":
             return [f"seat {s}" for s in range(n)]
-        names = rec.get("players" if self.by == "player" else "bots")
-        if not names:
+        from .record import seat_labels
+
+        names = seat_labels(rec, "players" if self.by == "player" else "bots")
+        if names is None:
             where = f"line {line}: " if line is not None else ""
             what = "player names (field players, written by tarotsim play)" if self.by == "player" else \
                 "which bot held each seat (field bots, written by tarotsim simulate --records)"
-            raise StatsError(f"{where}--by {self.by}: the record does not say {what}")
-        return [str(x) for x in names]
+            raise StatsError(f"{where}--by {self.by}: the record does not say {what}, one text per seat")
+        return names
 
     def add(self, rec: dict, line: int | None = None) -> None:
         """Count one record (shape-checked, :func:`tarotsim.record.load`)."""

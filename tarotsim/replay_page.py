@@ -74,10 +74,10 @@ def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> 
 
     The record is replayed through the rules first (:func:`tarotsim.record.positions`): a record
     that breaks one raises :class:`tarotsim.record.RecordError`."""
-    from .record import positions
+    from .record import positions, seat_labels
 
     full, steps = positions(record, line)
-    names = list(names) if names else svg.seat_names(full) or [f"seat {s}" for s in range(len(full["hands"]))]
+    names = list(names) if names else seat_labels(full, "players") or [f"seat {s}" for s in range(len(full["hands"]))]
     costs = card_costs(full, costs)
     out = []
     pool: dict[str, int] = {}

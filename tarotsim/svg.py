@@ -562,10 +562,6 @@ def start_of_play(steps: list[Position]) -> int:
     return len(steps) - 1
 
 
-def seat_names(record: dict) -> list[str] | None:
-    """The players' names a record carries (field ``players``), else None."""
-    names = record.get("players")
-    return [str(x) for x in names] if isinstance(names, list) and len(names) == len(record["hands"]) else None
 
 
 def html_figure(svg_text: str) -> str:
@@ -574,5 +570,5 @@ def html_figure(svg_text: str) -> str:
 
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "Placed", "Position", "card_face", "card_group", "card_svg",
-           "hand_svg", "html_figure", "layout", "position_of", "render", "seat_names",
+           "hand_svg", "html_figure", "layout", "position_of", "render",
            "start_of_play", "table_svg", "trick_svg"]

@@ -209,3 +209,16 @@ def test_stats_bad_input_is_one_line(tmp_path, capsys):
                  ["stats", EXAMPLES_FILE, "--csv", tmp_path / "no" / "s.csv"]):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and err.startswith("tarotsim: error:") and err.count("\n") == 1, (argv, err)
+
+
+def test_a_players_field_of_another_program_is_read_and_not_used(tmp_path):
+    """Extra fields are not checked on loading (DESIGN §6): another program's ``players`` loads, and
+    only `--by player` refuses it, naming the line."""
+    rec = dict(next(load(EXAMPLES_FILE))[1], players={"team": "blue"})
+    path = tmp_path / "other.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    (line, back), = load(path)
+    assert back == rec
+    assert stats_of_file(path).deals == 1
+    with pytest.raises(StatsError, match="line 1: --by player"):
+        stats_of_file(path, "player")
