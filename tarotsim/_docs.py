@@ -41,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ MASKS = (
     (re.compile(r"\b\d+(?:\.\d+)? (s|ms)\b"), r"# \1"),
     (re.compile(r"\b\d+ thread\(s\)"), "# thread(s)"),
     (re.compile(r'"(threads|elapsed_s|seconds|\w+_per_s)": [-+\d.eE]+'), r'"\1": #'),
+    (re.compile(r" at 0x[0-9a-f]+>"), " at 0x#>"),
 )
 
 SHELL_LANGS = ("sh", "bash", "shell")
@@ -108,6 +110,7 @@ class PageResult:
     new: str
     stale: list[tuple[int, str]] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
+    times: list[tuple[float, int, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -333,6 +336,7 @@ class PageRun:
         self.namespace: dict = {"__name__": "__docs__"}
         self.stale: list[tuple[int, str]] = []
         self.errors: list[tuple[int, str]] = []
+        self.times: list[tuple[float, int, str]] = []
 
     def block(self, b: Block) -> list[str]:
         """Run block ``b``: its body as it should read now."""
@@ -389,7 +393,7 @@ class PageRun:
                 body += shown
                 continue
             command = command_text(cmd)
-            status, printed = run_command(command, self.workdir)
+            status, printed = self.run(b.line, command)
             self._check_status(b.line, command, status, exit_status if i == commands[-1] else 0, printed)
             if _same(shown, printed):
                 body += shown
@@ -399,10 +403,21 @@ class PageRun:
         return body
 
     def shell(self, b: Block, exit_status: int) -> None:
-        commands = shell_commands(b.body)
+        """Each command of a block of plain ``tarotsim`` commands in turn; any other block as one
+        ``bash`` script that stops at the first failure."""
+        commands = [capped(c) for c in shell_commands(b.body)]
+        if not all(in_process_argv(c) is not None for c in commands):
+            commands = ["set -e -o pipefail\n" + capped("\n".join(b.body))]
         for i, command in enumerate(commands):
-            status, printed = run_command(capped(command), self.workdir)
+            status, printed = self.run(b.line, command)
             self._check_status(b.line, command, status, exit_status if i == len(commands) - 1 else 0, printed)
+
+    def run(self, line: int, command: str) -> tuple[int, str]:
+        """:func:`run_command` in the page's folder, timed."""
+        t0 = time.perf_counter()
+        out = run_command(command, self.workdir)
+        self.times.append((time.perf_counter() - t0, line, command))
+        return out
 
     def pycon(self, b: Block) -> list[str]:
         body: list[str] = []
@@ -441,7 +456,7 @@ def run_page(path: Path) -> PageResult:
         new = _rewrite(lines, run)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    return PageResult(path, old, "\n".join(new), run.stale, run.errors)
+    return PageResult(path, old, "\n".join(new), run.stale, run.errors, run.times)
 
 
 def _rewrite(lines: list[str], run: PageRun) -> list[str]:
@@ -533,6 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=REGENERATE, description=__doc__.split("\n\n")[0])
     parser.add_argument("pages", nargs="*", help="pages to run, relative to the repository (default: all)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a page is stale or broken")
+    parser.add_argument("--times", action="store_true", help="also print each page's slowest commands")
     args = parser.parse_args(argv)
     failed = False
     for page in args.pages or pages():
@@ -546,6 +562,9 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(result.new, encoding="utf-8")
         failed |= bool(result.errors) or (args.check and not result.ok)
         print(report(result, write), flush=True)
+        if args.times:
+            for seconds, line, command in sorted(result.times, reverse=True)[:5]:
+                print(f"  {seconds:7.2f} s  line {line}: {command.splitlines()[-1][:100]}")
     return 1 if failed else 0
 
 
