@@ -152,11 +152,15 @@ def _dedent(line: str, indent: str) -> str:
     return line[len(indent):] if line.startswith(indent) else line.lstrip()
 
 
-def regions(lines: list[str]) -> list[tuple[int, int, str]]:
-    """The generated regions of a page: ``(start marker index, end marker index, generator)``."""
+def regions(lines: list[str], blocks: list[Block]) -> list[tuple[int, int, str]]:
+    """The generated regions of a page, ``(start marker index, end marker index, generator)``;
+    markers shown inside a code block are text."""
+    in_block = {i for b in blocks for i in range(b.first, b.last + 1)}
     out = []
     start = None
     for i, line in enumerate(lines):
+        if i in in_block:
+            continue
         m = REGION_START.match(line.strip())
         if m:
             start = (i, m[1])
@@ -185,12 +189,12 @@ def _output_lines(printed: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def _captured(stdin: str = "") -> Iterator[io.BytesIO]:
-    """Standard output and error into one byte buffer (in the order written), standard input from ``stdin``."""
+def _captured() -> Iterator[io.BytesIO]:
+    """Standard output and error into one byte buffer (in the order written), standard input empty."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
     saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, out
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(""), out, out
     try:
         yield raw
     finally:
@@ -461,31 +465,33 @@ def run_page(path: Path) -> PageResult:
 
 def _rewrite(lines: list[str], run: PageRun) -> list[str]:
     """The page's lines with every block's body and every generated region as they read now."""
-    spans = regions(lines)
+    blocks = parse_blocks(lines)
+    spans = regions(lines, blocks)
+    items: list[tuple[int, Block | tuple[int, int, str]]] = [(r[0], r) for r in spans]
+    items += [(b.first, b) for b in blocks if not any(s < b.first < e for s, e, _ in spans)]
     out: list[str] = []
     pos = 0
-    for b in parse_blocks(lines):
-        region = next((r for r in spans if r[0] < b.first < r[1]), None)
-        if region is not None or b.first < pos:
-            continue  # inside a generated region: written by its generator
-        for start, end, name in [r for r in spans if pos <= r[0] < b.first]:
-            out += lines[pos:start + 1] + _generated(name, start, run) + [lines[end]]
+    for _, item in sorted(items, key=lambda it: it[0]):
+        if isinstance(item, Block):
+            out += lines[pos:item.first + 1] + [(item.indent + s) if s else s for s in run.block(item)]
+            pos = item.last
+        else:
+            start, end, name = item
+            out += lines[pos:start + 1] + _generated(name, start, end, lines, run) + [lines[end]]
             pos = end + 1
-        out += lines[pos:b.first + 1]
-        out += [(b.indent + s) if s else s for s in run.block(b)]
-        pos = b.last
-    for start, end, name in [r for r in spans if r[0] >= pos]:
-        out += lines[pos:start + 1] + _generated(name, start, run) + [lines[end]]
-        pos = end + 1
     return out + lines[pos:]
 
 
-def _generated(name: str, start: int, run: PageRun) -> list[str]:
+def _generated(name: str, start: int, end: int, lines: list[str], run: PageRun) -> list[str]:
+    """The region's lines as its generator writes them now."""
     generator = GENERATORS.get(name)
     if generator is None:
         run.errors.append((start + 1, f"no generator named {name!r} (known: {', '.join(GENERATORS)})"))
-        return []
-    return generator(run.workdir).split("\n")
+        return lines[start + 1:end]
+    new = generator(run.workdir).split("\n")
+    if new != lines[start + 1:end]:
+        run.stale.append((start + 1, f"the region that {name} writes differs"))
+    return new
 
 
 # --- generators ---------------------------------------------------------------------------------
