@@ -103,7 +103,8 @@ class Block:
 class PageResult:
     """What running a page gave: its text with every output as the examples print them now,
     the blocks whose shown output differed (``stale``) and the examples that failed (``errors``:
-    an exception, an unexpected exit status, a bad directive), each as ``(line, message)``."""
+    an exception, an unexpected exit status, a bad directive), each as ``(line, message)``, and
+    the wall time of every command run (``times``: ``(seconds, line, command)``)."""
 
     path: Path
     old: str
@@ -370,6 +371,7 @@ class PageRun:
         return b.body
 
     def file_block(self, b: Block, rel: str) -> list[str]:
+        """A block that shows the repository's file ``rel``: that file's lines."""
         target = ROOT / rel
         if not target.is_file():
             self.errors.append((b.line, f"`file: {rel}` names no file of the repository"))
@@ -380,11 +382,13 @@ class PageRun:
         return want
 
     def _check_status(self, line: int, command: str, status: int, want: int, printed: str) -> None:
+        """An error naming the command and the end of its output when it exited otherwise than ``want``."""
         if status != want:
             tail = "\n    ".join(printed.rstrip().splitlines()[-6:])
             self.errors.append((line, f"`{command}` exited with {status}, not {want}:\n    {tail}"))
 
     def console(self, b: Block, exit_status: int) -> list[str]:
+        """A shell session: each command run, its shown output kept when it matches what it printed."""
         pairs = split_session(b.body)
         commands = [i for i, (cmd, _) in enumerate(pairs) if cmd]
         if not commands:
@@ -424,6 +428,7 @@ class PageRun:
         return out
 
     def pycon(self, b: Block) -> list[str]:
+        """A Python session: each statement run, its shown output kept when it matches what it printed."""
         body: list[str] = []
         statements = split_pycon(b.body)
         if not statements:
