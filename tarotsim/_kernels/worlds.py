@@ -43,7 +43,7 @@ from ._bits import popcount, tzcnt
 from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
-from .masks import SW_ALL, SW_HONOURS, SW_KINGS, TW_ALL, TW_TRUMPS
+from .masks import SW_ALL, SW_HONOURS, SW_KINGS, SW_SUIT, TW_ALL, TW_TRUMPS
 from .play import CHIEN_SIZE, HAND_SIZE, PILE_SIZE
 
 # --- locations ---------------------------------------------------------------------------------
@@ -116,9 +116,10 @@ _C_SPEC = [
     ("C_PSEC_ON", MAX_SEATS),  # per seat: 1 when a world could give it a petit sec (R-DEAL-4)
     ("C_PSEC_ADD", MAX_SEATS),  # its dealt trump word = (trump word now | ADD) & ~DEL
     ("C_PSEC_DEL", MAX_SEATS),
+    ("C_DEALT_S", 1),        # suit word of the cards the call shows the taker was dealt (R-CALL-1)
 ]
-(C_STATUS, C_ALLOWED, C_COUNTS, C_VOIDS, C_CEILING, C_FLAGS, C_PSEC_ON, C_PSEC_ADD, C_PSEC_DEL, C_LEN) = \
-    _offsets(_C_SPEC)
+(C_STATUS, C_ALLOWED, C_COUNTS, C_VOIDS, C_CEILING, C_FLAGS, C_PSEC_ON, C_PSEC_ADD, C_PSEC_DEL, C_DEALT_S,
+ C_LEN) = _offsets(_C_SPEC)
 
 #: C_FLAGS bits: no Excuse (misère d'atout, R-MIS-1), no king/queen/knight/jack (misère de tête,
 #: R-MIS-1), no suit card but kings (the taker after trumps went to the écart, R-CHIEN-2), no trump
@@ -225,6 +226,18 @@ def _may_hold(s, c, bs, voids, ceiling, flags):
     if (flags[s] & F_NO_HONOURS) and (bs & SW_HONOURS):
         return False
     return not ((flags[s] & F_NO_PLAIN) and (bs & PLAIN))
+
+
+@njit(inline="always")
+def _dealt_to_taker(called):
+    """Suit word of the cards a call shows the taker was dealt (R-CALL-1): a queen is called
+    only with the four kings, a knight with the kings and queens, a jack with the kings, queens
+    and knights; a king (or no call) shows nothing. ``called``: the called card id, or -1."""
+    if called < 22:
+        return np.int64(0)
+    rank = (called - 22) % 14 + 1
+    higher = SW_SUIT & ~((np.int64(1) << rank) - 1)   # ranks rank+1 .. king of suit 0
+    return higher | (higher << 14) | (higher << 28) | (higher << 42)
 
 
 @njit(cache=True, nogil=True)
@@ -335,6 +348,8 @@ def derive(rv, know, cons):
     hand_s = know[K_HAND_S]
     chien_t = know[K_CHIEN_T]
     chien_s = know[K_CHIEN_S]
+    dealt_s = _dealt_to_taker(know[K_CALLED])
+    cons[C_DEALT_S] = dealt_s
     seats_mask = np.int64(0)
     for s in range(n):
         if s != viewer and s != dummy:
@@ -366,13 +381,14 @@ def derive(rv, know, cons):
         if owner >= 0:
             allowed[c] = np.int64(1) << owner
             continue
-        if shown_chien and ((chien_t & bt) | (chien_s & bs)):
-            # R-CHIEN-1: the shown chien joined the taker's hand; only a plain suit card can
-            # have gone on to the écart (R-CHIEN-2), and only if the seat did not see the écart
+        if (shown_chien and ((chien_t & bt) | (chien_s & bs))) or (dealt_s & bs):
+            # the taker's before the écart: the shown chien joined his hand (R-CHIEN-1), the
+            # cards his call shows were dealt to him (R-CALL-1); only a plain suit card can have
+            # gone on to the écart (R-CHIEN-2), and only if the seat did not see the écart
             m = np.int64(0)
             if _may_hold(taker, c, bs, voids, ceiling, flags):
                 m = np.int64(1) << taker
-            if stage == STAGE_PLAY and bs & PLAIN and pile_hidden:
+            if shown_chien and stage == STAGE_PLAY and bs & PLAIN and pile_hidden:
                 m |= np.int64(1) << LOC_PILE
             allowed[c] = m
             continue
