@@ -96,7 +96,7 @@ class _Batch:
         if all(int(k) == L.BOT_RANDOM for k in self.kinds):
             self.kernel = K.env_step_random
         else:
-            from bots._env import env_step_bots
+            from ._builds.env import env_step_bots
             self.kernel = env_step_bots
         self.rv = rules.to_vector()
         self.cfg = np.zeros(K.C_LEN, dtype=np.int64)

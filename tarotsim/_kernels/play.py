@@ -54,7 +54,7 @@ The deal is built by a factory (:func:`_make_play`): here for tables of random b
 bots existed; :data:`_play_random_two` at table 2, so that the piles' steps cost the other tables
 no compile time); the package that owns the bots builds it with its dispatch (a
 :class:`BotDispatch`), the public bookkeeping the bots read (``layout.PUB_*``) and an optional
-decision trace (``bots/_deal.py``, ``bots/_search.py``): the engine never imports the bots.
+decision trace (``tarotsim/_builds/``): the kernels never import the bots.
 Batch kernels (``run_facts_random``, ``run_aggregate_random``, ``run_logs_random``, and the bots
 builds' own) loop over deals inside numba and release the GIL, so ``tarotsim.simulate`` can run
 chunks on a thread pool.
@@ -782,7 +782,7 @@ def _score(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, steps, scores, 
 
 class BotDispatch(NamedTuple):
     """The bots' decisions as the deal kernel calls them (njit functions, signatures as
-    ``bots._dispatch.bot_*``): what the package that owns the bots hands to :func:`_make_play`,
+    ``bots.dispatch.bot_*``): what the package that owns the bots hands to :func:`_make_play`,
     so that the engine never imports it."""
 
     bid: object
@@ -809,8 +809,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     player's rules, ``random_player.random_*``, are called directly and no bot is typed or
     compiled: the random deal runs, and compiles, as fast as before bots existed); otherwise a
     :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
-    bookkeeping; ``bots/_deal.py`` builds it). ``TRACE`` adds the decision trace
-    (``bots._deal.play_deal``, for the tests; the batch kernels do without it, and compile a fifth
+    bookkeeping; ``tarotsim/_builds/deal.py`` builds it). ``TRACE`` adds the decision trace
+    (``tarotsim._builds.deal.play_deal``, for the tests; the batch kernels do without it, and compile a fifth
     faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
     (the policy tuple) may be None when no seat plays a policy set: the user branch of the
     dispatch is pruned too.
@@ -821,7 +821,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
 
     ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
     function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
-    ``pimc`` build, ``bots/_search.py``: it reads the seat's own écart from the log and keeps its
+    ``pimc`` build, ``tarotsim/_builds/pimc.py``: it reads the seat's own écart from the log and keeps its
     scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
     (``_play_rest``: a search finishes sampled deals with it).
 
@@ -1227,8 +1227,8 @@ def _accumulate(log, acc, n):
 # them None, the other True, for the build of tables 3 to 5d or of table 2 (R-VAR-TWO). numba
 # compiles a specialization per argument type and prunes a branch on ``x is not None`` when ``x``
 # is None (it cannot on a bool), so a run of the other tables never compiles table 2's build, nor
-# the reverse. The bots' builds and their batch kernels are in ``bots/_deal.py`` and
-# ``bots/_search.py`` (the engine never imports the bots); ``bots._runs.run_facts`` /
+# the reverse. The bots' builds and their batch kernels are in ``tarotsim/_builds/`` (the kernels
+# never import the bots); ``tarotsim._builds.runs.run_facts`` /
 # ``run_aggregate`` / ``run_logs`` pick the build from the table and the kinds.
 
 @njit(cache=True, nogil=True)
