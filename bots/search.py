@@ -38,13 +38,14 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CAL
                                       PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
                                       PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS,
                                       PILE_CARDS, PILE_SEATS, U_LEN)
-from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
-                                    WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ,
-                                    WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S,
-                                    WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK, WS_TAKER,
-                                    _after_card, _after_lead, _close_trick, _take_top)
 from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
 from tarotsim._kernels.seats import next_seat
+from tarotsim._kernels.steps import _after_card, _after_lead, _close_trick, _take_top
+from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
+                                         WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T,
+                                         WS_EXC_ADJ, WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
+                                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK,
+                                         WS_TAKER)
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
                                       K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,

@@ -149,12 +149,12 @@ class FastBotAdapter:
 
     def kernel_inputs(self, view: SeatView, legal):
         """What the deal kernel hands the bot at this decision, from the view alone:
-        ``(decision code (play.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
+        ``(decision code (workspace.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
         arguments (bid: highest; call: legal suit word; écart: normal, candidate trumps, size;
         poignée: levels; misère: which; card: legal trump word, legal suit word, fixed, fmask,
         amask, position in the trick), padded to six."""
         from ._kernels import layout as L
-        from ._kernels import play as P
+        from ._kernels import workspace as P
         from .cards import masks_of
 
         rules = self._rules_of(view)
@@ -190,7 +190,7 @@ class FastBotAdapter:
 
         from bots import dispatch as K
         from ._kernels import layout as L
-        from ._kernels import play as P
+        from ._kernels import workspace as P
         from .cards import DECK
         from .rules import POIGNEE_LEVELS
 
@@ -272,7 +272,7 @@ class PolicyAdapter(FastBotAdapter):
     def choose(self, view: SeatView, legal, rng: Rng):
         import numpy as np
 
-        from ._kernels import play as P
+        from ._kernels import workspace as P
         from .cards import DECK
         from .rules import POIGNEE_LEVELS
 

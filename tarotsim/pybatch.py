@@ -25,7 +25,7 @@ import numpy as np
 
 from ._kernels import env as K
 from ._kernels import layout as L
-from ._kernels.play import WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_NEXT, WS_TAKER
+from ._kernels.workspace import WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_NEXT, WS_TAKER
 from .actions import CHELEM_NO, MISERE_NO, POIGNEE_BASE, POIGNEE_NONE, bid_action
 from .cards import DECK, Card
 from .engine import EcartChoice, SeatView

@@ -21,7 +21,8 @@ from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import BOT_RANDOM, L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
-from tarotsim._kernels.play import _accumulate, _make_play, _play_random, _store_facts, new_buffer
+from tarotsim._kernels.play import _accumulate, _make_play, _play_random, _store_facts
+from tarotsim._kernels.workspace import new_buffer
 from tarotsim.rules import RV_N_SEATS, RV_TABLE, TABLE_2
 
 from bots.dispatch import DISPATCH

@@ -14,7 +14,8 @@ from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
-from tarotsim._kernels.play import BUF_LEN, _accumulate, _make_play, _store_facts
+from tarotsim._kernels.play import _accumulate, _make_play, _store_facts
+from tarotsim._kernels.workspace import BUF_LEN
 from tarotsim.rules import RV_N_SEATS
 
 from bots.dispatch import DISPATCH

@@ -16,7 +16,7 @@ from numba import njit
 from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import L_HAND_S, L_HAND_T, L_LEN, L_PILES, PILE_CARDS
 from tarotsim.rules import PILE_DEPTH, RV_TABLE, TABLE_2
-from tarotsim._kernels.play import new_buffer
+from tarotsim._kernels.workspace import new_buffer
 from tarotsim._kernels.study import M_DEALS, N_CONTRACTS, _add_deal, _keep_play, _studied_seat
 
 from bots.heuristic import evaluate
