@@ -210,9 +210,9 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
     mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
     stop = p.start + p.deals
 
-    def new_acc():
+    def new_acc():  # the three totals, then the chunk's first bot error (``K.new_bad``)
         return (np.zeros((K.N_CONTRACTS, K.N_BINS, K.N_FIELDS), np.int64),
-                np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64))
+                np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64), K.new_bad())
 
     from bots import _study as B  # the study's loops play the bots: they live in the bots package
 
@@ -220,14 +220,33 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
 
     def work(a, b, acc):
         kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
+        return False if acc[3][K.BAD_INDEX] >= 0 else None  # a bot broke a rule: the study stops
 
     work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
     t0 = time.perf_counter()
     parts = run_chunks(p.start, stop, chunk_size, threads, new_acc, work, progress)
     elapsed = time.perf_counter() - t0
+    _raise_bot_error(p, bots, [q[3] for q in parts])
     bins, oud, misc = (np.sum([q[i] for q in parts], axis=0) for i in range(3))
     return StudyTotals(p.rules.table, p.seed, p.start, p.deals, p.bots, p.rules.non_default_options(), p.contracts,
                        bins, oud, misc, p.current, p.current_source, p.shift, threads, chunk_size, elapsed)
+
+
+def studied_seat(rules: Rules, index: int) -> int:
+    """The seat studied in deal ``index``: the first to speak, as the kernels' ``_studied_seat``."""
+    return (index % rules.n_seats + 1) % rules.n_seats
+
+
+def _raise_bot_error(p: Plan, bots, bads: list[np.ndarray]) -> None:
+    """Stop the study at its first deal in which a policy set chose what the rules forbid (the
+    workers' ``bad`` arrays): the deal is played again on the slow path, whose error names the
+    bot, the seat, the deal, the decision and the rule, as ``simulate`` and ``tournament`` do.
+    Such a deal is never counted as annulled: only a real petit sec is (R-DEAL-4)."""
+    found = [(int(b[K.BAD_INDEX]), int(b[K.BAD_CONTRACT])) for b in bads if b[K.BAD_INDEX] >= 0]
+    if not found:
+        return
+    index, c = min(found)
+    raise sim.bot_error(p.rules, p.seed, index, bots, forced=(studied_seat(p.rules, index), CONTRACTS[c]))
 
 
 def _slow_players(rules: Rules, bots) -> list:
@@ -255,9 +274,8 @@ def _study_slow(p: Plan, players: list, a: int, b: int, mask: np.ndarray, acc) -
     log = np.zeros(L.L_LEN, dtype=np.int64)
     score = np.zeros(K.N_CONTRACTS, dtype=np.int64)
     made = np.zeros(K.N_CONTRACTS, dtype=np.int64)
-    n = p.rules.n_seats
     for index in range(a, b):
-        seat = (index % n + 1) % n   # the first to speak, as K._studied_seat
+        seat = studied_seat(p.rules, index)
         ok = True
         for c in range(K.N_CONTRACTS):
             if mask[c]:

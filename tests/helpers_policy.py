@@ -1,6 +1,6 @@
 """Policy sets (``bots.policy``) for the tests: ``RANDOM`` mirrors the built-in ``random`` bot
 draw for draw (docs/engine-contract.md), so its deals must be the random bot's deals; the
-``CHEATS`` each break one rule at one kind of decision."""
+``CHEATS`` each break one rule at one kind of decision; ``RARE_CHEAT`` breaks one only sometimes."""
 
 from __future__ import annotations
 
@@ -122,6 +122,17 @@ def always_triple(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out,
 def call_trump(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
     return 21
 
+
+@njit(SIG, cache=True)
+def lowest_in_hand_with_t19_to_t21(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    # wrong only sometimes: the lowest card of its hand while it holds trumps 19, 20 and 21
+    if (hand_t >> 19) & 7 == 7:
+        return lowest_card(hand_t, hand_s)
+    return lowest_card(legal_t, legal_s)
+
+
+#: breaks R-PLAY-4 in about one deal in a hundred (a bot wrong only sometimes)
+RARE_CHEAT = PolicySet("rare_cheat", card=lowest_in_hand_with_t19_to_t21)
 
 CHEATS = {
     "card": PolicySet("cheat_card", card=lowest_in_hand),
