@@ -260,10 +260,10 @@ PLAY_TABLES = ("3", "4", "5", "5d", "2")
 RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
 
 
-def _players(text: str, rules: Rules) -> list[Player]:
+def _players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
     """``--bots`` -> one Player per seat (:func:`tarotsim.players.parse_players`), bad text as one line."""
     try:
-        return parse_players(text, rules)
+        return parse_players(text, rules, check_bots)
     except ValueError as e:  # PlayersError, BotError, BotLoadError
         raise BadInput(str(e)) from None
 
@@ -319,6 +319,13 @@ def _common_sim_options(f):
     f = click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True,
                      help="Table type.")(f)
     return f
+
+
+def _check_bots_option(f):
+    return click.option("--check-bots", "check_bots", is_flag=True,
+                        help="Compile your policy sets (module:POLICY) with numba's bounds checking: an index "
+                             "out of an array's bounds stops the run with one line naming the bot, instead of "
+                             "a crash or silently wrong deals. Slower; for finding bugs.")(f)
 
 
 def _scale_options(f):
@@ -406,8 +413,9 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
               help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
                    ".gz compresses, - is standard output.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, shard, save_path,
-             checkpoint_path, scheduler, dask_local):
+@_check_bots_option
+def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, check_bots, shard,
+             save_path, checkpoint_path, scheduler, dask_local):
     """Play many deals with bots and summarise them.
 
     Each deal is identified by (seed, index): its cards and every bot's choices derive
@@ -431,7 +439,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     from .record import dumps
 
     rules = _rules(table, options_)
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     seed = _seed(seed)
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
@@ -440,7 +448,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")
-    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole)
+    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots)
     outputs = {"--records": records_path, "--facts": facts_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
     # the summary must not mix with a file streamed to standard output
@@ -533,8 +541,9 @@ class _NoBar:
               help="With FILE: the line of the record to show (default: the first record).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
+@_check_bots_option
 @click.pass_context
-def show(ctx, file, table, bots, options_, seed, index, line, names, as_json):
+def show(ctx, file, table, bots, options_, seed, index, line, names, as_json, check_bots):
     """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
     trick with its leader and winner, the count and the scores.
 
@@ -563,7 +572,7 @@ def show(ctx, file, table, bots, options_, seed, index, line, names, as_json):
         if seed is None:
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
         rules = _rules(table, options_)
-        players = _players(bots, rules)
+        players = _players(bots, rules, check_bots)
         rec = shown = Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
     names_ = _names(names, rules, "--names") if names else None
     if as_json:
@@ -714,8 +723,9 @@ def bots_cmd(as_json):
               help="Worker threads (default: every core; the results do not depend on it).")
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_check_bots_option
 @_scale_options
-def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, shard, save_path,
+def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, check_bots, shard, save_path,
                checkpoint_path, scheduler, dask_local):
     """Pit bots against each other, fairly.
 
@@ -735,13 +745,14 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
     from .outputs import open_outputs
 
     rules = _rules(table, options_)
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     if len(set(p.label for p in players)) < 2:
         raise BadInput("--bots: a tournament needs at least two different bots")
     start, stop, whole = _deal_range(start, deals, shard)
     seed = _seed(seed)
     threads = sim.default_threads() if threads is None else threads
-    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate)
+    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate,
+                        check_bots=check_bots)
     _check_run_outputs({"--save": save_path}, checkpoint_path)
     with open_outputs({"--save": save_path}) as outs:  # checked before the first deal
         with _progress(stop - start, "tournament") as bar:
@@ -884,9 +895,11 @@ def study_group():
               help="Draw made rate and mean score against hand points (needs the plot extra).")
 @click.option("--calibrate", "calibrate_path", metavar="FILE",
               help="Write the measured thresholds for --bots heuristic:thresholds=FILE.")
+@_check_bots_option
 @_scale_options
 def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, min_deals, options_, as_json,
-                  csv_path, plot_path, calibrate_path, shard, save_path, checkpoint_path, scheduler, dask_local):
+                  csv_path, plot_path, calibrate_path, check_bots, shard, save_path, checkpoint_path, scheduler,
+                  dask_local):
     """Measure the hand strength each contract needs.
 
     For every deal the first player to speak is studied: his hand gets the heuristic
@@ -923,7 +936,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             plot_fmt = study.plot_format(plot_path)
         except (ImportError, ValueError) as e:
             raise BadInput(str(e)) from None
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     if not all(p.fast for p in players):
         raise BadInput("--bots: the study plays on the fast path: registered bots or policy sets "
                        "(module:POLICY), not a Python bot (module:Class)")
@@ -935,7 +948,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
-    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole,
+    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole, check_bots=check_bots,
                         contracts=list(plan.contracts), bucket=bucket, min_deals=min_deals)
     outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 S = TypeVar("S")
@@ -24,9 +23,14 @@ def run_chunks(start: int, stop: int, chunk_size: int, threads: int, new_state: 
     Each of ``threads`` workers makes its own ``state = new_state()`` (running totals, say) and
     pulls the next chunk until none is left; the states are returned, one per worker. ``work``
     returning ``False`` stops every worker after its current chunk (a bot broke a rule: the run
-    ends). So does an exception in any worker, or in the main thread while it waits (Ctrl-C,
-    SIGTERM): no worker takes another chunk, so an interrupted run stops within one chunk.
-    ``progress(n)`` is called under a lock after every chunk of ``n`` deals.
+    ends). So does an exception in any worker (the first one is raised here).
+
+    The workers are daemon threads, even for one thread, and the calling thread only waits for
+    them: an exception in it while it waits (Ctrl-C, or SIGTERM turned into an exception by
+    :func:`tarotsim.outputs.signals_raise`) is raised at once, without waiting for the chunks in
+    progress. So a user's function that never returns (a policy set looping inside the kernels)
+    cannot keep a run from stopping cleanly; the workers take no further chunk, and the process
+    exits without them. ``progress(n)`` is called under a lock after every chunk of ``n`` deals.
     """
     chunk_size = max(1, int(chunk_size))
     n_chunks = (stop - start + chunk_size - 1) // chunk_size
@@ -43,24 +47,34 @@ def run_chunks(start: int, stop: int, chunk_size: int, threads: int, new_state: 
                 break
             a = start + k * chunk_size
             b = min(stop, a + chunk_size)
-            try:
-                if work(a, b, state) is False:
-                    halt.set()
-            except BaseException:
+            if work(a, b, state) is False:
                 halt.set()
-                raise
-            if progress is not None:
+            if progress is not None and not halt.is_set():  # a stopped run reports no more progress
                 with lock:
                     progress(b - a)
         return state
 
-    threads = max(1, int(threads))
-    if threads == 1 or n_chunks <= 1:
-        return [worker()]
-    pool = ThreadPoolExecutor(max_workers=min(threads, n_chunks))
+    n_workers = max(1, min(int(threads), n_chunks))
+    states: list = [None] * n_workers
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            states[i] = worker()
+        except BaseException as e:  # raised in the calling thread, below
+            halt.set()
+            errors.append(e)
+
+    pool = [threading.Thread(target=run, args=(i,), name=f"tarotsim-worker-{i}", daemon=True)
+            for i in range(n_workers)]
+    for t in pool:
+        t.start()
     try:
-        futures = [pool.submit(worker) for _ in range(min(threads, n_chunks))]
-        return [f.result() for f in futures]
-    finally:
-        halt.set()
-        pool.shutdown(wait=True)
+        for t in pool:
+            t.join()
+    except BaseException:
+        halt.set()  # no worker takes another chunk; the ones in progress are not waited for
+        raise
+    if errors:
+        raise errors[0]
+    return states

@@ -67,11 +67,13 @@ def _segments(text: str) -> list[str]:
     return out
 
 
-def parse_players(text: str, rules: Rules) -> list[Player]:
+def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
     """``--bots`` text -> one :class:`Player` per seat (one bot for every seat, or one per seat).
 
-    Raises :class:`PlayersError`, ``bots.BotError`` or ``slowpath.BotLoadError`` (all
-    ``ValueError``, one line each) for a text that names no playable bots.
+    ``check_bots``: the policy sets' functions compiled with numba's bounds checking
+    (``bots.policy.PolicySet.checked``, ``--check-bots``). Raises :class:`PlayersError`,
+    ``bots.BotError`` or ``slowpath.BotLoadError`` (all ``ValueError``, one line each) for a text
+    that names no playable bots.
     """
     from bots import parse_bots
 
@@ -82,7 +84,7 @@ def parse_players(text: str, rules: Rules) -> list[Player]:
         if is_python_bot(seg):
             bot = load_user_bot(seg)
             if hasattr(bot, "functions"):  # a policy set: fast path
-                players.append(Player(seg, bot.name, bot.params, policy=bot))
+                players.append(Player(seg, bot.name, bot.params, policy=bot.checked() if check_bots else bot))
             else:
                 players.append(Player(seg, seg, (), bot))
             continue

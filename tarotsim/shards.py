@@ -125,6 +125,9 @@ class Job:
     settings: dict = field(default_factory=dict)
     #: the whole run this job is a part of (``--shard K/N``), default its own range
     whole: tuple | None = None
+    #: the policy sets compiled with bounds checking (``--check-bots``): the same totals, so not
+    #: part of the configuration
+    check_bots: bool = False
 
     def __post_init__(self):
         if self.command not in COMMANDS:
@@ -132,10 +135,10 @@ class Job:
 
     @classmethod
     def of(cls, command: str, rules: Rules, seed: int, start: int, stop: int, bots: str, *, whole=None,
-           **settings) -> Job:
+           check_bots: bool = False, **settings) -> Job:
         """The job of a command's arguments, checked (bad bots raise ``ValueError``)."""
         job = cls(command, rules.table, rules.non_default_options(), str(bots), int(seed), int(start), int(stop),
-                  settings, tuple(whole) if whole is not None else None)
+                  settings, tuple(whole) if whole is not None else None, bool(check_bots))
         job.config()  # parses the bots: one error line now rather than on a worker
         return job
 
@@ -145,9 +148,9 @@ class Job:
     def players(self):
         from .players import parse_players
 
-        key = (self.table, json.dumps(self.options, sort_keys=True), self.bots)
+        key = (self.table, json.dumps(self.options, sort_keys=True), self.bots, self.check_bots)
         if key not in _PLAYERS:
-            _PLAYERS[key] = parse_players(self.bots, self.rules())
+            _PLAYERS[key] = parse_players(self.bots, self.rules(), self.check_bots)
         return _PLAYERS[key]
 
     def _engine_bots(self):

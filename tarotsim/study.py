@@ -218,15 +218,26 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
 
     kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
 
+    def play(a, b, acc=None):
+        kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *(acc or new_acc()))
+
+    raised: list[tuple[int, int]] = []  # chunks in which a user's policy set raised
+
     def work(a, b, acc):
-        kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
+        try:
+            play(a, b, acc)
+        except Exception:
+            if p.pol is None:  # the engine's own bots: a bug, not the user's
+                raise
+            raised.append((a, b))
+            return False
         return False if acc[3][K.BAD_INDEX] >= 0 else None  # a bot broke a rule: the study stops
 
-    work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
+    play(p.start, p.start)  # load (or compile) the kernel before the clock starts
     t0 = time.perf_counter()
     parts = run_chunks(p.start, stop, chunk_size, threads, new_acc, work, progress)
     elapsed = time.perf_counter() - t0
-    _raise_bot_error(p, bots, [q[3] for q in parts])
+    _raise_bot_error(p, bots, [q[3] for q in parts], sim._first_raising(*min(raised), play) if raised else None)
     bins, oud, misc = (np.sum([q[i] for q in parts], axis=0) for i in range(3))
     return StudyTotals(p.rules.table, p.seed, p.start, p.deals, p.bots, p.rules.non_default_options(), p.contracts,
                        bins, oud, misc, p.current, p.current_source, p.shift, threads, chunk_size, elapsed)
@@ -237,16 +248,26 @@ def studied_seat(rules: Rules, index: int) -> int:
     return (index % rules.n_seats + 1) % rules.n_seats
 
 
-def _raise_bot_error(p: Plan, bots, bads: list[np.ndarray]) -> None:
+def _raise_bot_error(p: Plan, bots, bads: list[np.ndarray], raising) -> None:
     """Stop the study at its first deal in which a policy set chose what the rules forbid (the
-    workers' ``bad`` arrays): the deal is played again on the slow path, whose error names the
-    bot, the seat, the deal, the decision and the rule, as ``simulate`` and ``tournament`` do.
-    Such a deal is never counted as annulled: only a real petit sec is (R-DEAL-4)."""
-    found = [(int(b[K.BAD_INDEX]), int(b[K.BAD_CONTRACT])) for b in bads if b[K.BAD_INDEX] >= 0]
+    workers' ``bad`` arrays) or raised (``raising``: the first such deal and its exception, or
+    None). The deal is played again on the slow path with each studied contract forced, whose
+    error names the bot, the seat, the deal, the decision and the rule, as ``simulate`` and
+    ``tournament`` do. Such a deal is never counted as annulled: only a real petit sec is
+    (R-DEAL-4)."""
+    found = [(int(b[K.BAD_INDEX]), int(b[K.BAD_CONTRACT]), None) for b in bads if b[K.BAD_INDEX] >= 0]
+    if raising is not None:
+        found.append((raising[0], -1, raising[1]))
     if not found:
         return
-    index, c = min(found)
-    raise sim.bot_error(p.rules, p.seed, index, bots, forced=(studied_seat(p.rules, index), CONTRACTS[c]))
+    index, c, error = min(found, key=lambda x: x[0])
+    contracts = [CONTRACTS[c]] if c >= 0 else list(p.contracts)  # the kernels play them in this order
+    seat = studied_seat(p.rules, index)
+    for contract in contracts:
+        e = sim.slow_path_error(p.rules, p.seed, index, bots, forced=(seat, contract))
+        if e is not None:
+            raise e
+    raise sim.bot_error(p.rules, p.seed, index, bots, forced=(seat, contracts[0]), raised=error)
 
 
 def _slow_players(rules: Rules, bots) -> list:

@@ -141,3 +141,34 @@ CHEATS = {
     "poignee": PolicySet("cheat_poignee", poignee=always_triple),
     "call": PolicySet("cheat_call", bid=take_garde_contre, call=call_trump),
 }
+
+
+# --- misbehaving functions: an exception, an out-of-bounds write, a loop that never ends ------
+
+@njit(SIG, cache=True)
+def divide_by_zero_at_trick_3(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    if popcount(hand_t) + popcount(hand_s) == 15:  # its fourth card at table 4 (18 cards)
+        return 10 // (arg - arg)
+    return lowest_card(legal_t, legal_s)
+
+
+@njit(SIG, cache=True)
+def write_past_out(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    out[out.shape[0] + seat] = 1  # one past the end of the écart array, or further
+    return lowest_card(legal_t, legal_s)
+
+
+@njit(SIG, cache=True)
+def loop_forever(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    k = np.int64(1)
+    while k != 0:  # k is never 0: the function never returns
+        k = (k * 3 + 1) % 1000003 + 1
+        out[0] = k
+    return lowest_card(legal_t, legal_s)
+
+
+MISBEHAVING = {
+    "raises": PolicySet("divider", card=divide_by_zero_at_trick_3),
+    "out_of_bounds": PolicySet("scribbler", card=write_past_out),
+    "loops": PolicySet("looper", card=loop_forever),
+}

@@ -46,3 +46,38 @@ def test_an_exception_in_a_worker_stops_the_others():
     with pytest.raises(ZeroDivisionError):
         run_chunks(0, 100_000, 10, 2, lambda: None, work)
     assert len(taken) < 100
+
+
+def test_a_signal_while_a_worker_never_returns_is_raised_at_once():
+    """A chunk that never ends (a user's function looping inside the kernels) must not hold the
+    run: the exception a signal raises in the calling thread (Ctrl-C, SIGTERM under
+    outputs.signals_raise) comes out of run_chunks at once, for one thread as for several."""
+    import os
+    import signal
+    import time
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop
+
+    started, release = threading.Event(), threading.Event()
+
+    def work(a, b, state):
+        started.set()
+        release.wait()  # "never" returns: released when the test is over
+
+    old = signal.signal(signal.SIGUSR1, handler)
+    try:
+        for threads in (1, 2):
+            started.clear()
+            threading.Thread(target=lambda: (started.wait(), time.sleep(0.2), os.kill(os.getpid(), signal.SIGUSR1)),
+                             daemon=True).start()
+            t0 = time.monotonic()
+            with pytest.raises(Stop):
+                run_chunks(0, 100, 10, threads, lambda: None, work)
+            assert time.monotonic() - t0 < 30
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+        release.set()
