@@ -33,6 +33,7 @@ from .cards import DECK, cards_of
 from .parallel import run_chunks
 from .rng import check_count, check_index, check_seed, check_stop
 from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
+from .engine import BotRaisedError
 from ._kernels import layout as L
 from bots._runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
@@ -141,6 +142,17 @@ def _bots_label(bots) -> str:
     return ",".join(b if isinstance(b, str) else b.name if hasattr(b, "functions") else b[0] for b in bots)
 
 
+class PolicyRaisedError(BotRaisedError):
+    """A policy set raised inside the kernels in deal ``(seed, index)``, and the slow path played
+    that deal through: the kernels' exception, in one line."""
+
+    def __init__(self, error: BaseException, seed: int, index: int):
+        text = " ".join(str(error).split())
+        Exception.__init__(self, f"a policy set raised {type(error).__name__}{': ' + text if text else ''} "
+                                 f"in deal ({seed}, {index})")
+        self.error, self.seed, self.index = error, seed, index
+
+
 def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException | None = None) -> Exception:
     """The error of deal ``index`` in which a policy set chose what the rules forbid, or raised
     (``raised``: the exception the kernels passed on): :func:`slow_path_error`, whose message
@@ -152,9 +164,7 @@ def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException 
     if e is not None:
         return e
     if raised is not None:
-        text = " ".join(str(raised).split())
-        return RuntimeError(f"a policy set raised {type(raised).__name__}{': ' + text if text else ''} "
-                            f"in deal ({int(seed)}, {int(index)})")
+        return PolicyRaisedError(raised, int(seed), int(index))
     return IllegalPlayError("R-PLAY-6", f"a bot chose what the rules forbid in deal ({int(seed)}, {int(index)})")
 
 
