@@ -268,6 +268,24 @@ def _players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
         raise BadInput(str(e)) from None
 
 
+def _note(line: str) -> None:
+    """A line for the user on stderr (stdout holds the report)."""
+    click.echo(f"tarotsim: {line}", err=True)
+
+
+def _workers(requested: int | None, flag: str, work: int | None = None, unit: str = "deal(s)",
+             quiet: bool = False) -> int:
+    """``--threads`` and the like: at most what the machine and the work can use (one line on
+    stderr when a request is lowered, unless ``quiet``), an absurd request as one line, exit 2
+    (:func:`tarotsim.parallel.bounded_workers`)."""
+    from .parallel import WorkersError, bounded_workers
+
+    try:
+        return bounded_workers(requested, flag, work=work, unit=unit, log=None if quiet else _note)
+    except WorkersError as e:
+        raise BadInput(str(e)) from None
+
+
 def _seed(seed: int | None) -> int:
     """The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
     drawn at random (and reported by the command)."""
@@ -362,11 +380,12 @@ def _deal_range(start: int, deals: int, shard: str | None, what: str = "--deals"
 @contextlib.contextmanager
 def _one_line():
     """A saved run, a merge, a checkpoint or Dask that cannot be used: one line, exit code 2."""
+    from .parallel import WorkersError
     from .shards import ShardError
 
     try:
         yield
-    except ShardError as e:
+    except (ShardError, WorkersError) as e:
         raise BadInput(str(e)) from None
 
 
@@ -443,7 +462,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     seed = _seed(seed)
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
-    threads = sim.default_threads() if threads is None else threads
+    threads = _workers(threads, "--threads", work=deals)
     fast = all(p.fast for p in players)
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
@@ -611,9 +630,11 @@ def replay(file, verify, workers, as_json):
     """
     from .record import check_file
 
+    _workers(workers, "--workers", quiet=True)  # an absurd request: one line before reading (check_file says why
+    # a request is lowered, once it knows the file's size)
     n = bad = 0
     first_bad = None
-    with contextlib.closing(check_file(file, verify=verify, workers=workers)) as reports:
+    with contextlib.closing(check_file(file, verify=verify, workers=workers, log=_note)) as reports:
         for report in _reading(reports, file):
             n += 1
             if report.ok:
@@ -741,7 +762,6 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
       tarotsim tournament --table 4 --bots heuristic,random,random,random --deals 20000 --seed 1
     """
     from . import shards
-    from . import simulate as sim
     from .outputs import open_outputs
 
     rules = _rules(table, options_)
@@ -750,7 +770,7 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
         raise BadInput("--bots: a tournament needs at least two different bots")
     start, stop, whole = _deal_range(start, deals, shard)
     seed = _seed(seed)
-    threads = sim.default_threads() if threads is None else threads
+    threads = _workers(threads, "--threads", work=stop - start)
     job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate,
                         check_bots=check_bots)
     _check_run_outputs({"--save": save_path}, checkpoint_path)
@@ -918,7 +938,6 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
       tarotsim tournament --bots heuristic:thresholds=cal.json,heuristic,heuristic,heuristic
     """
     from . import shards
-    from . import simulate as sim
     from . import study
     from .outputs import open_outputs
 
@@ -927,8 +946,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     bots_text = bots
     start, stop, whole = _deal_range(start, deals, shard, "the number of deals")
     deals = stop - start
-    if threads is None:  # every core this process may use
-        threads = sim.default_threads()
+    threads = _workers(threads, "--threads", work=deals)
     plot_fmt = None
     if plot_path:
         try:

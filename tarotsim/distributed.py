@@ -211,8 +211,14 @@ def executor(scheduler: str | None = None, local_workers: int | None = None, *, 
              progress=None, log=None, progress_lines: bool = True, client=None):
     """An ``executor`` for :func:`tarotsim.shards.execute` that runs the ranges on Dask: on
     ``client`` when given, else on the scheduler at ``scheduler`` or on a local cluster of
-    ``local_workers`` processes (opened when the run starts, closed when it ends)."""
+    ``local_workers`` processes (opened when the run starts, closed when it ends), at most one per
+    core and per task (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when
+    ``local_workers`` is lowered; an absurd number is a ``WorkersError`` here, before any run)."""
+    from .parallel import bounded_workers
+
     require()
+    if local_workers is not None:
+        bounded_workers(local_workers, "--dask-local")
 
     def run(job: Job, ranges, on_done, on_start=None) -> int:
         if not ranges:
@@ -220,7 +226,11 @@ def executor(scheduler: str | None = None, local_workers: int | None = None, *, 
         kw = dict(task_deals=task_deals, progress=progress, log=log, progress_lines=progress_lines)
         if client is not None:
             return run_ranges(client, job, ranges, on_done, on_start, **kw)
-        with connect(scheduler, local_workers) as c:
+        workers = local_workers
+        if workers is not None:  # a process per core at most, and per task
+            tasks = tail_pieces(ranges, task_deals or job.task_deals(), bounded_workers(workers, "--dask-local"))
+            workers = bounded_workers(workers, "--dask-local", work=len(tasks), unit="task(s)", log=log)
+        with connect(scheduler, workers) as c:
             return run_ranges(c, job, ranges, on_done, on_start, **kw)
 
     return run

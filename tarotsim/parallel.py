@@ -1,8 +1,10 @@
-"""The one thread pool of the batch runs: chunks of deals pulled by worker threads.
+"""The one thread pool of the batch runs, and how many workers a run may start.
 
-The numba kernels release the GIL, so threads run deals in parallel. Results never depend on
-the number of threads: each deal is identified by ``(seed, index)`` alone and the totals are
-integer sums.
+The numba kernels release the GIL, so threads run deals in parallel (:func:`run_chunks`).
+Results never depend on the number of threads: each deal is identified by ``(seed, index)``
+alone and the totals are integer sums. :func:`bounded_workers` is the one rule for every count
+of workers a user gives (``--threads``, ``replay --workers``, ``--dask-local``): at most what the
+machine and the work can use, and never an absurd number.
 """
 
 from __future__ import annotations
@@ -13,6 +15,53 @@ from collections.abc import Callable
 from typing import TypeVar
 
 S = TypeVar("S")
+
+#: More workers than this is a mistake (a typo, an overflow), whatever the machine.
+MAX_WORKERS = 4096
+
+
+class WorkersError(ValueError):
+    """A count of workers that makes no sense: one line for the user."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system tells it, else every
+    core of the machine. The default number of workers everywhere."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except OSError:
+            pass
+    return max(1, os.cpu_count() or 1)
+
+
+def bounded_workers(requested: int | None, what: str = "workers", *, work: int | None = None,
+                    unit: str = "deal(s)", log: Callable[[str], None] | None = None) -> int:
+    """How many workers (threads or processes) to start when ``requested`` were asked for (None:
+    one per core): at most :func:`available_cores` and, when ``work`` is given, at most one per
+    unit of work (``work`` deals, files, tasks ..., named by ``unit``), and at least 1.
+
+    ``what`` names the request in messages (``"--threads"``). A request of fewer than 1 or more
+    than :data:`MAX_WORKERS` raises :class:`WorkersError`. A request that is lowered calls
+    ``log`` with one line saying why (a default of one per core is lowered silently)."""
+    cores = available_cores()
+    if requested is not None:
+        if isinstance(requested, bool) or not isinstance(requested, int):
+            raise WorkersError(f"{what}: a whole number of workers, not {requested!r}")
+        if not 1 <= requested <= MAX_WORKERS:
+            raise WorkersError(f"{what} {requested}: give 1 to {MAX_WORKERS:,} (this machine has {cores} "
+                               f"core(s))")
+    n = cores if requested is None else requested
+    reason = None
+    if n > cores:
+        n, reason = cores, f"this process may use {cores} core(s)"
+    if work is not None and n > max(1, work):
+        n, reason = max(1, work), f"the work is {work:,} {unit}"
+    if requested is not None and n < requested and log is not None:
+        log(f"{what} {requested} lowered to {n}: {reason}")
+    return n
 
 
 def run_chunks(start: int, stop: int, chunk_size: int, threads: int, new_state: Callable[[], S],

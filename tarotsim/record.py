@@ -507,41 +507,36 @@ class LineReport:
 CHUNK_LINES = 256
 
 
-def check_file(path_or_file, verify: bool = False, workers: int | None = 1) -> Iterator[LineReport]:
+def check_file(path_or_file, verify: bool = False, workers: int | None = 1, log=None) -> Iterator[LineReport]:
     """Replay (or with ``verify``, verify) every record of a JSON Lines file, in line order.
 
     Yields one :class:`LineReport` per record (blank lines are skipped), the bad ones included;
     after a report with ``stop`` set (the file is broken there) nothing more is read. With
     ``workers`` > 1 the records are checked in that many processes, in chunks of
     :data:`CHUNK_LINES` lines (None: one per core); the reports are the same, in the same
-    order, whatever the number. ``path_or_file`` is read as by :func:`load` (gzip, ``"-"``).
+    order, whatever the number. The processes are at most one per core and per chunk
+    (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when ``workers`` is
+    lowered; more than ``MAX_WORKERS`` is a ``ValueError``). ``path_or_file`` is read as by
+    :func:`load` (gzip, ``"-"``).
     """
-    if workers is None:
-        workers = available_cores()
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    from .parallel import bounded_workers
+
+    n = bounded_workers(workers, "--workers")  # an absurd request: refused before the file is opened
     with open_records(path_or_file) as f:
         chunks = _chunks(f)
-        first = next(chunks, None)
-        if first is None:
+        ahead = list(itertools.islice(chunks, n))  # a process per chunk at most, however many were asked for
+        if not ahead:
             return
-        second = next(chunks, None) if workers > 1 else None
-        if second is None:  # one worker, or one chunk (not worth starting processes)
-            for chunk in itertools.chain([first], chunks):
+        n = bounded_workers(workers, "--workers", work=len(ahead) if len(ahead) < n else None,
+                            unit=f"chunk(s) of {CHUNK_LINES} records", log=log)
+        if n == 1 or len(ahead) == 1:  # one worker, or one chunk (not worth starting processes)
+            for chunk in itertools.chain(ahead, chunks):
                 reports = _check_chunk(chunk, verify)
                 yield from reports
                 if reports and reports[-1].stop:
                     return
             return
-        yield from _check_in_pool(itertools.chain([first, second], chunks), verify, workers)
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        yield from _check_in_pool(itertools.chain(ahead, chunks), verify, n)
 
 
 def _chunks(f) -> Iterator[list | RecordError]:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .cards import DECK, cards_of
-from .parallel import run_chunks
+from .parallel import available_cores, run_chunks
 from .rng import check_count, check_index, check_seed, check_stop
 from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
 from .engine import BotRaisedError
@@ -254,16 +254,9 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
 
 
 def default_threads() -> int:
-    """The default number of worker threads everywhere: every core this process may use (its
-    CPU affinity where the system tells it). Results never depend on the number of threads."""
-    import os
-
-    if hasattr(os, "sched_getaffinity"):
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except OSError:
-            pass
-    return max(1, os.cpu_count() or 1)
+    """The default number of worker threads everywhere: every core this process may use
+    (:func:`tarotsim.parallel.available_cores`). Results never depend on the number of threads."""
+    return available_cores()
 
 
 # ---------------------------------------------------------------------------------------------

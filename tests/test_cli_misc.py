@@ -202,3 +202,57 @@ def test_cli_calibration_on_few_deals_warns_on_one_line_and_still_writes(capsys,
     assert err.count("\n") == 1 and err.startswith("tarotsim: warning: the thresholds rest on too little data: ")
     assert "fewer than 20,000" in err and str(cal) in err
     assert json.loads(cal.read_text())["deals"] == 2000
+
+
+# ---------------------------------------------------------------------------------------------
+# bounded parallelism: at most what the machine and the work can use, the absurd refused
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["simulate", "--deals", "10", "--threads", "9223372036854775807"], "--threads"),
+    (["tournament", "--bots", "heuristic,random,random,random", "--deals", "10", "--threads", "5000"], "--threads"),
+    (["study", "bidding", "--deals", "10", "--threads", "99999999999999999999"], "--threads"),
+    (["simulate", "--deals", "10", "--dask-local", "99999999999999999999"], "--dask-local"),
+    (["replay", "--workers", "4097", "-"], "--workers"),
+])
+def test_an_absurd_worker_count_is_one_line_exit_2_before_any_work(capsys, argv, flag):
+    code, out, err = cli(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"tarotsim: error: {flag} ") and "give 1 to 4,096" in err
+
+
+def test_a_worker_count_above_the_cores_is_lowered_with_one_line(capsys, monkeypatch):
+    from tarotsim import parallel
+
+    monkeypatch.setattr(parallel, "available_cores", lambda: 2)
+    code, out, err = cli(capsys, "simulate", "--deals", "300", "--seed", "1", "--threads", "1000")
+    assert code == 0 and err == "tarotsim: --threads 1000 lowered to 2: this process may use 2 core(s)\n"
+    assert "2 thread(s)" in out
+    code, out, err = cli(capsys, "simulate", "--deals", "1", "--seed", "1", "--threads", "2")
+    assert code == 0 and err == "tarotsim: --threads 2 lowered to 1: the work is 1 deal(s)\n"
+
+
+def test_replay_starts_no_more_processes_than_cores_and_chunks(capsys, monkeypatch, tmp_path):
+    """`replay --workers 1000` starts at most a process per core and per chunk of records."""
+    import concurrent.futures
+    import json
+
+    from tarotsim import parallel
+    from tarotsim import simulate as sim
+
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in sim.records("4", 1, range(600))))  # 3 chunks of 256
+    started = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def counting(n, *a, **k):
+        started.append(n)
+        return real(n, *a, **k)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
+    for cores, expected, why in ((2, 2, "this process may use 2 core(s)"), (16, 3, "the work is 3 chunk(s) of 256 records")):
+        monkeypatch.setattr(parallel, "available_cores", lambda cores=cores: cores)
+        started.clear()
+        code, out, err = cli(capsys, "replay", "--workers", "1000", str(path))
+        assert code == 0 and out.endswith("600 record(s) replayed, 0 bad\n")
+        assert started == [expected] and err == f"tarotsim: --workers 1000 lowered to {expected}: {why}\n"

@@ -148,7 +148,9 @@ def test_dask_local_from_the_command_line(capsys, tmp_path, monkeypatch):
     with pytest.raises(SystemExit) as exc:
         main([*argv, "--dask-local", "2", "--save", str(saved)])
     out, err = capsys.readouterr()
-    assert exc.value.code == 0 and "dask: 1 task(s) of up to 1,000,000 deals on 2 worker(s)" in err
+    # one task: one worker process is all the run can use (tarotsim.parallel.bounded_workers)
+    assert exc.value.code == 0 and "tarotsim: --dask-local 2 lowered to 1: the work is 1 task(s)\n" in err
+    assert "dask: 1 task(s) of up to 1,000,000 deals on 1 worker(s)" in err
     strip = (lambda text: "\n".join(line for line in text.splitlines() if "thread(s)" not in line))
-    assert strip(out) == strip(single) and "2 thread(s)" in out
-    assert shards.load(str(saved)).threads == 2
+    assert strip(out) == strip(single) and "1 thread(s)" in out
+    assert shards.load(str(saved)).threads == 1
