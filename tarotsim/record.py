@@ -27,6 +27,7 @@ import zlib
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 
+from . import json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
 from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
@@ -230,14 +231,10 @@ def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
         text = text[1:]
     if not text.strip():
         return None
-    try:
-        record = json.loads(text.rstrip("\r\n"))  # an error at the end of the line is in its last column
-    except json.JSONDecodeError as e:
-        raise RecordError(lineno, None, None, f"malformed JSON: {e.msg} (column {e.colno})") from None
-    except RecursionError:
-        raise RecordError(lineno, None, None, "JSON nested too deeply to be a deal record") from None
-    except ValueError:  # a number of thousands of digits (int max str digits)
-        raise RecordError(lineno, None, None, "a JSON number too long to be part of a deal record") from None
+    try:  # an error at the end of the line is in its last column
+        record = json_input.loads(text.rstrip("\r\n"), "a deal record")
+    except json_input.JSONInputError as e:
+        raise RecordError(lineno, None, None, str(e)) from None
     check_record(record, lineno)
     return record
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__
+from . import __version__, json_input
 from .rules import CONTRACTS, Rules
 
 #: The saved-run file format (``--save``, ``--checkpoint``); its version changes with its layout.
@@ -342,9 +342,11 @@ def write(saved: Saved, path: str, flag: str = "--save") -> None:
 def loads(text: str, name: str = "saved run") -> Saved:
     """Read a saved run, checking its format, checksum, shape and consistency (:class:`ShardError`)."""
     try:
-        d = json.loads(text)
-    except ValueError:
-        raise ShardError(f"{name}: not a complete tarotsim saved run (not JSON: truncated?)") from None
+        d = json_input.loads(text, "a tarotsim saved run")
+    except json_input.JSONInputError as e:
+        if str(e).startswith("malformed JSON"):
+            raise ShardError(f"{name}: not a complete tarotsim saved run (not JSON: truncated?)") from None
+        raise ShardError(f"{name}: {e}") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         got = d.get("format") if isinstance(d, dict) else None
         raise ShardError(f"{name}: not a tarotsim saved run (format {got!r}, expected {FORMAT!r})")
@@ -374,12 +376,14 @@ def loads(text: str, name: str = "saved run") -> Saved:
 
 
 def load(path: str) -> Saved:
-    """:func:`loads` of the file ``path`` (an unreadable file is a :class:`ShardError`)."""
+    """:func:`loads` of the file ``path`` (an unreadable file, one too large to be a saved run or
+    not UTF-8 is a :class:`ShardError`)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ShardError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        text = json_input.read_text(path, "a tarotsim saved run")
+    except OSError as e:
+        raise ShardError(f"cannot read {path}: {e.strerror or e}") from None
+    except json_input.JSONInputError as e:
+        raise ShardError(f"{path}: {e}") from None
     return loads(text, path)
 
 

@@ -162,6 +162,8 @@ def test_merge_refuses_a_truncated_an_edited_or_a_foreign_file(capsys, tmp_path)
         "edited.json": (text.replace('"seed": 11', '"seed": 12'), "checksum does not match"),
         "foreign.json": ('{"format": "tarotsim-deal/1"}', "not a tarotsim saved run"),
         "empty.json": ("", "not a complete tarotsim saved run"),
+        "nested.json": ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply to be a tarotsim saved run"),
+        "long.json": ('{"a": ' + "9" * 5000 + "}", "a JSON number too long to be part of a tarotsim saved run"),
     }
     d = json.loads(text)
     d["totals"][0] += 1  # deals counted no longer match the ranges: re-sealed, still refused
@@ -296,3 +298,12 @@ def test_saved_file_is_readable_json_with_its_configuration(capsys, tmp_path):
     assert all(len(s["params"]) > 0 for s in cfg["seats"])
     np.testing.assert_equal(sorted(d), sorted(["format", "config", "run", "done", "totals", "elapsed_s", "threads",
                                                "checksum"]))
+
+
+def test_a_deeply_nested_checkpoint_is_one_line_and_kept(capsys, tmp_path):
+    """The checkpoint reader has the guard of every JSON reader (tarotsim.json_input)."""
+    ck = tmp_path / "ck.json"
+    ck.write_text("[" * 100_000 + "]" * 100_000)
+    code, out, err = cli(capsys, *RUNS["simulate"], "--checkpoint", str(ck))
+    assert code == 2 and out == "" and err == f"tarotsim: error: {ck}: JSON nested too deeply to be a tarotsim saved run\n"
+    assert ck.read_text().startswith("[[[") and os.listdir(tmp_path) == ["ck.json"]

@@ -285,7 +285,9 @@ def test_calibration_round_trip_sets_the_four_thresholds(tmp_path):
 
 
 @pytest.mark.parametrize("text,why", [
-    ("{", "not JSON"),
+    ("{", "malformed JSON"),
+    ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply to be a thresholds file"),
+    ('{"thresholds": {"prise": ' + "9" * 5000 + "}}", "a JSON number too long"),
     ('{"thresholds": {"prise": 1}}', "garde must be a finite number"),
     ('{"format": "other", "thresholds": {}}', "not a thresholds file"),
     ('[1, 2]', "not a thresholds file"),
