@@ -1057,8 +1057,9 @@ def main(argv=None) -> None:
 
     try:
         rv = cli.main(args=argv, prog_name="tarotsim", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("tarotsim: aborted", err=True)
+    except click.exceptions.Abort as e:  # Ctrl-C (click's Abort from the KeyboardInterrupt)
+        kept = _kept(e.__cause__)
+        click.echo("tarotsim: aborted" + (f"; {kept}; no other output file was written" if kept else ""), err=True)
         sys.exit(1)
     except _NO_ARGS_IS_HELP as e:  # the help itself, not squashed into one line
         click.echo(e.format_message(), err=True)
@@ -1083,11 +1084,19 @@ def main(argv=None) -> None:
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
     except Terminated as e:  # SIGTERM / SIGHUP: the outputs were cleaned up on the way out
-        click.echo(f"tarotsim: stopped by {e.name}; no output file was written", err=True)
+        kept = _kept(e)
+        click.echo(f"tarotsim: stopped by {e.name}; " + (f"{kept}; no other output file was written" if kept
+                                                         else "no output file was written"), err=True)
         sys.exit(e.code)
     except BrokenPipeError:
         sys.exit(1)
     sys.exit(rv or 0)
+
+
+def _kept(e: BaseException | None) -> str | None:
+    """What an interrupted run kept (a checkpoint: ``tarotsim.shards.checkpoint_kept``), or None."""
+    notes = getattr(e, "__notes__", None) or []
+    return "; ".join(notes) or None
 
 
 #: click >= 8.2 raises this for a group named without a command (older click prints the help

@@ -505,10 +505,23 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
             for a, b in work:
                 on_done(a, b, job.compute(a, b, threads=threads, progress=progress))
         saved.elapsed_s = base + time.perf_counter() - t0[0]
+    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, SIGTERM (outputs.Terminated): say what was kept
+        if checkpoint:
+            e.add_note(checkpoint_kept(checkpoint, saved))
+        raise
     finally:
         if checkpoint and (saved.done or os.path.exists(checkpoint)):
             flush(force=True)
     return saved
+
+
+def checkpoint_kept(path: str, saved: Saved) -> str:
+    """What an interrupted run with a checkpoint kept, in one clause for the user."""
+    total = saved.run[1] - saved.run[0]
+    if not saved.done:
+        return f"--checkpoint {path} holds no finished deal yet: the same command starts the run again"
+    return (f"--checkpoint {path} holds {saved.deals:,} of the run's {total:,} deals: the same command resumes "
+            f"from there")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -307,3 +307,38 @@ def test_a_deeply_nested_checkpoint_is_one_line_and_kept(capsys, tmp_path):
     code, out, err = cli(capsys, *RUNS["simulate"], "--checkpoint", str(ck))
     assert code == 2 and out == "" and err == f"tarotsim: error: {ck}: JSON nested too deeply to be a tarotsim saved run\n"
     assert ck.read_text().startswith("[[[") and os.listdir(tmp_path) == ["ck.json"]
+
+
+@pytest.mark.parametrize("stop,code,first", [
+    ("SIGTERM", 128 + 15, "tarotsim: stopped by SIGTERM; "),
+    ("Ctrl-C", 1, "tarotsim: aborted; "),
+])
+def test_an_interrupted_checkpoint_run_says_what_the_checkpoint_holds(capsys, tmp_path, monkeypatch, stop, code,
+                                                                      first):
+    """Not "no output file was written": the checkpoint holds the finished pieces, and the same
+    command resumes from it (to the very report of an uninterrupted run)."""
+    import signal
+
+    from tarotsim.outputs import Terminated
+
+    monkeypatch.setattr(shards, "TASK_DEALS", {"simulate": 700})
+    monkeypatch.setattr(shards, "CHECKPOINT_EVERY", 0.0)
+    ck, saved = tmp_path / "ck.json", tmp_path / "s.json"
+    _, single, _ = cli(capsys, *RUNS["simulate"])
+    real, calls = shards.Job.compute, []
+
+    def compute(self, a, b, **kw):
+        calls.append(a)
+        if len(calls) == 4:  # the warm-up, two pieces, then the signal
+            raise Terminated(signal.SIGTERM) if stop == "SIGTERM" else KeyboardInterrupt
+        return real(self, a, b, **kw)
+
+    monkeypatch.setattr(shards.Job, "compute", compute)
+    got, out, err = cli(capsys, *RUNS["simulate"], "--checkpoint", str(ck), "--save", str(saved))
+    assert got == code and out == ""
+    assert err.strip() == (f"{first}--checkpoint {ck} holds 1,400 of the run's 3,000 deals: the same command "
+                           f"resumes from there; no other output file was written")
+    assert not saved.exists() and shards.load(str(ck)).done == [(0, 1400)]
+    monkeypatch.setattr(shards.Job, "compute", real)
+    got, out, err = cli(capsys, *RUNS["simulate"], "--checkpoint", str(ck))
+    assert got == 0 and "resuming, 1,400 deal(s) done, 1,600 to go" in err and untimed(out) == untimed(single)
