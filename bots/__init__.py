@@ -175,7 +175,8 @@ def _spec(module) -> BotSpec:
 
 #: Every bot the kernels know, by name (codes are ``tarotsim._kernels.layout.BOT_KINDS``).
 REGISTRY: dict[str, BotSpec] = {
-    "random": BotSpec("random", BOT_KINDS["random"], "uniform over the legal choices (the reference bot)"),
+    "random": BotSpec("random", BOT_KINDS["random"], "uniform over the legal choices: a baseline to compare bots "
+                                                     "with (the reference engine's player)"),
     "greedy": _spec(greedy),
     "heuristic": _spec(heuristic),
     "pimc": _spec(pimc),

@@ -16,7 +16,7 @@ import click
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
-from .players import Player, Runner, parse_players
+from .players import Player, Runner, baseline_note, parse_players
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
@@ -303,9 +303,12 @@ def _fmt_rate(x) -> str:
 
 def format_summary(sm, n_seats: int) -> str:
     """The summary of a simulation as a short readable report."""
+    from .simulate import compile_text
+
     out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
-           f"bots {sm.bots}",
-           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s", ""]
+           f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
+           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s"
+           f"{compile_text(sm.compile_s)}", ""]
     pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")
     out.append(f"played      {sm.played:>12,}  {pct(sm.played)}")
     out.append(f"thrown in   {sm.thrown_in:>12,}  {pct(sm.thrown_in)}   (all passed, R-BID-3)")
@@ -332,8 +335,9 @@ def format_summary(sm, n_seats: int) -> str:
 def _common_sim_options(f):
     f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
                      help="A variant option (see `tarotsim options`); repeatable.")(f)
-    f = click.option("--bots", default="random", show_default=True, metavar="NAME[,NAME...]",
-                     help="One bot for every seat, or one per seat separated by commas.")(f)
+    f = click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
+                     help="One bot for every seat, or one per seat separated by commas (`tarotsim bots` lists "
+                          "them). random, uniform over the legal choices, is a baseline to compare with.")(f)
     f = click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True,
                      help="Table type.")(f)
     return f

@@ -659,7 +659,9 @@ class Session:
         """What the strongest bot would do here (its own random stream: no change to the deal)."""
         if self._hint_bot is None:
             from .adapters import FastBotAdapter
-            self._hint_bot = FastBotAdapter(hint_bot_name(self.rules))
+            name = hint_bot_name(self.rules)
+            self.say(self._thinking(name))
+            self._hint_bot = FastBotAdapter(name)
         bot = self._hint_bot
         name = getattr(bot, "name", "bot")
         answer = bot.choose(game.view(self.seat), game.legal_actions(), self._hint_rng)
@@ -680,6 +682,20 @@ class Session:
             what = f"play {self.card(answer)}"
         extra = " (its card searched over sampled deals)" if kind == "card" and name == "pimc" else ""
         return f"  hint: {name} would {what}{extra}"
+
+    @staticmethod
+    def _thinking(name: str) -> str:
+        """What the first hint says before its bot answers: it is thinking, and, when numba's
+        cache lacks the bot's kernels, that they are compiled first (once) and for about how long."""
+        from bots._runs import hint_kernels
+
+        from ._kernels._cache import is_cached
+
+        kernels, about = hint_kernels(name)
+        search = " (it plays each card out on sampled deals)" if name == "pimc" else ""
+        if is_cached(kernels):
+            return f"  hint: {name} is thinking{search}..."
+        return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."
 
     # -- what the person sees --------------------------------------------------------------------
     def format_view(self, game: Game) -> str:

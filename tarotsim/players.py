@@ -104,6 +104,12 @@ def kernel_path(rules: Rules, players: list[Player]) -> bool:
     return rules.table in KERNEL_TABLES and all(p.fast for p in players)
 
 
+def baseline_note(labels) -> str:
+    """What a report adds where it names its bots (``labels``): ``random`` is said to be a
+    baseline, not a player whose results mean much."""
+    return " (random: a baseline, uniform over the legal choices)" if "random" in labels else ""
+
+
 def players_label(players: list[Player]) -> str:
     """How a run names its bots: the one label, or the labels of the seats."""
     labels = [p.label for p in players]

@@ -220,6 +220,23 @@ class Job:
         before the timed work."""
         self.compute(self.start, self.start + 1)
 
+    def compile_seconds(self) -> int | None:
+        """About how many seconds numba takes to compile the kernels this job runs when its cache
+        lacks them (a first run, or sources changed), else None (loaded; also for Python bots,
+        whose deals the kernels do not play whole)."""
+        from bots._runs import first_kernel
+
+        from . import simulate as sim
+        from ._kernels._cache import is_cached
+
+        players = self.players()
+        if not all(p.fast for p in players):
+            return None
+        kinds = sim.bot_arrays(self.rules(), [p.engine_bot for p in players])[0]
+        kernel, seconds = first_kernel(kinds, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
+                                                                                                  "study"))
+        return None if is_cached([kernel]) else seconds
+
 
 def zero_simulate() -> np.ndarray:
     from ._kernels import layout as L
@@ -294,6 +311,7 @@ class Saved:
     totals: object
     elapsed_s: float = 0.0
     threads: int = 1
+    compile_s: float = 0.0   # numba compiling the kernels before the timed work (a cold cache)
 
     @property
     def command(self) -> str:
@@ -315,7 +333,7 @@ class Saved:
     def to_json(self) -> dict:
         d = {"format": FORMAT, "config": self.config, "run": list(self.run), "done": [list(r) for r in self.done],
              "totals": None if self.totals is None else _totals_json(self.command, self.totals),
-             "elapsed_s": float(self.elapsed_s), "threads": int(self.threads)}
+             "elapsed_s": float(self.elapsed_s), "threads": int(self.threads), "compile_s": float(self.compile_s)}
         d["checksum"] = _checksum(d)
         return d
 
@@ -366,7 +384,7 @@ def loads(text: str, name: str = "saved run") -> Saved:
         totals = None if d["totals"] is None else _totals_from_json(command, d["totals"])
         if (totals is None) != (not done):
             raise ValueError("totals")
-        saved = Saved(cfg, run, done, totals, float(d["elapsed_s"]), int(d["threads"]))
+        saved = Saved(cfg, run, done, totals, float(d["elapsed_s"]), int(d["threads"]), float(d.get("compile_s", 0.0)))
     except (KeyError, TypeError, ValueError, IndexError):
         raise ShardError(f"{name}: a damaged tarotsim saved run (its fields are not what {FORMAT} holds)") from None
     counted = _deals_counted(command, totals) if totals is not None else 0
@@ -431,6 +449,7 @@ def merge(parts: list[tuple[str, Saved]]) -> Saved:
             out.done.append((a, b))
         out.totals = add(out.command, out.totals, p.totals) if p.totals is not None else out.totals
         out.elapsed_s += p.elapsed_s
+        out.compile_s += p.compile_s
         out.threads = max(out.threads, p.threads)
     out.done = _coalesce(out.done)
     return out
@@ -497,8 +516,8 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
         if executor is not None:
             saved.threads = executor(job, todo, on_done, on_start) or 1
         else:
-            if todo:
-                job.warm_up()  # the kernels loaded before the clock starts
+            if todo:  # the kernels loaded (or compiled, and told) before the clock starts
+                saved.compile_s += warm_up(job, log)
             on_start()
             saved.threads = max(1, int(threads))
             work = pieces(todo, job.task_deals()) if checkpoint else todo
@@ -513,6 +532,24 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
         if checkpoint and (saved.done or os.path.exists(checkpoint)):
             flush(force=True)
     return saved
+
+
+def warm_up(job: Job, log=None) -> float:
+    """Load the kernels ``job`` runs from numba's cache, or compile them: then ``log`` is told
+    first, with about how long it takes (``bots._runs.COMPILE_SECONDS``), and the seconds spent
+    are returned (0 when loaded: the time of a report is the deals' alone)."""
+    about = job.compile_seconds()
+    if about is None:
+        job.warm_up()
+        return 0.0
+    if log is not None:
+        what = "the bidding study of " if job.command == "study bidding" else ""
+        from .players import players_label
+        log(f"compiling the kernels for {what}{players_label(job.players())}, once: about {about} s "
+            f"(numba keeps them in its cache)")
+    t0 = time.perf_counter()
+    job.warm_up()
+    return time.perf_counter() - t0
 
 
 def checkpoint_kept(path: str, saved: Saved) -> str:
@@ -543,7 +580,7 @@ def report(saved: Saved):
         assert isinstance(saved.totals, np.ndarray)  # load() and execute() give simulate's accumulator
         sm = sim.summary_from_totals(saved.totals, rules, cfg["seed"], start, stop)
         sm.bots = cfg["bots"]
-        sm.threads, sm.elapsed_s = saved.threads, saved.elapsed_s
+        sm.threads, sm.elapsed_s, sm.compile_s = saved.threads, saved.elapsed_s, saved.compile_s
         sm.deals_per_s = (stop - start) / saved.elapsed_s if saved.elapsed_s > 0 else 0.0
         return sm
     if saved.command == "tournament":
@@ -551,14 +588,17 @@ def report(saved: Saved):
         from .players import Player
         seats = [Player(s["label"], s["bot"], tuple(s["params"])) for s in cfg["seats"]]
         assert isinstance(saved.totals, tour.TournamentTotals)
-        return tour.result(rules, cfg["seed"], start, stop - start, seats, cfg["duplicate"], saved.totals,
-                           saved.elapsed_s)
+        res = tour.result(rules, cfg["seed"], start, stop - start, seats, cfg["duplicate"], saved.totals,
+                          saved.elapsed_s)
+        res.compile_s = saved.compile_s
+        return res
     from . import study
     assert isinstance(saved.totals, tuple)  # the study's three accumulators
     bins, oud, misc = saved.totals
     t = study.StudyTotals(rules.table, cfg["seed"], start, stop - start, cfg["label"], rules.non_default_options(),
                           tuple(c for c in CONTRACTS if c in cfg["contracts"]), bins, oud, misc, cfg["current"],
-                          cfg["current_source"], cfg["shift"], saved.threads, study.DEFAULT_CHUNK, saved.elapsed_s)
+                          cfg["current_source"], cfg["shift"], saved.threads, study.DEFAULT_CHUNK, saved.elapsed_s,
+                          saved.compile_s)
     return study.report(t, bucket=cfg["bucket"], min_deals=cfg["min_deals"])
 
 

@@ -380,9 +380,16 @@ class Summary:
     chunk_size: int = DEFAULT_CHUNK
     elapsed_s: float = 0.0
     deals_per_s: float = 0.0
+    compile_s: float = 0.0        # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def compile_text(seconds: float) -> str:
+    """How a report's header tells the time numba spent compiling the kernels before the run
+    (a cold cache): nothing when it loaded them."""
+    return f" (and {seconds:.1f} s compiling the kernels first, once)" if seconds > 0 else ""
 
 
 def _summary_from_acc(acc: np.ndarray | list[int], r: Rules, **meta) -> Summary:

@@ -48,6 +48,7 @@ import numpy as np
 
 from . import simulate as sim
 from .parallel import run_chunks
+from .players import baseline_note
 from ._kernels import layout as L
 from ._kernels import study as K
 from .rng import check_run, check_seed
@@ -188,6 +189,7 @@ class StudyTotals:
     threads: int = 1
     chunk_size: int = DEFAULT_CHUNK
     elapsed_s: float = 0.0
+    compile_s: float = 0.0  # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     @property
     def annulled(self) -> int:
@@ -459,6 +461,7 @@ def report(t: StudyTotals, bucket: int = DEFAULT_BUCKET, min_deals: int = DEFAUL
            "bots": t.bots, "options": t.options, "studied_seat": "first to speak (the seat after the dealer)",
            "contracts": list(t.contracts), "played": t.played, "annulled": t.annulled,
            "plays": t.played * len(studied), "threads": t.threads, "elapsed_s": t.elapsed_s,
+           "compile_s": t.compile_s,
            "plays_per_s": t.played * len(studied) / t.elapsed_s if t.elapsed_s > 0 else None,
            "bucket": bucket, "min_deals": min_deals,
            "count": "heuristic hand points (18-card scale); garde sans and garde contre add 3 x the void points",
@@ -557,10 +560,10 @@ def format_report(d: dict) -> str:
     """The study as readable tables (what ``tarotsim study bidding`` prints)."""
     last = d["start"] + d["deals"] - 1
     out = [f"bidding study · table {d['table']} · {d['deals']:,} deals (index {d['start']:,}..{last:,}) · "
-           f"seed {d['seed']} · bots {d['bots']}"
+           f"seed {d['seed']} · bots {d['bots']}{baseline_note(d['bots'].split(','))}"
            + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items()) if d["options"] else ""),
            f"{d['plays']:,} plays ({len(d['contracts'])} per deal) · {d['threads']} thread(s) · "
-           f"{d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s",
+           f"{d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s{sim.compile_text(d['compile_s'])}",
            "studied seat: the first to speak, forced to take each contract on the same cards",
            f"annulled (petit sec, R-DEAL-4): {d['annulled']:,} deal(s), left out",
            "points: the heuristic bot's hand count (18-card scale; garde sans and garde contre add 3 x the",

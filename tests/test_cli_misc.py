@@ -256,3 +256,46 @@ def test_replay_starts_no_more_processes_than_cores_and_chunks(capsys, monkeypat
         code, out, err = cli(capsys, "replay", "--workers", "1000", str(path))
         assert code == 0 and out.endswith("600 record(s) replayed, 0 bad\n")
         assert started == [expected] and err == f"tarotsim: --workers 1000 lowered to {expected}: {why}\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# a cold numba cache says so, once, and the header says which part of the time was compiling
+
+
+def test_is_cached_tells_a_kernel_numba_has_to_compile_from_one_it_loads(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    from tarotsim._kernels._cache import is_cached
+
+    (tmp_path / "cold_mod.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n"
+                                          "    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("cold_mod")
+    try:
+        assert not is_cached([mod.twice])
+        assert mod.twice(21) == 42 and is_cached([mod.twice])
+        assert is_cached([object()])  # cannot tell: no warning
+    finally:
+        sys.modules.pop("cold_mod", None)
+
+
+@pytest.mark.parametrize("argv,what,head", [
+    (["simulate", "--bots", "random"], "random", 1),
+    (["tournament", "--bots", "heuristic,random,random,random"], "heuristic,random,random,random", 0),
+    (["study", "bidding", "--bots", "random"], "the bidding study of random", 1),
+])
+def test_a_cold_cache_is_told_before_compiling_and_the_header_says_the_compile_time(capsys, monkeypatch, argv,
+                                                                                    what, head):
+    import re
+
+    from tarotsim._kernels import _cache
+
+    monkeypatch.setattr(_cache, "is_cached", lambda kernels: False)  # as on a first run
+    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    assert code == 0 and re.fullmatch(rf"tarotsim: compiling the kernels for {what}, once: about \d+ s "
+                                      r"\(numba keeps them in its cache\)\n", err), err
+    assert re.search(r" s\b.* \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[head])
+    monkeypatch.undo()
+    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    assert code == 0 and err == "" and "compiling" not in out

@@ -34,7 +34,7 @@ def test_show_line_is_the_display_of_that_record_and_json_is_the_record(capsys):
 
 
 def test_show_a_simulated_deal_from_its_record_as_from_its_seed(capsys, tmp_path):
-    rec = sim.records(Rules("5"), 7, [12])[0]
+    rec = sim.records(Rules("5"), 7, [12], bots="heuristic")[0]  # show's default bots, as simulate's
     path = tmp_path / "deals.jsonl.gz"
     path.write_bytes(gzip.compress((json.dumps(rec) + "\n").encode()))
     from_seed = run(capsys, "show", "--table", "5", "--seed", "7", "--index", "12", "--names", "A,B,C,D,E")

@@ -159,7 +159,11 @@ def check_game(tmp_path, capsys, table, seed, seat, person, kinds_needed, option
     if any(rule.startswith("R-PLAY-4") for _, rule in person.refusals):  # in the person's words
         assert re.search(r"refused: must (follow|trump|overtrump|play a trump)[^\n]*: you hold ", out)
     assert "not understood: 'xyzzy' is not a bid" in out
-    assert f"hint: {interactive.hint_bot_name(rules)} would bid" in out
+    name = interactive.hint_bot_name(rules)
+    assert f"hint: {name} would bid" in out
+    # the first hint says it is thinking (and, with a cold numba cache, that it compiles first), once
+    assert out.count(f"hint: {name} is thinking") == 1 and out.index(f"hint: {name} is thinking") < out.index(
+        f"hint: {name} would bid")
     assert "the auction (R-BID-2)" in out  # the answer to ?
     # the final scores: the sheet's totals are the records' scores, summed
     assert totals_line(out) == [sum(r["scores"][s] for r in records) for s in range(rules.n_seats)]
