@@ -22,7 +22,7 @@ from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
-from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet
+from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
 
 CHELEM_CHOICES = [k for k in CHELEM_OUTCOMES if k]
 
@@ -93,6 +93,7 @@ def cli():
 @cli.command()
 def options():
     """List the variant options (RULES §14, docs/rules.md) with their default and allowed values."""
+    rows = [("option", "default", "values", "what it sets")]
     for name, (default, allowed, text) in OPTION_SPECS.items():
         if allowed is int:
             values = "a whole number"
@@ -100,7 +101,10 @@ def options():
             values = "deals, or a points target N"
         else:
             values = " | ".join(str(a).lower() for a in allowed)
-        click.echo(f"{name:<26} default {str(default).lower():<12} {values:<24} {text}")
+        rows.append((name, str(default).lower(), values, text))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]  # columns as wide as their widest cell
+    for r in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(r, widths)) + "  " + r[3])
 
 
 @cli.command(name="score")
@@ -207,9 +211,8 @@ def sheet(file, players, table, options_, until, check, as_json):
     # without --players, the players' own columns (Emma, Emma total) name them in playing order
     found = None if players else players_in_header(source, name=source_name)
     players = players or (",".join(found) if found else None)
-    if table is None:
-        n = len(players.split(",")) if players else 4
-        table = {3: "3", 4: "4", 5: "5", 2: "2"}.get(n, "4")
+    if table is None:  # from the number of players (tarotsim.sheet.table_of: never table 2 by a guess)
+        table = table_of([n.strip() for n in players.split(",")] if players else None, found_in_header=bool(found))
     rules = _rules(table, options_, {"game_end": until} if until else None)
     names = _names(players, rules, "--players")
     try:
