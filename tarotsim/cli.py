@@ -608,16 +608,24 @@ def show(ctx, file, table, bots, options_, seed, index, line, names, as_json, ch
 
 
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
-    """The record of ``line`` of ``file`` as read, and completed for display (result, scores)."""
+    """The record of ``line`` of ``file`` as read, and completed for display (result, scores).
+
+    A line that holds no record of the right shape is one line, exit 2. A record that `replay`
+    flags (an illegal card, a wrong score, an edited identity) is shown as recorded, after a
+    warning naming what is wrong with it: looking at it is how one finds out why."""
     from .record import RecordError, complete, record_at
 
     try:
         lineno, rec = record_at(file, line)
-        return rec, complete(rec, lineno)
     except RecordError as e:
         raise BadInput(f"{_file_label(file)}: {e}") from None
     except OSError as e:
         raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
+    try:
+        return rec, complete(rec, lineno)
+    except RecordError as e:
+        _note(f"warning: {_file_label(file)}: {e}; shown as recorded")
+        return rec, rec
 
 
 @cli.command()

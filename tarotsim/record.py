@@ -687,6 +687,33 @@ class _Replayer:
         self._tricks()
         return VerifyResult(d.outcome, d.result, list(d.scores), d)
 
+    def _identity(self):
+        """A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
+        deals (DESIGN §3: dealer, hands, chien, piles): an edited seed or index would give the
+        record, and ``show``, a false identity."""
+        rec = self.rec
+        seed, index = rec.get("seed"), rec.get("index")
+        if seed is None or index is None:  # a hand-entered deal: no identity to check
+            return
+        from .rng import DealIdError, deal_with_piles
+
+        try:
+            dealer, hands, chien, piles = deal_with_piles(self.d.rules, seed, index)
+        except DealIdError as e:
+            self.fail("field seed" if "seed" in str(e) else "field index", None, str(e))
+        ident = f"deal ({seed}, {index})"
+        edited = "the record's seed or index was edited, or its cards (DESIGN §3)"
+        if rec["dealer"] != dealer:
+            self.fail("field dealer", None, f"{ident} is dealt by seat {dealer}, not seat {rec['dealer']}: {edited}")
+        for seat, hand in enumerate(rec["hands"]):
+            if sorted(Card.parse(c).id for c in hand) != hands[seat]:
+                self.fail(f"field hands[{seat}]", None, f"{ident} deals seat {seat} other cards: {edited}")
+        if sorted(Card.parse(c).id for c in rec["chien"]) != chien:
+            self.fail("field chien", None, f"{ident} puts other cards in the chien: {edited}")
+        if rec.get("piles") and [[[Card.parse(c).id for c in p] for p in ps] for ps in rec["piles"]] != \
+                [[list(p) for p in ps] for ps in piles]:
+            self.fail("field piles", None, f"{ident} lays other piles: {edited}")
+
     def _not_played(self) -> VerifyResult:
         rec, d = self.rec, self.d
         for f in ("taker", "contract", "called", "partner"):
@@ -794,9 +821,10 @@ class _Replayer:
         if d.phase != "done":
             self.fail("field tricks", "R-DEAL-1", f"{len(tricks)} tricks: the deal has {d.n_tricks} at table {d.table}")
 
-    # -- the recorded result and scores ------------------------------------------------------
+    # -- the recorded identity, result and scores --------------------------------------------
     def compare(self, out: VerifyResult):
         rec = self.rec
+        self._identity()
         if out.outcome == "played":
             assert out.result is not None  # replay computes the result of a played deal
             if rec.get("result") is None:
