@@ -863,10 +863,17 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
     seed = _seed(seed)
     records = None
     if records_path is not None:
+        from .record import RecordError, check_appendable
+
         if records_path == "-" or records_path.endswith(".gz"):
             raise BadInput(f"--records {records_path}: play appends plain JSON Lines to a file (FILE.jsonl)")
         try:
+            unended = check_appendable(records_path)  # never JSON glued onto another kind of file
             records = open(records_path, "a", encoding="utf-8")
+            if unended:
+                records.write("\n")
+        except RecordError as e:
+            raise BadInput(f"--records {records_path} is not a deal-records file ({e}): name another file") from None
         except OSError as e:
             raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
     try:

@@ -268,6 +268,26 @@ def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
 # shape of a record
 
 
+def check_appendable(path: str) -> bool:
+    """Check that records may be appended to the plain file ``path`` (``tarotsim play
+    --records``): missing or empty, or a records file whose first record reads (its shape, not
+    its replay). Returns whether a newline must be written first (the last line is not ended).
+    A file that is not a records file raises :class:`RecordError` (its line and why), so new
+    JSON is never glued onto something else; an unreadable one ``OSError``."""
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        return False
+    if size == 0:
+        return False
+    with open(path, "rb") as f:
+        for lineno, raw in read_lines(f):
+            if parse_line(raw, lineno) is not None:  # raises for what is not a deal record
+                break
+        f.seek(size - 1)
+        return f.read(1) != b"\n"
+
+
 def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
