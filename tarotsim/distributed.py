@@ -272,6 +272,10 @@ def executor(scheduler: str | None = None, local_workers: int | None = None, *, 
         if workers is not None:  # a process per core at most, and per task
             tasks = tail_pieces(ranges, task_deals or job.task_deals(), bounded_workers(workers, "--dask-local"))
             workers = bounded_workers(workers, "--dask-local", work=len(tasks), unit="task(s)", log=log)
+            about = job.compile_seconds()  # the local workers share this machine's numba cache
+            if about is not None and log is not None:
+                log(f"dask: the workers compile the kernels first, once: about {about} s (numba keeps them in its "
+                    f"cache)")
         with connect(scheduler, workers) as c:
             return run_ranges(c, job, ranges, on_done, on_start, **kw)
 
