@@ -357,7 +357,8 @@ def _scale_options(f):
     """Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
     (simulate, tournament, study bidding; the work is in tarotsim.shards and tarotsim.distributed)."""
     f = click.option("--dask-local", type=click.IntRange(min=1), metavar="N",
-                     help="Run on a local Dask cluster of N worker processes (needs the dask extra).")(f)
+                     help="Run on a local Dask cluster of N worker processes, at most one per core and per task "
+                          "(needs the dask extra).")(f)
     f = click.option("--scheduler", metavar="tcp://HOST:PORT",
                      help="Run on the Dask cluster of this scheduler (needs the dask extra).")(f)
     f = click.option("--checkpoint", "checkpoint_path", metavar="FILE",
@@ -431,7 +432,8 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
               help="Index of the first deal: deal (seed, index) is the same whatever the run "
                    "(start + deals at most 2^63).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core; the results do not depend on it).")
+              help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
+                   "when lowered; the results do not depend on it).")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Write every deal's record (docs/records.md, DESIGN §6); FILE.jsonl.gz compresses, "
                    "- streams to standard output (the summary then goes to stderr).")
@@ -633,7 +635,8 @@ def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
 @click.option("--verify", is_flag=True,
               help="Also check the recorded result and scores against the ones recomputed.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes (default: every core); the output is the same for any number.")
+              help="Worker processes (default: every core; at most one per core and per 256 records); the output "
+                   "is the same for any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record, then a summary.")
 def replay(file, verify, workers, as_json):
     """Re-play every deal record of a JSON Lines file through the rules engine.
@@ -756,7 +759,8 @@ def bots_cmd(as_json):
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Play every deal once per seat rotation, so each bot holds every seat on the same cards.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core; the results do not depend on it).")
+              help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
+                   "when lowered; the results do not depend on it).")
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_check_bots_option
@@ -925,7 +929,8 @@ def study_group():
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core; the results do not depend on it).")
+              help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
+                   "when lowered; the results do not depend on it).")
 @click.option("--bucket", type=click.IntRange(min=1), default=5, show_default=True,
               help="Width of the hand-points buckets.")
 @click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
