@@ -95,7 +95,7 @@ def test_user_bot_example_from_the_readme(capsys):
 
 
 def test_python_random_bot_gives_the_fast_path_summary(capsys):
-    _, fast, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json")
+    _, fast, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json", "--bots", "random")
     _, slow, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json",
                      "--bots", "tarotsim.engine:PyRandomBot")
     f, s = json.loads(fast), json.loads(slow)
