@@ -648,8 +648,9 @@ def replay(file, verify, workers, as_json):
     """
     from .record import check_file
 
-    _workers(workers, "--workers", quiet=True)  # an absurd request: one line before reading (check_file says why
-    # a request is lowered, once it knows the file's size)
+    # an absurd request is one line before any reading; check_file says why a request is lowered,
+    # once it has read far enough to know
+    _workers(workers, "--workers", quiet=True)
     n = bad = 0
     first_bad = None
     with contextlib.closing(check_file(file, verify=verify, workers=workers, log=_note)) as reports:
