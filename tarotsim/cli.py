@@ -276,6 +276,12 @@ def _note(line: str) -> None:
     click.echo(f"tarotsim: {line}", err=True)
 
 
+def _over_the_bar(line: str) -> None:
+    """A line for the user on a terminal whose progress bar may be drawn already: the bar's line
+    is cleared first, and the bar is drawn again below at its next step."""
+    click.echo(f"\r\x1b[Ktarotsim: {line}", err=True)
+
+
 def _workers(requested: int | None, flag: str, work: int | None = None, unit: str = "deal(s)",
              quiet: bool = False) -> int:
     """``--threads`` and the like: at most what the machine and the work can use (one line on
@@ -409,8 +415,10 @@ def _execute(job, *, threads, bar, checkpoint_path, scheduler, dask_local):
             from . import distributed
             executor = distributed.executor(scheduler, dask_local, progress=bar.update, log=distributed.stderr_log,
                                             progress_lines=not sys.stderr.isatty())
+        # the compile notice, like the progress bar, is for a terminal (logs and pipes stay clean);
+        # the report's header says the seconds spent compiling either way
         return shards.execute(job, threads=threads, progress=bar.update, checkpoint=checkpoint_path,
-                              executor=executor, log=lambda line: click.echo(f"tarotsim: {line}", err=True))
+                              executor=executor, log=_note, notice=_over_the_bar if sys.stderr.isatty() else None)
 
 
 def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:

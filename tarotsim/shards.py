@@ -475,7 +475,7 @@ def resume(job: Job, path: str) -> Saved:
 
 
 def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None = None, executor=None,
-            log=None) -> Saved:
+            log=None, notice=None) -> Saved:
     """Run the deals of ``job`` not yet done and return the whole run's :class:`Saved`.
 
     ``checkpoint``: a file that records every finished piece as it arrives (at most every
@@ -485,7 +485,8 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
     ``on_start()`` when the timed work starts (the workers ready) and ``on_done(a, b, totals)``
     for each finished range, and returns the threads it ran on; without it the ranges
     run here on ``threads`` threads. ``progress(n)`` is called with every ``n`` deals finished;
-    ``log(line)`` gets a line when a checkpoint is resumed."""
+    ``log(line)`` gets a line when a checkpoint is resumed, ``notice(line)`` one before numba
+    compiles the kernels (a cold cache, :func:`warm_up`)."""
     saved = resume(job, checkpoint) if checkpoint else Saved.empty(job)
     todo = missing((job.start, job.stop), saved.done)
     if checkpoint and saved.done and log is not None:
@@ -517,7 +518,7 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
             saved.threads = executor(job, todo, on_done, on_start) or 1
         else:
             if todo:  # the kernels loaded (or compiled, and told) before the clock starts
-                saved.compile_s += warm_up(job, log)
+                saved.compile_s += warm_up(job, notice)
             on_start()
             saved.threads = max(1, int(threads))
             work = pieces(todo, job.task_deals()) if checkpoint else todo

@@ -6,6 +6,7 @@ theirs (this folder is on ``sys.path`` under pytest, see tests/helpers_bots.py).
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -292,10 +293,16 @@ def test_a_cold_cache_is_told_before_compiling_and_the_header_says_the_compile_t
     from tarotsim._kernels import _cache
 
     monkeypatch.setattr(_cache, "is_cached", lambda kernels: False)  # as on a first run
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the notice is for a terminal
     code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
-    assert code == 0 and re.fullmatch(rf"tarotsim: compiling the kernels for {what}, once: about \d+ s "
-                                      r"\(numba keeps them in its cache\)\n", err), err
+    # on a line of its own, over a progress bar already drawn (the bar is drawn again below it)
+    assert code == 0 and re.search(rf"(^|\r\x1b\[K)tarotsim: compiling the kernels for {what}, once: about \d+ s "
+                                   r"\(numba keeps them in its cache\)\n", err), err
     assert re.search(r" s\b.* \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[head])
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)  # a pipe or a log: only the header says it
+    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    assert code == 0 and err == ""
+    assert re.search(r" \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[head])
     monkeypatch.undo()
     code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
     assert code == 0 and err == "" and "compiling" not in out
