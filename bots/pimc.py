@@ -1,7 +1,7 @@
 """``pimc``: the heuristic's bidding (with its own thresholds), call, écart and declarations; its
 cards by search.
 
-Perfect-information Monte Carlo (the search itself is ``bots/_search.py``, inside the deal
+Perfect-information Monte Carlo (the search itself is ``bots/search.py``, inside the deal
 kernel): at each card decision with more than one legal card, the seat draws ``worlds``
 deals of the cards it cannot see, uniformly among those that agree with what it has seen
 (``tarotsim.worlds``), plays every legal card (one of each class of equivalent cards) in each of
@@ -36,7 +36,7 @@ POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 
 #: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
 #: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots
-#: at table 4 (README, "Strength"); the table shifts (``shift3``, ``shift5``) are the heuristic's.
+#: at table 4 (docs/explanation/strength.md); the table shifts (``shift3``, ``shift5``) are the heuristic's.
 #: At table 2 (R-VAR-TWO) its garde sans and garde contre thresholds are 3 below the heuristic's
 #: (21, 42): pimc:worlds=8 against the heuristic, 2,000 deals of seed 2, +55.7 points a deal
 #: [+50.4, +60.9] against +48.0 [+43.2, +52.7] with the heuristic's (15 and 36: +55.0).

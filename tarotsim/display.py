@@ -6,9 +6,17 @@ from .cards import SUIT_SYMBOLS, Card, format_points
 from .rules import MULTIPLIERS, CONTRACTS, TARGETS
 
 
+def display_order(names) -> list[Card]:
+    """A hand as a player holds it (the text view and the pictures alike): trumps high to low,
+    the Excuse, then each suit (♠ ♥ ♦ ♣) high to low."""
+    cards = sorted((Card.parse(n) for n in names), reverse=True)
+    return ([c for c in cards if c.is_trump] + [c for c in cards if c.is_excuse]
+            + [c for s in range(4) for c in cards if c.suit == s])
+
+
 def hand_by_suit(names) -> str:
     """``T21 T14 T3 EX | ♠ K 10 4 | ♥ … `` : trumps high to low, then each suit high to low."""
-    cards = sorted((Card.parse(n) for n in names), reverse=True)
+    cards = display_order(names)
     trumps = [str(c) for c in cards if c.is_trump] + [str(c) for c in cards if c.is_excuse]
     parts = [" ".join(trumps)] if trumps else []
     for s in range(4):
@@ -16,6 +24,16 @@ def hand_by_suit(names) -> str:
         if suit:
             parts.append(SUIT_SYMBOLS[s] + " " + " ".join(suit))
     return "  |  ".join(parts) if parts else "-"
+
+
+def trick_seats(rec: dict, trick: dict) -> list[int]:
+    """The seat of each card of a record's ``trick``, from its leader in playing order
+    (R-PLAY-2; the 5d dummy plays no card)."""
+    n = len(rec["hands"])
+    seats = [(trick["leader"] + k) % n for k in range(n)]
+    if rec["table"] == "5d":
+        seats = [s for s in seats if s != rec["dealer"]]
+    return seats
 
 
 def _pretty(names) -> str:
@@ -92,9 +110,7 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
     out.append("")
     out.append("Tricks (leader first; * = winner" + ("; ^ = from a pile)" if pile_cards else ")"))
     for i, t in enumerate(rec["tricks"], 1):
-        seats = [(t["leader"] + k) % n for k in range(n)]
-        if rec["table"] == "5d":
-            seats = [s for s in [(t["leader"] + k) % n for k in range(n)] if s != rec["dealer"]]
+        seats = trick_seats(rec, t)
         cells = []
         for seat, c in zip(seats, t["cards"]):
             mark = "*" if seat == t["winner"] else " "
@@ -118,5 +134,7 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
             out.append("; ".join(extras))
         out.append(f"Value V = {res['value']:+d} per defender")
     out.append("")
-    out.append("Scores: " + ", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(rec["scores"])))
+    scores = rec.get("scores")
+    out.append("Scores: " + (", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(scores)) if scores is not None
+                             else "not recorded"))
     return "\n".join(out)

@@ -655,6 +655,15 @@ class Game:
         """The deal record (DESIGN §6) of a finished deal."""
         return record_from_deal(self._deal, self.seed, self.index)
 
+    def _repr_svg_(self) -> str:
+        """The table now, as a notebook shows it (:func:`tarotsim.svg.table_svg`)."""
+        from .svg import table_svg
+        return table_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .svg import html_figure
+        return html_figure(self._repr_svg_())
+
 
 def play_game(game: Game, bots, rng: Rng | None = None) -> Game:
     """Play ``game`` to the end with Python bots (one per seat, or one for all seats).

@@ -27,6 +27,7 @@ import zlib
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 
+from . import json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
 from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
@@ -70,6 +71,21 @@ class RecordError(ValueError):
 
     def __reduce__(self):  # travels between processes (replay with several workers)
         return (type(self), (self.line, self.action, self.rule_id, self.message))
+
+
+class Record(dict):
+    """A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
+    written as one), which a notebook also shows as a picture of the table at the start of play
+    (``_repr_svg_``, ``_repr_html_``: :func:`record_svg`)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return record_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .svg import html_figure
+        return html_figure(self._repr_svg_())
 
 
 @dataclass(frozen=True)
@@ -230,16 +246,12 @@ def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
         text = text[1:]
     if not text.strip():
         return None
-    try:
-        record = json.loads(text.rstrip("\r\n"))  # an error at the end of the line is in its last column
-    except json.JSONDecodeError as e:
-        raise RecordError(lineno, None, None, f"malformed JSON: {e.msg} (column {e.colno})") from None
-    except RecursionError:
-        raise RecordError(lineno, None, None, "JSON nested too deeply to be a deal record") from None
-    except ValueError:  # a number of thousands of digits (int max str digits)
-        raise RecordError(lineno, None, None, "a JSON number too long to be part of a deal record") from None
+    try:  # an error at the end of the line is in its last column
+        record = json_input.loads(text.rstrip("\r\n"), "a deal record")
+    except json_input.JSONInputError as e:
+        raise RecordError(lineno, None, None, str(e)) from None
     check_record(record, lineno)
-    return record
+    return Record(record)
 
 
 def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
@@ -267,8 +279,84 @@ def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
     raise RecordError(line, None, None, f"no such line: the file has {n_lines} line(s)")
 
 
+def records_at(path_or_file, lines=None) -> list[tuple[int, dict]]:
+    """``(line number, record)`` of the records on ``lines`` of a records file (1-based, in file
+    order; None: every record), their shape checked; the other lines are not parsed.
+
+    Raises RecordError when a line asked for is blank, is not there or holds no valid record.
+    Read as by :func:`load` (gzip, ``"-"``).
+    """
+    wanted = None if lines is None else set(lines)
+    if wanted is not None and any(n < 1 for n in wanted):
+        raise ValueError(f"lines are numbered from 1, not {min(wanted)}")
+    out: list[tuple[int, dict]] = []
+    n_lines = 0
+    with open_records(path_or_file) as f:
+        for lineno, raw in read_lines(f):
+            n_lines = lineno
+            if wanted is not None and lineno not in wanted:
+                continue
+            record = parse_line(raw, lineno)
+            if record is not None:
+                out.append((lineno, record))
+            elif wanted is not None:
+                raise RecordError(lineno, None, None, "a blank line: no deal record there")
+    if wanted is not None and max(wanted, default=0) > n_lines:
+        raise RecordError(max(wanted), None, None, f"no such line: the file has {n_lines} line(s)")
+    return out
+
+
+#: Extra fields (DESIGN §6 allows them) naming who held each seat, one text per seat: ``players``
+#: the players' names (``tarotsim play`` writes them), ``bots`` the bot of each seat as ``--bots``
+#: names it (``simulate --records``); ``tarotsim stats`` reports by either. Like every extra field
+#: they are not checked on loading: a record of another program may use the names otherwise.
+SEAT_LABEL_FIELDS = ("players", "bots")
+
+
+def seat_labels(record: dict, field: str) -> list[str] | None:
+    """The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
+    seat, else None."""
+    v = record.get(field)
+    if isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v):
+        return list(v)
+    return None
+
+
+def with_seat_labels(record: dict, players=None, bots=None) -> dict:
+    """``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
+    ``scores`` (a new dict; the fields of DESIGN §6 keep their meaning)."""
+    out = dict(record)
+    for name, labels in (("players", players), ("bots", bots)):
+        if labels is not None:
+            labels = [str(x) for x in labels]
+            if len(labels) != len(record["hands"]):
+                raise ValueError(f"{name}: one per seat ({len(record['hands'])}), not {len(labels)}")
+            out[name] = labels
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # shape of a record
+
+
+def check_appendable(path: str) -> bool:
+    """Check that records may be appended to the plain file ``path`` (``tarotsim play
+    --records``): missing or empty, or a records file whose first record reads (its shape, not
+    its replay). Returns whether a newline must be written first (the last line is not ended).
+    A file that is not a records file raises :class:`RecordError` (its line and why), so new
+    JSON is never glued onto something else; an unreadable one ``OSError``."""
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        return False
+    if size == 0:
+        return False
+    with open(path, "rb") as f:
+        for lineno, raw in read_lines(f):
+            if parse_line(raw, lineno) is not None:  # raises for what is not a deal record
+                break
+        f.seek(size - 1)
+        return f.read(1) != b"\n"
 
 
 def _is_int(x) -> bool:
@@ -429,11 +517,17 @@ def check_record(record, line: int | None = None) -> None:
 # replay / verify
 
 
-def replay(record: dict, line: int | None = None) -> VerifyResult:
+def replay(record: dict, line: int | None = None, on_step=None) -> VerifyResult:
     """Replay every decision of ``record`` through the reference engine; return the outcome,
     result and scores it gives. Legality and trick winners are checked; the recorded result
-    and scores are not needed (see :func:`verify`)."""
-    return _Replayer(record, line).run()
+    and scores are not needed (see :func:`verify`).
+
+    ``on_step(action, deal)``, if given, is called once the cards are dealt (action
+    ``"deal"``) and after each decision is applied, with the action as error messages name it
+    (``"bid 2, seat 1 says garde"``, ``"trick 7, seat 2 plays T5"``) and the
+    :class:`~tarotsim.reference.deal.ReferenceDeal` in its new state (pictures of every step).
+    """
+    return _Replayer(record, line, on_step=on_step).run()
 
 
 def verify(record: dict, line: int | None = None) -> VerifyResult:
@@ -445,14 +539,15 @@ def verify(record: dict, line: int | None = None) -> VerifyResult:
     return out
 
 
-def complete(record: dict, line: int | None = None) -> dict:
+def complete(record: dict, line: int | None = None, on_step=None) -> dict:
     """Verify ``record`` as far as it goes; return a copy with what it leaves out recomputed.
 
     Like :func:`verify`, but a record without ``result`` or ``scores`` (typed by hand) is not
     refused for that: they are filled in from the replay, as are ``partner`` at table 5 and
     ``petit_sec_seat`` of an annulled deal. What the record does hold must match the replay.
+    ``on_step`` is called at every step as by :func:`replay`.
     """
-    r = _Replayer(record, line)
+    r = _Replayer(record, line, on_step=on_step)
     out = r.run()
     d = out.deal
     full = dict(record)
@@ -466,6 +561,40 @@ def complete(record: dict, line: int | None = None) -> dict:
     r.rec = full
     r.compare(out)
     return full
+
+
+def positions(record: dict, line: int | None = None) -> tuple[dict, list]:
+    """``(record completed, position after every step)`` of a deal record, for its pictures
+    (:class:`tarotsim.svg.Position`): dealt, each bid, the call, the écart, the chelem, each
+    declaration and each card. :func:`complete` replays it, checking every rule."""
+    from .svg import position_of
+
+    seed, index = record.get("seed"), record.get("index")
+    out = []
+
+    def step(action, deal):
+        out.append(position_of(deal, "the cards are dealt" if action == "deal" else action, seed, index))
+
+    full = complete(record, line, on_step=step)
+    return full, out
+
+
+def record_svg(record: dict, at: int | None = None, names=None) -> str:
+    """A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
+    :func:`positions` (None: the start of play, every hand full, the écart made, with the final
+    scores below; negative: from the end, -1 being the last card). ``names`` name the seats
+    (default: the record's ``players``, else ``seat 0`` ...)."""
+    from dataclasses import replace
+
+    from . import svg
+
+    full, steps = positions(record)
+    if at is not None and not -len(steps) <= at < len(steps):
+        raise ValueError(f"no step {at}: the deal has {len(steps)} steps (0..{len(steps) - 1}, or -1 for the last)")
+    pos = steps[svg.start_of_play(steps) if at is None else at]
+    if at is None and full.get("scores") is not None:  # the start of play, with how it ended
+        pos = replace(pos, scores=steps[-1].scores, result=steps[-1].result)
+    return svg.render(svg.layout(pos, names or seat_labels(full, "players")))
 
 
 def verify_file(path_or_file, workers: int = 1) -> int:
@@ -507,41 +636,36 @@ class LineReport:
 CHUNK_LINES = 256
 
 
-def check_file(path_or_file, verify: bool = False, workers: int | None = 1) -> Iterator[LineReport]:
+def check_file(path_or_file, verify: bool = False, workers: int | None = 1, log=None) -> Iterator[LineReport]:
     """Replay (or with ``verify``, verify) every record of a JSON Lines file, in line order.
 
     Yields one :class:`LineReport` per record (blank lines are skipped), the bad ones included;
     after a report with ``stop`` set (the file is broken there) nothing more is read. With
     ``workers`` > 1 the records are checked in that many processes, in chunks of
     :data:`CHUNK_LINES` lines (None: one per core); the reports are the same, in the same
-    order, whatever the number. ``path_or_file`` is read as by :func:`load` (gzip, ``"-"``).
+    order, whatever the number. The processes are at most one per core and per chunk
+    (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when ``workers`` is
+    lowered; more than ``MAX_WORKERS`` is a ``ValueError``). ``path_or_file`` is read as by
+    :func:`load` (gzip, ``"-"``).
     """
-    if workers is None:
-        workers = available_cores()
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    from .parallel import bounded_workers
+
+    n = bounded_workers(workers, "--workers")  # an absurd request: refused before the file is opened
     with open_records(path_or_file) as f:
         chunks = _chunks(f)
-        first = next(chunks, None)
-        if first is None:
+        ahead = list(itertools.islice(chunks, n))  # a process per chunk at most, however many were asked for
+        if not ahead:
             return
-        second = next(chunks, None) if workers > 1 else None
-        if second is None:  # one worker, or one chunk (not worth starting processes)
-            for chunk in itertools.chain([first], chunks):
+        n = bounded_workers(workers, "--workers", work=len(ahead) if len(ahead) < n else None,
+                            unit=f"chunk(s) of {CHUNK_LINES} records", log=log)
+        if n == 1 or len(ahead) == 1:  # one worker, or one chunk (not worth starting processes)
+            for chunk in itertools.chain(ahead, chunks):
                 reports = _check_chunk(chunk, verify)
                 yield from reports
                 if reports and reports[-1].stop:
                     return
             return
-        yield from _check_in_pool(itertools.chain([first, second], chunks), verify, workers)
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        yield from _check_in_pool(itertools.chain(ahead, chunks), verify, n)
 
 
 def _chunks(f) -> Iterator[list | RecordError]:
@@ -637,11 +761,12 @@ def _worker_init():
 class _Replayer:
     """Walks a record in the order of the deal and stops at its first bad thing."""
 
-    def __init__(self, record: dict, line: int | None, checked: bool = False):
+    def __init__(self, record: dict, line: int | None, checked: bool = False, on_step=None):
         if not checked:  # ``checked``: :func:`parse_line` has just done it
             check_record(record, line)
         self.rec = record
         self.line = line
+        self.on_step = on_step
 
     def fail(self, action, rule_id, message):
         raise RecordError(self.line, action, rule_id, message)
@@ -649,11 +774,14 @@ class _Replayer:
     def do(self, action, fn, *args):
         """Apply one decision; a refusal of the engine becomes a RecordError on ``action``."""
         try:
-            return fn(*args)
+            out = fn(*args)
         except RuleViolation as e:
             self.fail(action, e.rule_id, e.message)
         except (CardError, ValueError) as e:
             self.fail(action, None, str(e))
+        if self.on_step is not None:
+            self.on_step(action, self.d if action != "deal" else out)
+        return out
 
     # -- the deal, step by step --------------------------------------------------------------
     def run(self) -> VerifyResult:
@@ -694,6 +822,33 @@ class _Replayer:
         self._chelem()
         self._tricks()
         return VerifyResult(d.outcome, d.result, list(d.scores), d)
+
+    def _identity(self):
+        """A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
+        deals (DESIGN §3: dealer, hands, chien, piles): an edited seed or index would give the
+        record, and ``show``, a false identity."""
+        rec = self.rec
+        seed, index = rec.get("seed"), rec.get("index")
+        if seed is None or index is None:  # a hand-entered deal: no identity to check
+            return
+        from .rng import DealIdError, deal_with_piles
+
+        try:
+            dealer, hands, chien, piles = deal_with_piles(self.d.rules, seed, index)
+        except DealIdError as e:
+            self.fail("field seed" if "seed" in str(e) else "field index", None, str(e))
+        ident = f"deal ({seed}, {index})"
+        edited = "the record's seed or index was edited, or its cards (DESIGN §3)"
+        if rec["dealer"] != dealer:
+            self.fail("field dealer", None, f"{ident} is dealt by seat {dealer}, not seat {rec['dealer']}: {edited}")
+        for seat, hand in enumerate(rec["hands"]):
+            if sorted(Card.parse(c).id for c in hand) != hands[seat]:
+                self.fail(f"field hands[{seat}]", None, f"{ident} deals seat {seat} other cards: {edited}")
+        if sorted(Card.parse(c).id for c in rec["chien"]) != chien:
+            self.fail("field chien", None, f"{ident} puts other cards in the chien: {edited}")
+        if rec.get("piles") and [[[Card.parse(c).id for c in p] for p in ps] for ps in rec["piles"]] != \
+                [[list(p) for p in ps] for ps in piles]:
+            self.fail("field piles", None, f"{ident} lays other piles: {edited}")
 
     def _not_played(self) -> VerifyResult:
         rec, d = self.rec, self.d
@@ -802,9 +957,10 @@ class _Replayer:
         if d.phase != "done":
             self.fail("field tricks", "R-DEAL-1", f"{len(tricks)} tricks: the deal has {d.n_tricks} at table {d.table}")
 
-    # -- the recorded result and scores ------------------------------------------------------
+    # -- the recorded identity, result and scores --------------------------------------------
     def compare(self, out: VerifyResult):
         rec = self.rec
+        self._identity()
         if out.outcome == "played":
             assert out.result is not None  # replay computes the result of a played deal
             if rec.get("result") is None:

@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .cards import DECK, cards_of
-from .parallel import run_chunks
+from .parallel import available_cores, run_chunks
 from .rng import check_count, check_index, check_seed, check_stop
 from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
+from .engine import BotRaisedError
 from ._kernels import layout as L
-from bots._runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
+from ._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
 if TYPE_CHECKING:  # not at run time: importing it compiles the policy defaults (``_is_policy_set``)
     from bots.policy import PolicySet
@@ -141,12 +142,38 @@ def _bots_label(bots) -> str:
     return ",".join(b if isinstance(b, str) else b.name if hasattr(b, "functions") else b[0] for b in bots)
 
 
-def bot_error(rules, seed, index: int, bots, forced=None) -> Exception:
-    """The error of deal ``index`` in which a policy set chose what the rules forbid: replayed
-    on the slow path, whose :class:`~tarotsim.engine.IllegalPlayError` names the bot, the deal
-    ``(seed, index)`` and the rule."""
-    from .adapters import FastBotAdapter, PolicyAdapter
+class PolicyRaisedError(BotRaisedError):
+    """A policy set raised inside the kernels in deal ``(seed, index)``, and the slow path played
+    that deal through: the kernels' exception, in one line."""
+
+    def __init__(self, error: BaseException, seed: int, index: int):
+        text = " ".join(str(error).split())
+        Exception.__init__(self, f"a policy set raised {type(error).__name__}{': ' + text if text else ''} "
+                                 f"in deal ({seed}, {index})")
+        self.error, self.seed, self.index = error, seed, index
+
+
+def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException | None = None) -> Exception:
+    """The error of deal ``index`` in which a policy set chose what the rules forbid, or raised
+    (``raised``: the exception the kernels passed on): :func:`slow_path_error`, whose message
+    names the bot, the seat, the deal ``(seed, index)``, the decision and the rule; a line from
+    the kernels' own exception when the slow path plays the deal through."""
     from .engine import IllegalPlayError
+
+    e = slow_path_error(rules, seed, index, bots, forced)
+    if e is not None:
+        return e
+    if raised is not None:
+        return PolicyRaisedError(raised, int(seed), int(index))
+    return IllegalPlayError("R-PLAY-6", f"a bot chose what the rules forbid in deal ({int(seed)}, {int(index)})")
+
+
+def slow_path_error(rules, seed, index: int, bots, forced=None) -> Exception | None:
+    """Deal ``index`` played again on the slow path, every seat's bot through its adapter: the
+    :class:`~tarotsim.engine.IllegalPlayError` or :class:`~tarotsim.engine.BotRaisedError` it
+    stops with (naming the bot, the seat, the deal, the decision and the rule), or None."""
+    from .adapters import FastBotAdapter, PolicyAdapter
+    from .engine import BotRaisedError, IllegalPlayError
     from .slowpath import play_record
 
     r = _rules(rules)
@@ -156,9 +183,28 @@ def bot_error(rules, seed, index: int, bots, forced=None) -> Exception:
                for s in range(r.n_seats)]
     try:
         play_record(r, int(seed), int(index), players, forced)
-    except IllegalPlayError as e:
+    except (IllegalPlayError, BotRaisedError) as e:
         return e
-    return IllegalPlayError("R-PLAY-6", f"a bot chose what the rules forbid in deal ({int(seed)}, {int(index)})")
+    return None
+
+
+def _first_raising(a: int, b: int, play) -> tuple[int, BaseException]:
+    """The first deal of ``a .. b - 1`` whose play raises, and its exception: ``play(x, y)`` plays
+    deals ``x .. y - 1`` on the kernels and raises for ``a .. b - 1``. Deals are independent, so
+    halving finds it in about ``b - a`` deals played."""
+    while b - a > 1:
+        mid = (a + b) // 2
+        try:
+            play(a, mid)
+        except Exception:  # the first half holds it
+            b = mid
+        else:
+            a = mid
+    try:
+        play(a, b)
+    except Exception as e:
+        return a, e
+    raise AssertionError(f"deals {a}..{b - 1} raised, then did not")  # deals depend on (seed, index) alone
 
 
 def _forced(rules: Rules, forced) -> tuple[int, int]:
@@ -208,16 +254,9 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
 
 
 def default_threads() -> int:
-    """The default number of worker threads everywhere: every core this process may use (its
-    CPU affinity where the system tells it). Results never depend on the number of threads."""
-    import os
-
-    if hasattr(os, "sched_getaffinity"):
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except OSError:
-            pass
-    return max(1, os.cpu_count() or 1)
+    """The default number of worker threads everywhere: every core this process may use
+    (:func:`tarotsim.parallel.available_cores`). Results never depend on the number of threads."""
+    return available_cores()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,15 +274,38 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
     """
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     out = np.zeros(stop - start, dtype=FACTS_DTYPE)
+    raised: list[tuple[int, int]] = []  # chunks in which a user's policy set raised
 
-    def work(a, b, _):
+    def play(a, b):
         run_facts(rv, s, a, fs, fc, kinds, params, out[a - start:b - start], pol)
 
+    def work(a, b, _):
+        try:
+            play(a, b)
+        except Exception:
+            if pol is None:  # the engine's own bots: a bug, not the user's
+                raise
+            raised.append((a, b))
+            return False
+        return None
+
     run_chunks(start, stop, chunk_size, threads, lambda: None, work)
-    bad = np.flatnonzero(out["outcome"] == L.OUTCOME_BOT_ERROR)
-    if bad.size:
-        raise bot_error(r, seed, int(out["index"][bad[0]]), bots, forced)
+    _raise_first(r, seed, bots, forced, out["outcome"], out["index"], _first_raising(*min(raised), play)
+                 if raised else None)  # the chunks below the lowest stopped one are all done
     return out
+
+
+def _raise_first(r: Rules, seed, bots, forced, outcomes: np.ndarray, indices: np.ndarray, raising) -> None:
+    """Stop the run at its first deal in which a policy set broke a rule (``outcomes`` and
+    ``indices`` of the deals played, ``bot_error`` marked) or raised (``raising``: the first such
+    deal and its exception, or None), with the slow path's one line (:func:`bot_error`)."""
+    bad = np.flatnonzero(outcomes == L.OUTCOME_BOT_ERROR)
+    first = [(int(indices[bad[0]]), None)] if bad.size else []
+    if raising is not None:
+        first.append((int(raising[0]), raising[1]))
+    if first:
+        index, error = min(first, key=lambda x: x[0])
+        raise bot_error(r, seed, index, bots, forced, error)
 
 
 #: Columns of the readable facts table (``tarotsim simulate --facts``, docs/records.md): names, not
@@ -287,6 +349,118 @@ def _points_text(half_points: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# the facts table as Arrow: Parquet files and DataFrames (extras ``parquet``, ``dataframe``)
+
+def _pyarrow():
+    try:
+        import pyarrow
+    except ImportError:
+        raise ImportError("the facts as Arrow or Parquet need pyarrow: pip install 'tarotsim[parquet]'") from None
+    return pyarrow
+
+
+def facts_schema(rules):
+    """The Arrow schema of the facts table: the columns of :func:`facts_csv_header`, typed (a seat
+    or a count a small integer, a name a string, ``attack_points`` a float of whole or half
+    points, ``made`` and ``slam_announced`` booleans); what a deal does not have is null where
+    the CSV cell is empty."""
+    pa = _pyarrow()
+    types = {"seed": pa.uint64(), "table": pa.string(), "index": pa.int64(), "dealer": pa.int8(),
+             "outcome": pa.string(), "taker": pa.int8(), "contract": pa.string(), "partner": pa.int8(),
+             "called": pa.string(), "attack_points": pa.float64(), "oudlers": pa.int8(), "made": pa.bool_(),
+             "difference": pa.int16(), "petit_au_bout": pa.string(), "chelem": pa.string(),
+             "slam_announced": pa.bool_(), "poignee_attack": pa.int16(), "poignee_defence": pa.int16(),
+             "miseres": pa.int8(), "attack_tricks": pa.int8(), "value": pa.int32()}
+    return pa.schema([(c, types.get(c, pa.int32())) for c in facts_csv_header(rules)])
+
+
+def facts_arrow(f: np.ndarray, rules, seed):
+    """The facts table of a facts array as a ``pyarrow.Table`` (:func:`facts_schema`): the same
+    columns and values as the CSV rows of :func:`facts_csv_rows`, built column by column (each
+    copied once out of the structured array, which Arrow cannot share; names through small
+    dictionaries, never one Python string per deal)."""
+    pa = _pyarrow()
+    r = _rules(rules, any_table=True)
+    schema = facts_schema(r)
+    n = len(f)
+    not_played = f["outcome"] != L.OUTCOME_PLAYED
+
+    def col(name, values, mask=None):
+        return pa.array(np.ascontiguousarray(values), type=schema.field(name).type, mask=mask)
+
+    def names(codes, labels, mask=None):
+        idx = pa.array(np.ascontiguousarray(codes, dtype=np.int32), mask=mask)
+        return pa.DictionaryArray.from_arrays(idx, pa.array(labels, type=pa.string())).cast(pa.string())
+
+    pab = f["petit_au_bout"]
+    cols = {
+        "seed": pa.array(np.full(n, int(seed), dtype=np.uint64)),
+        "table": names(np.zeros(n, dtype=np.int32), [r.table]),
+        "index": col("index", f["index"]), "dealer": col("dealer", f["dealer"]),
+        "outcome": names(f["outcome"], list(OUTCOMES)),
+        "taker": col("taker", f["taker"], f["taker"] < 0),
+        "contract": names(np.maximum(f["contract"], 0), list(CONTRACTS), f["contract"] < 0),
+        "partner": col("partner", f["partner"], f["partner"] < 0),
+        "called": names(np.maximum(f["called"], 0), [str(c) for c in DECK], f["called"] < 0),
+        "attack_points": col("attack_points", f["attack_half_points"] / 2, not_played),
+        "oudlers": col("oudlers", f["oudlers"], not_played),
+        "made": col("made", f["made"] != 0, not_played),
+        "difference": col("difference", f["difference"], not_played),
+        "petit_au_bout": names(np.where(pab < 0, 1, 0), ["attack", "defence"], pab == 0),
+        "chelem": names(f["chelem"], [x or "" for x in CHELEM_NAMES], f["chelem"] == 0),
+        "slam_announced": col("slam_announced", f["slam_announced"] != 0),
+        "poignee_attack": col("poignee_attack", f["poignee_attack"]),
+        "poignee_defence": col("poignee_defence", f["poignee_defence"]),
+        "miseres": col("miseres", f["miseres"]),
+        "attack_tricks": col("attack_tricks", f["attack_tricks"], not_played),
+        "value": col("value", f["value"]),
+    }
+    for s in range(r.n_seats):
+        cols[f"score_{s}"] = col(f"score_{s}", f["scores"][:, s])
+    return pa.Table.from_arrays(list(cols.values()), schema=schema)
+
+
+def facts_pandas(f: np.ndarray, rules, seed):
+    """The facts table as a pandas DataFrame whose columns are the Arrow arrays of
+    :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``)."""
+    import pandas as pd
+
+    return facts_arrow(f, rules, seed).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def facts_polars(f: np.ndarray, rules, seed):
+    """The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
+    copy; extra ``dataframe``)."""
+    import polars as pl
+
+    return pl.from_arrow(facts_arrow(f, rules, seed))
+
+
+class ParquetFacts:
+    """Facts written block by block as one Parquet file (one row group per block) into a binary
+    stream, such as an output of :func:`tarotsim.outputs.open_outputs`; :meth:`close` finishes it."""
+
+    def __init__(self, stream, rules, seed):
+        import pyarrow.parquet as pq
+
+        self.rules, self.seed = _rules(rules, any_table=True), int(seed)
+        self.writer = pq.ParquetWriter(stream, facts_schema(self.rules), compression="zstd")
+
+    def write(self, f: np.ndarray) -> None:
+        self.writer.write_table(facts_arrow(f, self.rules, self.seed))
+
+    def close(self) -> None:
+        self.writer.close()
+
+    def abandon(self) -> None:
+        """Close without caring whether the end can be written (the output is being dropped)."""
+        import contextlib
+
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+# ---------------------------------------------------------------------------------------------
 # streaming summary
 
 @dataclass
@@ -318,9 +492,16 @@ class Summary:
     chunk_size: int = DEFAULT_CHUNK
     elapsed_s: float = 0.0
     deals_per_s: float = 0.0
+    compile_s: float = 0.0        # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def compile_text(seconds: float) -> str:
+    """How a report's header tells the time numba spent compiling the kernels before the run
+    (a cold cache): nothing when it loaded them."""
+    return f" (and {seconds:.1f} s compiling the kernels first, once)" if seconds > 0 else ""
 
 
 def _summary_from_acc(acc: np.ndarray | list[int], r: Rules, **meta) -> Summary:
@@ -376,10 +557,16 @@ def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     threads = max(1, int(threads))
     chunk_size = max(1, int(chunk_size))
-    bad_chunks = []  # a chunk in which a policy set broke a rule: the run stops
+    bad_chunks = []  # a chunk in which a policy set broke a rule or raised: the run stops
 
     def work(a, b, acc):
-        run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc, pol)
+        try:
+            run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc, pol)
+        except Exception:  # a user's policy set raised inside the kernels
+            if pol is None:
+                raise
+            bad_chunks.append((a, b))
+            return False
         if acc[L.ACC_BOT_ERRORS]:
             bad_chunks.append((a, b))
             return False
@@ -393,7 +580,7 @@ def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced
     total = np.sum(parts, axis=0)
     if bad_chunks:
         a, b = min(bad_chunks)
-        facts(r, seed, a, b, bots=bots, forced=forced)  # raises, naming the deal and the rule
+        facts(r, seed, a, b, bots=bots, forced=forced)  # raises, naming the bot, the deal and the rule
     return total, time.perf_counter() - t0, (start, stop, threads, chunk_size)
 
 
@@ -460,10 +647,21 @@ def logs(rules, seed, indices, bots="random", forced=None) -> np.ndarray:
     kinds, params, pol = bot_setup(r, bots)
     fs, fc = _forced(r, forced)
     out = np.zeros((idx.size, L.L_LEN), dtype=np.int64)
-    run_logs(r.to_vector(), _seed(seed), idx, fs, fc, kinds, params, out, pol)
-    bad = np.flatnonzero(out[:, L.L_OUTCOME] == L.OUTCOME_BOT_ERROR)
-    if bad.size:
-        raise bot_error(r, seed, int(idx[bad[0]]), bots, forced)
+    rv, s = r.to_vector(), _seed(seed)
+
+    def play(a, b):
+        run_logs(rv, s, idx[a:b], fs, fc, kinds, params, out[a:b], pol)
+
+    raising = None
+    try:
+        play(0, idx.size)
+    except Exception:  # a user's policy set raised inside the kernels
+        if pol is None:
+            raise
+        k, error = _first_raising(0, idx.size, play)
+        out[k:] = 0  # the deals from it on: not played
+        raising = (int(idx[k]), error)
+    _raise_first(r, seed, bots, forced, out[:, L.L_OUTCOME], idx, raising)
     return out
 
 
@@ -567,7 +765,8 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
     return [record_from_log(r, seed, lg) for lg in logs(r, seed, indices, bots, forced)]
 
 
-__all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
-           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "logs",
+__all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES", "ParquetFacts",
+           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "facts_arrow",
+           "facts_pandas", "facts_polars", "facts_schema", "logs", "slow_path_error",
            "record_from_log", "records",
            "summarize", "summary_from_totals", "totals"]

@@ -498,7 +498,7 @@ class Solver:
         self.tt = K.new_table(table_bits)
         self.stk = K.new_stack()
         from ._kernels.layout import L_LEN
-        from ._kernels.play import new_buffer
+        from ._kernels.workspace import new_buffer
         self.buf = new_buffer()
         self.log = np.zeros(L_LEN, dtype=np.int64)
         self.out = np.zeros(K.OUT_LEN, dtype=np.int64)

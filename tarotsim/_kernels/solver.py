@@ -1,14 +1,14 @@
 """The exact open-card solver (a "double-dummy" solver for French Tarot): the kernels (private).
 
 A position has every remaining card known. It is held exactly as the deal kernel holds a deal
-(``play.py``): the workspace ``WS_*`` of a deal buffer (hands, the next seat, the sides, the
+(``steps.py``, ``workspace.py``): the workspace ``WS_*`` of a deal buffer (hands, the next seat, the sides, the
 attack's pile, the R-EXC-2 payments, the tricks won by the attack, the last trick's trumps), its
 public view (the dummy), the misères and a log (taker, partner, contract, chelem announced, the
-leader of each trick), plus the trick in progress as ``play._open_trick``'s tuple. So the search
-plays cards with the deal kernel's own steps: the legal cards ``play._legal`` (R-PLAY-3,
-R-PLAY-4a to R-PLAY-4e, R-EXC-1) and ``play._call_restriction`` (R-CALL-4), the trick state
-``play._after_lead`` / ``play._after_card`` (R-PLAY-5), the close ``play._close_trick`` (R-EXC-2,
-R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``play._count`` and ``play._score``
+leader of each trick), plus the trick in progress as ``steps.open_trick``'s tuple. So the search
+plays cards with the deal kernel's own steps: the legal cards ``steps.legal_masks`` (R-PLAY-3,
+R-PLAY-4a to R-PLAY-4e, R-EXC-1) and ``steps.call_restriction`` (R-CALL-4), the trick state
+``steps.after_lead`` / ``steps.after_card`` (R-PLAY-5), the close ``steps.close_trick`` (R-EXC-2,
+R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``steps.count_points`` and ``steps.score_deal``
 (R-EXC-5, R-SLAM-2, R-COUNT-3, R-COUNT-4, R-SLAM-3, R-SCORE-1, R-SCORE-2). Two objectives:
 
 * ``MODE_POINTS``: the attack's card points at the end of the deal, in half-points (0..182),
@@ -60,11 +60,11 @@ from ._cache import engine_sources, guard_cache
 from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
 from .masks import CARD_HP, SW_LOWS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
-from .play import (B_MISERES, B_PUB, B_SCORES, B_STEPS, CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF,
-                   WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS,
-                   WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF,
-                   WS_PREV_T, WS_TAKER, _after_card, _after_lead, _call_restriction, _close_trick, _count, _legal,
-                   _score, _set_called)
+from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, after_card, after_lead, call_restriction,
+                    close_trick, count_points, legal_masks, score_deal, set_called)
+from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
+                        WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
+                        WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER)
 from ..scoring import ST_LEN
 from .seats import next_seat
 
@@ -129,7 +129,7 @@ D_LEN = D_CARDS + MAX_TRICKS * MAX_SEATS
 # --- the search stack (``stk``, int64[MAX_PLY, PL_LEN]): one row per card of the line searched -----
 MAX_PLY = 80                      # 75 cards at table 5, and the end of the deal
 MAX_MOVES = 24                    # the most cards of a hand (table 3)
-# the trick before this ply's card (``play._open_trick``'s tuple), its index and position
+# the trick before this ply's card (``steps.open_trick``'s tuple), its index and position
 PL_SEAT, PL_FIXED, PL_FMASK, PL_AMASK, PL_BKEY, PL_BSEAT, PL_EXSEAT, PL_TT, PL_TS, PL_POS, PL_TR = range(11)
 # what the close of the trick by this ply's card changes in the workspace, saved to undo it
 PL_PILE_T, PL_PILE_S, PL_ADJ, PL_ATT_TR, PL_PREV_T = range(11, 16)
@@ -197,7 +197,7 @@ def _equivalent(prev, b, others, plain):
 
 @scalar
 def _winning_card(tt, ts, bkey, fmask):
-    """The card of key ``bkey`` (``play.CARD_KEY_*``: a trump, or a card of the led suit ``fmask``)
+    """The card of key ``bkey`` (``steps.CARD_KEY_*``: a trump, or a card of the led suit ``fmask``)
     among the trick's cards ``tt``, ``ts``, as its bits (trump word, suit word)."""
     if bkey >= 32:
         return np.int64(1) << (bkey - 32), np.int64(0)
@@ -207,7 +207,7 @@ def _winning_card(tt, ts, bkey, fmask):
 @_step
 def _threat(ws, seat, pos, na, side, key, fm):
     """Whether a seat of the other side than ``side``, still to play in this trick after ``seat``
-    (at position ``pos``), can beat the winning card of key ``key`` (``play.CARD_KEY_*``) when the
+    (at position ``pos``), can beat the winning card of key ``key`` (``steps.CARD_KEY_*``) when the
     led suit's mask is ``fm`` (0: trumps led): a higher card of the led suit when it follows
     (R-PLAY-4a), a trump when it is void in it (R-PLAY-4b), a higher trump over a trump
     (R-PLAY-4b, R-PLAY-4c)."""
@@ -257,8 +257,8 @@ def _order_score(ws, seat, pos, na, c, fixed, fmask, bkey, bseat):
 @_unit
 def _moves(rv, ws, stk, p, flags, hint):
     """The candidate cards of the seat to play at ply ``p`` into ``stk[p, PL_MOVES:]``, best first;
-    returns their number. Legal cards: ``play._legal`` (R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
-    R-EXC-1) and, in trick 1, ``play._call_restriction`` (R-CALL-4); with ``F_MERGE`` one card per
+    returns their number. Legal cards: ``steps.legal_masks`` (R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
+    R-EXC-1) and, in trick 1, ``steps.call_restriction`` (R-CALL-4); with ``F_MERGE`` one card per
     class of equivalent ones (:func:`_equivalent`), the lowest; with ``F_ORDER`` sorted by
     :func:`_order_score`, ``hint`` (a card id, or -1) first."""
     seat = stk[p, PL_SEAT]
@@ -270,9 +270,9 @@ def _moves(rv, ws, stk, p, flags, hint):
     if pos == 0:
         lt, ls = ht, hs
     else:
-        lt, ls = _legal(ht, hs, fixed, fmask, stk[p, PL_AMASK])
+        lt, ls = legal_masks(ht, hs, fixed, fmask, stk[p, PL_AMASK])
     if stk[p, PL_TR] == 0:
-        ls = _call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+        ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
     merge = (flags & F_MERGE) != 0
     order = (flags & F_ORDER) != 0
     # the cards that could tell two of the seat's cards apart: the other hands', and the trick's
@@ -326,7 +326,7 @@ def _moves(rv, ws, stk, p, flags, hint):
 @_step
 def _load_trick(stk, p, trick, tr, pos):
     """Ply ``p`` before the card at position ``pos`` of trick ``tr``, the trick state ``trick``
-    (``play._open_trick``'s tuple)."""
+    (``steps.open_trick``'s tuple)."""
     seat, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
     stk[p, PL_SEAT] = seat
     stk[p, PL_FIXED] = 1 if fixed else 0
@@ -343,7 +343,7 @@ def _load_trick(stk, p, trick, tr, pos):
 
 @_step
 def _open(stk, p, leader, tr):
-    """Ply ``p``: trick ``tr`` led by ``leader``, empty (``play._open_trick``'s state)."""
+    """Ply ``p``: trick ``tr`` led by ``leader``, empty (``steps.open_trick``'s state)."""
     stk[p, PL_SEAT] = leader
     stk[p, PL_FIXED] = 0
     stk[p, PL_FMASK] = 0
@@ -360,8 +360,8 @@ def _open(stk, p, leader, tr):
 @_unit
 def _apply(rv, buf, log, stk, p, c):
     """Play card ``c`` at ply ``p`` (R-PLAY-2) and set ply ``p + 1``: the trick state after it
-    (``play._after_lead``, ``play._after_card``: R-PLAY-3, R-PLAY-5); a trick complete is closed
-    by ``play._close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), its winner
+    (``steps.after_lead``, ``steps.after_card``: R-PLAY-3, R-PLAY-5); a trick complete is closed
+    by ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), its winner
     leading the next (R-PLAY-1). Returns True when that was the deal's last trick."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -373,9 +373,9 @@ def _apply(rv, buf, log, stk, p, c):
     ws[WS_HS + seat] ^= bs
     stk[p, PL_CARD] = c
     if pos == 0:
-        fixed, fmask, amask, bkey, bseat, exseat = _after_lead(c, bt, seat)
+        fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, seat)
     else:
-        fixed, fmask, amask, bkey, bseat, exseat = _after_card(
+        fixed, fmask, amask, bkey, bseat, exseat = after_card(
             c, bt, seat, stk[p, PL_FIXED] != 0, stk[p, PL_FMASK], stk[p, PL_AMASK], stk[p, PL_BKEY],
             stk[p, PL_BSEAT], stk[p, PL_EXSEAT])
     tt = stk[p, PL_TT] | bt
@@ -391,7 +391,7 @@ def _apply(rv, buf, log, stk, p, c):
     stk[p, PL_ADJ] = ws[WS_EXC_ADJ]
     stk[p, PL_ATT_TR] = ws[WS_ATT_TRICKS]
     stk[p, PL_PREV_T] = ws[WS_PREV_T]
-    winner, pab = _close_trick(rv, ws, pub, log, tr, (seat, fixed, fmask, amask, bkey, bseat, exseat, tt, ts))
+    winner, pab = close_trick(rv, ws, pub, log, tr, (seat, fixed, fmask, amask, bkey, bseat, exseat, tt, ts))
     stk[q, PL_PAB] = pab
     if tr == N_TRICKS[rv[RV_TABLE]] - 1:
         return True
@@ -419,10 +419,10 @@ def _undo(buf, stk, p):
 @njit(nogil=True, _nrt=False)
 def _score_for(rv, buf, log, mode, attack_hp, oudlers, pab, slam_side):
     """The score objective of ``mode`` (``MODE_SCORE + seat``) with these facts: the seat's score by
-    ``play._score`` (``tarotsim.scoring.score_core``: R-COUNT-3, R-COUNT-4, R-PAB-3, R-POIG-4,
+    ``steps.score_deal`` (``tarotsim.scoring.score_core``: R-COUNT-3, R-COUNT-4, R-PAB-3, R-POIG-4,
     R-SLAM-3, R-SCORE-1, R-SCORE-2, R-MIS-2), minus it for a seat of the defence."""
     ws = buf[0:WS_LEN]
-    _score(rv, attack_hp, oudlers, pab, slam_side, ws, buf[B_PUB:B_PUB + PUB_LEN], log,
+    score_deal(rv, attack_hp, oudlers, pab, slam_side, ws, buf[B_PUB:B_PUB + PUB_LEN], log,
            buf[B_STEPS:B_STEPS + ST_LEN], buf[B_SCORES:B_SCORES + MAX_SEATS], buf[B_MISERES:B_MISERES + MAX_SEATS])
     seat = mode - MODE_SCORE
     v = log[L_SCORES + seat]
@@ -438,18 +438,18 @@ def _attack_points(ws):
 @_unit
 def _final(rv, buf, log, stk, q, mode):
     """The objective once the deal is over (ply ``q`` after the last card): the attack's
-    half-points, or a seat's score (``play._count``: R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2)."""
+    half-points, or a seat's score (``steps.count_points``: R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2)."""
     ws = buf[0:WS_LEN]
     if mode == MODE_POINTS:
         return _attack_points(ws)
-    attack_hp, oudlers, slam_side = _count(rv, ws, log)
+    attack_hp, oudlers, slam_side = count_points(rv, ws, log)
     return _score_for(rv, buf, log, mode, attack_hp, oudlers, stk[q, PL_PAB], slam_side)
 
 
 @njit(nogil=True, _nrt=False)
 def _last_trick(rv, buf, log, stk, p, mode):
     """The objective when ply ``p`` starts the deal's last trick: every seat has one card left,
-    played in turn (R-PLAY-2) with no choice, the trick closed by ``play._close_trick`` (R-EXC-3,
+    played in turn (R-PLAY-2) with no choice, the trick closed by ``steps.close_trick`` (R-EXC-3,
     R-EXC-4, R-PAB-1, R-PAB-2). The workspace is as it was on return."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -463,14 +463,14 @@ def _last_trick(rv, buf, log, stk, p, mode):
         bt, bs = card_bits(c)
         _, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
         if j == 0:
-            fixed, fmask, amask, bkey, bseat, exseat = _after_lead(c, bt, seat)
+            fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, seat)
         else:
-            fixed, fmask, amask, bkey, bseat, exseat = _after_card(c, bt, seat, fixed, fmask, amask, bkey, bseat,
+            fixed, fmask, amask, bkey, bseat, exseat = after_card(c, bt, seat, fixed, fmask, amask, bkey, bseat,
                                                                    exseat)
         trick = (seat, fixed, fmask, amask, bkey, bseat, exseat, tt | bt, ts | bs)
         seat = ws[WS_NEXT + seat]
     saved = (ws[WS_PILE_T], ws[WS_PILE_S], ws[WS_EXC_ADJ], ws[WS_ATT_TRICKS], ws[WS_PREV_T])
-    _, pab = _close_trick(rv, ws, pub, log, tr, trick)
+    _, pab = close_trick(rv, ws, pub, log, tr, trick)
     stk[p + 1, PL_PAB] = pab
     v = _final(rv, buf, log, stk, p + 1, mode)
     # the cards were read, not taken from the hands: only the close is undone
@@ -869,9 +869,9 @@ def _spread(rv, ws, stk, out):
     if stk[0, PL_POS] == 0:
         lt, ls = ht, hs
     else:
-        lt, ls = _legal(ht, hs, fixed, stk[0, PL_FMASK], stk[0, PL_AMASK])
+        lt, ls = legal_masks(ht, hs, fixed, stk[0, PL_FMASK], stk[0, PL_AMASK])
     if stk[0, PL_TR] == 0:
-        ls = _call_restriction(rv, ws, stk[0, PL_POS], fixed, ht, hs, ls)
+        ls = call_restriction(rv, ws, stk[0, PL_POS], fixed, ht, hs, ls)
     for word in range(2):
         rem = lt if word == 0 else ls
         rep = np.int64(-1)
@@ -888,8 +888,8 @@ def _spread(rv, ws, stk, out):
 @njit(nogil=True, _nrt=False)
 def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
     """Answer the question of ``cfg`` (``CFG_*``) about the position held in the deal buffer
-    ``buf`` (``play.new_buffer``'s layout) and ``log``, the trick in progress being ``trick``
-    (``play._open_trick``'s tuple after the cards already in it), trick ``tr``, position ``pos``,
+    ``buf`` (``workspace.new_buffer``'s layout) and ``log``, the trick in progress being ``trick``
+    (``steps.open_trick``'s tuple after the cards already in it), trick ``tr``, position ``pos``,
     into ``out`` (``OUT_*``). ``tt``: the transposition table (int64[2**k, TT_LEN]), ``stk`` the
     search stack (int64[MAX_PLY, PL_LEN]). The buffer is as it was on return.
 
@@ -976,7 +976,7 @@ def _set_up(rv, desc, buf, log):
     before the card at position ``D_POS`` of trick ``D_TRICK``: seating (R-GEN-2, R-DEAL-6), hands,
     sides (R-GEN-3), the called card and its R-CALL-4 ban, declarations, the attack's pile, then the
     tricks from ``D_FIRST`` replayed and closed by the deal kernel's steps (R-PLAY-5, R-EXC-2,
-    R-COUNT-1, ...). Returns the trick state (``play._open_trick``'s tuple) after the cards already
+    R-COUNT-1, ...). Returns the trick state (``steps.open_trick``'s tuple) after the cards already
     in the trick in progress."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -1000,7 +1000,7 @@ def _set_up(rv, desc, buf, log):
     ws[WS_CALLED_SUIT] = 0
     ws[WS_CALL_BAN] = 0
     if desc[D_CALLED] >= 0:
-        _set_called(desc[D_CALLED], ws, log, pub)
+        set_called(desc[D_CALLED], ws, log, pub)
     ws[WS_PILE_T] = desc[D_PILE_T]
     ws[WS_PILE_S] = desc[D_PILE_S]
     ws[WS_EXC_ADJ] = desc[D_EXC_ADJ]
@@ -1033,14 +1033,14 @@ def _set_up(rv, desc, buf, log):
             bt, bs = card_bits(c)
             _, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
             if j == 0:
-                fixed, fmask, amask, bkey, bseat, exseat = _after_lead(c, bt, s)
+                fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, s)
             else:
-                fixed, fmask, amask, bkey, bseat, exseat = _after_card(c, bt, s, fixed, fmask, amask, bkey, bseat,
+                fixed, fmask, amask, bkey, bseat, exseat = after_card(c, bt, s, fixed, fmask, amask, bkey, bseat,
                                                                        exseat)
             s = ws[WS_NEXT + s]
             trick = (s, fixed, fmask, amask, bkey, bseat, exseat, tt | bt, ts | bs)
         if t < tr:
-            _close_trick(rv, ws, pub, log, t, trick)
+            close_trick(rv, ws, pub, log, t, trick)
         else:
             return trick
     return (np.int64(0), np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), np.int64(0), np.int64(-1),
@@ -1050,7 +1050,7 @@ def _set_up(rv, desc, buf, log):
 @njit(cache=True, nogil=True)
 def solve_position(rv, desc, cfg, tt, stk, buf, log, out):
     """:func:`solve_in` on the position described by ``desc`` (``D_*``), set up in ``buf`` (a deal
-    buffer, ``play.new_buffer``) and ``log`` (int64[L_LEN]) first."""
+    buffer, ``workspace.new_buffer``) and ``log`` (int64[L_LEN]) first."""
     trick = _set_up(rv, desc, buf, log)
     solve_in(rv, buf, log, trick, desc[D_TRICK], desc[D_POS], cfg, tt, stk, out)
 

@@ -11,45 +11,42 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    one rollout stream per world and rollout: the samples never depend on the hidden cards;
 3. in each world the deal so far is set up in a scratch workspace (hands from the world; the
    sides: the taker and, at table 5, the holder of the called card in that world; the attack's
-   pile, Excuse payments and tricks won by re-running ``play._close_trick`` over the finished
+   pile, Excuse payments and tricks won by re-running ``steps.close_trick`` over the finished
    tricks; the poignée bonuses and misères declared), then for every legal card: the card is
    played and the deal finished by the bots build's ``_play_rest`` with every seat playing the
    rollout policy (the same rollout stream for every card: common random numbers);
 4. the card with the best total score for the seat is played (ties: the lowest card id).
 
-No recursion: the rollouts run the bots build (``_deal.BOTS_PARTS``), which knows random, greedy
-and heuristic only; the pimc build of the deal kernel (:data:`_play_pimc`, ``play._make_play``
-with the card dispatch :func:`_card_pimc`) and its batch kernels are here, compiled only when a
-seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64) follows the deal
-kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
+No recursion: the rollouts run the bots build (``tarotsim._builds.deal.BOTS_PARTS``), which knows
+random, greedy and heuristic only; the pimc build of the deal kernel (``play.make_play`` with the
+card dispatch :func:`_card_pimc`) and its batch kernels are in ``tarotsim/_builds/pimc.py``,
+compiled only when a seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64)
+follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
-from tarotsim._kernels._cache import engine_sources, guard_cache
 from tarotsim._kernels._rng import below, next_u64
 from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
-                                      L_LEADER, L_LEN, L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED,
-                                      L_TAKER, MAX_SEATS, N_BOT_PARAMS, OUTCOME_BOT_ERROR, PUB_CALLED, PUB_CHIEN_S,
-                                      PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER,
-                                      PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM,
-                                      PUB_PLAYED_S, PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK,
-                                      PUB_TRICK_CARDS, PILE_CARDS, PILE_SEATS, U_LEN)
-from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
-                                    WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ,
-                                    WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S,
-                                    WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK, WS_TAKER, _accumulate,
-                                    _after_card, _after_lead, _close_trick, _make_play, _take_top,
-                                    _store_facts)
+                                      L_LEADER, L_LEN, L_N_ECART, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
+                                      MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
+                                      PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
+                                      PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
+                                      PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS,
+                                      PILE_CARDS, PILE_SEATS, U_LEN)
 from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
 from tarotsim._kernels import solver as SV
 from tarotsim._kernels.seats import next_seat
+from tarotsim._kernels.steps import after_card, after_lead, close_trick, take_top
+from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
+                                         WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T,
+                                         WS_EXC_ADJ, WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
+                                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK,
+                                         WS_TAKER)
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
                                       K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,
@@ -58,8 +55,9 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHI
 from tarotsim.rules import (KERNEL_N_TRICKS as N_TRICKS, KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS,
                             RV_TABLE, TABLE_2, TABLE_5D)
 
-from ._deal import BOTS_PARTS
-from ._dispatch import DISPATCH, bot_card_bits
+from tarotsim._builds.deal import BOTS_PARTS
+
+from .dispatch import bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
 from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_EXACT_FROM, P_POLICY, P_ROLLOUTS, P_WORLDS
@@ -73,7 +71,7 @@ ROLLOUT_PARAMS[BOT_GREEDY, :len(GREEDY_PARAMS)] = [p[1] for p in GREEDY_PARAMS]
 ROLLOUT_PARAMS[BOT_HEURISTIC, :len(HEURISTIC_PARAMS)] = [p[1] for p in HEURISTIC_PARAMS]
 
 # --- the search's scratch, int64 offsets in ``buf[BUF_LEN:]`` ------------------------------------
-PW_BUF = 0                              # a rollout's deal buffer (play.new_buffer's layout)
+PW_BUF = 0                              # a rollout's deal buffer (workspace.new_buffer's layout)
 PW_BASE = PW_BUF + BUF_LEN              # the world's position before the candidate card (WS + pub)
 PW_BASE_MIS = PW_BASE + WS_LEN + PUB_LEN
 PW_LOG = PW_BASE_MIS + MAX_SEATS        # a rollout's log
@@ -109,18 +107,12 @@ PILE_TOP = PILE_SEATS * N_PILES
 PILES_LEN = 2 * PILE_SEATS * N_PILES
 
 
-@njit(cache=True, nogil=True)
-def new_pimc_buffer():
-    """A deal buffer with the search's scratch after it (``play.new_buffer`` + :data:`PIMC_LEN`)."""
-    return np.zeros(BUF_LEN + PIMC_LEN, dtype=np.int64)
-
-
 @njit(inline="always")
 def _public_piles(rv, ws, pub, piles):
     """Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
     kernel's workspace: each pile's height, and its top when it is face up (a top is one of the
     public ``PUB_TOPS_*``). A pile whose top was played in this trick still holds it in the
-    workspace until the trick is over (``play._turn_up_piles``): seen from the table, it is one
+    workspace until the trick is over (``steps.turn_up_piles``): seen from the table, it is one
     card lower and shows no top (the card under it, face down, is written nowhere). Zeros at the
     other tables."""
     for i in range(PILES_LEN):
@@ -160,7 +152,7 @@ def _deal_under(piles, row, ws, under, st):
     the places under them, and under the piles whose top was played in this trick, by a uniform
     shuffle drawn from ``st`` (those cards are exchangeable: nothing tells one place from
     another). A pile whose top was played is written without it (the card is in the trick): when
-    the trick is over, ``play._turn_up_piles`` finds an unplayed card on top and turns it up.
+    the trick is over, ``steps.turn_up_piles`` finds an unplayed card on top and turns it up.
     Returns the new state."""
     n = 0
     for c in range(78):
@@ -252,7 +244,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     """The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
     hold it before the seat's card: hands, sides, piles and declarations in the workspace ``ws``,
     the public view ``spub`` (a copy of ``pub``), the misères ``smis`` and the log ``slog`` (its
-    tricks so far). Returns the trick state (``play._open_trick``'s tuple) after the cards already
+    tricks so far). Returns the trick state (``steps.open_trick``'s tuple) after the cards already
     in the trick being played."""
     n = rv[RV_N_SEATS]
     na = rv[RV_N_ACTIVE]
@@ -357,7 +349,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
         s = slog[L_LEADER + t]
         trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
         trick = _replay_cards(slog, ws, t, na, s, trick)
-        _close_trick(rv, ws, spub, slog, t, trick)
+        close_trick(rv, ws, spub, slog, t, trick)
     s = slog[L_LEADER + tr]
     trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
     return _replay_cards(slog, ws, tr, pos, s, trick)
@@ -365,17 +357,17 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
 
 @njit(inline="always")
 def _replay_cards(slog, ws, t, k, leader, trick):
-    """The trick state after the first ``k`` cards of trick ``t`` (``play._after_lead``,
-    ``play._after_card``: R-PLAY-3, R-PLAY-5)."""
+    """The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
+    ``steps.after_card``: R-PLAY-3, R-PLAY-5)."""
     _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
     s = leader
     for j in range(k):
         c = slog[L_CARDS + t * MAX_SEATS + j]
         bt, bs = card_bits(c)
         if j == 0:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, s)
+            fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, s)
         else:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+            fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                 c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
         tt |= bt
         ts |= bs
@@ -539,11 +531,12 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     tr = pub[PUB_TRICK]
     wsp[PW_STATS] += 1
     wsp[PW_STATS + 1] += n_worlds
-    wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
     tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
     two = rv[RV_TABLE] == TABLE_2
     under = wsp[PW_UNDER:PW_UNDER + 78]
     exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
+    if not exact:
+        wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
     for w in range(n_worlds):
         trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
         if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
@@ -566,7 +559,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
                 sws[WS_HT + seat] ^= bt
                 sws[WS_HS + seat] ^= bs
                 if two:  # R-VAR-TWO: a face-up top leaves the tops (the deal kernel's own step)
-                    _take_top(seat, bt, bs, spub)
+                    take_top(seat, bt, bs, spub)
                 slog[L_CARDS + tr * MAX_SEATS + pos] = c
                 spub[PUB_TRICK_CARDS + pos] = c
                 if pos == 0:
@@ -574,9 +567,9 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
                 spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
                 _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
                 if pos == 0:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, seat)
+                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
                 else:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                         c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
                 trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
                 _rollout_rest(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
@@ -608,65 +601,3 @@ def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, a
         bt, bs = card_bits(c)
         return c, bt, bs, st
     return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
-
-
-#: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch).
-_play_pimc = _make_play(DISPATCH, CARD=_card_pimc)
-
-
-# --- batch kernels of the pimc build (as ``_deal.run_*_bots``) -----------------------------------
-
-@njit(cache=True, nogil=True)
-def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(out.shape[0]):
-        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _store_facts(log, out, i)
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
-
-
-@njit(cache=True, nogil=True)
-def run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
-
-
-@njit(cache=True, nogil=True)
-def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    buf = new_pimc_buffer()
-    for i in range(indices.shape[0]):
-        _play_pimc(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
-
-
-@njit(cache=True, nogil=True)
-def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
-    """``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
-    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played), for
-    ``benchmarks/search.py``."""
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_pimc(rv, seed, start + i, np.int64(-1), np.int64(0), kinds, params, None, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
-    for k in range(3):
-        stats[k] += buf[BUF_LEN + PW_STATS + k]
-
-
-@njit(cache=True, nogil=True)
-def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
-    """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``;
-    ``piles``: :func:`pile_vector` of the seat's view (table 2)."""
-    wsp = np.zeros(PIMC_LEN, dtype=np.int64)
-    return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
-
-
-# the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("bots-search", (new_pimc_buffer, run_facts_pimc, run_aggregate_pimc, run_logs_pimc, run_stats_pimc, decide_pimc_card),
-            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

@@ -1,0 +1,313 @@
+"""The replay page: one self-contained HTML file to step through deals, card by card.
+
+``tarotsim show FILE.jsonl --line N --html deal.html`` (or ``--seed S --index I``) writes it:
+the table picture of :mod:`tarotsim.svg` at every step (dealt, each bid, the call, the écart,
+each declaration, each card), stepped with buttons or the arrow keys, a side panel with the step,
+the auction, the trick on the table, and at the end the count and the score breakdown of
+:func:`tarotsim.scoring.format_breakdown`. Several records give one page with a deal picker.
+
+The file needs nothing else: no server, no network, no external script, style or font. Its 78
+cards are drawn once (:func:`tarotsim.svg.card_face`, :func:`~tarotsim.svg.card_back`); each
+step is the list of where each card lies (the coordinates of :func:`tarotsim.svg.layout`), the
+labels drawn over them and the panel's HTML, so the page shows exactly the pictures the library
+draws.
+
+Per-card costs: a record may carry ``card_costs``, per trick, per card in playing order, the
+half-points that card lost against best play (0 for a best card, null where unknown), as an
+exact solver computes them; :func:`deal_data` also takes them as ``costs``. The page then shows
+each card's cost on the table and in the panel.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from . import svg
+from .cards import Card, format_points
+from .scoring import format_breakdown
+
+#: The most deals one page holds (each is about 150 KB of steps): pick lines beyond that.
+MAX_PAGE_DEALS = 500
+PAGE_FORMAT = "tarotsim-replay/1"
+
+
+class PageError(ValueError):
+    """Deals that cannot make a page (too many, costs of the wrong shape): one line for the user."""
+
+
+def card_costs(record: dict, costs=None) -> list[list[int | None]] | None:
+    """The per-card costs of a record (``costs``, else its field ``card_costs``), checked against
+    its tricks: per trick, per card, whole half-points >= 0 or None. None when there are none."""
+    costs = record.get("card_costs") if costs is None else costs
+    if costs is None:
+        return None
+    tricks = record.get("tricks") or []
+    if not isinstance(costs, list) or len(costs) != len(tricks):
+        raise PageError(f"card_costs: one list per trick ({len(tricks)}), not {_shape(costs)}")
+    for k, (row, t) in enumerate(zip(costs, tricks), 1):
+        if not isinstance(row, list) or len(row) != len(t["cards"]):
+            raise PageError(f"card_costs, trick {k}: one cost per card ({len(t['cards'])}), not {_shape(row)}")
+        for x in row:
+            if x is not None and (not isinstance(x, int) or isinstance(x, bool) or x < 0):
+                raise PageError(f"card_costs, trick {k}: a cost is whole half-points >= 0 or null, not {x!r}")
+    return costs
+
+
+def _shape(x) -> str:
+    return f"{len(x)} entries" if isinstance(x, list) else type(x).__name__
+
+
+def _trick_costs(pos: svg.Position, costs) -> dict[str, int | None]:
+    if not costs or not pos.trick:
+        return {}
+    row = costs[pos.trick_number - 1]
+    return {str(c): row[k] for k, (_, c) in enumerate(pos.trick)}
+
+
+def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> dict:
+    """Everything the page needs to step through one deal (JSON-ready): a title, ``pool`` (the
+    labels drawn over the table, SVG elements, each once), and per step ``c`` (each card shown:
+    ``name,x,y,flags`` joined by ``;``; flag ``d`` face down, ``m`` a chien card in the taker's
+    hand), ``o`` (the labels of the step, as indices into ``pool``: most labels stay from one
+    step to the next) and ``p`` (the panel, HTML).
+
+    The record is replayed through the rules first (:func:`tarotsim.record.positions`): a record
+    that breaks one raises :class:`tarotsim.record.RecordError`."""
+    from .record import positions, seat_labels
+
+    full, steps = positions(record, line)
+    names = list(names) if names else seat_labels(full, "players") or [f"seat {s}" for s in range(len(full["hands"]))]
+    costs = card_costs(full, costs)
+    out = []
+    pool: dict[str, int] = {}
+    for i, pos in enumerate(steps):
+        trick_costs = _trick_costs(pos, costs)
+        lay = svg.layout(pos, names, trick_costs)
+        cards = ";".join(f"{p.card},{svg.coord(p.x)},{svg.coord(p.y)},{'' if p.face_up else 'd'}{'m' if p.marked else ''}"
+                         for p in lay.cards)
+        last = i == len(steps) - 1
+        labels = [pool.setdefault(x, len(pool)) for x in lay.overlay[1:]]  # the felt is the page's own
+        out.append({"c": cards, "o": labels, "p": _panel(pos, names, trick_costs, last)})
+    return {"title": _title(full, line, names), "start": svg.start_of_play(steps), "pool": list(pool),
+            "steps": out}
+
+
+def _title(rec: dict, line: int | None, names) -> str:
+    where = f"line {line}: " if line is not None else ""
+    ident = f"seed {rec['seed']}, index {rec['index']}" if rec.get("seed") is not None else "hand-entered"
+    what = rec["outcome"].replace("_", " ")
+    if rec["outcome"] == "played":
+        res = rec["result"]
+        what = (f"{names[rec['taker']]} {rec['contract'].replace('_', ' ')} "
+                f"{'made' if res['made'] else 'failed'} {res['difference']:+d}")
+    return f"{where}table {rec['table']}, {ident}: {what}"
+
+
+def _panel(pos: svg.Position, names, costs: dict, last: bool) -> str:
+    """The side panel of one step: what happened, the auction, the trick on the table, the end."""
+    out = [f'<p class="step-label">{html.escape(pos.step)}</p>']
+    if pos.bids:
+        bids = ", ".join(f"{names[s]} {b.replace('_', ' ')}" for s, b in pos.bids)
+        out.append(f'<p class="bids"><b>Auction:</b> {html.escape(bids)}</p>')
+    if pos.aside or pos.marked:
+        cards = " ".join(c.pretty() for c in pos.aside)
+        out.append(f'<p class="aside"><b>{html.escape(pos.aside_label)}</b> {html.escape(cards)}</p>')
+    if pos.trick:
+        out.append(_trick_table(pos, names, costs))
+    if last:
+        out.append(_count(pos, names))
+    return "".join(out)
+
+
+def _trick_table(pos: svg.Position, names, costs: dict) -> str:
+    rows = []
+    for seat, c in pos.trick:
+        klass = ' class="winner"' if seat == pos.trick_winner else ""
+        cost = costs.get(str(c))
+        cost_cell = "" if cost is None else f'<td class="cost">{"best" if cost == 0 else "-" + format_points(cost)}</td>'
+        rows.append(f'<tr{klass} data-seat="{seat}" data-card="{c}"><td>{html.escape(names[seat])}</td>'
+                    f"<td>{html.escape(c.pretty())}</td>{cost_cell}</tr>")
+    head = f"Trick {pos.trick_number}" + (f": {html.escape(names[pos.trick_winner])} wins"
+                                          if pos.trick_winner is not None else "")
+    return f'<table class="trick" data-trick="{pos.trick_number}"><caption>{head}</caption>{"".join(rows)}</table>'
+
+
+def _count(pos: svg.Position, names) -> str:
+    """The end of the deal: the score breakdown (:func:`tarotsim.scoring.format_breakdown`) and
+    each seat's score."""
+    out = ['<div class="count">']
+    if pos.breakdown is not None:
+        out.append(f'<pre class="breakdown">{html.escape(format_breakdown(pos.breakdown, names))}</pre>')
+    else:
+        out.append(f"<p>{html.escape(svg.contract_line(pos, names))}</p>")
+    rows = "".join(f'<tr><td>{html.escape(names[s])}</td><td class="score" data-seat="{s}">{sc:+d}</td></tr>'
+                   for s, sc in enumerate(pos.scores or ()))
+    out.append(f'<table class="scores"><caption>Scores</caption>{rows}</table></div>')
+    return "".join(out)
+
+
+def _card_defs() -> str:
+    """The 78 cards, each drawn once face up and face down; the page shows one side or the other."""
+    ring = (f'<rect class="markring" x="1.5" y="1.5" width="{svg.CARD_WIDTH - 3}" height="{svg.CARD_HEIGHT - 3}" '
+            f'rx="{svg.CARD_RADIUS}" fill="none" stroke="{svg.MARK_EDGE}" stroke-width="3"/>')
+    out = []
+    for cid in range(78):
+        c = Card(cid)
+        out.append(f'<g class="card" data-card="{c}" style="display:none"><title>{html.escape(svg.card_title(c))}'
+                   f'</title><g class="face">{svg.card_face(c)}</g><g class="back">{svg.card_back()}</g>{ring}</g>')
+    return "".join(out)
+
+
+def _script_json(data) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</script>`` or ``<!--`` can appear)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def page(deals: list[dict], title: str = "tarotsim replay") -> str:
+    """The whole HTML page for deals made by :func:`deal_data`."""
+    if not deals:
+        raise PageError("no deal to show")
+    if len(deals) > MAX_PAGE_DEALS:
+        raise PageError(f"{len(deals)} deals: a page holds at most {MAX_PAGE_DEALS}; choose them with --line")
+    picker = ""
+    if len(deals) > 1:
+        options = "".join(f'<option value="{i}">{html.escape(d["title"])}</option>' for i, d in enumerate(deals))
+        picker = f'<label>Deal <select id="deal">{options}</select></label>'
+    data = {"format": PAGE_FORMAT, "deals": deals}
+    return (_PAGE.replace("%TITLE%", html.escape(title)).replace("%PICKER%", picker)
+            .replace("%W%", str(svg.TABLE_WIDTH)).replace("%H%", str(svg.TABLE_HEIGHT))
+            .replace("%FONT%", html.escape(svg.FONT)).replace("%FELT%", svg.FELT)
+            .replace("%CARDS%", _card_defs()).replace("%DATA%", _script_json(data)))
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>%TITLE%</title>
+<style>
+body{margin:0;font-family:%FONT%;background:#f3f1ea;color:#1b1b1b}
+header{display:flex;flex-wrap:wrap;gap:.6em;align-items:center;padding:.5em .8em;background:#e4e0d4}
+header h1{font-size:1.05em;margin:0 1em 0 0}
+button{font:inherit;padding:.25em .7em}
+main{display:flex;flex-wrap:wrap;gap:1em;padding:.8em}
+#table{max-width:100%;height:auto;flex:1 1 640px}
+#panel{flex:0 1 320px;font-size:.92em}
+#panel table{border-collapse:collapse;margin:.4em 0}
+#panel td{padding:.1em .6em;border-bottom:1px solid #ccc}
+#panel tr.winner td{font-weight:bold;background:#fff3c4}
+#panel td.cost{color:#b3261e}
+#panel pre{background:#fff;padding:.5em;overflow-x:auto}
+.card.down .face,.card:not(.down) .back,.card:not(.mark) .markring{display:none}
+.keys{color:#555;font-size:.85em}
+</style></head>
+<body>
+<header><h1>%TITLE%</h1>%PICKER%
+<button id="first" title="first step (Home)">&#x00AB; first</button>
+<button id="prev" title="previous step (left arrow)">&#x25C0; back</button>
+<button id="next" title="next step (right arrow)">next &#x25B6;</button>
+<button id="last" title="last step (End)">last &#x00BB;</button>
+<button id="play-start" title="the start of play">start of play</button>
+<span id="counter"></span><span class="keys">keys: &#x2190; &#x2192; Home End</span></header>
+<main>
+<svg id="table" xmlns="http://www.w3.org/2000/svg" width="%W%" height="%H%" viewBox="0 0 %W% %H%"
+ font-family="%FONT%"><rect width="%W%" height="%H%" fill="%FELT%"/><g id="cards">%CARDS%</g><g id="overlay"></g></svg>
+<div id="panel"></div>
+</main>
+<script>
+"use strict";
+const DATA = %DATA%;
+const cardsLayer = document.getElementById("cards");
+const cardEls = {};
+for (const g of cardsLayer.children) cardEls[g.dataset.card] = g;
+let deal = 0, step = 0;
+function show() {
+  const steps = DATA.deals[deal].steps;
+  step = Math.max(0, Math.min(step, steps.length - 1));
+  const s = steps[step];
+  const seen = new Set();
+  for (const item of s.c.split(";")) {
+    if (!item) continue;
+    const [name, x, y, flags] = item.split(",");
+    const g = cardEls[name];
+    seen.add(name);
+    g.setAttribute("transform", "translate(" + x + " " + y + ")");
+    g.classList.toggle("down", flags.includes("d"));
+    g.classList.toggle("mark", flags.includes("m"));
+    g.style.display = "";
+    cardsLayer.appendChild(g);  /* later cards lie over earlier ones, as the picture draws them */
+  }
+  for (const name in cardEls) if (!seen.has(name)) cardEls[name].style.display = "none";
+  document.getElementById("overlay").innerHTML = s.o.map(i => DATA.deals[deal].pool[i]).join("");
+  document.getElementById("panel").innerHTML = s.p;
+  document.getElementById("counter").textContent = "step " + (step + 1) + " / " + steps.length;
+  document.getElementById("prev").disabled = document.getElementById("first").disabled = step === 0;
+  document.getElementById("next").disabled = document.getElementById("last").disabled = step === steps.length - 1;
+}
+function go(to) { step = to; show(); }
+document.getElementById("first").onclick = () => go(0);
+document.getElementById("prev").onclick = () => go(step - 1);
+document.getElementById("next").onclick = () => go(step + 1);
+document.getElementById("last").onclick = () => go(DATA.deals[deal].steps.length - 1);
+document.getElementById("play-start").onclick = () => go(DATA.deals[deal].start);
+const picker = document.getElementById("deal");
+if (picker) picker.onchange = () => { deal = Number(picker.value); go(0); };
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "SELECT") return;
+  const to = {ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: Infinity}[e.key];
+  if (to !== undefined) { e.preventDefault(); go(to); }
+});
+show();
+</script>
+</body></html>
+"""
+
+
+def write_cli_page(html_path: str, file, lines, record: dict | None = None, names_for=None) -> None:
+    """``tarotsim show --html``: the page of the given ``lines`` of records ``file`` (none: every
+    record), or of ``record``, written whole; bad input as one line (``click.UsageError``).
+    ``names_for(record)`` names the seats of a record (None: its ``players``, else ``seat 0`` ...)."""
+    import os
+
+    import click
+
+    from .record import RecordError, records_at
+
+    label = "standard input" if file == "-" else file
+    found: list[tuple[int | None, dict]] = []
+    try:
+        if file is None:
+            assert record is not None  # a deal played again, not read
+            found = [(None, record)]
+        else:
+            found = list(records_at(file, lines or None))
+    except RecordError as e:
+        raise click.UsageError(f"{label}: {e}") from None
+    except OSError as e:
+        raise click.UsageError(f"cannot read {label}: {e.strerror or e}") from None
+    if not found:
+        raise click.UsageError(f"{label} holds no deal record")
+    first = found[0][1]
+    title = os.path.basename(label) if file is not None else f"seed {first['seed']}, index {first['index']}"
+    if len(found) > MAX_PAGE_DEALS:
+        raise click.UsageError(f"{title}: {len(found)} deals; a page holds at most {MAX_PAGE_DEALS}: "
+                               "choose them with --line")
+    deals = []
+    for lineno, rec in found:
+        try:
+            deals.append(deal_data(rec, lineno, names_for(rec) if names_for else None))
+        except (RecordError, PageError) as e:
+            raise click.UsageError(f"{title}: {e}") from None
+    write_page(html_path, deals, f"tarotsim replay · {title}")
+    if html_path != "-":
+        click.echo(f"replay page of {len(deals)} deal(s) written to {html_path}", err=True)
+
+
+def write_page(path: str, deals: list[dict], title: str = "tarotsim replay") -> None:
+    """Write the page to ``path``, whole or not at all (:func:`tarotsim.outputs.atomic_write_text`)."""
+    from .outputs import atomic_write_text
+
+    atomic_write_text(path, [page(deals, title)], flag="--html")
+
+
+__all__ = ["MAX_PAGE_DEALS", "PageError", "card_costs", "deal_data", "page", "write_cli_page", "write_page"]

@@ -1,0 +1,226 @@
+"""The replay page (`tarotsim show FILE --html`, tarotsim.replay_page), tested in a real browser.
+
+Headless Chromium (Debian's ``chromium`` and ``chromium-driver``; ``.ci/run`` installs them),
+driven by Selenium (extra ``browser``), loads the file written by the command, steps through
+every card of each deal with the page's own buttons and arrow keys, and reads the DOM: each
+trick's cards and winner are the record's (R-PLAY-5), the final scores are the record's
+(R-SCORE-2), and a screenshot of the table is not blank.
+"""
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tarotsim.cli import main
+from tarotsim.replay_page import MAX_PAGE_DEALS, PageError, card_costs, deal_data, page
+
+DATA = Path(__file__).parent / "data"
+EXAMPLES_FILE = DATA / "examples.jsonl"
+EXAMPLES = [json.loads(line) for line in EXAMPLES_FILE.read_text().splitlines()]
+TWO = [json.loads(line) for line in (DATA / "two_player.jsonl").read_text().splitlines() if line.strip()]
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+#: Chromium's flags on these machines: no sandbox as root, and no background connections (the
+#: network is closed: they would be refused, many at a time).
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--window-size=1400,1000")
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """A headless Chromium under Selenium. Missing, it fails (never skips): the page is tested."""
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not shutil.which(path):
+            pytest.fail(f"{path} is missing: apt-get install -y chromium chromium-driver ({package})")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+#: What the page shows now, read in one round trip: the step counter, the step's label, the trick
+#: in the panel (cards, seats, winner), the trick cards drawn on the table, the scores at the end.
+STATE_JS = """
+const rows = [...document.querySelectorAll('#panel table.trick tr')];
+const shown = [...document.querySelectorAll('#cards > g.card')].filter(g => g.style.display !== 'none');
+return {
+  counter: document.getElementById('counter').textContent,
+  label: document.querySelector('#panel .step-label').textContent,
+  trick: rows.map(r => r.dataset.card), seats: rows.map(r => Number(r.dataset.seat)),
+  winner: rows.filter(r => r.classList.contains('winner')).map(r => Number(r.dataset.seat)),
+  costs: [...document.querySelectorAll('#panel td.cost')].map(td => td.textContent),
+  shown: shown.map(g => g.dataset.card),
+  scores: [...document.querySelectorAll('#panel td.score')].map(td => td.textContent),
+  breakdown: (document.querySelector('#panel pre.breakdown') || {}).textContent || null,
+  next_disabled: document.getElementById('next').disabled,
+};"""
+
+
+def walk(driver, rec: dict) -> list[dict]:
+    """Click the page's next button from the first step to the last one; the state at each step."""
+    driver.find_element("id", "first").click()
+    states = [driver.execute_script(STATE_JS)]
+    while not states[-1]["next_disabled"]:
+        driver.find_element("id", "next").click()
+        states.append(driver.execute_script(STATE_JS))
+        assert len(states) < 200, "the page never reaches its last step"
+    return states
+
+
+def check_walk(states: list[dict], rec: dict) -> None:
+    """Every trick of ``rec`` is shown whole, from its leader, won by its winner, its cards on the
+    table; the last step shows the record's scores and the breakdown."""
+    tricks = rec["tricks"]
+    n = len(tricks[0]["cards"]) if tricks else 0
+    complete = [s for s in states if " plays " in s["label"] and len(s["trick"]) == n]
+    assert len(complete) == len(tricks)
+    for t, s in zip(tricks, complete):
+        assert s["trick"] == t["cards"] and s["seats"][0] == t["leader"]        # R-PLAY-1
+        assert s["winner"] == [t["winner"]]                                     # R-PLAY-5
+        assert set(t["cards"]) <= set(s["shown"])
+    played = [s["label"] for s in states if " plays " in s["label"]]
+    assert len(played) == sum(len(t["cards"]) for t in tricks)  # one step per card
+    end = states[-1]
+    assert end["scores"] == [f"{x:+d}" for x in rec["scores"]]                  # R-SCORE-2
+    if rec["outcome"] == "played":
+        assert "value V" in end["breakdown"] and f"{rec['result']['value']:+d}" in end["breakdown"]
+    assert end["counter"] == f"step {len(states)} / {len(states)}"
+
+
+def test_the_page_steps_through_every_card_in_a_real_browser(browser, tmp_path, capsys):
+    """Two deals on one page (the 5-player and the 5d examples), then a table-2 deal with piles."""
+    page_path = tmp_path / "deals.html"
+    code, out, err = run(capsys, "show", EXAMPLES_FILE, "--line", 5, "--line", 6, "--html", page_path)
+    assert (code, out) == (0, "") and "2 deal(s) written" in err
+    browser.get(page_path.as_uri())
+    check_walk(walk(browser, EXAMPLES[4]), EXAMPLES[4])
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element("id", "deal")).select_by_index(1)   # the deal picker
+    check_walk(walk(browser, EXAMPLES[5]), EXAMPLES[5])
+    png = browser.find_element("id", "table").screenshot_as_png
+    assert_not_blank(png)
+
+    two = tmp_path / "two.jsonl"
+    two.write_text(json.dumps(TWO[0]) + "\n")
+    assert run(capsys, "show", two, "--html", page_path)[0] == 0
+    browser.get(page_path.as_uri())
+    check_walk(walk(browser, TWO[0]), TWO[0])
+
+
+def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, capsys):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    page_path = tmp_path / "one.html"
+    assert run(capsys, "show", EXAMPLES_FILE, "--line", 4, "--html", page_path)[0] == 0
+    browser.get(page_path.as_uri())
+    keys = ActionChains(browser)
+    total = len(deal_data(EXAMPLES[3])["steps"])
+    counter = lambda: browser.find_element("id", "counter").text  # noqa: E731
+    assert counter() == f"step 1 / {total}"
+    keys.send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ARROW_RIGHT).perform()
+    assert counter() == f"step 3 / {total}"
+    keys.send_keys(Keys.ARROW_LEFT).perform()
+    assert counter() == f"step 2 / {total}"
+    keys.send_keys(Keys.END).perform()
+    assert counter() == f"step {total} / {total}"
+    assert browser.execute_script(STATE_JS)["scores"] == [f"{x:+d}" for x in EXAMPLES[3]["scores"]]
+    keys.send_keys(Keys.HOME).perform()
+    assert counter() == f"step 1 / {total}"
+
+
+def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, capsys):
+    rec = dict(EXAMPLES[3])
+    rec["card_costs"] = [[0] * len(t["cards"]) for t in rec["tricks"]]
+    rec["card_costs"][2][1] = 7                      # trick 3, its second card: 3.5 points lost
+    rec["card_costs"][5][0] = None                   # unknown
+    path = tmp_path / "costs.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    page_path = tmp_path / "costs.html"
+    assert run(capsys, "show", path, "--html", page_path)[0] == 0
+    browser.get(page_path.as_uri())
+    states = walk(browser, rec)
+    n = len(rec["tricks"][0]["cards"])
+    complete = [s for s in states if " plays " in s["label"] and len(s["trick"]) == n]
+    assert complete[2]["costs"] == ["best", "-3.5"] + ["best"] * (n - 2)
+    assert complete[5]["costs"] == ["best"] * (n - 1)  # the unknown cost shows nothing
+
+
+def assert_not_blank(png: bytes) -> None:
+    """A screenshot with a picture on it: many colours, not one flat one."""
+    import matplotlib.image
+
+    img = matplotlib.image.imread(io.BytesIO(png), format="png")
+    assert img.shape[0] > 300 and img.shape[1] > 300
+    colours = {tuple(px) for px in img[::7, ::7, :3].reshape(-1, 3).round(2).tolist()}
+    assert len(colours) > 20 and img[..., :3].std() > 0.05
+
+
+def test_the_page_is_self_contained_and_written_whole(tmp_path, capsys):
+    page_path = tmp_path / "deal.html"
+    assert run(capsys, "show", "--seed", 7, "--index", 3, "--table", "3", "--html", page_path)[0] == 0
+    text = page_path.read_text(encoding="utf-8")
+    for outside in ("http://", "https://", "src=", "@import", "url("):
+        assert outside not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert text.count('<g class="card"') == 78
+    # a page that cannot be made leaves the old file as it was
+    page_path.write_text("old")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(dict(EXAMPLES[3], card_costs=[[1]])) + "\n")
+    code, out, err = run(capsys, "show", bad, "--html", page_path)
+    assert code == 2 and err.count("\n") == 1 and "card_costs" in err
+    assert page_path.read_text() == "old"
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".tarotsim-")]
+
+
+def test_show_html_bad_input_is_one_line(tmp_path, capsys):
+    page_path = tmp_path / "p.html"
+    for argv in (["show", EXAMPLES_FILE, "--line", 9, "--html", page_path],
+                 ["show", EXAMPLES_FILE, "--line", 1, "--json", "--html", page_path],
+                 ["show", EXAMPLES_FILE, "--line", 1, "--line", 2],
+                 ["show", EXAMPLES_FILE, "--html", tmp_path / "no" / "p.html"],
+                 ["show", "--seed", 1, "--line", 2, "--html", page_path]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and err.startswith("tarotsim: error:") and err.count("\n") == 1, (argv, err)
+    assert not page_path.exists()
+
+
+def test_card_costs_are_checked_against_the_tricks():
+    rec = EXAMPLES[3]
+    assert card_costs(rec) is None
+    good = [[0] * len(t["cards"]) for t in rec["tricks"]]
+    assert card_costs(rec, good) == good
+    for bad in ([[0]], good[:-1], [row[:-1] for row in good], [[-1] + row[1:] for row in good],
+                [[True] + row[1:] for row in good]):
+        with pytest.raises(PageError):
+            card_costs(rec, bad)
+
+
+def test_a_page_holds_a_bounded_number_of_deals():
+    one = deal_data(EXAMPLES[0])
+    with pytest.raises(PageError):
+        page([])
+    with pytest.raises(PageError):
+        page([one] * (MAX_PAGE_DEALS + 1))
+    assert page([one]).count("<select") == 0 and page([one, one]).count("<select") == 1
