@@ -171,7 +171,8 @@ def markdown(res: dict) -> str:
 
 def solver_section(r: dict) -> list[str]:
     """The lines of the ``## Solver (exact, open cards)`` section from a ``benchmarks.solver`` result:
-    its goals (table 4), then its table."""
+    its goals (table 4), then its table; a ``note`` the result carries (how it was measured) follows
+    its command."""
     goals = ["| goal (table 4, one core) | measured | wanted | met |", "|---|---|---|---|"]
     for what, left, key, want in SOLVER_GOALS:
         row = next((x for x in r["rows"] if x["table"] == "4" and x["left"] == left), None)
@@ -186,7 +187,8 @@ def solver_section(r: dict) -> list[str]:
             f"`tarotsim.solver` on positions of {r['deals']} heuristic deals per table (seed {r['seed']}) at the "
             f"start of a trick, one thread, an empty transposition table of 2**{r['table_bits']} entries per "
             f"question, at most {r['budget']:,} nodes each; questions and figures as the docstring of "
-            f"`benchmarks/solver.py` defines them. Command: `{r['command']}`.", "",
+            f"`benchmarks/solver.py` defines them. Command: `{r['command']}`."
+            + (f" {r['note']}" if r.get("note") else ""), "",
             *goals, "", *solver_bench.markdown(r).rstrip("\n").splitlines()]
 
 
