@@ -3,7 +3,7 @@
     python -m benchmarks.search --table 4 --bots pimc,heuristic,heuristic,heuristic --deals 2000 --json
 
 One thread, the batch kernel of the pimc build with the search's counters
-(``bots._search.run_stats_pimc``). ``decisions``: card decisions searched (a seat with a
+(``tarotsim._builds.pimc.run_stats_pimc``). ``decisions``: card decisions searched (a seat with a
 single legal card, or a single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
 finished from a candidate card (worlds x rollouts x classes of legal cards). Rates are per second of the whole
 run (deals, bidding and the other seats included), so ``ms_per_decision`` is an upper bound of a
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
 
     from tarotsim import simulate
     from tarotsim._kernels import layout as L
-    from bots import _search as K
+    from tarotsim._builds import pimc as K
     from tarotsim.rules import Rules
 
     rules = Rules(table=a.table)

@@ -1,8 +1,8 @@
 """The bots of tarotsim: a registry of named bots with typed parameters.
 
 Every registered bot plays on the fast path (numba kernels; its policies are the njit functions
-of ``bots/<name>.py``, dispatched on its ``code`` by ``bots/_dispatch.py``, which the deal
-kernel's factory receives in ``bots/_deal.py``: the engine never imports this package) and on the
+of ``bots/<name>.py``, dispatched on its ``code`` by ``bots/dispatch.py``, which the deal
+kernel's factory receives in ``tarotsim/_builds/deal.py``: the kernels never import this package) and on the
 slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions)::
 
     from bots import REGISTRY, parse_bots

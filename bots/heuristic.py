@@ -357,7 +357,7 @@ def _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
 
 @njit(_nrt=False)
 def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
-    """The card to play (see the module docstring); arguments as ``bots._dispatch.bot_card_bits``."""
+    """The card to play (see the module docstring); arguments as ``bots.dispatch.bot_card_bits``."""
     if popcount(lt) + popcount(ls) == 1:
         return lobit(lt) if lt else 22 + lobit(ls)
     n_seats = n_seats_of(pub)

@@ -1,7 +1,7 @@
 """``pimc``: the heuristic's bidding (with its own thresholds), call, écart and declarations; its
 cards by search.
 
-Perfect-information Monte Carlo (the search itself is ``bots/_search.py``, inside the deal
+Perfect-information Monte Carlo (the search itself is ``bots/search.py``, inside the deal
 kernel): at each card decision with more than one legal card, the seat draws ``worlds``
 deals of the cards it cannot see, uniformly among those that agree with what it has seen
 (``tarotsim.worlds``), plays every legal card (one of each class of equivalent cards) in each of

@@ -3,7 +3,7 @@ of a :class:`tarotsim.engine.Game`, from that seat's :class:`~tarotsim.engine.Se
 
 :func:`public_view` builds the kernels' public view (``layout.PUB_*``) from a seat's view, exactly
 as the deal kernel fills it at the same decision, and :class:`FastBotAdapter` calls the bots'
-compiled decisions (``bots._dispatch.decide_*``) with it; :class:`PolicyAdapter` does the
+compiled decisions (``bots.dispatch.decide_*``) with it; :class:`PolicyAdapter` does the
 same for a policy set and names the rule an answer breaks. So a table that mixes a Python bot
 with kernel bots plays the very deals the kernels would.
 """
@@ -149,12 +149,12 @@ class FastBotAdapter:
 
     def kernel_inputs(self, view: SeatView, legal):
         """What the deal kernel hands the bot at this decision, from the view alone:
-        ``(decision code (play.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
+        ``(decision code (workspace.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
         arguments (bid: highest; call: legal suit word; écart: normal, candidate trumps, size;
         poignée: levels; misère: which; card: legal trump word, legal suit word, fixed, fmask,
         amask, position in the trick), padded to six."""
         from ._kernels import layout as L
-        from ._kernels import play as P
+        from ._kernels import workspace as P
         from .cards import masks_of
 
         rules = self._rules_of(view)
@@ -188,9 +188,9 @@ class FastBotAdapter:
     def choose(self, view: SeatView, legal, rng: Rng):
         import numpy as np
 
-        from bots import _dispatch as K
+        from bots import dispatch as K
         from ._kernels import layout as L
-        from ._kernels import play as P
+        from ._kernels import workspace as P
         from .cards import DECK
         from .rules import POIGNEE_LEVELS
 
@@ -227,7 +227,9 @@ class FastBotAdapter:
             # the search of the deal kernel, on the same inputs: the view, the seat's own écart
             # when it is the taker at prise or garde (its own knowledge) and, at table 2, the piles
             # as both players see them (R-VAR-TWO)
-            from bots._search import decide_pimc_card, pile_vector
+            from bots.search import pile_vector
+
+            from ._builds.pimc import decide_pimc_card
             from .cards import masks_of
             et = es = 0
             if view.ecart is not None and view.taker == seat and view.contract in ("prise", "garde"):
@@ -270,7 +272,7 @@ class PolicyAdapter(FastBotAdapter):
     def choose(self, view: SeatView, legal, rng: Rng):
         import numpy as np
 
-        from ._kernels import play as P
+        from ._kernels import workspace as P
         from .cards import DECK
         from .rules import POIGNEE_LEVELS
 

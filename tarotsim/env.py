@@ -114,7 +114,7 @@ class VecEnv:
             if all(k == BOT_RANDOM for k in kinds):
                 self._kernel = K.env_step_random
             else:
-                from bots._env import env_step_bots
+                from ._builds.env import env_step_bots
                 self._kernel = env_step_bots
         self.agent_seat = agent_seat if opponents is not None else None
         self.kinds, self.params = kinds, params

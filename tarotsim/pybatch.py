@@ -25,7 +25,7 @@ import numpy as np
 
 from ._kernels import env as K
 from ._kernels import layout as L
-from ._kernels.play import WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_NEXT, WS_TAKER
+from ._kernels.workspace import WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_NEXT, WS_TAKER
 from .actions import CHELEM_NO, MISERE_NO, POIGNEE_BASE, POIGNEE_NONE, bid_action
 from .cards import DECK, Card
 from .engine import EcartChoice, SeatView
@@ -96,7 +96,7 @@ class _Batch:
         if all(int(k) == L.BOT_RANDOM for k in self.kinds):
             self.kernel = K.env_step_random
         else:
-            from bots._env import env_step_bots
+            from ._builds.env import env_step_bots
             self.kernel = env_step_bots
         self.rv = rules.to_vector()
         self.cfg = np.zeros(K.C_LEN, dtype=np.int64)

@@ -34,7 +34,7 @@ from .parallel import run_chunks
 from .rng import check_count, check_index, check_seed, check_stop
 from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
 from ._kernels import layout as L
-from bots._runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
+from ._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
 if TYPE_CHECKING:  # not at run time: importing it compiles the policy defaults (``_is_policy_set``)
     from bots.policy import PolicySet

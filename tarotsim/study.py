@@ -4,7 +4,7 @@ For every deal ``(seed, index)`` one seat is studied: the first to speak (the se
 dealer, which is never the 5d dummy). Its dealt hand gets the ``heuristic`` bot's point count
 (``bots.heuristic.evaluate``: the seat's own parameters when it plays ``heuristic``, else the
 heuristic defaults), and the very same deal is played once per studied contract with that seat
-forced as taker while the bots play everything else (``tarotsim._kernels.study``, ``bots/_study.py``). So the
+forced as taker while the bots play everything else (``tarotsim._kernels.study``, ``tarotsim/_builds/study.py``). So the
 contracts are compared on the same cards: the difference of two contracts' scores is paired.
 
 The *count* of a contract is the number the bot compares with its threshold: the hand points
@@ -214,7 +214,7 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
         return (np.zeros((K.N_CONTRACTS, K.N_BINS, K.N_FIELDS), np.int64),
                 np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64))
 
-    from bots import _study as B  # the study's loops play the bots: they live in the bots package
+    from ._builds import study as B  # the study's loops play the bots: they live with the builds
 
     kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
 
@@ -242,11 +242,11 @@ def _slow_players(rules: Rules, bots) -> list:
 
 
 def _study_slow(p: Plan, players: list, a: int, b: int, mask: np.ndarray, acc) -> None:
-    """Deals ``a .. b - 1`` as ``bots._study.run_study`` studies them, played by the reference
+    """Deals ``a .. b - 1`` as ``tarotsim._builds.study.run_study`` studies them, played by the reference
     engine (the kernels' twin at table 2, R-VAR-TWO, that the tests compare them with): the first
     to speak forced as taker at each studied contract. His counted hand is the cards he sees as his
     when he bids: his hand and his face-up pile tops."""
-    from bots._study import add_played_deal
+    from ._builds.study import add_played_deal
 
     from .cards import masks_of
     from .rng import deal_with_piles

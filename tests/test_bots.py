@@ -145,7 +145,8 @@ def test_bot_arrays_accepts_every_form():
 
 
 @pytest.mark.parametrize("first", ["import bots", "import bots.heuristic", "import tarotsim.simulate",
-                                   "import bots._deal", "import bots._search", "import tarotsim.engine"])
+                                   "import tarotsim._builds.deal", "import bots.search", "import tarotsim._builds.pimc",
+                                   "import tarotsim.engine"])
 def test_any_import_order_works(first):
     code = f"{first}\nimport bots, tarotsim.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
@@ -155,7 +156,7 @@ def test_random_tables_never_build_the_other_bots():
     """A table of random bots runs (and compiles) a build of the deal kernel without them."""
     code = ("from tarotsim import simulate\n"
             "from tarotsim.rules import Rules\n"
-            "from bots import _deal as play\n"
+            "from tarotsim._builds import deal as play\n"
             "import bots.heuristic, bots.greedy\n"
             "simulate.facts(Rules('5'), 1, 0, 50)\n"
             "simulate.aggregate(Rules('4'), 1, 0, 50)\n"

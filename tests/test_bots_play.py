@@ -23,8 +23,8 @@ from helpers_policy import RANDOM as POLICY_RANDOM
 from test_kernels import check_record
 from tarotsim import record, rng, simulate
 from tarotsim._kernels import layout as L
-from bots import _deal as D
-from tarotsim._kernels import play as P
+from tarotsim._builds import deal as D
+from tarotsim._kernels import workspace as P
 from tarotsim.adapters import FastBotAdapter, PolicyAdapter
 from tarotsim.engine import Game, play_game
 from tarotsim.rules import CONTRACTS, Rules

@@ -1,5 +1,6 @@
 """The deal kernel as named steps (issue 11): every rule it implements is cited in full in
-``tarotsim/_kernels/play.py`` (so ``grep R-PAB-2 tarotsim/_kernels/`` finds the code), and no
+``tarotsim/_kernels/play.py`` and its rule steps ``steps.py`` (so ``grep R-PAB-2 tarotsim/_kernels/``
+finds the code), and no
 citation in the kernels is compressed (``R-PLAY-3/4``, ``R-EXC-2..5``) past what grep finds."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import tarotsim._kernels
 
 KERNELS = Path(tarotsim._kernels.__file__).parent
 
-#: The rules the deal kernel (``play.py``) implements itself, step by step.
+#: The rules the deal kernel (``play.py``, ``steps.py``) implements itself, step by step.
 IMPLEMENTED = (
     "R-GEN-2", "R-GEN-3", "R-DEAL-1", "R-DEAL-2", "R-DEAL-4", "R-DEAL-6",
     "R-BID-1", "R-BID-2", "R-BID-3", "R-CALL-1", "R-CALL-2", "R-CALL-4",
@@ -26,7 +27,7 @@ COMPRESSED = re.compile(r"R-[A-Z]+-[0-9]+[a-z]?(?:\s*(?:/|\.\.|…)|-[0-9])")
 
 
 def test_deal_kernel_cites_in_full_every_rule_it_implements():
-    text = (KERNELS / "play.py").read_text(encoding="utf-8")
+    text = "".join((KERNELS / f).read_text(encoding="utf-8") for f in ("play.py", "steps.py"))
     missing = [rule for rule in IMPLEMENTED if not re.search(re.escape(rule) + r"(?![0-9a-z])", text)]
     assert missing == []
 
@@ -60,10 +61,10 @@ def test_every_build_names_its_out_of_line_closures_apart():
     counter: two builds' closures of one name, compiled by two processes and loaded from the
     cache together, ran one build's code for the other (seen: heuristic tables dealt as random
     ones). Every build's out-of-line closures carry the build's name."""
-    from bots import _deal, _search
+    from tarotsim._builds import deal as _deal, pimc as _pimc
     from tarotsim._kernels import play
 
-    builds = [play._play_random, play._play_random_two, _deal._play_bots, _deal._play_traced, _search._play_pimc,
+    builds = [play._play_random, play._play_random_two, _deal._play_bots, _deal._play_traced, _pimc._play_pimc,
               _deal.BOTS_PARTS["play_rest"]]
     names = [b.py_func.__qualname__ for b in builds]
     assert len(set(names)) == len(names), names

@@ -180,8 +180,8 @@ def test_study_plays_pimc_on_its_own_build():
 
 
 def _classes(hand, legal, played=(), trick=(), ecart=()):
-    """The search's candidates (``bots._search._candidates``) as card names."""
-    from bots._search import _candidates
+    """The search's candidates (``bots.search._candidates``) as card names."""
+    from bots.search import _candidates
     from tarotsim.cards import DECK, masks_of, parse_cards
 
     pub = np.zeros(L.PUB_LEN, dtype=np.int64)

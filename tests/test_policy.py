@@ -134,7 +134,7 @@ def test_a_new_policy_set_does_not_recompile_the_kernels():
     """The kernels are typed on FunctionType(SIG), not on the user's functions (DESIGN §4)."""
     from numba import njit
 
-    from bots import _deal as P
+    from tarotsim._builds import deal as P
 
     r = Rules(table="4")
     simulate.aggregate(r, 1, 0, 50, bots=[PLAIN, "random", "random", "random"])

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from test_bots_play import MIXES, _adapter, walk_traced
 from tarotsim import record, simulate, slowpath
 from tarotsim._kernels import layout as L
-from tarotsim._kernels import play as P
+from tarotsim._kernels import workspace as P
 from tarotsim.cards import Card, masks_of
 from tarotsim.engine import Game, play_game
 from tarotsim.reference import play_deal

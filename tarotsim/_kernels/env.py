@@ -41,13 +41,14 @@ from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS, L_CONTRA
                      PUB_DUMMY, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN, PUB_MISERE_KINDS,
                      PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_WON_HP, U_LEN)
 from .masks import SW_KINGS, TW_T2_T20
-from .play import (B_MISERES, build_name, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN,
-                   WS_CALLED, WS_ECART_T, WS_HS, WS_HT, WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER,
-                   _after_card, _after_lead, _call_restriction, _callable, _close_trick, _count, _deal_cards,
-                   _declare, _declare_misere, _legal, _misere_eligible, _new_bots_view, _new_deal, _open_trick,
-                   _petit_sec, _poignee_levels, _score, _seating, _set_called, _show_poignee, _sides,
-                   _track_trick)
+from .play import build_name
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
+from .steps import (_after_card, _after_lead, _call_restriction, _callable, _close_trick, _count, _deal_cards,
+                    _declare, _declare_misere, _legal, _misere_eligible, _new_bots_view, _new_deal, _open_trick,
+                    _petit_sec, _poignee_levels, _score, _seating, _set_called, _show_poignee, _sides,
+                    _track_trick)
+from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, WS_CALLED, WS_ECART_T, WS_HS, WS_HT,
+                        WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
 
 assert OBS_MAX_SEATS == MAX_SEATS
 

@@ -156,7 +156,7 @@ DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
 #: Built-in bot kinds (the kernel dispatches on these). ``bots.REGISTRY`` describes each one
 #: (parameters, help) under the same names and codes; a test keeps the two in step.
 BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
-#: ``pimc`` (``bots/_search.py``): searches its card decisions, the heuristic's otherwise.
+#: ``pimc`` (``bots/search.py``): searches its card decisions, the heuristic's otherwise.
 BOT_PIMC = 4
 BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC}
 #: Width of each seat's float64 parameter row.

@@ -2,7 +2,7 @@
 docs/engine-contract.md, from the deal's bots stream.
 
 They are the engine's own player: the deal kernel's random build (``play._make_play`` without a
-bot dispatch) calls them directly, and the bots' dispatch (``bots/_dispatch.py``) calls them for
+bot dispatch) calls them directly, and the bots' dispatch (``bots/dispatch.py``) calls them for
 a seat of kind ``random``. A leaf module: it imports only ``_bits`` and ``_rng``.
 """
 

@@ -44,7 +44,7 @@ from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
 from .masks import SW_ALL, SW_HONOURS, SW_KINGS, SW_SUIT, TW_ALL, TW_TRUMPS, card_bits
-from .play import CHIEN_SIZE, HAND_SIZE, PILE_SIZE
+from .workspace import CHIEN_SIZE, HAND_SIZE, PILE_SIZE
 
 # --- locations ---------------------------------------------------------------------------------
 #: Location code of the hidden pile (the unseen chien, or the écart); seats are 0..4.

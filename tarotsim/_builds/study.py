@@ -2,28 +2,28 @@
 accumulators' layout ``tarotsim._kernels.study``).
 
 Every deal of a chunk is played once per studied contract with the studied seat forced as taker,
-on the bots build of the deal kernel (``_deal._play_bots``) or, when a seat plays ``pimc``, on
-its pimc build (``_search._play_pimc``); the studied hand is counted with the heuristic's
-``evaluate``. They live in the bots package because they play the bots: the engine never imports
-it.
+on the bots build of the deal kernel (``deal._play_bots``) or, when a seat plays ``pimc``, on
+its pimc build (``pimc._play_pimc``); the studied hand is counted with the heuristic's
+``evaluate``. They live with the builds because they play the bots: the kernels never import
+them.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
-from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import L_HAND_S, L_HAND_T, L_LEN, L_PILES, PILE_CARDS
 from tarotsim.rules import PILE_DEPTH, RV_TABLE, TABLE_2
-from tarotsim._kernels.play import new_buffer
+from tarotsim._kernels.workspace import new_buffer
 from tarotsim._kernels.study import M_DEALS, N_CONTRACTS, _add_deal, _keep_play, _studied_seat
 
-from ._deal import _play_bots
-from ._search import _play_pimc, new_pimc_buffer
-from .heuristic import evaluate
+from bots.heuristic import evaluate
+
+from . import sources
+from .deal import _play_bots
+from .pimc import _play_pimc, new_pimc_buffer
 
 
 @njit(inline="always")
@@ -132,5 +132,4 @@ def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, cont
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("bots-study", (run_study, run_study_pimc, add_played_deal),
-            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))
+guard_cache("builds-study", (run_study, run_study_pimc, add_played_deal), sources())

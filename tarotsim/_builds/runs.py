@@ -3,7 +3,7 @@ kinds, what ``tarotsim.simulate`` calls.
 
 Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
 take the table-2 build or the other one by argument); a seat
-``pimc``: the pimc build (``_search.py``); any other table: the bots build (``_deal.py``). ``pol``
+``pimc``: the pimc build (``pimc.py``); any other table: the bots build (``deal.py``). ``pol``
 is the policy tuple (``policy.policy_tuple``) or None.
 """
 
@@ -15,7 +15,7 @@ from tarotsim._kernels.layout import BOT_PIMC, BOT_RANDOM
 from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
 from tarotsim.rules import RV_TABLE, TABLE_2
 
-from ._deal import run_aggregate_bots, run_facts_bots, run_logs_bots
+from .deal import run_aggregate_bots, run_facts_bots, run_logs_bots
 
 
 def _all_random(kinds) -> bool:
@@ -29,11 +29,11 @@ def _two(rv):
 
 
 def _pimc(kinds):
-    """The pimc build's batch kernels (module ``_search``) when some seat plays ``pimc``, else
+    """The pimc build's batch kernels (module ``pimc``) when some seat plays ``pimc``, else
     None."""
     if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
-        from . import _search  # imported when needed: its builds cost a little even uncompiled
-        return _search
+        from . import pimc  # imported when needed: its builds cost a little even uncompiled
+        return pimc
     return None
 
 

@@ -1,34 +1,35 @@
 """The deal kernel built with the bots (private): the bots build, its traced twin and their batch
 kernels, and the choice of a build from the seats' kinds.
 
-The engine (``tarotsim._kernels.play``) builds the deal from a factory and never imports this
-package; here the factory receives the bots' dispatch (``_dispatch.DISPATCH``):
+The engine (``tarotsim._kernels.play``) builds the deal from a factory and never imports the
+bots; here the factory receives the bots' dispatch (``bots.dispatch.DISPATCH``):
 
 * :data:`_play_bots`: every table with a seat other than ``random`` (greedy, heuristic, a policy
   set); its inner step ``_play_rest`` is kept in :data:`BOTS_PARTS` for the search's rollouts;
 * :data:`_play_traced`: the same with the decision trace, behind :func:`play_deal` (tests, the
   slow path's checks);
-* the pimc build is in ``_search.py`` (compiled only when a seat plays ``pimc``).
+* the pimc build is in ``pimc.py`` (compiled only when a seat plays ``pimc``).
 
-``_runs.py`` picks a build from the seats' kinds. The ``_bots`` loops stop after a deal whose
+``runs.py`` picks a build from the seats' kinds. The ``_bots`` loops stop after a deal whose
 outcome is ``bot_error`` (the caller names the rule on the slow path).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
-from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import BOT_RANDOM, L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
-from tarotsim._kernels.play import _accumulate, _make_play, _play_random, _store_facts, new_buffer
+from tarotsim._kernels.play import _accumulate, _make_play, _play_random, _store_facts
+from tarotsim._kernels.workspace import new_buffer
 from tarotsim.rules import RV_N_SEATS, RV_TABLE, TABLE_2
 
-from ._dispatch import DISPATCH
+from bots.dispatch import DISPATCH
 
-#: the bots build's inner steps: ``_search.py`` finishes its sampled deals with its ``_play_rest``
+from . import sources
+
+#: the bots build's inner steps: the search (``bots/search.py``) finishes its sampled deals with its ``_play_rest``
 BOTS_PARTS: dict = {}
 _play_bots = _make_play(DISPATCH, parts=BOTS_PARTS)
 _play_traced = _make_play(DISPATCH, TRACE=True)
@@ -86,5 +87,4 @@ def run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("bots-deal", (play_deal, run_facts_bots, run_aggregate_bots, run_logs_bots),
-            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))
+guard_cache("builds-deal", (play_deal, run_facts_bots, run_aggregate_bots, run_logs_bots), sources())

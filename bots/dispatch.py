@@ -1,5 +1,5 @@
 """The bots' decisions for the deal kernel: one function per decision, dispatching on the seat's
-bot kind (private; the bots' side of ``tarotsim._kernels.play.BotDispatch``).
+bot kind (the bots' side of ``tarotsim._kernels.play.BotDispatch``).
 
 Every decision gets the seat's bot ``kind``, the params table (float64[n_seats, N_BOT_PARAMS],
 row = seat), the seat, its own hand (``ht`` trump word, ``hs`` suit word), the public view
@@ -16,11 +16,12 @@ row, hand, public view and legal choices, and check the answer. A forbidden answ
 a legal default and marked in the user scratch ``ub`` (``layout.U_*``), and the batch kernels
 stop the run there (the slow path then names the rule). Kinds are checked by
 ``tarotsim.simulate.bot_arrays``; ``pimc`` makes the heuristic's decisions here (its card search
-is ``_search.py``, called by the deal kernel's pimc build only); any other kind plays ``greedy``.
+is ``search.py``, called by the deal kernel's pimc build only); any other kind plays ``greedy``.
 
-The engine never imports this package: :data:`DISPATCH` is handed to the deal kernel's factory
-(``tarotsim._kernels.play._make_play``) by ``_deal.py``. ``decide_*`` are compiled entry points
-over the same functions for the slow path's adapter (``tarotsim.adapters.FastBotAdapter``).
+The kernels never import this package: :data:`DISPATCH` is handed to the deal kernel's factory
+(``tarotsim._kernels.play._make_play``) by ``tarotsim/_builds/deal.py``. ``decide_*`` are
+compiled entry points over the same functions for the slow path's adapter
+(``tarotsim.adapters.FastBotAdapter``).
 """
 
 from __future__ import annotations
@@ -321,7 +322,7 @@ def bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask
                           I64(fmask), I64(amask), I64(pos), st)
 
 
-#: The bots build's decisions, handed to the deal kernel's factory (``_deal.py``).
+#: The bots build's decisions, handed to the deal kernel's factory (``tarotsim/_builds/deal.py``).
 DISPATCH = BotDispatch(bid=bot_bid, call=bot_call, ecart=bot_ecart, chelem=bot_chelem, poignee=bot_poignee,
                        misere=bot_misere, card=bot_card_bits)
 

@@ -17,38 +17,35 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    rollout policy (the same rollout stream for every card: common random numbers);
 4. the card with the best total score for the seat is played (ties: the lowest card id).
 
-No recursion: the rollouts run the bots build (``_deal.BOTS_PARTS``), which knows random, greedy
-and heuristic only; the pimc build of the deal kernel (:data:`_play_pimc`, ``play._make_play``
-with the card dispatch :func:`_card_pimc`) and its batch kernels are here, compiled only when a
-seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64) follows the deal
-kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
+No recursion: the rollouts run the bots build (``tarotsim._builds.deal.BOTS_PARTS``), which knows
+random, greedy and heuristic only; the pimc build of the deal kernel (``play._make_play`` with the
+card dispatch :func:`_card_pimc`) and its batch kernels are in ``tarotsim/_builds/pimc.py``,
+compiled only when a seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64)
+follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
-from tarotsim._kernels._cache import engine_sources, guard_cache
 from tarotsim._kernels._rng import below, next_u64
 from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
-                                      L_LEADER, L_LEN, L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED,
-                                      L_TAKER, MAX_SEATS, N_BOT_PARAMS, OUTCOME_BOT_ERROR, PUB_CALLED, PUB_CHIEN_S,
-                                      PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER,
-                                      PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM,
-                                      PUB_PLAYED_S, PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK,
-                                      PUB_TRICK_CARDS, PILE_CARDS, PILE_SEATS, U_LEN)
-from tarotsim._kernels.play import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
-                                    WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ,
-                                    WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT, WS_PILE_S,
-                                    WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK, WS_TAKER, _accumulate,
-                                    _after_card, _after_lead, _close_trick, _make_play, _take_top,
-                                    _store_facts)
+                                      L_LEADER, L_LEN, L_N_ECART, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
+                                      MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
+                                      PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
+                                      PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
+                                      PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS,
+                                      PILE_CARDS, PILE_SEATS, U_LEN)
 from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
 from tarotsim._kernels.seats import next_seat
+from tarotsim._kernels.steps import _after_card, _after_lead, _close_trick, _take_top
+from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
+                                         WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T,
+                                         WS_EXC_ADJ, WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
+                                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK,
+                                         WS_TAKER)
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
                                       K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,
@@ -56,8 +53,9 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHI
                                       sample_worlds)
 from tarotsim.rules import KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D
 
-from ._deal import BOTS_PARTS
-from ._dispatch import DISPATCH, bot_card_bits
+from tarotsim._builds.deal import BOTS_PARTS
+
+from .dispatch import bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
 from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
@@ -96,12 +94,6 @@ PIMC_LEN = PW_UNDER + 78
 PILE_HEIGHT = 0
 PILE_TOP = PILE_SEATS * N_PILES
 PILES_LEN = 2 * PILE_SEATS * N_PILES
-
-
-@njit(cache=True, nogil=True)
-def new_pimc_buffer():
-    """A deal buffer with the search's scratch after it (``play.new_buffer`` + :data:`PIMC_LEN`)."""
-    return np.zeros(BUF_LEN + PIMC_LEN, dtype=np.int64)
 
 
 @njit(inline="always")
@@ -561,65 +553,3 @@ def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, a
         bt, bs = card_bits(c)
         return c, bt, bs, st
     return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
-
-
-#: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch).
-_play_pimc = _make_play(DISPATCH, CARD=_card_pimc)
-
-
-# --- batch kernels of the pimc build (as ``_deal.run_*_bots``) -----------------------------------
-
-@njit(cache=True, nogil=True)
-def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(out.shape[0]):
-        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _store_facts(log, out, i)
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
-
-
-@njit(cache=True, nogil=True)
-def run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
-
-
-@njit(cache=True, nogil=True)
-def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    buf = new_pimc_buffer()
-    for i in range(indices.shape[0]):
-        _play_pimc(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
-
-
-@njit(cache=True, nogil=True)
-def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
-    """``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
-    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played), for
-    ``benchmarks/search.py``."""
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_pimc(rv, seed, start + i, np.int64(-1), np.int64(0), kinds, params, None, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
-    for k in range(3):
-        stats[k] += buf[BUF_LEN + PW_STATS + k]
-
-
-@njit(cache=True, nogil=True)
-def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
-    """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``;
-    ``piles``: :func:`pile_vector` of the seat's view (table 2)."""
-    wsp = np.zeros(PIMC_LEN, dtype=np.int64)
-    return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
-
-
-# the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("bots-search", (new_pimc_buffer, run_facts_pimc, run_aggregate_pimc, run_logs_pimc, run_stats_pimc, decide_pimc_card),
-            engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

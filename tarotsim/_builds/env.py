@@ -1,8 +1,8 @@
 """The batched environment's step kernel built with the bots (private): kernel bots as the
 opponents of an agent (``tarotsim.env.VecEnv(opponents=...)``).
 
-The engine (``tarotsim._kernels.env``) builds its step from a factory and never imports this
-package; here the factory receives the bots' dispatch (``_dispatch.DISPATCH``), as ``_deal.py``
+The engine (``tarotsim._kernels.env``) builds its step from a factory and never imports the
+bots; here the factory receives the bots' dispatch (``bots.dispatch.DISPATCH``), as ``deal.py``
 does for the deal kernel.
 """
 
@@ -12,10 +12,12 @@ from pathlib import Path
 
 from numba import njit
 
-from tarotsim._kernels._cache import engine_sources, guard_cache
+from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.env import _make_env_step
 
-from ._dispatch import DISPATCH
+from bots.dispatch import DISPATCH
+
+from . import sources
 
 _step_bots = _make_env_step(DISPATCH)
 
@@ -28,7 +30,5 @@ def env_step_bots(rv, cfg, seed, lo, hi, actions, kinds, params, bufs, logs, est
                rewards, terminated, final_logs)
 
 
-root = Path(__file__).resolve().parent
-guard_cache("bots-env", (env_step_bots,),
-            engine_sources() + sorted(root.glob("*.py"))
-            + [root.parent / "tarotsim" / n for n in ("actions.py", "observations.py")])
+root = Path(__file__).resolve().parent.parent
+guard_cache("builds-env", (env_step_bots,), sources() + [root / n for n in ("actions.py", "observations.py")])

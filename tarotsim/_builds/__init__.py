@@ -1,0 +1,30 @@
+"""The engine's kernels built with the bots (private): where the engine's factories receive the
+bots' decisions, and the batch loops over those builds.
+
+The kernels (``tarotsim._kernels``) never import the bots: their factories
+(``tarotsim._kernels.play._make_play``, ``tarotsim._kernels.env._make_env_step``) take the bots'
+dispatch (``bots.dispatch.DISPATCH``) as an argument, and this package hands it to them:
+
+* ``deal.py``: the bots build of the deal kernel, its traced twin and their batch kernels;
+* ``pimc.py``: the pimc build (the search as its card dispatch) and its batch kernels;
+* ``study.py``: the bidding study's loops over those builds;
+* ``env.py``: the environment's step with kernel bots as the opponents;
+* ``runs.py``: the build picked from the seats' kinds, what ``tarotsim.simulate`` calls.
+
+Nothing is imported here: a module is loaded (and its builds made) when a caller needs it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def sources() -> list[Path]:
+    """The sources a build inlines, for its cache guard (``tarotsim._kernels._cache``): the
+    engine's, the bots' and this package's."""
+    import bots
+
+    from .._kernels._cache import engine_sources
+
+    here = Path(__file__).resolve().parent
+    return engine_sources() + sorted(Path(bots.__file__).resolve().parent.glob("*.py")) + sorted(here.glob("*.py"))
