@@ -38,20 +38,21 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CAL
                                       PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
                                       PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS,
                                       PILE_CARDS, PILE_SEATS, U_LEN)
-from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
+from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import _after_card, _after_lead, _close_trick, _take_top
+from tarotsim._kernels.steps import _after_card, _after_lead, _close_trick, _empty_workspace, _set_called, _take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
-                                         WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T,
-                                         WS_EXC_ADJ, WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
-                                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK,
+                                         WS_ECART_T,
+                                         WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_MIS, WS_NEXT,
+                                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_STACK,
                                          WS_TAKER)
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
                                       K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,
                                       K_UNDER, LOC_PILE, LOC_UNDER, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive,
                                       sample_worlds)
-from tarotsim.rules import KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D
+from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE,
+                            RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D)
 
 from tarotsim._builds.deal import BOTS_PARTS
 
@@ -187,7 +188,7 @@ def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
     know[K_HAND_S] = hs
     know[K_CHIEN_T] = pub[PUB_CHIEN_T]
     know[K_CHIEN_S] = pub[PUB_CHIEN_S]
-    if seat == taker and contract <= 1:
+    if seat == taker and KERNEL_ECART_MADE[contract]:
         know[K_ECART_T] = ecart_t
         know[K_ECART_S] = ecart_s
         know[K_ECART_KNOWN] = 1
@@ -243,12 +244,9 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     contract = pub[PUB_CONTRACT]
     called = pub[PUB_CALLED]
     _seating(rv, pub[PUB_DEALER], ws)
+    _empty_workspace(ws)
     pile_t = np.int64(0)
     pile_s = np.int64(0)
-    for s in range(MAX_SEATS):
-        ws[WS_HT + s] = 0
-        ws[WS_HS + s] = 0
-        ws[WS_ATT + s] = 0
     for c in range(78):
         loc = row[c]
         if loc < 0 or loc == LOC_UNDER:   # played, or face down in a pile (table 2: ``_deal_under``)
@@ -284,14 +282,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
                     s = ws[WS_NEXT + s]
         if partner == taker:
             partner = -1
-        ws[WS_CALLED] = called
-        suit = SW_SUIT << (14 * ((called - 22) // 14))
-        ws[WS_CALLED_SUIT] = suit
-        ws[WS_CALL_BAN] = suit & ~(np.int64(1) << (called - 22))
-    else:
-        ws[WS_CALLED] = -1
-        ws[WS_CALLED_SUIT] = 0
-        ws[WS_CALL_BAN] = 0
+        _set_called(called, ws, slog, spub)
     ws[WS_ATT + taker] = 1
     if partner >= 0:
         ws[WS_ATT + partner] = 1
@@ -304,19 +295,10 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     slog[L_SLAM_ANNOUNCED] = pub[PUB_SLAM]
     # the attack's pile starts with the écart (R-CHIEN-1) or the chien at garde sans (R-CHIEN-3);
     # at garde contre the chien is the defence's (R-CHIEN-4)
-    if contract <= 2:
+    if KERNEL_CHIEN_TO_ATTACK[contract]:
         ws[WS_PILE_T] = pile_t
         ws[WS_PILE_S] = pile_s
-    else:
-        ws[WS_PILE_T] = 0
-        ws[WS_PILE_S] = 0
-    ws[WS_EXC_ADJ] = 0
-    ws[WS_ATT_TRICKS] = 0
-    ws[WS_PREV_T] = 0
-    ws[WS_N_DECL] = 0
     # the poignée bonuses (R-POIG-1) to the declarer's side in this world; the misères (R-MIS-1)
-    ws[WS_POIG_ATT] = 0
-    ws[WS_POIG_DEF] = 0
     n_mis = 0
     for s in range(n):
         shown = pub[PUB_POIGNEE_T + s]
@@ -541,7 +523,7 @@ def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, a
     if kind == BOT_PIMC:
         et = np.int64(0)
         es = np.int64(0)
-        if seat == pub[PUB_TAKER] and pub[PUB_CONTRACT] <= 1:
+        if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
             for i in range(log[L_N_ECART]):
                 bt, bs = card_bits(log[L_ECART + i])
                 et |= bt

@@ -1,4 +1,4 @@
-"""The README's two quick-start commands, in that order, keep every command working (issue 10, item 2).
+"""The README's two quick-start commands, in that order, keep every command working.
 
 numba's cache files once lived inside the installed package: they outlived ``pip uninstall`` and
 turned ``site-packages/bots`` into a namespace package that shadowed the editable install.

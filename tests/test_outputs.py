@@ -1,4 +1,4 @@
-"""Output files: never destroyed, never half-written, checked before the run (issue 10, items 1, 3, 4).
+"""Output files: never destroyed, never half-written, checked before the run.
 
 No test points an output at a real device such as /dev/null: a named pipe made in tmp_path stands for
 every file that is not a regular one (pipes, terminals, devices take the same path in the code).

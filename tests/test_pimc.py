@@ -1,4 +1,4 @@
-"""The ``pimc`` bot (issue 12): a search over sampled worlds, inside the deal kernel.
+"""The ``pimc`` bot: a search over sampled worlds, inside the deal kernel.
 
 * Its deals obey the rules at tables 3, 4, 5 and 5d (every rollout policy, forced contracts,
   misères on), and the reference engine replays them.

@@ -1,4 +1,4 @@
-"""Python bots through the batched engine (issue 14, item 4): the very records of the
+"""Python bots through the batched engine: the very records of the
 step-by-step reference engine (the oracle, ``slowpath.play_record``), errors included."""
 
 import json

@@ -39,22 +39,22 @@ workspace (``WS_STACK``, ``WS_HEIGHT``), the tops in the public view (``PUB_TOPS
 piles in the log (``L_PILES``) and the chien and écart are made from the hand alone.
 
 The steps are inlined (one compiled body per build), except ``_first_turn``: numba inlines by
-copying the callee's IR at every level, so a big step nested in others costs seconds of cold
-compile (the comments there give the figures). The small scalar helpers (``_legal``,
-``_after_card``, ``_after_lead``, the random stream and bit tricks) are ``_bits.scalar``: compiled
-once, inlined by LLVM. A search gets an out-of-line ``_play_rest``. The card loop holds no call
-at tricks 2 and later (trick 1, with its declarations, has a loop of its own; table 2's piles
-give up their played tops after the trick): a call in the loop made LLVM keep the trick's state
-in memory, some 5% of a random deal's instructions.
+copying the callee's IR at every level, so a big step nested in others is compiled again at each
+level (BENCHMARKS.md, "Design measurements", has the figures behind these choices). The small
+scalar helpers (``_legal``, ``_after_card``, ``_after_lead``, the random stream and bit tricks) are
+``_bits.scalar``: compiled once, inlined by LLVM. A search gets an out-of-line ``_play_rest``. The
+card loop holds no call at tricks 2 and later (trick 1, with its declarations, has a loop of its
+own; table 2's piles give up their played tops after the trick): a call in the loop makes LLVM
+keep the trick's state in memory.
 
 What a deal carries between steps lives in the workspace (``WS_*``), the log and the public view;
 only the trick being played is a tuple of locals. So ``_play_rest`` can finish a deal from any
 card, for instance a position set up by a search.
 
 The deal is built by a factory (:func:`_make_play`): here for tables of random bots only
-(:data:`_play_random`, the engine's random player, exactly the random deal of before the other
-bots existed; :data:`_play_random_two` at table 2, so that the piles' steps cost the other tables
-no compile time); the package that owns the bots builds it with its dispatch (a
+(:data:`_play_random`, the engine's random player, with no bot typed or compiled;
+:data:`_play_random_two` at table 2, so that the piles' steps cost the other tables no compile
+time); the package that owns the bots builds it with its dispatch (a
 :class:`BotDispatch`), the public bookkeeping the bots read (``layout.PUB_*``) and an optional
 decision trace (``tarotsim/_builds/``): the kernels never import the bots.
 Batch kernels (``run_facts_random``, ``run_aggregate_random``, ``run_logs_random``, and the bots
@@ -69,7 +69,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rules import RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
+from ..rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2,
+                     TABLE_5)
 from ..scoring import ST_LEN
 from ._rng import below, stream_state, U_STREAM_BOTS
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_BOT_ERRORS, ACC_CHELEM, ACC_DEALS, ACC_MADE,
@@ -120,11 +121,11 @@ def build_name(disp, tag):
 def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
     player's rules, ``random_player.random_*``, are called directly and no bot is typed or
-    compiled: the random deal runs, and compiles, as fast as before bots existed); otherwise a
+    compiled, so the random deal neither runs nor compiles any bot's code); otherwise a
     :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
     bookkeeping; ``tarotsim/_builds/deal.py`` builds it). ``TRACE`` adds the decision trace
-    (``tarotsim._builds.deal.play_deal``, for the tests; the batch kernels do without it, and compile a fifth
-    faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
+    (``tarotsim._builds.deal.play_deal``, for the tests; the batch kernels do without it, and
+    compile faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
     (the policy tuple) may be None when no seat plays a policy set: the user branch of the
     dispatch is pruned too.
 
@@ -214,13 +215,14 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
                          bst):
         """The chien (R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4) and the start of the attack's pile.
 
+        What the contract does with the chien is the contract table's (``rules.CONTRACT_TABLE``).
         Prise, garde (R-CHIEN-1): the chien is shown, joins the taker's hand, and the taker lays
         aside as many cards (the écart, the attack's). R-CHIEN-2: no king, no oudler; trumps
         (T2..T20, shown) only when the suit cards other than kings are too few; the bot gets
         those (``normal``) and the candidate trumps. Garde sans (R-CHIEN-3): the unseen chien is
         the attack's. Garde contre (R-CHIEN-4): it is the defence's, nothing to do.
         """
-        if contract <= 1:
+        if KERNEL_ECART_MADE[contract]:
             n_chien = CHIEN_SIZE[rv[RV_TABLE]]
             pub[PUB_CHIEN_T] = chien_t
             pub[PUB_CHIEN_S] = chien_s
@@ -244,7 +246,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             ws[WS_ECART_T] = ecart_t
             ws[WS_PILE_T] = ecart_t
             ws[WS_PILE_S] = ecart_s
-        elif contract == 2:
+        elif KERNEL_CHIEN_TO_ATTACK[contract]:
             ws[WS_PILE_T] = chien_t
             ws[WS_PILE_S] = chien_s
         return bst
@@ -268,7 +270,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         return first, bst
 
     # out of line: called at most once per seat and deal, and it keeps the declarations out of
-    # the card loop (inlined there, under ``if first``, deals were a fifth slower)
+    # the card loop (inlined there, under ``if first``, they slow every card down)
     @njit(nogil=True, _nrt=False)
     def _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst):
         """The declarations of ``seat`` at its first turn to play, before its card: a poignée
@@ -323,8 +325,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         # tops (R-VAR-TWO: every duty of R-PLAY-4 counts them all)
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
-        # the leader is free (R-PLAY-3): what ``_legal`` gives, on a short path (measured: 7% of a
-        # random deal, the card chain of a trick being latency-bound)
+        # the leader is free (R-PLAY-3): what ``_legal`` gives, on a short path (the card chain of a
+        # trick is latency-bound)
         if pos == 0:
             lt, ls = ht, hs
         else:
@@ -408,12 +410,12 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         # a search finishes its sampled deals with an out-of-line copy: one compiled body that the
         # pimc build calls per rollout (compiled only with that build)
         parts["play_rest"] = build_name(njit(nogil=True, _nrt=False)(_play_rest), TAG)
-    # Inlined into ``_play`` in every build (measured on the heuristic deal, table 4, against out of
-    # line: +2% deals/s, +2.8 s of cold compile, which is the monolithic kernel's compile time).
+    # Inlined into ``_play`` in every build: the deal runs faster so than calling it out of line,
+    # for a longer compile (BENCHMARKS.md, "Design measurements").
     _play_rest = njit(inline="always")(_play_rest)
 
     # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
-    # of the nine array arguments (measured: ~15% of the time of a deal).
+    # of the nine array arguments, a good part of the time of a deal.
     @njit(nogil=True, _nrt=False)
     def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
         """:func:`play_deal` (this build: ``POLICIES`` of :func:`_make_play`): the steps of
@@ -469,7 +471,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
 
 
 #: The random builds: every seat plays the engine's random player; tables 3, 4, 5 and 5d, and table 2
-#: (R-VAR-TWO), whose piles would cost the others' cold start a third of a second of compile time.
+#: (R-VAR-TWO), whose piles would lengthen the others' cold start.
 _play_random = _make_play(TABLE2=False)
 _play_random_two = _make_play(TABLE2=True)
 
