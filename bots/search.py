@@ -17,11 +17,13 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    rollout policy (the same rollout stream for every card: common random numbers);
 4. the card with the best total score for the seat is played (ties: the lowest card id).
 
-No recursion: the rollouts run the bots build (``tarotsim._builds.deal.BOTS_PARTS``), which knows
-random, greedy and heuristic only; the pimc build of the deal kernel (``play.make_play`` with the
-card dispatch :func:`_card_pimc`) and its batch kernels are in ``tarotsim/_builds/pimc.py``,
-compiled only when a seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64)
-follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
+No recursion: the rollouts run the function :func:`pimc_card` is handed, the bots build's
+``_play_rest`` (``tarotsim._builds.deal.BOTS_PARTS``), which knows random, greedy and heuristic
+only. The pimc build of the deal kernel (``play.make_play`` with the search as its card
+dispatch) and its batch kernels are in ``tarotsim/_builds/pimc.py``, compiled only when a seat
+plays ``pimc``: the bots never import the builds. The search's scratch (``PW_*``,
+:data:`PIMC_LEN` int64) follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels
+allocate it once per chunk.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below, next_u64
-from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
-                                      L_LEADER, L_LEN, L_N_ECART, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
+from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, L_CALLED, L_CARDS, L_CONTRACT,
+                                      L_LEADER, L_LEN, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
                                       MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
                                       PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
@@ -53,15 +55,9 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHI
                                       sample_worlds)
 from tarotsim.rules import KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D
 
-from tarotsim._builds.deal import BOTS_PARTS
-
-from .dispatch import bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
 from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
-
-#: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
-_rollout_rest = BOTS_PARTS["play_rest"]
 
 # the rollout seats' parameters: each policy's defaults
 ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
@@ -97,7 +93,7 @@ PILES_LEN = 2 * PILE_SEATS * N_PILES
 
 
 @njit(inline="always")
-def _public_piles(rv, ws, pub, piles):
+def public_piles(rv, ws, pub, piles):
     """Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
     kernel's workspace: each pile's height, and its top when it is face up (a top is one of the
     public ``PUB_TOPS_*``). A pile whose top was played in this trick still holds it in the
@@ -124,7 +120,7 @@ def _public_piles(rv, ws, pub, piles):
 
 
 def pile_vector(view) -> np.ndarray:
-    """:func:`_public_piles` from a ``tarotsim.engine.SeatView`` (the slow path's adapter), in the
+    """:func:`public_piles` from a ``tarotsim.engine.SeatView`` (the slow path's adapter), in the
     same pile order (the deal's, ``tarotsim.rng.deal_with_piles``)."""
     piles = np.zeros(PILES_LEN, dtype=np.int64)
     for seat, (tops, sizes) in enumerate(zip(view.pile_tops, view.pile_sizes)):
@@ -418,7 +414,7 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
 
 
 @njit(nogil=True, _nrt=False)
-def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp):
+def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp, rollout):
     """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
 
     Parameters
@@ -441,6 +437,9 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
         it (whatever the hidden cards); a single legal card draws nothing.
     wsp : int64[PIMC_LEN]
         The search's scratch (``PW_*``).
+    rollout : njit function
+        Finishes a deal from a position as the bots build's ``_play_rest`` does (its arguments),
+        every seat playing the rollout policy: ``tarotsim._builds.deal.BOTS_PARTS["play_rest"]``.
     """
     nt = popcount(lt)
     n_legal = nt + popcount(ls)
@@ -524,32 +523,11 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
                     fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                         c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
                 trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
-                _rollout_rest(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
-                          trick, np.uint64(rst))
+                rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
+                        trick, np.uint64(rst))
                 total[i] += slog[L_SCORES + seat]
     best = 0
     for i in range(1, n_legal):
         if total[i] > total[best]:
             best = i
     return cand[best], st
-
-
-@njit(nogil=True, _nrt=False)
-def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
-    """The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
-    from the log when it is the taker at prise or garde), ``_dispatch.bot_card_bits`` otherwise."""
-    if kind == BOT_PIMC:
-        et = np.int64(0)
-        es = np.int64(0)
-        if seat == pub[PUB_TAKER] and pub[PUB_CONTRACT] <= 1:
-            for i in range(log[L_N_ECART]):
-                bt, bs = card_bits(log[L_ECART + i])
-                et |= bt
-                es |= bs
-        wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
-        piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
-        _public_piles(rv, buf[0:WS_LEN], pub, piles)
-        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
-        bt, bs = card_bits(c)
-        return c, bt, bs, st
-    return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
