@@ -1,6 +1,6 @@
-"""The ``pimc`` bot's card search, inside the deal kernel (perfect-information Monte Carlo; private).
+"""The ``pimc`` bot's card search, inside the deal kernel (perfect-information Monte Carlo).
 
-At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc_card`):
+At a card decision of a ``pimc`` seat with more than one legal card (``pimc_card``, :func:`make_search`):
 
 1. its knowledge (``worlds.K_*``) is built from what the seat may see only: its hand, the public
    view ``pub`` (``layout.PUB_*``: the contract, the shown chien and écart trumps, poignées,
@@ -17,9 +17,9 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    rollout policy (the same rollout stream for every card: common random numbers);
 4. the card with the best total score for the seat is played (ties: the lowest card id).
 
-No recursion: the rollouts run the function :func:`pimc_card` is handed, the bots build's
-``_play_rest`` (``tarotsim._builds.deal.BOTS_PARTS``), which knows random, greedy and heuristic
-only. The pimc build of the deal kernel (``play.make_play`` with the search as its card
+No recursion: the rollouts run the function the search is built on (:func:`make_search`), the
+bots build's ``_play_rest`` (``tarotsim._builds.deal.BOTS_PARTS``), which knows random, greedy
+and heuristic only. The pimc build of the deal kernel (``play.make_play`` with the search as its card
 dispatch) and its batch kernels are in ``tarotsim/_builds/pimc.py``, compiled only when a seat
 plays ``pimc``: the bots never import the builds. The search's scratch (``PW_*``,
 :data:`PIMC_LEN` int64) follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels
@@ -41,6 +41,7 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, L_CALLED, L_CAR
                                       PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS,
                                       PILE_CARDS, PILE_SEATS, U_LEN)
 from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
+from tarotsim._kernels.play import build_name
 from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.steps import after_card, after_lead, close_trick, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
@@ -413,121 +414,131 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     return n
 
 
-@njit(nogil=True, _nrt=False)
-def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp, rollout):
-    """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
+def make_search(rollout):
+    """The ``pimc`` seat's card decision, built on ``rollout``: the njit function
+    ``pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)``.
 
-    Parameters
-    ----------
-    rv : int64[RV_LEN]
-        The rules vector.
-    params : float64[n_seats, N_BOT_PARAMS]
-        Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``).
-    seat, ht, hs, pub :
-        The seat, its hand (trump word, suit word) and the public view, as every bot gets them.
-    ecart_t, ecart_s : int64
-        Its own écart when it is the taker at prise or garde (its own knowledge), else ignored.
-    lt, ls, pos :
-        The legal cards (trump word, suit word) and the cards already in the trick.
-    piles : int64[PILES_LEN]
-        Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``), else ignored.
-    st : uint64
-        The bots stream: the worlds, then world by world (at table 2 first the shuffle of its
-        face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
-        it (whatever the hidden cards); a single legal card draws nothing.
-    wsp : int64[PIMC_LEN]
-        The search's scratch (``PW_*``).
-    rollout : njit function
-        Finishes a deal from a position as the bots build's ``_play_rest`` does (its arguments),
-        every seat playing the rollout policy: ``tarotsim._builds.deal.BOTS_PARTS["play_rest"]``.
+    ``rollout`` finishes a deal from a position with the arguments of the bots build's
+    ``_play_rest`` (``tarotsim._builds.deal.BOTS_PARTS["play_rest"]``), every seat playing the
+    rollout policy. The builds make the search once (``tarotsim._builds.pimc``) and hand it the
+    rollout as a closure constant, as the deal kernel's factory gets the bots' dispatch: the bots
+    never import the builds, and the kernels that call it stay in numba's cache.
     """
-    nt = popcount(lt)
-    n_legal = nt + popcount(ls)
-    if n_legal == 1:
-        return (tzcnt(lt) if nt else 22 + tzcnt(ls)), st
-    n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
-    n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
-    policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
-    know = wsp[PW_KNOW:PW_KNOW + K_LEN]
-    cons = wsp[PW_CONS:PW_CONS + C_LEN]
-    wi = wsp[PW_WI:PW_WI + WI_LEN]
-    wf = wsp[PW_WF:PW_WF + WF_LEN].view(np.float64)
-    worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
-    cand = wsp[PW_CAND:PW_CAND + 78]
-    total = wsp[PW_SUM:PW_SUM + 78]
-    # the legal cards, in id order, one per class of equivalent cards
-    n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
-    if n_legal == 1:
-        return cand[0], st
-    _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
-    status = derive(rv, know, cons)
-    if status == OK:
-        status, st = sample_worlds(cons, st, worlds, wf, wi)
-    if status != OK:  # never with true information; play as the rollout policy's first card then
-        return cand[0], st
-    # the rollout seats: every one plays the policy, with its default parameters
-    kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
-    rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
-        (MAX_SEATS, N_BOT_PARAMS))
-    for s in range(MAX_SEATS):
-        kinds[s] = policy
-        for i in range(N_BOT_PARAMS):
-            rparams[s, i] = ROLLOUT_PARAMS[policy, i]
-    for i in range(n_legal):
-        total[i] = 0
-    sbuf = wsp[PW_BUF:PW_BUF + BUF_LEN]
-    sws = sbuf[0:WS_LEN]
-    spub = sbuf[B_PUB:B_PUB + PUB_LEN]
-    smis = sbuf[B_MISERES:B_MISERES + MAX_SEATS]
-    sub = sbuf[B_USER:B_USER + U_LEN]
-    base_ws = wsp[PW_BASE:PW_BASE + WS_LEN]
-    base_pub = wsp[PW_BASE + WS_LEN:PW_BASE + WS_LEN + PUB_LEN]
-    base_mis = wsp[PW_BASE_MIS:PW_BASE_MIS + MAX_SEATS]
-    slog = wsp[PW_LOG:PW_LOG + L_LEN]
-    tr = pub[PUB_TRICK]
-    wsp[PW_STATS] += 1
-    wsp[PW_STATS + 1] += n_worlds
-    wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
-    tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
-    two = rv[RV_TABLE] == TABLE_2
-    under = wsp[PW_UNDER:PW_UNDER + 78]
-    for w in range(n_worlds):
-        trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
-        if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
-            st = _deal_under(piles, worlds[w], base_ws, under, st)
-        for _ in range(n_roll):
-            rst, st = next_u64(st)
-            for i in range(n_legal):
-                for k in range(WS_LEN):
-                    sws[k] = base_ws[k]
-                for k in range(PUB_LEN):
-                    spub[k] = base_pub[k]
-                for k in range(MAX_SEATS):
-                    smis[k] = base_mis[k]
-                # the candidate card, as ``play._card_step`` plays it
-                c = cand[i]
-                bt, bs = card_bits(c)
-                sws[WS_HT + seat] ^= bt
-                sws[WS_HS + seat] ^= bs
-                if two:  # R-VAR-TWO: a face-up top leaves the tops (the deal kernel's own step)
-                    take_top(seat, bt, bs, spub)
-                slog[L_CARDS + tr * MAX_SEATS + pos] = c
-                spub[PUB_TRICK_CARDS + pos] = c
-                if pos == 0:
-                    spub[PUB_H_LEADER + tr] = seat
-                spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-                _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
-                if pos == 0:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-                else:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                        c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-                trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
-                rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
-                        trick, np.uint64(rst))
-                total[i] += slog[L_SCORES + seat]
-    best = 0
-    for i in range(1, n_legal):
-        if total[i] > total[best]:
-            best = i
-    return cand[best], st
+
+    @njit(nogil=True, _nrt=False)
+    def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp):
+        """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
+
+        Parameters
+        ----------
+        rv : int64[RV_LEN]
+            The rules vector.
+        params : float64[n_seats, N_BOT_PARAMS]
+            Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``).
+        seat, ht, hs, pub :
+            The seat, its hand (trump word, suit word) and the public view, as every bot gets them.
+        ecart_t, ecart_s : int64
+            Its own écart when it is the taker at prise or garde (its own knowledge), else ignored.
+        lt, ls, pos :
+            The legal cards (trump word, suit word) and the cards already in the trick.
+        piles : int64[PILES_LEN]
+            Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``), else ignored.
+        st : uint64
+            The bots stream: the worlds, then world by world (at table 2 first the shuffle of its
+            face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
+            it (whatever the hidden cards); a single legal card draws nothing.
+        wsp : int64[PIMC_LEN]
+            The search's scratch (``PW_*``).
+        """
+        nt = popcount(lt)
+        n_legal = nt + popcount(ls)
+        if n_legal == 1:
+            return (tzcnt(lt) if nt else 22 + tzcnt(ls)), st
+        n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
+        n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
+        policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+        know = wsp[PW_KNOW:PW_KNOW + K_LEN]
+        cons = wsp[PW_CONS:PW_CONS + C_LEN]
+        wi = wsp[PW_WI:PW_WI + WI_LEN]
+        wf = wsp[PW_WF:PW_WF + WF_LEN].view(np.float64)
+        worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
+        cand = wsp[PW_CAND:PW_CAND + 78]
+        total = wsp[PW_SUM:PW_SUM + 78]
+        # the legal cards, in id order, one per class of equivalent cards
+        n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
+        if n_legal == 1:
+            return cand[0], st
+        _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
+        status = derive(rv, know, cons)
+        if status == OK:
+            status, st = sample_worlds(cons, st, worlds, wf, wi)
+        if status != OK:  # never with true information; play as the rollout policy's first card then
+            return cand[0], st
+        # the rollout seats: every one plays the policy, with its default parameters
+        kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
+        rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
+            (MAX_SEATS, N_BOT_PARAMS))
+        for s in range(MAX_SEATS):
+            kinds[s] = policy
+            for i in range(N_BOT_PARAMS):
+                rparams[s, i] = ROLLOUT_PARAMS[policy, i]
+        for i in range(n_legal):
+            total[i] = 0
+        sbuf = wsp[PW_BUF:PW_BUF + BUF_LEN]
+        sws = sbuf[0:WS_LEN]
+        spub = sbuf[B_PUB:B_PUB + PUB_LEN]
+        smis = sbuf[B_MISERES:B_MISERES + MAX_SEATS]
+        sub = sbuf[B_USER:B_USER + U_LEN]
+        base_ws = wsp[PW_BASE:PW_BASE + WS_LEN]
+        base_pub = wsp[PW_BASE + WS_LEN:PW_BASE + WS_LEN + PUB_LEN]
+        base_mis = wsp[PW_BASE_MIS:PW_BASE_MIS + MAX_SEATS]
+        slog = wsp[PW_LOG:PW_LOG + L_LEN]
+        tr = pub[PUB_TRICK]
+        wsp[PW_STATS] += 1
+        wsp[PW_STATS + 1] += n_worlds
+        wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
+        tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
+        two = rv[RV_TABLE] == TABLE_2
+        under = wsp[PW_UNDER:PW_UNDER + 78]
+        for w in range(n_worlds):
+            trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
+            if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
+                st = _deal_under(piles, worlds[w], base_ws, under, st)
+            for _ in range(n_roll):
+                rst, st = next_u64(st)
+                for i in range(n_legal):
+                    for k in range(WS_LEN):
+                        sws[k] = base_ws[k]
+                    for k in range(PUB_LEN):
+                        spub[k] = base_pub[k]
+                    for k in range(MAX_SEATS):
+                        smis[k] = base_mis[k]
+                    # the candidate card, as ``play._card_step`` plays it
+                    c = cand[i]
+                    bt, bs = card_bits(c)
+                    sws[WS_HT + seat] ^= bt
+                    sws[WS_HS + seat] ^= bs
+                    if two:  # R-VAR-TWO: a face-up top leaves the tops (the deal kernel's own step)
+                        take_top(seat, bt, bs, spub)
+                    slog[L_CARDS + tr * MAX_SEATS + pos] = c
+                    spub[PUB_TRICK_CARDS + pos] = c
+                    if pos == 0:
+                        spub[PUB_H_LEADER + tr] = seat
+                    spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
+                    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
+                    if pos == 0:
+                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
+                    else:
+                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
+                            c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
+                    trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
+                    rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
+                            trick, np.uint64(rst))
+                    total[i] += slog[L_SCORES + seat]
+        best = 0
+        for i in range(1, n_legal):
+            if total[i] > total[best]:
+                best = i
+        return cand[best], st
+
+    return build_name(pimc_card, "pimc")

@@ -1,5 +1,5 @@
 """The deal kernel's ``pimc`` build (private): the bots build with the search
-(``bots.search.pimc_card``) as its card dispatch, its batch kernels, and the search as one
+(``bots.search.make_search``) as its card dispatch, its batch kernels, and the search as one
 compiled call for the slow path.
 
 The search finishes its sampled deals with the bots build's ``_play_rest`` (its rollouts:
@@ -24,13 +24,14 @@ from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
 from tarotsim.rules import RV_N_SEATS
 
 from bots.dispatch import DISPATCH, bot_card_bits
-from bots.search import PILES_LEN, PIMC_LEN, PW_PILES, PW_STATS, pimc_card, public_piles
+from bots.search import PILES_LEN, PIMC_LEN, PW_PILES, PW_STATS, make_search, public_piles
 
 from . import sources
 from .deal import BOTS_PARTS
 
-#: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
-_rollout_rest = BOTS_PARTS["play_rest"]
+#: The search, its rollouts finishing a deal with the bots build's ``_play_rest`` (random, greedy,
+#: heuristic only).
+pimc_card = make_search(BOTS_PARTS["play_rest"])
 
 
 @njit(cache=True, nogil=True)
@@ -54,7 +55,7 @@ def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, a
         wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
         piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
         public_piles(rv, buf[0:WS_LEN], pub, piles)
-        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp, _rollout_rest)
+        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
         bt, bs = card_bits(c)
         return c, bt, bs, st
     return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
@@ -114,7 +115,7 @@ def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, po
     """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``;
     ``piles``: :func:`pile_vector` of the seat's view (table 2)."""
     wsp = np.zeros(PIMC_LEN, dtype=np.int64)
-    return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp, _rollout_rest)
+    return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
