@@ -7,7 +7,6 @@ Every bad input ends with one line on stderr and exit code 2, never a traceback
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import sys
 
@@ -16,7 +15,8 @@ import click
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
-from .players import Player, Runner, parse_players
+from .players import Player, parse_players
+from .runner import Runner
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
@@ -257,7 +257,6 @@ def sheet(file, players, table, options_, until, check, as_json):
 SIM_TABLES = ("3", "4", "5", "5d", "2")
 #: `play` seats a person at every table (table 2: both players' piles drawn at the prompt, R-VAR-TWO)
 PLAY_TABLES = ("3", "4", "5", "5d", "2")
-RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
 
 
 def _players(text: str, rules: Rules) -> list[Player]:
@@ -277,38 +276,6 @@ def _seed(seed: int | None) -> int:
         import secrets
         return secrets.randbelow(2**32)
     return check_seed(seed)
-
-
-def _fmt_rate(x) -> str:
-    return "-" if x is None else f"{100 * x:5.1f}%"
-
-
-def format_summary(sm, n_seats: int) -> str:
-    """The summary of a simulation as a short readable report."""
-    out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
-           f"bots {sm.bots}",
-           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s", ""]
-    pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")
-    out.append(f"played      {sm.played:>12,}  {pct(sm.played)}")
-    out.append(f"thrown in   {sm.thrown_in:>12,}  {pct(sm.thrown_in)}   (all passed, R-BID-3)")
-    out.append(f"annulled    {sm.annulled:>12,}  {pct(sm.annulled)}   (petit sec, R-DEAL-4)")
-    out.append("")
-    out.append(f"{'contract':<14}{'taken':>12}{'share':>8}{'made':>8}{'mean points':>13}")
-    for c in CONTRACTS:
-        mp = sm.mean_attack_points[c]
-        out.append(f"{c:<14}{sm.taken[c]:>12,}{pct(sm.taken[c]):>8}{_fmt_rate(sm.made_rate[c]):>8}"
-                   f"{('-' if mp is None else f'{mp:.1f}'):>13}")
-    out.append("")
-    out.append(f"petit au bout: attack {sm.petit_au_bout['attack']:,}, defence {sm.petit_au_bout['defence']:,}")
-    chel = ", ".join(f"{k} {v:,}" for k, v in sm.chelems.items() if v) or "none"
-    out.append(f"chelems: {chel}")
-    out.append(f"deals with a poignée: {sm.deals_with_poignee:,}" + (f" · misères: {sm.miseres:,}" if sm.miseres else ""))
-    if sm.table == "5":
-        out.append(f"taker alone (called card his own or in the chien): {sm.taker_alone:,}")
-    out.append("mean score per seat: " + ", ".join(f"{s}: {m:+.2f}" for s, m in enumerate(sm.mean_score[:n_seats])))
-    if sm.mean_taker_score is not None:
-        out.append(f"mean score of the taker: {sm.mean_taker_score:+.2f}")
-    return "\n".join(out)
 
 
 def _common_sim_options(f):
@@ -429,11 +396,9 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     from . import shards
     from . import simulate as sim
     from .outputs import open_outputs
-    from .record import dumps, with_seat_labels
 
     rules = _rules(table, options_)
     players = _players(bots, rules)
-    labels = [p.label for p in players]
     seed = _seed(seed)
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
@@ -450,7 +415,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             sim._pyarrow()
         except ImportError as e:
             raise BadInput(f"--facts {facts_path}: {e}") from None
-    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole)
+    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole, players=players)
     outputs = {"--records": records_path, "--facts": facts_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
     # the summary must not mix with a file streamed to standard output
@@ -462,33 +427,18 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                                  scheduler=scheduler, dask_local=dask_local)
             sm = shards.report(saved)
         else:
-            runner = Runner(rules, seed, players, threads)
-            facts_csv = records_fh = facts_parquet = None
+            facts_out = None
             if parquet:
-                facts_parquet = sim.ParquetFacts(outs["--facts"].binary, rules, seed)
+                facts_out = sim.ParquetFacts(outs["--facts"].binary, rules, seed)
             elif "--facts" in outs:
-                facts_csv = csv.writer(outs["--facts"].fh)
-                facts_csv.writerow(sim.facts_csv_header(rules))
-            if "--records" in outs:
-                records_fh = outs["--records"].fh
-            acc = None
+                facts_out = sim.CsvFacts(outs["--facts"].fh, rules, seed)
+            records_fh = outs["--records"].fh if "--records" in outs else None
             t0 = time.perf_counter()
-            block = RECORD_BLOCK if fast else 500
-            with _progress(deals, "simulating") as bar, _abandon_on_error(facts_parquet):
-                for a in range(start, stop, block):
-                    b = min(stop, a + block)
-                    f, recs = runner.block(a, b, with_records=records_fh is not None)
-                    part = sim.accumulate(f, rules)
-                    acc = part if acc is None else acc + part
-                    if facts_csv is not None:
-                        facts_csv.writerows(sim.facts_csv_rows(f, rules, seed))
-                    if facts_parquet is not None:
-                        facts_parquet.write(f)
-                    if records_fh is not None:  # each names its seats' bots (``tarotsim stats --by bot``)
-                        records_fh.write("".join(dumps(with_seat_labels(rec, bots=labels)) + "\n" for rec in recs))
-                    bar.update(b - a)
-            if facts_parquet is not None:
-                facts_parquet.close()  # the file's footer, before the output is committed
+            with _progress(deals, "simulating") as bar, _abandon_on_error(facts_out):
+                acc = Runner(rules, seed, players, threads).write(start, stop, facts=facts_out, records=records_fh,
+                                                                  progress=bar.update)
+            if facts_out is not None:
+                facts_out.close()  # a Parquet file's footer, before the output is committed
             saved = shards.Saved(job.config(), whole, [(start, stop)], acc, time.perf_counter() - t0, threads)
             sm = shards.report(saved)
         if save_path:
@@ -498,19 +448,22 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
 
 
 @contextlib.contextmanager
-def _abandon_on_error(parquet):
-    """A Parquet writer is closed quietly when the run fails: its output is dropped anyway."""
+def _abandon_on_error(facts):
+    """A facts writer (a Parquet file's) is closed quietly when the run fails: its output is
+    dropped anyway."""
     try:
         yield
     except BaseException:
-        if parquet is not None:
-            parquet.abandon()
+        if facts is not None:
+            facts.abandon()
         raise
 
 
 def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, records_path=None,
                     facts_path=None) -> None:
     """The report of a simulation: what `simulate` prints, and `merge` of its saved parts."""
+    from . import simulate as sim
+
     if as_json:
         d = sm.to_dict()
         d["options"] = rules.non_default_options()
@@ -520,7 +473,7 @@ def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, re
             d["facts"] = facts_path
         click.echo(json.dumps(d), err=to_stderr)
     else:
-        click.echo(format_summary(sm, rules.n_seats), err=to_stderr)
+        click.echo(sim.format_summary(sm, rules.n_seats), err=to_stderr)
         for what, path in (("records", records_path), ("facts", facts_path)):
             if path and path != "-":
                 click.echo(f"{what} written to {path}", err=to_stderr)
@@ -803,7 +756,8 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
     start, stop, whole = _deal_range(start, deals, shard)
     seed = _seed(seed)
     threads = sim.default_threads() if threads is None else threads
-    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate)
+    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, players=players,
+                        duplicate=duplicate)
     _check_run_outputs({"--save": save_path}, checkpoint_path)
     with open_outputs({"--save": save_path}) as outs:  # checked before the first deal
         with _progress(stop - start, "tournament") as bar:
@@ -973,7 +927,6 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
 
     rules = _rules(table, options_)
     seed = _seed(seed)
-    bots_text = bots
     start, stop, whole = _deal_range(start, deals, shard, "the number of deals")
     deals = stop - start
     if threads is None:  # every core this process may use
@@ -989,15 +942,13 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     if not all(p.fast for p in players):
         raise BadInput("--bots: the study plays on the fast path: registered bots or policy sets "
                        "(module:POLICY), not a Python bot (module:Class)")
-    if any(p.policy is not None for p in players):
-        bots = [p.engine_bot for p in players]
     try:
-        plan = study.plan(rules, seed, deals, start=start, bots=bots, contracts=contracts)
+        plan = study.plan(rules, seed, deals, start=start, bots=players, contracts=contracts)
         if calibrate_path and plan.contracts != CONTRACTS:
             raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
-    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole,
+    job = shards.Job.of("study bidding", rules, seed, start, stop, bots, whole=whole, players=players,
                         contracts=list(plan.contracts), bucket=bucket, min_deals=min_deals)
     outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
