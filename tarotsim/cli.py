@@ -278,14 +278,29 @@ def _seed(seed: int | None) -> int:
     return check_seed(seed)
 
 
-def _common_sim_options(f):
-    f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
-                     help="A variant option (see `tarotsim options`); repeatable.")(f)
-    f = click.option("--bots", default="random", show_default=True, metavar="NAME[,NAME...]",
-                     help="One bot for every seat, or one per seat separated by commas.")(f)
-    f = click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True,
-                     help="Table type.")(f)
-    return f
+#: What --bots takes, the same for every command (the grammar: ``bots.split_bots``).
+BOTS_HELP = ("One bot for every seat, or one per seat separated by commas: a registered bot with its parameters "
+             "(heuristic:garde=56; `tarotsim bots` lists them), a policy set or a Python bot (module:NAME).")
+
+
+def _run_options(*, tables=SIM_TABLES, bots: str | None = "heuristic", bots_help: str = BOTS_HELP,
+                 seed_help: str = "Seed (default: drawn at random, and reported).",
+                 json_help: str | None = "Print one JSON object."):
+    """The options of every command that plays deals, the same everywhere (a decorator):
+    ``--table`` (one of ``tables``, default 4), ``--bots`` (default ``bots``, None: required),
+    ``--option`` (repeatable), ``--seed`` (0..2^63-1, drawn and reported when not given) and
+    ``--json`` (``json_help``; None: the command has none)."""
+    def add(f):
+        if json_help is not None:
+            f = click.option("--json", "as_json", is_flag=True, help=json_help)(f)
+        f = click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help=seed_help)(f)
+        f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
+                         help="A variant option (see `tarotsim options`); repeatable.")(f)
+        f = click.option("--bots", default=bots, required=bots is None, show_default=bots is not None,
+                         metavar="BOT[,BOT...]", help=bots_help)(f)
+        return click.option("--table", type=click.Choice(tables), default="4", show_default=True,
+                            help="Table type.")(f)
+    return add
 
 
 def _scale_options(f):
@@ -357,10 +372,9 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
 
 
 @cli.command()
-@_common_sim_options
+@_run_options(bots="random", json_help="Print the summary as one JSON object.")
 @_scale_options
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True, help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal: deal (seed, index) is the same whatever the run "
                    "(start + deals at most 2^63).")
@@ -373,7 +387,6 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
               help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
                    ".gz compresses, - is standard output; FILE.parquet writes the same columns, typed, "
                    "as Parquet (needs the parquet extra).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, shard, save_path,
              checkpoint_path, scheduler, dask_local):
     """Play many deals with bots and summarise them.
@@ -506,14 +519,13 @@ class _NoBar:
 
 @cli.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
-@_common_sim_options
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal (needed without FILE).")
+@_run_options(bots="random", seed_help="Seed of the deal (needed without FILE).",
+              json_help="Print the deal record (DESIGN §6) instead.")
 @click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
 @click.option("--line", "lines", type=click.IntRange(min=1), metavar="N", multiple=True,
               help="With FILE: the line of the record to show (default: the first record); "
                    "with --html, repeatable (default: every record of FILE).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
-@click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
 @click.option("--html", "html_path", metavar="FILE.html",
               help="Write a replay page instead: one HTML file, needing nothing else, to step through "
                    "the deal(s) card by card (docs/pictures.md).")
@@ -715,20 +727,16 @@ def bots_cmd(as_json):
 
 
 @cli.command()
-@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
-@click.option("--bots", required=True, metavar="BOT,BOT,...",
-              help="One bot per seat, e.g. heuristic,random,random,random (parameters: heuristic:garde=56).")
+@_run_options(bots=None, bots_help="One bot per seat, e.g. heuristic,random,random,random (parameters: "
+                                   "heuristic:garde=56).")
 @click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
               help="Number of deals (each played once per seat rotation with --duplicate).")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal (start + deals at most 2^63).")
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Play every deal once per seat rotation, so each bot holds every seat on the same cards.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Worker threads (default: every core; the results do not depend on it).")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_scale_options
 def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, shard, save_path,
                checkpoint_path, scheduler, dask_local):
@@ -784,16 +792,13 @@ def _print_tournament(res, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--table", type=click.Choice(PLAY_TABLES), default="4", show_default=True, help="Table type.")
+@_run_options(tables=PLAY_TABLES, bots_help="One bot for every other seat, or one per other seat in seat order.",
+              json_help=None)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="Your seat, 0..n-1 in playing order (R-GEN-2).")
-@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
-              help="One bot for every other seat, or one per other seat in seat order.")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--deals", type=click.IntRange(min=1), help="Number of deals (default: one round, a deal per seat).")
 @click.option("--until", type=click.IntRange(min=1), metavar="POINTS",
               help="Play until someone's total reaches POINTS, instead of --deals.")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Append every finished deal's record (DESIGN §6), for `tarotsim show` and `replay`.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colours (output to a pipe never has any).")
@@ -878,13 +883,11 @@ def study_group():
 
 
 @study_group.command(name="bidding")
-@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
+@_run_options(bots_help="One bot for every seat, or one per seat: registered bots (with parameters) or policy sets.",
+              json_help="Print one JSON object instead of the tables.")
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Number of deals (each played once per contract).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
-@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
-              help="One bot for every seat, or one per seat: registered bots (with parameters) or policy sets.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -893,8 +896,6 @@ def study_group():
               help="Width of the hand-points buckets.")
 @click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
               help="Sparse buckets are merged until each holds this many deals.")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
 @click.option("--csv", "csv_path", metavar="FILE", help="Write one CSV row per bucket and contract.")
 @click.option("--plot", "plot_path", metavar="FILE.png",
               help="Draw made rate and mean score against hand points (needs the plot extra).")
