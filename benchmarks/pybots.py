@@ -29,7 +29,8 @@ def main(argv=None) -> int:
         p.error("--deals must be >= 1")
 
     from tarotsim import tournament
-    from tarotsim.players import Runner, parse_players
+    from tarotsim.players import parse_players
+    from tarotsim.runner import Runner
     from tarotsim.rules import Rules
 
     rules = Rules(a.table)

@@ -99,8 +99,6 @@ class VecEnv:
         else:
             from .simulate import bot_setup
 
-            if isinstance(opponents, str) and "," not in opponents:
-                opponents = [opponents] * n_seats
             kinds, params, pol = bot_setup(self.rules, opponents)
             if pol is not None or any(k not in (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC) for k in kinds):
                 raise ValueError("opponents play random, greedy or heuristic (a policy set or pimc is not "

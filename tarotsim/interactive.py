@@ -276,10 +276,10 @@ def bots_for(text: str, rules: Rules, seat: int) -> list:
     """``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
     order (n - 1 names). Returns one slow-path bot per seat, None at the person's seat; raises
     ``ValueError`` (one line) for a text that names no playable bots."""
-    from .players import _segments, parse_players
+    from .players import bot_texts, parse_players
     from .slowpath import _Guarded
 
-    segs = _segments(text)
+    segs = bot_texts(text)
     others = rules.n_seats - 1
     if len(segs) not in (1, others):
         raise ValueError(f"--bots: you hold seat {seat}; give one bot for the {others} other seats or {others} "

@@ -16,7 +16,7 @@ of the bot's own choosing, an exception in ``choose``) sends that whole deal to 
 which applies it or names the rule it breaks exactly as today. Deals are decided in
 interleaved order (every deal of the block at its first decision, then the second...): a bot
 that keeps state between calls and needs them in deal order sets ``sequential = True`` (the
-:class:`~tarotsim.players.Runner` then plays it deal by deal).
+:class:`~tarotsim.runner.Runner` then plays it deal by deal).
 """
 
 from __future__ import annotations

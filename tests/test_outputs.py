@@ -113,12 +113,12 @@ def test_a_replaced_file_keeps_its_mode(tmp_path):
     (lambda d: ["--records", "-", "--facts", "-"], "name standard output"),
 ])
 def test_bad_outputs_are_refused_before_the_first_deal(capsys, tmp_path, monkeypatch, make_args, message):
-    from tarotsim import players
+    from tarotsim import runner
 
     def no_play(*a, **k):
         raise AssertionError("a deal was played before the outputs were checked")
 
-    monkeypatch.setattr(players.Runner, "block", no_play)
+    monkeypatch.setattr(runner.Runner, "block", no_play)
     code, out, err = run(capsys, "simulate", "--deals", "100000000", "--seed", "1", *make_args(tmp_path))
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
     assert leftovers(tmp_path) == []

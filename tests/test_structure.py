@@ -114,6 +114,17 @@ def test_the_library_reaches_the_bots_only_through_their_package():
     assert not any(part.startswith("_") for d in seen for part in d.split(".")), seen
 
 
+def test_the_bots_never_import_the_builds():
+    """The engine's builds (``tarotsim._builds``) receive the bots' decisions and search; the bots
+    never import them, nor build a kernel themselves."""
+    offenders = {m: sorted(d for d in deps if d.startswith("tarotsim._builds"))
+                 for m, deps in GRAPH.items() if m.split(".")[0] == "bots"}
+    assert {m: d for m, d in offenders.items() if d} == {}
+    builders = [m for m in MODULES if m.split(".")[0] == "bots"
+                and any(f in MODULES[m].read_text(encoding="utf-8") for f in ("make_play(", "make_env_step("))]
+    assert builders == []
+
+
 def test_the_shared_leaf_modules_import_only_each_other_and_the_rule_tables():
     assert LEAVES | RULE_HOMES <= set(MODULES)
     allowed = LEAVES | RULE_HOMES | {"tarotsim._kernels", "tarotsim"}

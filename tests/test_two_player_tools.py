@@ -11,7 +11,8 @@ from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import Card
 from tarotsim.cli import main
 from tarotsim.engine import Game, PyRandomBot
-from tarotsim.players import Runner, kernel_path, parse_players
+from tarotsim.players import kernel_path, parse_players
+from tarotsim.runner import Runner
 from tarotsim.record import verify
 from tarotsim.reference import play_deal
 from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
