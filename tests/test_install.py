@@ -11,11 +11,14 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 import tarotsim
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_numba_cache_goes_to_the_user_cache_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -34,6 +37,7 @@ def _venv(path: Path) -> Path:
     return path / "bin"
 
 
+@pytest.mark.slow
 def test_quick_start_then_editable_install_keeps_every_command_working(tmp_path):
     src = tmp_path / "src"
     src.mkdir()

@@ -164,3 +164,81 @@ def test_the_kernels_compile_the_very_play_shows():
         want = [play_shows(c, led, top, voids, ceiling) + after_play(c, led, top)
                 for c, led, top in itertools.product(range(78), range(-1, 5), range(22))]
         assert out.tolist() == [list(w) for w in want]
+
+
+# --- the écart, card by card -------------------------------------------------------------------
+
+def _at_the_ecart(table: str, index: int):
+    """A game at its écart (a garde forced on the first seat to speak), or None when the deal is
+    annulled first (petit sec)."""
+    from tarotsim.engine import Game
+    from tarotsim.rules import Rules
+
+    rules = Rules(table)
+    first = (index % rules.n_seats + 1) % rules.n_seats
+    if table == "5d" and first == index % 5:
+        first = (first + 1) % 5
+    game = Game(rules, seed=25, index=index, forced=(first, "garde"))
+    while game.decision is not None and game.decision.kind != "ecart":
+        game.apply(game.legal_actions()[0])
+    return game if game.decision is not None else None
+
+
+def test_R_CHIEN_2_trumps_only_when_short():
+    from tarotsim.rules import ecart_trumps_needed
+    assert [ecart_trumps_needed(6, n) for n in (9, 6, 5, 0)] == [0, 0, 1, 6]
+    assert ecart_trumps_needed(3, 2) == 1
+
+
+def _short_of_plain_cards():
+    """A table-4 game at the écart whose taker (seat 1, a garde) holds one eligible non-trump: the
+    écart must take five trumps (R-CHIEN-2)."""
+    from tarotsim.engine import Game
+    from tarotsim.rules import Rules
+
+    taker = [f"T{t}" for t in range(2, 16)] + ["KS", "KH", "KD", "KC"]
+    chien = ["T16", "T17", "T18", "T19", "T20", "1S"]
+    rest = [str(c) for c in DECK if str(c) not in taker + chien]
+    hands = [rest[0:18], taker, rest[18:36], rest[36:54]]
+    game = Game(Rules("4"), hands=hands, chien=chien, dealer=0, forced=(1, "garde"))
+    assert game.decision.kind == "ecart" and game._deal.ecart_trumps_needed() == 5
+    return game
+
+
+@pytest.mark.parametrize("table", ["3", "4", "5", "5d", "2", "4-short"])
+def test_R_CHIEN_2_every_order_of_picks_the_rule_allows_is_a_legal_ecart(table):
+    """The single picks ``ecart_pick_choices`` allows, in any order drawn, always make an écart the
+    reference engine accepts; and every card of a legal écart is allowed at its turn, whatever the
+    order (so the rule picks neither more nor fewer écarts than R-CHIEN-2 allows)."""
+    import random
+
+    from tarotsim.cards import cards_of, masks_of
+    from tarotsim.rules import ecart_pick_choices
+
+    rnd = random.Random(table)
+    checked = 0
+    for index in range(1 if table == "4-short" else 12):
+        game = _short_of_plain_cards() if table == "4-short" else _at_the_ecart(table, index)
+        if game is None:
+            continue
+        d = game._deal
+        seat = game.decision.seat
+        normal, trumps = masks_of(d.ecart_normal())[1], masks_of(d.ecart_trump_choices())[0]
+        needed = d.ecart_trumps_needed()
+
+        def allowed(picks, normal=normal, trumps=trumps, needed=needed):
+            pt, ps = masks_of(picks)
+            return cards_of(*ecart_pick_choices(normal, trumps, needed, pt, ps, sum(c.is_trump for c in picks)))
+
+        for _ in range(20):
+            picks = []
+            while len(picks) < d.ecart_size:
+                picks.append(rnd.choice(allowed(picks)))
+            assert d.is_legal_ecart(seat, picks), picks
+            order = picks[:]
+            rnd.shuffle(order)
+            assert all(c in allowed(order[:k]) for k, c in enumerate(order)), order
+            checked += 1
+        # the env kernel's mask and the facade's ids are the same rule
+        assert game.legal_action_ids() == [c.id for c in allowed([])]
+    assert checked >= (20 if table == "4-short" else 100)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tarotsim", "bots")
 #: what both the engine and the bots import: these may import only each other
@@ -133,6 +135,7 @@ def test_the_shared_leaf_modules_import_only_each_other_and_the_rule_tables():
     assert {m: sorted(GRAPH[m] - RULE_HOMES - {"tarotsim"}) for m in RULE_HOMES if GRAPH[m] - RULE_HOMES - {"tarotsim"}} == {}
 
 
+@pytest.mark.slow
 def test_importing_the_kernels_loads_no_bot():
     code = ("import sys, tarotsim._kernels, tarotsim._kernels.worlds\n"
             "print(sorted(m for m in sys.modules if m == 'bots' or m.startswith('bots.')))")
