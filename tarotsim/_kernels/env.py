@@ -542,12 +542,9 @@ def _fill_obs(rv, buf, log, e, seat, row):
 
 # --- the step kernel, built for the opponents -------------------------------------------------------
 
-def make_env_step(BOTS=None):
-    """The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
-    bots' dispatch (a ``play.BotDispatch``; ``bots/_env.py``)."""
-    POLICIES = BOTS is not None
-    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
-        BOTS if POLICIES else (None,) * 7)
+def _make_opponent(POLICIES, bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits):
+    """The opponents' decisions of a step kernel (:func:`make_env_step`): the random player's, or
+    the bots' dispatch (``bot_*``) when ``POLICIES``."""
 
     @njit(nogil=True, _nrt=False)
     def _opponent(rv, kinds, params, pol, buf, log, e, bst):
@@ -608,6 +605,16 @@ def make_env_step(BOTS=None):
         else:
             c, bt, bs, bst = random_card_bits(lt, ls, bst)
         return c, bst
+
+    return _opponent
+
+
+def make_env_step(BOTS=None):
+    """The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
+    bots' dispatch (a ``play.BotDispatch``; ``tarotsim/_builds/env.py``)."""
+    POLICIES = BOTS is not None
+    tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
+    _opponent = build_name(_make_opponent(POLICIES, *(BOTS if POLICIES else (None,) * 7)), tag)
 
     @njit(nogil=True, _nrt=False)
     def _run(rv, agent, kinds, params, pol, buf, log, e, bst):
@@ -690,8 +697,7 @@ def make_env_step(BOTS=None):
             if cfg[C_OBS] and e[E_KIND] != K_DONE:
                 _fill_obs(rv, buf, log, e, e[E_SEAT], obs[i])
 
-    tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
-    for f in (_opponent, _run, step):
+    for f in (_run, step):
         build_name(f, tag)
     return step
 
