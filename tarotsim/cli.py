@@ -15,7 +15,7 @@ import click
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
-from .players import Player, parse_players
+from .players import Player, kernel_path, parse_players
 from .runner import Runner
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
@@ -416,7 +416,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
     threads = sim.default_threads() if threads is None else threads
-    fast = all(p.fast for p in players)
+    fast = kernel_path(rules, players)  # the runner's choice (tarotsim.runner.Runner): a slow run shows progress
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")

@@ -40,7 +40,6 @@ __all__ = ["BATCH", "batchable", "play_records"]
 #: Deals played at once (slots of the env kernel).
 BATCH = 1024
 _PLAY_KINDS = frozenset(DECISION_KINDS.index(k) for k in PLAY_DECISIONS)
-_KERNEL_OPPONENTS = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_HEURISTIC)
 _FALLBACK = None  # an answer this path does not take as it is: the deal goes to the slow path
 
 
@@ -66,7 +65,7 @@ def _kernel_setup(rules: Rules, seats):
 
     engine = [s if isinstance(s, tuple) else ("random", ()) for s in seats]
     kinds, params, pol = bot_setup(rules, engine)
-    if pol is not None or any(int(k) not in _KERNEL_OPPONENTS for k in kinds):
+    if pol is not None or any(int(k) not in K.OPPONENT_KINDS for k in kinds):
         return None
     return kinds, params
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import simulate as sim
 from .rng import check_run, check_seed
-from .players import Player
+from .players import Player, kernel_path
 from .runner import FAST_BLOCK, SLOW_BLOCK, Runner
 from .rules import CONTRACTS, Rules
 from .stats import mean_ci, mean_sd
@@ -258,7 +258,7 @@ def accumulate(rules: Rules, seed: int, start: int, stop: int, entries: list[Ent
     start, stop = check_run(start, stop - start)
     threads = sim.default_threads() if threads is None else max(1, int(threads))
     if chunk is None:
-        chunk = FAST_BLOCK if all(e.fast for e in entries) else SLOW_BLOCK
+        chunk = FAST_BLOCK if kernel_path(rules, entries) else SLOW_BLOCK
     chunk = max(1, int(chunk))
     n = rules.n_seats
     if len(entries) != n:

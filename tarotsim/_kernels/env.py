@@ -35,8 +35,9 @@ from ..scoring import ST_LEN
 from ._bits import popcount, tzcnt
 from ._cache import engine_sources, guard_cache
 from ._rng import U_STREAM_BOTS, below, stream_state
-from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS, L_CONTRACT, L_DEALER, L_ECART, L_LEADER, L_LEN,
-                     L_N_BIDS, L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
+from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM, DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS,
+                     L_CONTRACT, L_DEALER, L_ECART, L_LEADER, L_LEN, L_N_BIDS, L_N_ECART, L_OUTCOME, L_PARTNER,
+                     L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
                      OUTCOME_ALL_PASSED, PUB_BIDS, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T,
                      PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN, PUB_MISERE_KINDS, PUB_POIGNEE_T, PUB_SLAM,
                      PUB_TAKER, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_WON_HP, U_LEN)
@@ -51,6 +52,10 @@ from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, WS
                         WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
 
 assert OBS_MAX_SEATS == MAX_SEATS
+
+#: The bots the step kernel plays as the agent's opponents: its bots build has no search (pimc)
+#: and no policy set.
+OPPONENT_KINDS = (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC)
 
 # decision kinds (their codes in ``rules.DECISION_KINDS``), and the deal over
 K_BID, K_CALL, K_ECART, K_CHELEM, K_POIGNEE, K_MISERE_ATOUT, K_MISERE_TETE, K_CARD = range(len(DECISION_KINDS))
@@ -523,12 +528,9 @@ def _fill_obs(rv, buf, log, e, seat, row):
 
 # --- the step kernel, built for the opponents -------------------------------------------------------
 
-def make_env_step(BOTS=None):
-    """The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
-    bots' dispatch (a ``play.BotDispatch``; ``bots/_env.py``)."""
-    POLICIES = BOTS is not None
-    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
-        BOTS if POLICIES else (None,) * 7)
+def _make_opponent(POLICIES, bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits):
+    """The opponents' decisions of a step kernel (:func:`make_env_step`): the random player's, or
+    the bots' dispatch (``bot_*``) when ``POLICIES``."""
 
     @njit(nogil=True, _nrt=False)
     def _opponent(rv, kinds, params, pol, buf, log, e, bst):
@@ -589,6 +591,16 @@ def make_env_step(BOTS=None):
         else:
             c, bt, bs, bst = random_card_bits(lt, ls, bst)
         return c, bst
+
+    return _opponent
+
+
+def make_env_step(BOTS=None):
+    """The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
+    bots' dispatch (a ``play.BotDispatch``; ``tarotsim/_builds/env.py``)."""
+    POLICIES = BOTS is not None
+    tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
+    _opponent = build_name(_make_opponent(POLICIES, *(BOTS if POLICIES else (None,) * 7)), tag)
 
     @njit(nogil=True, _nrt=False)
     def _run(rv, agent, kinds, params, pol, buf, log, e, bst):
@@ -671,8 +683,7 @@ def make_env_step(BOTS=None):
             if cfg[C_OBS] and e[E_KIND] != K_DONE:
                 _fill_obs(rv, buf, log, e, e[E_SEAT], obs[i])
 
-    tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
-    for f in (_opponent, _run, step):
+    for f in (_run, step):
         build_name(f, tag)
     return step
 

@@ -118,41 +118,8 @@ def build_name(disp, tag):
     return disp
 
 
-def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
-    """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
-    player's rules, ``random_player.random_*``, are called directly and no bot is typed or
-    compiled, so the random deal neither runs nor compiles any bot's code); otherwise a
-    :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
-    bookkeeping; ``tarotsim/_builds/deal.py`` builds it). ``TRACE`` adds the decision trace
-    (``tarotsim._builds.deal.play_deal``, for the tests; the batch kernels do without it, and
-    compile faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
-    (the policy tuple) may be None when no seat plays a policy set: the user branch of the
-    dispatch is pruned too.
-
-    The steps below ask the bots; each decision draws from the bots stream ``bst`` (passed and
-    returned) and is appended to the trace when ``TRACE and tracing`` (``TRACE`` first: in an
-    inlined step ``tracing`` is an argument, which numba cannot prune).
-
-    ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
-    function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
-    ``pimc`` build, ``tarotsim/_builds/pimc.py``: it reads the seat's own écart from the log and keeps its
-    scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
-    (``_play_rest``: a search finishes sampled deals with it).
-
-    ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
-    bots builds); False: every table but 2, whose steps (``lay_piles``, ``take_top``,
-    ``turn_up_piles``) are pruned before typing, so they cost the random deal of the other
-    tables no compile time; True: table 2 only.
-    """
-    POLICIES = BOTS is not None
-    PILES = TABLE2 is not False  # closure constants, like POLICIES: the piles' steps are compiled
-    ONLY_PILES = TABLE2 is True
-    # this build's name, for its out-of-line closures (``build_name``)
-    TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
-        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}")
-    # closure constants; in the random build the branches that name them are pruned before typing
-    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
-        BOTS if POLICIES else (None,) * 7)
+def _make_auction(POLICIES, TRACE, bot_bid):
+    """The auction step of a build (:func:`make_play`): ``bot_bid`` asks the bots."""
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
@@ -196,6 +163,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             pub[PUB_CONTRACT] = highest
         return taker, highest, bst
 
+    return _auction
+
+
+def _make_call(POLICIES, TRACE, bot_call):
+    """The call step of a build (:func:`make_play`, table 5): ``bot_call`` asks the taker."""
+
     @njit(inline="always")
     def _call(taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
         """Table 5: the taker calls a card among those R-CALL-1 allows (``callable_cards``)."""
@@ -209,6 +182,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             trace_decision(buf, TR_CALL, taker, ws[WS_HT + taker], ths, legal, 0, 0, 0, 0, 0, b, 0, pub, 0)
         set_called(22 + b, ws, log, pub)
         return bst
+
+    return _call
+
+
+def _make_chien_and_ecart(POLICIES, TRACE, bot_ecart):
+    """The chien and écart step of a build (:func:`make_play`): ``bot_ecart`` asks the taker."""
 
     @njit(inline="always")
     def _chien_and_ecart(rv, taker, contract, chien_t, chien_s, kinds, params, pol, ub, ws, pub, log, buf, tracing,
@@ -251,6 +230,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             ws[WS_PILE_S] = chien_s
         return bst
 
+    return _chien_and_ecart
+
+
+def _make_announce_chelem(POLICIES, TRACE, bot_chelem):
+    """The chelem announcement step of a build (:func:`make_play`): ``bot_chelem`` asks the taker."""
+
     @njit(inline="always")
     def _announce_chelem(first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
         """R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
@@ -268,6 +253,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             pub[PUB_SLAM] = 1
             return taker, bst
         return first, bst
+
+    return _announce_chelem
+
+
+def _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG):
+    """The declarations at a seat's first turn (:func:`make_play`), out of line and named after the build ``TAG``: ``bot_poignee``, ``bot_misere`` ask the seat."""
 
     # out of line: called at most once per seat and deal, and it keeps the declarations out of
     # the card loop (inlined there, under ``if first``, they slow every card down)
@@ -305,6 +296,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
                         if POLICIES:
                             pub[PUB_MISERE_KINDS + seat] |= np.int64(1) << which
         return bst
+
+    return build_name(_first_turn, TAG)
+
+
+def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
+    """The card step of a build (:func:`make_play`): ``CARD`` (or ``bot_card_bits``) asks the seat, ``_first_turn`` makes its declarations at trick 1."""
 
     @njit(inline="always")
     def _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing, first, two, tr, pos, trick,
@@ -361,6 +358,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
                 c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
         return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), bst
 
+    return _card_step
+
+
+def _make_play_rest(POLICIES, PILES, ONLY_PILES, _card_step):
+    """The rest of a deal from any card (:func:`make_play`), as a Python function: the build compiles it inlined, and out of line for a search."""
+
     def _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, tr, pos, trick, bst):
         """Play the deal on from the card at position ``pos`` of trick ``tr``, then count and score it.
 
@@ -404,7 +407,53 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
                buf[B_SCORES:B_SCORES + MAX_SEATS], miseres)
         return bst
 
-    build_name(_first_turn, TAG)
+    return _play_rest
+
+
+def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
+    """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
+    player's rules, ``random_player.random_*``, are called directly and no bot is typed or
+    compiled, so the random deal neither runs nor compiles any bot's code); otherwise a
+    :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
+    bookkeeping; ``tarotsim/_builds/deal.py`` builds it). ``TRACE`` adds the decision trace
+    (``tarotsim._builds.deal.play_deal``, for the tests; the batch kernels do without it, and
+    compile faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
+    (the policy tuple) may be None when no seat plays a policy set: the user branch of the
+    dispatch is pruned too.
+
+    The steps that ask the bots are built by the ``_make_*`` factories (closures of these
+    constants); each decision draws from the bots stream ``bst`` (passed and returned) and is
+    appended to the trace when ``TRACE and tracing`` (``TRACE`` first: in an inlined step
+    ``tracing`` is an argument, which numba cannot prune).
+
+    ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
+    function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
+    ``pimc`` build, ``tarotsim/_builds/pimc.py``: it reads the seat's own écart from the log and keeps its
+    scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
+    (``_play_rest``: a search finishes sampled deals with it).
+
+    ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
+    bots builds); False: every table but 2, whose steps (``lay_piles``, ``take_top``,
+    ``turn_up_piles``) are pruned before typing, so they cost the random deal of the other
+    tables no compile time; True: table 2 only.
+    """
+    POLICIES = BOTS is not None
+    PILES = TABLE2 is not False  # closure constants, like POLICIES: the piles' steps are compiled
+    ONLY_PILES = TABLE2 is True
+    # this build's name, for its out-of-line closures (``build_name``)
+    TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
+        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}")
+    # closure constants; in the random build the branches that name them are pruned before typing
+    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
+        BOTS if POLICIES else (None,) * 7)
+
+    _auction = _make_auction(POLICIES, TRACE, bot_bid)
+    _call = _make_call(POLICIES, TRACE, bot_call)
+    _chien_and_ecart = _make_chien_and_ecart(POLICIES, TRACE, bot_ecart)
+    _announce_chelem = _make_announce_chelem(POLICIES, TRACE, bot_chelem)
+    _first_turn = _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG)
+    _card_step = _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn)
+    _play_rest = _make_play_rest(POLICIES, PILES, ONLY_PILES, _card_step)
 
     if parts is not None:
         # a search finishes its sampled deals with an out-of-line copy: one compiled body that the
