@@ -75,7 +75,9 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
     out += _trick_lines(rec, names, w, pile_cards)
     out += _result_lines(rec.get("result"))
     out.append("")
-    out.append("Scores: " + ", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(rec["scores"])))
+    scores = rec.get("scores")
+    out.append("Scores: " + (", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(scores)) if scores is not None
+                             else "not recorded"))
     return "\n".join(out)
 
 

@@ -78,9 +78,10 @@ class Player:
         return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))
 
 
-def _player(seg: str) -> Player:
+def _player(seg: str, check_bots: bool = False) -> Player:
     """One bot of the ``--bots`` grammar (``bots.split_bots``): a user's ``module:NAME`` (a policy
-    set or a Python bot), else a registered bot with its parameters."""
+    set, bounds-checked when ``check_bots``, or a Python bot), else a registered bot with its
+    parameters."""
     from bots import parse_bot
 
     from .slowpath import is_python_bot, load_user_bot
@@ -88,7 +89,7 @@ def _player(seg: str) -> Player:
     if is_python_bot(seg):
         bot = load_user_bot(seg)
         if hasattr(bot, "functions"):  # a policy set: fast path
-            return Player(seg, bot.name, bot.params, policy=bot)
+            return Player(seg, bot.name, bot.params, policy=bot.checked() if check_bots else bot)
         return Player(seg, seg, (), bot)
     name, vec = parse_bot(seg)
     return Player(seg.lower() if ":" not in seg else seg, name, tuple(float(x) for x in vec))
@@ -105,14 +106,16 @@ def bot_texts(text: str) -> list[str]:
         raise PlayersError(f"--bots: {e}") from None
 
 
-def parse_players(text: str, rules: Rules) -> list[Player]:
+def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
     """``--bots`` text -> one :class:`Player` per seat (one bot for every seat, or one per seat).
 
-    The text is split by the one ``--bots`` grammar (:func:`bot_texts`). Raises
-    :class:`PlayersError`, ``bots.BotError`` or ``slowpath.BotLoadError`` (all ``ValueError``,
-    one line each) for a text that names no playable bots.
+    ``check_bots``: the policy sets' functions compiled with numba's bounds checking
+    (``bots.policy.PolicySet.checked``, ``--check-bots``). The text is split by the one
+    ``--bots`` grammar (:func:`bot_texts`). Raises :class:`PlayersError`, ``bots.BotError`` or
+    ``slowpath.BotLoadError`` (all ``ValueError``, one line each) for a text that names no
+    playable bots.
     """
-    players = [_player(seg) for seg in bot_texts(text)]
+    players = [_player(seg, check_bots) for seg in bot_texts(text)]
     if len(players) == 1:
         players = players * rules.n_seats
     if len(players) != rules.n_seats:
@@ -173,6 +176,12 @@ def kernel_path(rules: Rules, players: list[Player]) -> bool:
     """Whether the kernels play these seats at this table: every seat a registered bot or a policy
     set, at a table the kernels play (every table, table 2 included: R-VAR-TWO)."""
     return rules.table in KERNEL_TABLES and all(p.fast for p in players)
+
+
+def baseline_note(labels) -> str:
+    """What a report adds where it names its bots (``labels``): ``random`` is said to be a
+    baseline, not a player whose results mean much."""
+    return " (random: a baseline, uniform over the legal choices)" if "random" in labels else ""
 
 
 def players_label(players: list[Player]) -> str:

@@ -43,8 +43,9 @@ class Runner:
         from . import simulate as sim
         from . import slowpath
 
-        if self.fast:
-            f = sim.facts(self.rules, self.seed, a, b, bots=self.bots, threads=self.threads, forced=self.forced)
+        if self.fast:  # the block shared out between the threads (one chunk each)
+            f = sim.facts(self.rules, self.seed, a, b, bots=self.bots, threads=self.threads, forced=self.forced,
+                          chunk_size=max(1, -(-(b - a) // max(1, self.threads))))
             recs = sim.records(self.rules, self.seed, range(a, b), bots=self.bots, forced=self.forced) \
                 if with_records else None
             return f, recs
