@@ -16,7 +16,6 @@ import bots
 from bots import REGISTRY, BotError, parse_bots, split_bots
 from tarotsim import shards
 from tarotsim import simulate as sim
-from tarotsim.cli import main
 from tarotsim.players import Player, PlayersError, parse_players, seats
 from tarotsim.record import dumps, with_seat_labels
 from tarotsim.rules import Rules
@@ -24,13 +23,6 @@ from tarotsim.runner import FAST_BLOCK, SLOW_BLOCK, Runner
 
 R4 = Rules(table="4")
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.mark.parametrize("text,segments", [
@@ -113,8 +105,8 @@ def split_calls(monkeypatch):
     ["tournament", "--deals", "40", "--bots", "greedy,random,random,random"],
     ["study", "bidding", "--deals", "200", "--bots", "greedy"],
 ])
-def test_a_command_parses_its_bots_once(capsys, tmp_path, split_calls, argv):
-    code, out, err = cli(capsys, *[a.format(tmp=tmp_path) for a in argv], "--seed", "3", "--json", "--threads", "1")
+def test_a_command_parses_its_bots_once(cli, tmp_path, split_calls, argv):
+    code, out, err = cli(*[a.format(tmp=tmp_path) for a in argv], "--seed", "3", "--json", "--threads", "1")
     assert code in (0, None), err
     assert len(split_calls) == 1, split_calls
 
