@@ -19,7 +19,7 @@ from .players import Player, kernel_path, parse_players
 from .runner import Runner
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
-from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
+from .rules import CONTRACTS, KERNEL_TABLES, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
 from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
@@ -257,9 +257,9 @@ def sheet(file, players, table, options_, until, check, as_json):
 # ---------------------------------------------------------------------------------------------
 # Simulation: simulate, show, replay
 
-SIM_TABLES = ("3", "4", "5", "5d", "2")
+SIM_TABLES = KERNEL_TABLES  # the tables the kernels play
 #: `play` seats a person at every table (table 2: both players' piles drawn at the prompt, R-VAR-TWO)
-PLAY_TABLES = ("3", "4", "5", "5d", "2")
+PLAY_TABLES = TABLES
 
 
 def _players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:

@@ -24,7 +24,7 @@ from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
 from .display import piles_line
 from .engine import Decision, EcartChoice, Game, IllegalPlayError
 from .rng import STREAM_BOTS, Rng, dealing_order, stream_state
-from .rules import CONTRACTS, MULTIPLIERS, POIGNEE_LEVELS, Rules
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
 from .scoring import format_breakdown
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_seat", "first_index", "next_index",
@@ -478,11 +478,11 @@ class Session:
             return
         self._told["taker"] = True
         assert v.contract is not None  # a taker has a contract
+        contract = CONTRACT_OF[v.contract]
         text = (f"{self.who(v.taker)} {self.verb(v.taker, 'takes', 'take')}: {v.contract.replace('_', ' ')} "
-                f"(x{MULTIPLIERS[CONTRACTS.index(v.contract)]})")
-        if v.contract in ("garde_sans", "garde_contre"):
-            side = "attack" if v.contract == "garde_sans" else "defence"
-            text += f"; the chien stays unseen and counts for the {side} (R-CHIEN-3, R-CHIEN-4)"
+                f"(x{contract.multiplier})")
+        if not contract.chien_shown:
+            text += f"; the chien stays unseen and counts for the {contract.chien_to} (R-CHIEN-3, R-CHIEN-4)"
         self.say(text)
 
     def verb(self, seat: int, third: str, second: str) -> str:

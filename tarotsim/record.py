@@ -31,7 +31,7 @@ from typing import NoReturn
 from . import json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
-from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
 from .reference.deal import ReferenceDeal
 from .reference.errors import RuleViolation
 from .reference.play import RECORD_FORMAT
@@ -951,7 +951,7 @@ class _Replayer:
         if d.phase == "ecart":
             self.do(f"ecart, seat {d.taker} discards {' '.join(ecart) or 'nothing'}", d.discard, d.taker, ecart)
         elif ecart:
-            rule = "R-CHIEN-3" if d.contract == "garde_sans" else "R-CHIEN-4"
+            rule = "R-CHIEN-3" if CONTRACT_OF[d.contract].chien_to == "attack" else "R-CHIEN-4"
             self.fail("field ecart", rule, f"no écart at {d.contract}")
 
     def _chelem(self) -> None:

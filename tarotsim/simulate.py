@@ -31,7 +31,7 @@ from .cards import DECK, cards_of
 from .parallel import available_cores, run_chunks
 from .players import baseline_note
 from .rng import check_count, check_index, check_seed, check_stop
-from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
+from .rules import CONTRACTS, KERNEL_TABLES, PILE_DEPTH, POIGNEE_LEVELS, Rules
 from .engine import BotRaisedError
 from ._kernels import layout as L
 from ._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
@@ -44,7 +44,7 @@ CHELEM_NAMES = L.CHELEM_NAMES
 RECORD_FORMAT = "tarotsim-deal/1"
 #: Deals per kernel call; small enough to spread over threads, big enough to hide the call cost.
 DEFAULT_CHUNK = 1 << 16
-SIMULATED_TABLES = ("3", "4", "5", "5d", "2")
+SIMULATED_TABLES = KERNEL_TABLES
 
 
 # ---------------------------------------------------------------------------------------------

@@ -181,7 +181,7 @@ def test_sheet_missing_file(cli):
     assert code == 2 and "cannot read" in err
 
 
-# --- issue 10: contradictions, names, encodings, games nobody won -------------------------------
+# --- contradictions, names, encodings, games nobody won -------------------------------
 
 def one_line_error(code, out, err):
     return code == 2 and out == "" and err.count("\n") == 1 and err.startswith("tarotsim: error:") \

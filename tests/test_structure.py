@@ -1,4 +1,4 @@
-"""The project's structure (issue 11): the engine never imports the bots, no import cycles, the
+"""The project's structure: the engine never imports the bots, no import cycles, the
 leaf modules that both sides share import nothing else of the project."""
 
 from __future__ import annotations

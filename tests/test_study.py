@@ -1,4 +1,4 @@
-"""`tarotsim study bidding` (issue 6): the study kernel against a slow recomputation, its
+"""`tarotsim study bidding`: the study kernel against a slow recomputation, its
 statistics, its outputs, the calibration round trip, and bad input."""
 
 import csv
