@@ -911,6 +911,8 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
         session = interactive.Session(rules, seat, bot_list, seed, deals=deals, until=until, records=records,
                                       color=False if no_color else None)
         result = session.run()
+    except BrokenPipeError:  # the reader of stdout left (`| head`): main() ends quietly, as for every command
+        raise
     except OSError as e:  # the records file could not be written (a full disk …): the deals before are kept
         raise click.ClickException(f"--records: cannot append to {records_path}: {e.strerror or e}") from None
     finally:

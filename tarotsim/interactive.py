@@ -686,15 +686,16 @@ class Session:
 
     @staticmethod
     def _thinking(name: str) -> str:
-        """What the first hint says before its bot answers: it is thinking, and, when numba's
-        cache lacks the bot's kernels, that they are compiled first (once) and for about how long."""
+        """What the first hint says before its bot answers: it is thinking, and, to a person at a
+        terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
+        for about how long (a transcript written to a file reads the same on every machine)."""
         from ._builds.runs import hint_kernels
 
         from ._kernels._cache import is_cached
 
         kernels, about = hint_kernels(name)
         search = " (it plays each card out on sampled deals)" if name == "pimc" else ""
-        if is_cached(kernels):
+        if not sys.stdout.isatty() or is_cached(kernels):
             return f"  hint: {name} is thinking{search}..."
         return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."
 
