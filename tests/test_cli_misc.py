@@ -225,6 +225,7 @@ def test_a_worker_count_above_the_cores_is_lowered_with_one_line(cli, monkeypatc
     assert code == 0 and err == "tarotsim: --threads 2 lowered to 1: the work is 1 deal(s)\n"
 
 
+@pytest.mark.slow
 def test_replay_starts_no_more_processes_than_cores_and_chunks(cli, monkeypatch, tmp_path):
     """`replay --workers 1000` starts at most a process per core and per chunk of records."""
     import concurrent.futures

@@ -78,6 +78,7 @@ def test_score_bad_input_is_one_line_exit_2(cli, argv):
     assert err.count("\n") == 1 and err.startswith("tarotsim: error:") and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_console_script_bad_input_has_no_traceback():
     p = subprocess.run([sys.executable, "-m", "tarotsim.cli", "score", "--contract", "x"],
                        capture_output=True, text=True)
@@ -245,6 +246,7 @@ def test_sheet_bad_bytes_and_sizes_are_one_line_naming_file_and_row(cli, tmp_pat
     assert one_line_error(code, out, err) and f"{p}: {where}" in err
 
 
+@pytest.mark.slow
 def test_sheet_from_standard_input_in_cp1252():
     root = __import__("pathlib").Path(__file__).parent.parent
     p = subprocess.run([sys.executable, "-m", "tarotsim.cli", "sheet", "-", "--players", "Zoé,Nico,Pat,Lea"],
@@ -264,6 +266,7 @@ def test_sheet_until_nobody_reached_names_the_leader_not_a_winner(cli, sheet_fil
     assert d["deals_not_played"] == 0 and d["until"] == 5000
 
 
+@pytest.mark.slow
 def test_score_and_sheet_never_load_the_kernels():
     """Scoring by hand stays instant: neither numba nor the kernels are imported (a run of
     `tarotsim score` once took 0.4 s instead of 0.15 s for an import in the error handler)."""

@@ -210,6 +210,7 @@ def test_check_bots_turns_an_out_of_bounds_write_into_one_line(cli, tmp_path, mo
                    "deal (2, 0) (card decision)\n")
 
 
+@pytest.mark.slow
 def test_a_policy_set_that_never_returns_still_stops_on_sigterm_with_outputs_untouched(tmp_path):
     """SIGTERM while the kernels are inside a user's function that loops forever: the usual line
     and exit code, the old records file as it was, no temporary file left."""
