@@ -34,7 +34,7 @@ from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
 from . import greedy, heuristic, pimc
 
 __all__ = ["BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY", "load_thresholds",
-           "parse_bots"]
+           "parse_bot", "parse_bots", "split_bots"]
 
 
 class BotError(ValueError):
@@ -230,43 +230,61 @@ def get_spec(name: str) -> BotSpec:
     return spec
 
 
-def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
-    """``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
-    parameters ``"heuristic:garde=56,prise=40,random,random,random"`` -> one ``(name, vector)``
-    per seat. A comma-token holding ``=`` and no ``:`` continues the previous bot's parameters."""
+def split_bots(text: str) -> list[str]:
+    """The ``--bots`` grammar: one text per bot, in seat order.
+
+    Bots are separated by commas: ``heuristic`` (every seat), ``heuristic,random,random,random``
+    (one per seat). A bot's parameters follow a colon, ``heuristic:garde=56``; a comma-token that
+    holds ``=`` and no ``:`` continues the parameters of the bot before it
+    (``heuristic:garde=56,prise=40,random`` is two bots). A user's bot is ``module:NAME``
+    (``tarotsim.players.parse_players`` loads it). Raises :class:`BotError` (one line) for an
+    empty text, an empty name or a parameter before any bot.
+    """
     if not isinstance(text, str) or not text.strip():
         raise BotError("no bot given: name one bot for every seat, or one per seat separated by commas")
-    groups: list[tuple[str, list[str]]] = []
+    out: list[str] = []
     for tok in (t.strip() for t in text.split(",")):
         if not tok:
             raise BotError(f"empty bot name in {text!r}")
         if "=" in tok and ":" not in tok:
-            if not groups:
+            if not out:
                 raise BotError(f"parameter {tok!r} comes before any bot name in {text!r}")
-            groups[-1][1].append(tok)
+            out[-1] += "," + tok
+        else:
+            out.append(tok)
+    return out
+
+
+def parse_bot(text: str) -> tuple[str, np.ndarray]:
+    """One registered bot of the ``--bots`` grammar (:func:`split_bots`), ``heuristic`` or
+    ``heuristic:garde=56,prise=40``: its name and its parameter vector (the defaults, the
+    ``thresholds`` file's values, then the parameters given by name)."""
+    name, colon, rest = text.strip().partition(":")
+    if colon and not rest.split(",")[0].strip():
+        raise BotError(f"nothing after ':' in {name.strip() + ':'!r}: give NAME=VALUE")
+    spec = get_spec(name)
+    overrides, from_file = {}, None
+    for a in (x.strip() for x in rest.split(",")) if colon else ():
+        key, eq, value = (x.strip() for x in a.partition("="))
+        if not eq or not key:
+            raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
+        if key in FILE_PARAMS.get(spec.name, ()):
+            if from_file is not None:
+                raise BotError(f"bot {spec.name}: {key} given twice")
+            from_file = load_thresholds(value)
             continue
-        name, colon, rest = tok.partition(":")
-        if colon and not rest.strip():
-            raise BotError(f"nothing after ':' in {tok!r}: give NAME=VALUE")
-        groups.append((name.strip(), [rest.strip()] if colon else []))
-    out = []
-    for name, assigns in groups:
-        spec = get_spec(name)
-        overrides, from_file = {}, None
-        for a in assigns:
-            key, eq, value = (x.strip() for x in a.partition("="))
-            if not eq or not key:
-                raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
-            if key in FILE_PARAMS.get(spec.name, ()):
-                if from_file is not None:
-                    raise BotError(f"bot {spec.name}: {key} given twice")
-                from_file = load_thresholds(value)
-                continue
-            spec.param(key)
-            if key in overrides:
-                raise BotError(f"bot {spec.name}: parameter {key} given twice")
-            overrides[key] = value
-        out.append((spec.name, spec.vector(**{**(from_file or {}), **overrides})))
+        spec.param(key)
+        if key in overrides:
+            raise BotError(f"bot {spec.name}: parameter {key} given twice")
+        overrides[key] = value
+    return spec.name, spec.vector(**{**(from_file or {}), **overrides})
+
+
+def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
+    """``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
+    parameters ``"heuristic:garde=56,prise=40,random,random,random"`` -> one ``(name, vector)``
+    per seat (:func:`split_bots`, :func:`parse_bot`): registered bots only."""
+    out = [parse_bot(seg) for seg in split_bots(text)]
     if len(out) == 1:
         out = [(out[0][0], out[0][1].copy()) for _ in range(n_seats)]
     if len(out) != n_seats:

@@ -19,19 +19,17 @@ from tarotsim._kernels.seats import next_seat  # noqa: F401  (the bots' seating 
 from tarotsim._kernels.layout import (PUB_CALLED, PUB_CHIEN_S, PUB_DUMMY, PUB_LEADER, PUB_N_ACTIVE,
                                       PUB_PARTNER, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER,
                                       PUB_TRICK_CARDS)
-
-
-TABLE_3, TABLE_5 = 0, 2  # rules.TABLE_3, rules.TABLE_5 (literal: no numpy-heavy import here)
+from tarotsim.rules import KERNEL_ECART_MADE, TABLE_3, TABLE_5  # noqa: F401  (the bots' table codes)
 
 
 @njit(inline="always")
 def bid_by_thresholds(params, seat, first, count, count_no_ecart, shift, highest):
     """The highest contract k (0..3) whose threshold ``params[seat, first + k] + shift`` the hand's
-    count reaches (``count_no_ecart`` for garde sans / contre, which keep no chien to fix the
-    hand), if it beats ``highest``; else -1 (pass)."""
+    count reaches (``count_no_ecart`` for the contracts without an écart, garde sans and contre,
+    which keep no chien to fix the hand), if it beats ``highest``; else -1 (pass)."""
     bid = -1
     for k in range(4):
-        c = count_no_ecart if k >= 2 else count
+        c = count if KERNEL_ECART_MADE[k] else count_no_ecart
         if c >= params[seat, first + k] + shift:
             bid = k
     return bid if bid > highest else -1

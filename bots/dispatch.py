@@ -282,8 +282,8 @@ def _bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmas
 # The dispatchers as the deal kernel calls them: out of line (one build each, so the deal's own
 # typing stays small), every scalar as a plain int64 (``I64``): a literal argument (a constant 0,
 # False or -1 at one call site) would make numba build the dispatch, and the policies under it,
-# once more for each such signature (measured: three builds of the card policies, a third of the
-# cold compile).
+# once more for each such signature, each build of the card policies a good part of the cold
+# compile.
 
 @njit(inline="always")
 def bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):

@@ -16,6 +16,8 @@ declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``,
 
 from __future__ import annotations
 
+from tarotsim._kernels.layout import BOT_KINDS
+
 from . import heuristic
 
 NAME = "pimc"
@@ -26,8 +28,9 @@ DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal c
 MAX_WORLDS = 4096
 #: Most rollouts per world.
 MAX_ROLLOUTS = 64
-#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``).
-POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``): the bots without a
+#: search.
+POLICIES = {name: BOT_KINDS[name] for name in ("random", "greedy", "heuristic")}
 
 #: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
 #: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots
@@ -43,11 +46,13 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
     ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
                          "deterministic)"),
-    ("policy", 2, int, "rollout policy, by bot code: 2 heuristic, 1 greedy, 0 random"),
+    ("policy", POLICIES["heuristic"], int, "rollout policy, by bot code: " + ", ".join(
+        f"{code} {name}" for name, code in sorted(POLICIES.items(), key=lambda x: -x[1]))),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
 P_ROLLOUTS = _IX["rollouts"]
 P_POLICY = _IX["policy"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
-RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2)}
+RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
+          "policy": (min(POLICIES.values()), max(POLICIES.values()))}

@@ -69,6 +69,7 @@ from numba.core.registry import CPUDispatcher
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below
 from tarotsim._kernels.layout import MAX_SEATS, N_BOT_PARAMS
+from tarotsim.rules import BOT_DECISIONS
 
 from ._common import lowest_ecart
 
@@ -79,7 +80,7 @@ __all__ = ["DECISIONS", "SIG", "PolicyError", "PolicySet", "draw_below", "lowest
 SIG = types.int64(types.float64[::1], types.int64, types.int64, types.int64, types.int64[::1],
                   types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1])
 #: Decision names, in the order of the kernels' tuple of functions (``workspace.TR_*`` order).
-DECISIONS = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")
+DECISIONS = BOT_DECISIONS
 N_DECISIONS = len(DECISIONS)
 
 

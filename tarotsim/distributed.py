@@ -38,8 +38,8 @@ PROGRESS_EVERY = 10.0
 TAIL_SPLIT = 16
 #: Dask settings of the workers a local cluster starts. Each task is one long numba call, so the
 #: worker's statistical profiler (a stack sample every 10 ms) and its system and memory monitors
-#: (every 0.5 s and 0.1 s) only take CPU from the deals: 3 to 7% of a worker's time on this
-#: 2-core machine, against 1 to 2% with these. Workers of an existing cluster take the same from
+#: (every 0.5 s and 0.1 s) only take CPU from the deals; these settings sample less often
+#: (BENCHMARKS.md, "Design measurements"). Workers of an existing cluster take the same from
 #: their environment (docs/how-to/cluster.md).
 QUIET_WORKERS = {
     "distributed.worker.profile.enabled": False,

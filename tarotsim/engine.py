@@ -32,14 +32,13 @@ import numpy as np
 
 from .actions import (ACTION_NAMES, CHELEM_NO, CHELEM_YES, KIND_RANGES, MISERE_NO, MISERE_YES, N_ACTIONS,
                       POIGNEE_BASE, POIGNEE_NONE, bid_action)
-from .cards import Card
+from .cards import Card, cards_of, masks_of
 from .observations import information_state, observation
 from .reference.deal import Decision, ReferenceDeal, as_card, as_cards
 from .reference.errors import RuleViolation
 from .reference.play import record_from_deal
-from .reference.tricks import in_order
 from .rng import STREAM_BOTS, Rng, check_index, check_seed, deal_with_piles
-from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules, ecart_pick_choices
 
 __all__ = ["BotRaisedError", "Decision", "EcartChoice", "Event", "Game", "IllegalPlayError", "N_ACTIONS",
            "PyRandomBot", "SeatView", "play_game"]
@@ -333,12 +332,10 @@ class Game:
         d = self._deal
         if d.phase != "ecart":
             return []
-        picked = set(self._picks)
-        trumps_picked = sum(1 for c in self._picks if c.is_trump)
-        out = [c for c in d.ecart_normal() if c not in picked]
-        if trumps_picked < d.ecart_trumps_needed():
-            out += [c for c in d.ecart_trump_choices() if c not in picked]
-        return in_order(out)
+        picked_t, picked_s = masks_of(self._picks)
+        t, s = ecart_pick_choices(masks_of(d.ecart_normal())[1], masks_of(d.ecart_trump_choices())[0],
+                                  d.ecart_trumps_needed(), picked_t, picked_s, sum(c.is_trump for c in self._picks))
+        return cards_of(t, s)
 
     def verify_pick(self, card, seat: int | None = None) -> Card:
         """Raise :class:`IllegalPlayError` unless ``card`` may be the next écart card.
@@ -624,7 +621,7 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """Everything ``seat`` may see, and nothing more (DESIGN §4)."""
         d = self._deal
-        shown_chien = d.contract in ("prise", "garde") and d.phase not in ("bid", "call")
+        shown_chien = d.contract is not None and CONTRACT_OF[d.contract].chien_shown and d.phase not in ("bid", "call")
         # R-CALL-3: the partner is known to himself, and to all once the called card is played
         called_played = d.called is not None and any(
             c == d.called for c in [c for t in d.tricks for c in t.cards] + [c for _, c in d.trick])
@@ -696,7 +693,7 @@ class PyRandomBot:
 
     def choose(self, view: SeatView, legal, rng: Rng):
         if isinstance(legal, EcartChoice):
-            if len(legal.normal) >= legal.size:
+            if legal.trumps_needed == 0:  # trumps only when short (R-CHIEN-2)
                 return _picks(legal.normal, legal.size, rng)
             return list(legal.normal) + _picks(legal.trumps, legal.trumps_needed, rng)
         return legal[rng.below(len(legal))]

@@ -26,11 +26,12 @@ import sys
 import zlib
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
+from typing import NoReturn
 
 from . import json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
-from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
 from .reference.deal import ReferenceDeal
 from .reference.errors import RuleViolation
 from .reference.play import RECORD_FORMAT
@@ -383,134 +384,189 @@ def check_record(record, line: int | None = None) -> None:
     """Check the shape of a record (DESIGN §6): fields, types, card names, duplicate cards.
 
     Rules of the game are :func:`replay`'s business; this only makes sure they can be asked.
+    The checks run in the record's field order and stop at the first problem (a
+    :class:`RecordError` naming the field).
     """
+    if not isinstance(record, dict):
+        raise RecordError(line, None, None, f"a record is a JSON object, not {_type_name(record)}")
+    shape = _Shape(record, line)
+    _check_identity(shape)
+    _check_dealt(shape)
+    _check_auction(shape)
+    _check_declarations(shape)
+    _check_tricks(shape)
+    _check_result(shape)
 
-    def fail(field, message, rule_id=None):
-        raise RecordError(line, f"field {field}" if field else None, rule_id, message)
 
-    def need(field, ok, what):
-        if field not in record:
-            fail(field, "missing field")
-        if not ok(record[field]):
-            fail(field, f"must be {what}, not {_type_name(record[field])}")
+class _Shape:
+    """The checks of one record's shape (:func:`check_record`): each raises the first problem."""
 
-    def card(field, name):
+    def __init__(self, record: dict, line: int | None):
+        self.record, self.line = record, line
+
+    def fail(self, field, message, rule_id=None) -> NoReturn:
+        raise RecordError(self.line, f"field {field}" if field else None, rule_id, message)
+
+    def need(self, field, ok, what):
+        """The field is present and ``ok`` of its value (else "must be ``what``")."""
+        if field not in self.record:
+            self.fail(field, "missing field")
+        if not ok(self.record[field]):
+            self.fail(field, f"must be {what}, not {_type_name(self.record[field])}")
+
+    def optional_int(self, field, what):
+        """The field, when present, is a whole number or null."""
+        value = self.record.get(field)
+        if field in self.record and not (value is None or _is_int(value)):
+            self.fail(field, f"must be {what} or null, not {_type_name(value)}")
+
+    def card(self, field, name) -> Card:
         if not isinstance(name, str):
-            fail(field, f"a card is a name such as KH or T21, not {_type_name(name)}")
+            self.fail(field, f"a card is a name such as KH or T21, not {_type_name(name)}")
         if name in _CARD_BY_NAME:  # the canonical name, as written by tarotsim
             return _CARD_BY_NAME[name]
         try:
             return Card.parse(name)
         except CardError:
-            fail(field, f"unknown card {_shown(name)}", "R-CARD-1")
+            self.fail(field, f"unknown card {_shown(name)}", "R-CARD-1")
 
-    def card_list(field, value, distinct=True):
+    def card_list(self, field, value, distinct=True) -> list[Card]:
         if not isinstance(value, list):
-            fail(field, f"must be a list of cards, not {_type_name(value)}")
-        cards = [card(field, n) for n in value]
+            self.fail(field, f"must be a list of cards, not {_type_name(value)}")
+        cards = [self.card(field, n) for n in value]
         if distinct:
             seen = set()
             for c in cards:
                 if c in seen:
-                    fail(field, f"{c} appears twice", "R-CARD-1")
+                    self.fail(field, f"{c} appears twice", "R-CARD-1")
                 seen.add(c)
         return cards
 
-    if not isinstance(record, dict):
-        fail(None, f"a record is a JSON object, not {_type_name(record)}")
-    need("format", lambda v: isinstance(v, str), "a string")
+
+def _check_identity(shape: _Shape) -> None:
+    """The format, the table (R-GEN-1), the options and the deal's identity (seed, index)."""
+    record = shape.record
+    shape.need("format", lambda v: isinstance(v, str), "a string")
     if record["format"] != RECORD_FORMAT:
-        fail("format", f"unknown format {_shown(record['format'])}: expected {RECORD_FORMAT!r}")
-    need("table", lambda v: isinstance(v, str), "a string")
+        shape.fail("format", f"unknown format {_shown(record['format'])}: expected {RECORD_FORMAT!r}")
+    shape.need("table", lambda v: isinstance(v, str), "a string")
     if record["table"] not in TABLES:
-        fail("table", f"unknown table {_shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
+        shape.fail("table", f"unknown table {_shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
     if "options" in record and not isinstance(record["options"], dict):
-        fail("options", f"must be an object, not {_type_name(record['options'])}")
+        shape.fail("options", f"must be an object, not {_type_name(record['options'])}")
     for f in ("seed", "index"):
-        if f in record and not (record[f] is None or _is_int(record[f])):
-            fail(f, f"must be a whole number or null, not {_type_name(record[f])}")
-    need("dealer", _is_int, "a seat number")
-    need("hands", lambda v: isinstance(v, list), "a list of hands")
-    need("chien", lambda v: isinstance(v, list), "a list of cards")
+        shape.optional_int(f, "a whole number")
+
+
+def _check_dealt(shape: _Shape) -> None:
+    """The dealer, the hands, the piles at table 2 (R-VAR-TWO) and the chien: card names, and no
+    card dealt twice (R-DEAL-1)."""
+    record = shape.record
+    shape.need("dealer", _is_int, "a seat number")
+    shape.need("hands", lambda v: isinstance(v, list), "a list of hands")
+    shape.need("chien", lambda v: isinstance(v, list), "a list of cards")
     dealt = []
     for i, h in enumerate(record["hands"]):
-        dealt += card_list(f"hands[{i}]", h, distinct=False)
+        dealt += shape.card_list(f"hands[{i}]", h, distinct=False)
     if record["table"] == "2" and "piles" not in record:  # the piles laid before each player
-        fail("piles", "missing field: at table 2 each player has 6 piles of 3 cards", "R-VAR-TWO")
+        shape.fail("piles", "missing field: at table 2 each player has 6 piles of 3 cards", "R-VAR-TWO")
     if record.get("piles") is not None:
         if not isinstance(record["piles"], list):
-            fail("piles", f"must be a list of piles per seat, not {_type_name(record['piles'])}")
+            shape.fail("piles", f"must be a list of piles per seat, not {_type_name(record['piles'])}")
         for i, ps in enumerate(record["piles"]):
             if not isinstance(ps, list):
-                fail(f"piles[{i}]", f"must be a list of piles, not {_type_name(ps)}")
+                shape.fail(f"piles[{i}]", f"must be a list of piles, not {_type_name(ps)}")
             for pile_no, p in enumerate(ps):
-                dealt += card_list(f"piles[{i}][{pile_no}]", p, distinct=False)
-    dealt += card_list("chien", record["chien"], distinct=False)
+                dealt += shape.card_list(f"piles[{i}][{pile_no}]", p, distinct=False)
+    dealt += shape.card_list("chien", record["chien"], distinct=False)
     seen = set()
     for c in dealt:
         if c in seen:
-            fail("hands", f"{c} is dealt twice", "R-DEAL-1")
+            shape.fail("hands", f"{c} is dealt twice", "R-DEAL-1")
         seen.add(c)
-    need("bids", lambda v: isinstance(v, list), "a list of [seat, bid]")
+
+
+def _check_auction(shape: _Shape) -> None:
+    """The bids, the outcome, the taker, partner and contract (R-BID-1), what a played deal must
+    name, the called card and the écart."""
+    record = shape.record
+    shape.need("bids", lambda v: isinstance(v, list), "a list of [seat, bid]")
     for i, b in enumerate(record["bids"]):
         if not (isinstance(b, list) and len(b) == 2 and _is_int(b[0]) and isinstance(b[1], str)):
-            fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
-    need("outcome", lambda v: isinstance(v, str), "a string")
+            shape.fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
+    shape.need("outcome", lambda v: isinstance(v, str), "a string")
     if record["outcome"] not in OUTCOMES:
-        fail("outcome", f"unknown outcome {_shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
-    played = record["outcome"] == "played"
+        shape.fail("outcome", f"unknown outcome {_shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
     for f in ("taker", "partner"):
-        if f in record and not (record[f] is None or _is_int(record[f])):
-            fail(f, f"must be a seat number or null, not {_type_name(record[f])}")
+        shape.optional_int(f, "a seat number")
     if "contract" in record and record["contract"] is not None and record["contract"] not in CONTRACTS:
-        fail("contract", f"unknown contract {_shown(record['contract'])}", "R-BID-1")
-    if played:
+        shape.fail("contract", f"unknown contract {_shown(record['contract'])}", "R-BID-1")
+    if record["outcome"] == "played":
         for f in ("taker", "contract", "tricks"):
             if record.get(f) is None:
-                fail(f, "missing field (the deal was played)")
+                shape.fail(f, "missing field (the deal was played)")
     if record.get("called") is not None:
-        card("called", record["called"])
+        shape.card("called", record["called"])
     if "ecart" in record:
-        card_list("ecart", record["ecart"])
-    if "declarations" in record:
-        if not isinstance(record["declarations"], list):
-            fail("declarations", f"must be a list, not {_type_name(record['declarations'])}")
-        for i, d in enumerate(record["declarations"]):
-            f = f"declarations[{i}]"
-            if not isinstance(d, dict):
-                fail(f, f"must be an object, not {_type_name(d)}")
-            if not _is_int(d.get("seat")):
-                fail(f + ".seat", "missing or not a seat number")
-            if d.get("kind") not in DECLARATION_KINDS:
-                fail(f + ".kind", f"unknown declaration {_shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
-            if d["kind"] == "poignee":
-                if d.get("level") not in POIGNEE_LEVELS:
-                    fail(f + ".level", f"poignée level is simple, double or triple, not {_shown(d.get('level'))}", "R-POIG-1")
-                if "cards" not in d:
-                    fail(f + ".cards", "missing field")
-                card_list(f + ".cards", d["cards"])
-    if "tricks" in record:
-        if not isinstance(record["tricks"], list):
-            fail("tricks", f"must be a list, not {_type_name(record['tricks'])}")
-        for i, t in enumerate(record["tricks"]):
-            f = f"tricks[{i}]"
-            if not isinstance(t, dict):
-                fail(f, f"must be an object, not {_type_name(t)}")
-            for k in ("leader", "winner"):
-                if not _is_int(t.get(k)):
-                    fail(f"{f}.{k}", "missing or not a seat number")
-            card_list(f + ".cards", t.get("cards"))
+        shape.card_list("ecart", record["ecart"])
+
+
+def _check_declarations(shape: _Shape) -> None:
+    """Each declaration: its seat, its kind, and a poignée's level and cards (R-POIG-1)."""
+    record = shape.record
+    if "declarations" not in record:
+        return
+    if not isinstance(record["declarations"], list):
+        shape.fail("declarations", f"must be a list, not {_type_name(record['declarations'])}")
+    for i, d in enumerate(record["declarations"]):
+        f = f"declarations[{i}]"
+        if not isinstance(d, dict):
+            shape.fail(f, f"must be an object, not {_type_name(d)}")
+        if not _is_int(d.get("seat")):
+            shape.fail(f + ".seat", "missing or not a seat number")
+        if d.get("kind") not in DECLARATION_KINDS:
+            shape.fail(f + ".kind",
+                       f"unknown declaration {_shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
+        if d["kind"] == "poignee":
+            if d.get("level") not in POIGNEE_LEVELS:
+                shape.fail(f + ".level", f"poignée level is simple, double or triple, not {_shown(d.get('level'))}",
+                           "R-POIG-1")
+            if "cards" not in d:
+                shape.fail(f + ".cards", "missing field")
+            shape.card_list(f + ".cards", d["cards"])
+
+
+def _check_tricks(shape: _Shape) -> None:
+    """Each trick: its leader, its winner and its cards (distinct)."""
+    record = shape.record
+    if "tricks" not in record:
+        return
+    if not isinstance(record["tricks"], list):
+        shape.fail("tricks", f"must be a list, not {_type_name(record['tricks'])}")
+    for i, t in enumerate(record["tricks"]):
+        f = f"tricks[{i}]"
+        if not isinstance(t, dict):
+            shape.fail(f, f"must be an object, not {_type_name(t)}")
+        for k in ("leader", "winner"):
+            if not _is_int(t.get(k)):
+                shape.fail(f"{f}.{k}", "missing or not a seat number")
+        shape.card_list(f + ".cards", t.get("cards"))
+
+
+def _check_result(shape: _Shape) -> None:
+    """The result's fields (their types, ``RESULT_FIELDS``) and the scores (whole numbers)."""
+    record = shape.record
     if record.get("result") is not None:
         res = record["result"]
         if not isinstance(res, dict):
-            fail("result", f"must be an object or null, not {_type_name(res)}")
+            shape.fail("result", f"must be an object or null, not {_type_name(res)}")
         for k, (types, _) in RESULT_FIELDS.items():
             if k in res and not (isinstance(res[k], types) and (bool in types or not isinstance(res[k], bool))):
-                fail(f"result.{k}", f"wrong type: {_type_name(res[k])}")
+                shape.fail(f"result.{k}", f"wrong type: {_type_name(res[k])}")
     if "scores" in record:
         s = record["scores"]
         if not (isinstance(s, list) and all(_is_int(x) for x in s)):
-            fail("scores", "must be a list of whole numbers")
+            shape.fail("scores", "must be a list of whole numbers")
 
 
 # --------------------------------------------------------------------------------------------
@@ -895,7 +951,7 @@ class _Replayer:
         if d.phase == "ecart":
             self.do(f"ecart, seat {d.taker} discards {' '.join(ecart) or 'nothing'}", d.discard, d.taker, ecart)
         elif ecart:
-            rule = "R-CHIEN-3" if d.contract == "garde_sans" else "R-CHIEN-4"
+            rule = "R-CHIEN-3" if CONTRACT_OF[d.contract].chien_to == "attack" else "R-CHIEN-4"
             self.fail("field ecart", rule, f"no écart at {d.contract}")
 
     def _chelem(self) -> None:

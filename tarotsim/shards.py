@@ -104,7 +104,7 @@ def range_text(ranges) -> str:
 # ---------------------------------------------------------------------------------------------
 # the job: what a run is, and the totals of one of its ranges
 
-_PLAYERS: dict = {}   # per process: (table, options, bots) -> players (a user's module is imported once)
+_PLAYERS: dict = {}   # per process: (table, options, bots, check_bots) -> players (a user's module is imported once)
 
 
 @dataclass
@@ -135,29 +135,32 @@ class Job:
 
     @classmethod
     def of(cls, command: str, rules: Rules, seed: int, start: int, stop: int, bots: str, *, whole=None,
-           check_bots: bool = False, **settings) -> Job:
-        """The job of a command's arguments, checked (bad bots raise ``ValueError``)."""
+           check_bots: bool = False, players=None, **settings) -> Job:
+        """The job of a command's arguments, checked (bad bots raise ``ValueError``). ``players``:
+        the seats already parsed from ``bots`` (``tarotsim.players.parse_players``, with
+        ``check_bots``), kept for this process: the text is parsed once per process (a Dask worker
+        parses it again)."""
         job = cls(command, rules.table, rules.non_default_options(), str(bots), int(seed), int(start), int(stop),
                   settings, tuple(whole) if whole is not None else None, bool(check_bots))
+        if players is not None:
+            _PLAYERS[job._players_key()] = list(players)
         job.config()  # parses the bots: one error line now rather than on a worker
         return job
 
     def rules(self) -> Rules:
         return Rules.from_options(self.table, self.options)
 
+    def _players_key(self) -> tuple:
+        return (self.table, json.dumps(self.options, sort_keys=True), self.bots, self.check_bots)
+
     def players(self):
+        """The seats' players (``tarotsim.players.Player``), parsed once per process."""
         from .players import parse_players
 
-        key = (self.table, json.dumps(self.options, sort_keys=True), self.bots, self.check_bots)
+        key = self._players_key()
         if key not in _PLAYERS:
             _PLAYERS[key] = parse_players(self.bots, self.rules(), self.check_bots)
         return _PLAYERS[key]
-
-    def _engine_bots(self):
-        """The bots as the study takes them: the text, or the seats when a policy set plays
-        (the way ``tarotsim study bidding`` passes them)."""
-        players = self.players()
-        return [p.engine_bot for p in players] if any(p.policy is not None for p in players) else self.bots
 
     def config(self) -> dict:
         """Everything that decides this run's totals and how its report reads (but not its deal
@@ -173,7 +176,7 @@ class Job:
         if self.command == "study bidding":
             from . import study
 
-            plan = study.plan(self.rules(), self.seed, 1, bots=self._engine_bots(),
+            plan = study.plan(self.rules(), self.seed, 1, bots=self.players(),
                               contracts=self.settings.get("contracts"))
             cfg.update(contracts=list(plan.contracts), bucket=int(self.settings.get("bucket", study.DEFAULT_BUCKET)),
                        min_deals=int(self.settings.get("min_deals", study.DEFAULT_MIN_DEALS)),
@@ -193,25 +196,14 @@ class Job:
         """The integer totals of deals ``a .. b - 1`` (the command's own type, see :func:`add`)."""
         rules, players = self.rules(), self.players()
         if self.command == "simulate":
-            from . import simulate as sim
-            from .players import kernel_path
-            if kernel_path(rules, players):
-                return sim.totals(rules, self.seed, a, b, bots=[p.engine_bot for p in players], threads=threads,
-                                  progress=progress)[0]
-            from .players import Runner
-            runner, acc = Runner(rules, self.seed, players, threads), zero_simulate()
-            for x in range(a, b, 500):
-                y = min(b, x + 500)
-                acc = acc + sim.accumulate(runner.block(x, y)[0], rules)
-                if progress is not None:
-                    progress(y - x)
-            return acc
+            from .runner import Runner
+            return Runner(rules, self.seed, players, threads).totals(a, b, progress)
         if self.command == "tournament":
             from . import tournament as tour
             return tour.accumulate(rules, self.seed, a, b, players, duplicate=self.settings.get("duplicate", True),
                                    threads=threads, progress=progress)
         from . import study
-        t = study.run(rules, self.seed, b - a, start=a, bots=self._engine_bots(),
+        t = study.run(rules, self.seed, b - a, start=a, bots=self.players(),
                       contracts=self.settings.get("contracts"), threads=threads, progress=progress)
         return (t.bins, t.oudlers, t.misc)
 
@@ -236,11 +228,6 @@ class Job:
         kernel, seconds = first_kernel(kinds, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
                                                                                                   "study"))
         return None if is_cached([kernel]) else seconds
-
-
-def zero_simulate() -> np.ndarray:
-    from ._kernels import layout as L
-    return np.zeros(L.ACC_LEN, dtype=np.int64)
 
 
 def add(command: str, x, y):

@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .cards import RANK_NAMES, Card, format_points
 from .display import display_order
-from .rules import CONTRACTS, MULTIPLIERS
+from .rules import CONTRACT_OF
 from .scoring import ScoreBreakdown
 
 # -- sizes (SVG user units, i.e. CSS pixels at 100 %) -------------------------------------------
@@ -304,12 +304,12 @@ def _aside(d) -> tuple[tuple[Card, ...], str, frozenset]:
     nothing (its cards marked in his hand) until the écart, then the écart."""
     if d.contract is None or d.phase in ("bid", "call"):
         return tuple(d.chien), "chien", frozenset()
-    if d.contract in ("prise", "garde"):
+    contract = CONTRACT_OF[d.contract]
+    if contract.chien_shown:
         if d.phase == "ecart":
             return (), f"chien: in seat {d.taker}'s hand (orange)", frozenset(d.chien)
         return tuple(d.ecart), f"écart of seat {d.taker}", frozenset()
-    side = "attack" if d.contract == "garde_sans" else "defence"
-    return tuple(d.chien), f"chien, unseen: counts for the {side}", frozenset()
+    return tuple(d.chien), f"chien, unseen: counts for the {contract.chien_to}", frozenset()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -401,7 +401,7 @@ def contract_line(pos: Position, names) -> str:
     if pos.taker is None:
         return "Auction" + (": " + ", ".join(f"{names[s]} {b.replace('_', ' ')}" for s, b in pos.bids)
                             if pos.bids else "")
-    m = MULTIPLIERS[CONTRACTS.index(pos.contract)] if pos.contract else 1
+    m = CONTRACT_OF[pos.contract].multiplier if pos.contract else 1
     parts = [f"{names[pos.taker]} takes: {str(pos.contract).replace('_', ' ')} (x{m})"]
     if pos.called is not None:
         partner = names[pos.partner] if pos.partner is not None else "nobody (alone)"

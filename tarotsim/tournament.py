@@ -26,12 +26,11 @@ import numpy as np
 
 from . import simulate as sim
 from .rng import check_run, check_seed
-from .players import Player, Runner, baseline_note
+from .players import Player, baseline_note, kernel_path
+from .runner import FAST_BLOCK, SLOW_BLOCK, Runner
 from .rules import CONTRACTS, Rules
 from .stats import mean_ci, mean_sd
 
-CHUNK = 20_000
-SLOW_CHUNK = 200  # deals per block when a Python bot plays (deal by deal, slowly)
 #: Fewer deals than this in a paired comparison: its interval is shown, without a verdict.
 MIN_VERDICT_DEALS = 30
 CONFIDENCE = 0.95
@@ -227,7 +226,7 @@ def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
 
 def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Player], threads: int) -> np.ndarray:
     """Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
-    seat can, else step by step (:class:`tarotsim.players.Runner`)."""
+    seat can, else step by step (:class:`tarotsim.runner.Runner`)."""
     return Runner(rules, seed, seats, threads).block(a, b)[0]
 
 
@@ -239,8 +238,8 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
     ``seed``: a whole number in 0..2**64-1; ``start``: the first deal index, with
     ``start + deals <= 2**63`` (``rng.DealIdError``, a ``ValueError``, otherwise); ``threads``:
     default every core (:func:`tarotsim.simulate.default_threads`); ``chunk``: deals per block,
-    default :data:`CHUNK` on the fast path and :data:`SLOW_CHUNK` when a Python bot plays (so
-    progress is reported often)."""
+    default ``runner.FAST_BLOCK`` on the fast path and ``runner.SLOW_BLOCK`` when a Python bot
+    plays (so progress is reported often)."""
     import time
 
     seed = check_seed(seed)
@@ -260,7 +259,7 @@ def accumulate(rules: Rules, seed: int, start: int, stop: int, entries: list[Ent
     start, stop = check_run(start, stop - start)
     threads = sim.default_threads() if threads is None else max(1, int(threads))
     if chunk is None:
-        chunk = CHUNK if all(e.fast for e in entries) else SLOW_CHUNK
+        chunk = FAST_BLOCK if kernel_path(rules, entries) else SLOW_BLOCK
     chunk = max(1, int(chunk))
     n = rules.n_seats
     if len(entries) != n:

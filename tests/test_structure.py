@@ -1,4 +1,4 @@
-"""The project's structure (issue 11): the engine never imports the bots, no import cycles, the
+"""The project's structure: the engine never imports the bots, no import cycles, the
 leaf modules that both sides share import nothing else of the project."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tarotsim", "bots")
@@ -114,6 +116,17 @@ def test_the_library_reaches_the_bots_only_through_their_package():
     assert not any(part.startswith("_") for d in seen for part in d.split(".")), seen
 
 
+def test_the_bots_never_import_the_builds():
+    """The engine's builds (``tarotsim._builds``) receive the bots' decisions and search; the bots
+    never import them, nor build a kernel themselves."""
+    offenders = {m: sorted(d for d in deps if d.startswith("tarotsim._builds"))
+                 for m, deps in GRAPH.items() if m.split(".")[0] == "bots"}
+    assert {m: d for m, d in offenders.items() if d} == {}
+    builders = [m for m in MODULES if m.split(".")[0] == "bots"
+                and any(f in MODULES[m].read_text(encoding="utf-8") for f in ("make_play(", "make_env_step("))]
+    assert builders == []
+
+
 def test_the_shared_leaf_modules_import_only_each_other_and_the_rule_tables():
     assert LEAVES | RULE_HOMES <= set(MODULES)
     allowed = LEAVES | RULE_HOMES | {"tarotsim._kernels", "tarotsim"}
@@ -122,6 +135,7 @@ def test_the_shared_leaf_modules_import_only_each_other_and_the_rule_tables():
     assert {m: sorted(GRAPH[m] - RULE_HOMES - {"tarotsim"}) for m in RULE_HOMES if GRAPH[m] - RULE_HOMES - {"tarotsim"}} == {}
 
 
+@pytest.mark.slow
 def test_importing_the_kernels_loads_no_bot():
     code = ("import sys, tarotsim._kernels, tarotsim._kernels.worlds\n"
             "print(sorted(m for m in sys.modules if m == 'bots' or m.startswith('bots.')))")

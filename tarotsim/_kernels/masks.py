@@ -32,7 +32,7 @@ TW_ALL = np.int64(TW_TRUMPS | TW_EXCUSE)
 
 # --- the suit word -------------------------------------------------------------------------------
 #: one suit's 14 cards, at suit 0 (shift by 14 * suit)
-SW_SUIT = np.int64((1 << 14) - 1)
+SW_SUIT = np.int64(cards.suit_mask(0))
 #: the 56 suit cards
 SW_ALL = np.int64(cards.ALL_SUITS_MASK)
 #: per suit (S H D C), its 14 cards

@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import (KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED,
-                     RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS,
-                     RV_PAB_SLAM_PENULTIMATE, RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_2, TABLE_5D)
+from ..rules import (KERNEL_POIGNEE_BONUS, LED_NONE, LED_TRUMPS, NO_CEILING, PILE_DEPTH,
+                     RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE_EXCUSE_IS_TRUMP,
+                     RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE, RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE,
+                     TABLE_2, TABLE_5D, after_play, ecart_pick_choices, play_shows)
+from ..cards import suit_mask
 from ..scoring import score_core, ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE
 from ._bits import popcount, scalar, select_bit, tzcnt
 from ._rng import below, stream_state, U_STREAM_CARDS
@@ -27,7 +29,7 @@ from .layout import (CHELEM_ANNOUNCED_DEFENCE, CHELEM_ANNOUNCED_FAILED, CHELEM_A
                      PUB_MISERE_KINDS, PUB_MISERES, PUB_N_ACTIVE, PUB_N_TRICKS, PUB_PARTNER, PUB_PLAYED_S,
                      PUB_PLAYED_T, PUB_POIGNEE_T, PUB_SEAT_PLAYED_S, PUB_SEAT_PLAYED_T, PUB_SLAM, PUB_TABLE, PUB_TAKER,
                      PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_VOIDS, PUB_WON_HP)
-from .masks import (card_bits, half_points, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_QUEENS, SW_SUIT, TW_OUDLERS,
+from .masks import (card_bits, half_points, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_QUEENS, SW_SUITS, TW_OUDLERS,
                     TW_TRUMPS)
 from .seats import next_seat
 from .workspace import (BUF_LEN, HAND_SIZE, N_PILES, N_TRICKS, PILE_SIZE, POIGNEE_SIZES, TR_ARGS, TR_CHOICE, TR_HS,
@@ -37,6 +39,14 @@ from .workspace import (BUF_LEN, HAND_SIZE, N_PILES, N_TRICKS, PILE_SIZE, POIGNE
 
 
 score_kernel = njit(cache=True, nogil=True)(score_core)
+#: What a play shows (voids, trump ceiling) and the trick's led suit and top trump after it:
+#: ``rules.play_shows`` and ``rules.after_play`` compiled, so the kernels and the facade read the
+#: same signs.
+shown_by_play = scalar(play_shows)
+after_card_played = scalar(after_play)
+#: The écart picked card by card (R-CHIEN-2): ``rules.ecart_pick_choices`` compiled (the env kernel;
+#: ``random_player.ecart_needed`` is its count of trumps).
+ecart_pick_mask = scalar(ecart_pick_choices)
 
 
 # per card id, its winning key (R-PLAY-5): a trump
@@ -47,7 +57,7 @@ CARD_KEY_OFF = np.array([-1] + [32 + t for t in range(1, 22)] + [0] * 56, dtype=
 
 # per card id: the suit-word mask of its suit (0 for trumps and the Excuse), and its own
 # suit-word bit (0 for trumps and the Excuse)
-FOLLOW_MASK = np.array([0] * 22 + [((1 << 14) - 1) << (14 * s) for s in range(4) for _ in range(14)],
+FOLLOW_MASK = np.array([0] * 22 + [suit_mask(s) for s in range(4) for _ in range(14)],
                        dtype=np.int64)
 SUIT_BIT_OF = np.array([0] * 22 + [1 << i for i in range(56)], dtype=np.int64)
 
@@ -124,40 +134,41 @@ def trace_decision(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub,
     buf[BUF_LEN] = k + 1
 
 
+@scalar
+def led_of(fixed, fmask):
+    """The led suit (``rules.LED_*``, R-PLAY-3) from the trick state's ``fixed`` and ``fmask``."""
+    if not fixed:
+        return np.int64(LED_NONE)
+    return np.int64(LED_TRUMPS) if fmask == 0 else tzcnt(fmask) // 14
+
+
+@scalar
+def top_of(amask):
+    """The highest trump in the trick (0: none) from the trick state's ``amask``, the trumps above it."""
+    return np.int64(21) if amask == 0 else tzcnt(amask) - 1
+
+
 @njit(nogil=True, _nrt=False)
 def track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
-    """Public facts of finished trick ``tr`` for the bots: who played what, the voids shown by
-    not following (R-PLAY-4a, R-PLAY-4b), the partner once the called card is out (R-CALL-3), the tricks
-    and card points each seat won. Once per trick, and only when a bot reads them."""
+    """Public facts of finished trick ``tr`` for the bots: who played what, the voids its plays
+    show (``shown_by_play``: R-PLAY-4a to R-PLAY-4d), the partner once the called card is out
+    (R-CALL-3), the tricks and card points each seat won. Once per trick, and only when a bot
+    reads them."""
     base = L_CARDS + tr * MAX_SEATS
     seat = log[L_LEADER + tr]
-    fixed = False
-    fmask = np.int64(0)
+    led = np.int64(LED_NONE)
+    top = np.int64(0)
     # table 2: a card not followed may lie under a pile (R-VAR-TWO): no void is shown
     voids_shown = pub[PUB_TABLE] != TABLE_2
     for j in range(na):
         c = log[base + j]
-        if c >= 22:
-            bs = np.int64(1) << (c - 22)
-            pub[PUB_SEAT_PLAYED_S + seat] |= bs
-            bt = np.int64(0)
-        else:
-            bt = np.int64(1) << c
-            pub[PUB_SEAT_PLAYED_T + seat] |= bt
-            bs = np.int64(0)
-        if fixed and c != 0 and voids_shown:
-            v = pub[PUB_VOIDS + seat]
-            if fmask != 0:
-                if (bs & fmask) == 0:
-                    v |= np.int64(1) << (tzcnt(fmask) // 14)
-                    if bt == 0:
-                        v |= 16
-            elif bt == 0:
-                v |= 16
+        bt, bs = card_bits(c)
+        pub[PUB_SEAT_PLAYED_T + seat] |= bt
+        pub[PUB_SEAT_PLAYED_S + seat] |= bs
+        if voids_shown:
+            v, _ = shown_by_play(c, led, top, pub[PUB_VOIDS + seat], np.int64(NO_CEILING))
             pub[PUB_VOIDS + seat] = v
-        if not fixed and c != 0:
-            fixed = True
-            fmask = FOLLOW_MASK[c]
+        led, top = after_card_played(c, led, top)
         if c == called:
             pub[PUB_PARTNER] = seat
         seat = ws[WS_NEXT + seat]
@@ -185,9 +196,34 @@ def seating(rv, index, ws):
 
 
 @njit(inline="always")
+def empty_workspace(ws):
+    """The workspace of a deal before its cards: no hand, side, taker, called card, pile,
+    Excuse payment, trick won nor declaration (``WS_*``; ``WS_NEXT`` is the seating's). The one
+    reset of the workspace: a deal (``new_deal``) and a search's world start from it."""
+    for s in range(MAX_SEATS):
+        ws[WS_HT + s] = 0
+        ws[WS_HS + s] = 0
+        ws[WS_ATT + s] = 0
+    ws[WS_TAKER] = -1
+    ws[WS_ECART_T] = 0
+    ws[WS_CALLED] = -1
+    ws[WS_CALLED_SUIT] = 0
+    ws[WS_CALL_BAN] = 0
+    ws[WS_PILE_T] = 0
+    ws[WS_PILE_S] = 0
+    ws[WS_EXC_ADJ] = 0
+    ws[WS_ATT_TRICKS] = 0
+    ws[WS_PREV_T] = 0
+    ws[WS_N_DECL] = 0
+    ws[WS_POIG_ATT] = 0
+    ws[WS_POIG_DEF] = 0
+    ws[WS_N_MIS] = 0
+
+
+@njit(inline="always")
 def new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
-    """The facts' defaults (a deal that ends early keeps them), the workspace and public view
-    emptied."""
+    """The facts' defaults (a deal that ends early keeps them), the hands dealt emptied (the 5d
+    dummy is dealt none), the workspace (``empty_workspace``) and public view emptied."""
     log[L_INDEX] = index
     log[L_DEALER] = dealer
     log[L_OUTCOME] = OUTCOME_PLAYED
@@ -216,29 +252,15 @@ def new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
     for s in range(MAX_SEATS):
         log[L_SCORES + s] = 0
         log[L_MISERES + s] = 0
+        log[L_HAND_T + s] = 0
+        log[L_HAND_S + s] = 0
         miseres[s] = 0
-        ws[WS_HT + s] = 0
-        ws[WS_HS + s] = 0
-        ws[WS_ATT + s] = 0
         pub[PUB_BIDS + s] = -2
         pub[PUB_POIGNEE_T + s] = 0
         pub[PUB_MISERES + s] = 0
         pub[PUB_TOPS_T + s] = 0
         pub[PUB_TOPS_S + s] = 0
-    ws[WS_TAKER] = -1
-    ws[WS_ECART_T] = 0
-    ws[WS_CALLED] = -1
-    ws[WS_CALLED_SUIT] = 0
-    ws[WS_CALL_BAN] = 0
-    ws[WS_PILE_T] = 0
-    ws[WS_PILE_S] = 0
-    ws[WS_EXC_ADJ] = 0
-    ws[WS_ATT_TRICKS] = 0
-    ws[WS_PREV_T] = 0
-    ws[WS_N_DECL] = 0
-    ws[WS_POIG_ATT] = 0
-    ws[WS_POIG_DEF] = 0
-    ws[WS_N_MIS] = 0
+    empty_workspace(ws)
     pub[PUB_DEALER] = dealer
     pub[PUB_DUMMY] = dummy
     pub[PUB_TAKER] = -1
@@ -271,7 +293,7 @@ def new_bots_view(rv, pub):
         pub[PUB_WON_HP + s] = 0
         pub[PUB_MISERE_KINDS + s] = 0
     # The history (``PUB_H_*``) is not emptied: only its first ``PUB_TRICK`` tricks are read, and
-    # each is written when played (measured: emptying its 144 slots cost 2-3% of a heuristic deal).
+    # each is written when played (emptying its slots at every deal would slow the bots' deal).
 
 
 @njit(inline="always")
@@ -415,7 +437,7 @@ def set_called(called, ws, log, pub):
     log[L_CALLED] = called
     pub[PUB_CALLED] = called
     ws[WS_CALLED] = called
-    called_suit = SW_SUIT << (14 * ((called - 22) // 14))
+    called_suit = SW_SUITS[(called - 22) // 14]
     ws[WS_CALLED_SUIT] = called_suit
     ws[WS_CALL_BAN] = called_suit & ~(np.int64(1) << (called - 22))
 

@@ -38,12 +38,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import (RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PETIT_SEC, RV_TABLE, TABLE_2, TABLE_5D)
+from ..rules import (KERNEL_CHIEN_SHOWN, KERNEL_ECART_MADE, LED_NONE, RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE,
+                     RV_N_SEATS, RV_PETIT_SEC, RV_TABLE, TABLE_2, TABLE_5D)
 from ._bits import popcount, tzcnt
 from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
 from .masks import SW_ALL, SW_HONOURS, SW_KINGS, SW_SUIT, TW_ALL, TW_TRUMPS, card_bits
+from .steps import after_card_played, shown_by_play
 from .workspace import CHIEN_SIZE, HAND_SIZE, PILE_SIZE
 
 # --- locations ---------------------------------------------------------------------------------
@@ -120,6 +122,9 @@ _C_SPEC = [
 ]
 (C_STATUS, C_ALLOWED, C_COUNTS, C_VOIDS, C_CEILING, C_FLAGS, C_PSEC_ON, C_PSEC_ADD, C_PSEC_DEL, C_DEALT_S,
  C_LEN) = _offsets(_C_SPEC)
+#: The suits' bits of a play's voids (``rules.play_shows``): C_VOIDS holds no trump bit, the ceiling
+#: 0 says it.
+SUIT_VOIDS = 15
 
 #: C_FLAGS bits: no Excuse (misère d'atout, R-MIS-1), no king/queen/knight/jack (misère de tête,
 #: R-MIS-1), no suit card but kings (the taker after trumps went to the écart, R-CHIEN-2), no trump
@@ -182,31 +187,6 @@ def new_workspace():
 # 1. knowledge -> constraints
 
 @njit(inline="always")
-def _duty_shown(c, led_trump, led_suit, top, voids, ceiling, seat):
-    """What playing ``c`` (not the Excuse, R-EXC-1) reveals once the led suit is fixed
-    (R-PLAY-3): not following shows a void (R-PLAY-4a); a card that is neither of the led suit
-    nor a trump shows no trump at all (R-PLAY-4b, R-PLAY-4d); a trump not above ``top``, the best
-    trump already in the trick, shows no trump above it, since overtrumping was due when possible
-    (R-PLAY-4b, R-PLAY-4c)."""
-    is_trump = c < 22
-    if led_trump:
-        if is_trump:
-            if c < top and top < ceiling[seat]:
-                ceiling[seat] = top
-        else:
-            ceiling[seat] = 0
-        return
-    if not is_trump and (c - 22) // 14 == led_suit:
-        return
-    voids[seat] |= np.int64(1) << led_suit
-    if is_trump:
-        if c < top and top < ceiling[seat]:
-            ceiling[seat] = top
-    else:
-        ceiling[seat] = 0
-
-
-@njit(inline="always")
 def _may_hold(s, c, bs, voids, ceiling, flags):
     """Whether seat ``s`` may hold card ``c`` (suit-word bit ``bs``) given what it showed."""
     if c == 0:
@@ -243,13 +223,13 @@ def _dummy(rv, know):
 @njit(inline="always")
 def _chien_shown(know):
     """Prise or garde, from the écart on: the chien was shown (R-CHIEN-1)."""
-    return know[K_STAGE] >= STAGE_ECART and 0 <= know[K_CONTRACT] <= 1
+    return know[K_STAGE] >= STAGE_ECART and know[K_CONTRACT] >= 0 and KERNEL_CHIEN_SHOWN[know[K_CONTRACT]] != 0
 
 
 @njit(inline="always")
 def _ecart_made(know):
     """Prise or garde, in the play: the hidden pile is the taker's écart (R-CHIEN-1)."""
-    return know[K_STAGE] == STAGE_PLAY and 0 <= know[K_CONTRACT] <= 1
+    return know[K_STAGE] == STAGE_PLAY and know[K_CONTRACT] >= 0 and KERNEL_ECART_MADE[know[K_CONTRACT]] != 0
 
 
 @njit(inline="always")
@@ -262,7 +242,8 @@ def _pile_hidden(know):
 def _read_plays(rv, know, cons):
     """Every card played: its player holds one card less (``C_COUNTS``), a trump played joins the
     player's dealt trumps (``C_PSEC_ADD``), and what the play shows goes to ``C_VOIDS`` and
-    ``C_CEILING`` (R-PLAY-3, R-PLAY-4, R-EXC-1). Returns the cards played, (trump word, suit word)."""
+    ``C_CEILING`` (``steps.shown_by_play``: R-PLAY-3, R-PLAY-4, R-EXC-1; the voids of the suits
+    only, no trump being a ceiling of 0). Returns the cards played, (trump word, suit word)."""
     n = rv[RV_N_SEATS]
     dummy = _dummy(rv, know)
     voids = cons[C_VOIDS:C_VOIDS + MAX_SEATS]
@@ -274,9 +255,7 @@ def _read_plays(rv, know, cons):
     k = 0
     while k < n_played:
         seat = know[K_LEADER + tr]
-        fixed = False
-        led_trump = False
-        led_suit = np.int64(0)
+        led = np.int64(LED_NONE)
         top = np.int64(0)
         for j in range(rv[RV_N_ACTIVE]):
             if k >= n_played:
@@ -287,16 +266,10 @@ def _read_plays(rv, know, cons):
             played_s |= bs
             cons[C_COUNTS + seat] -= 1
             cons[C_PSEC_ADD + seat] |= bt
-            if c != 0:
-                if fixed:
-                    _duty_shown(c, led_trump, led_suit, top, voids, ceiling, seat)
-                else:
-                    # the first card that is not the Excuse fixes the led suit; its player was free
-                    fixed = True
-                    led_trump = c < 22
-                    led_suit = (c - 22) // 14 if c >= 22 else 0
-                if c < 22 and c > top:
-                    top = c
+            v, ceil = shown_by_play(c, led, top, voids[seat], ceiling[seat])
+            voids[seat] = v & SUIT_VOIDS
+            ceiling[seat] = ceil
+            led, top = after_card_played(c, led, top)
             k += 1
             seat = next_seat(seat, n, dummy)
         tr += 1
