@@ -88,7 +88,7 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
 
 
 def _deal_lines(rec: dict, names: list[str], w: int) -> tuple[list[str], set]:
-    """The lines of the deal dealt.
+    """The lines of the deal: title, options, hands, chien and piles.
 
     The title, the options, the hands and chien dealt and, at table 2 (R-VAR-TWO), the piles;
     with the names of the cards dealt in the piles."""

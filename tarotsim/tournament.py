@@ -235,7 +235,7 @@ def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
 
 
 def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Player], threads: int) -> np.ndarray:
-    """Play the facts of a chunk of deals.
+    """Play a chunk of deals and return their facts.
 
     Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
     seat can, else step by step (:class:`tarotsim.runner.Runner`)."""

@@ -41,7 +41,7 @@ def _count_hand(ok, eval_params, seat, log):
 
 @njit(inline="always")
 def _seen_at_bid(rv, seat, log):
-    """Log the cards the studied seat sees at the bid, at table 2.
+    """Add the studied seat's face-up pile tops to its logged hand, at table 2.
 
     Table 2 (R-VAR-TWO): the studied seat counts the cards it sees as its own when it bids, its
     hand and its face-up pile tops (as ``tarotsim.study`` counts them); into the log's hand slots."""
