@@ -204,8 +204,9 @@ def test_the_summary_checker_finds_each_fault():
 
 
 def test_every_multi_line_docstring_opens_with_a_one_line_summary():
-    """The library, the bots and the tests' shared helpers (not the test functions, whose
-    docstrings pytest -v reads as sentences)."""
+    """The summary rule holds in the library, the bots and the tests' shared helpers.
+
+    The test modules are left out: their test functions' docstrings are sentences about the test."""
     faults = {}
     helpers = sorted((ROOT / "tests").glob("helpers_*.py")) + [ROOT / "tests" / "conftest.py"]
     for path in [*MODULES.values(), *helpers]:
