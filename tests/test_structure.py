@@ -144,8 +144,8 @@ def test_importing_the_kernels_loads_no_bot():
     assert out.strip() == "[]"
 
 
-#: files whose docstrings are rewritten on the branches that change them: their multi-line
-#: docstrings keep their own first lines until those branches follow the summary rule below
+#: files whose docstrings follow the summary rule below once the branches that are changing them
+#: are in: until then they keep their own first lines (some of these files exist only on those branches)
 SUMMARY_PENDING = frozenset({
     "bots/bid_search.py", "bots/inference.py", "bots/pimc.py", "bots/search.py",
     "tarotsim/_builds/bid_search.py", "tarotsim/_builds/hand.py", "tarotsim/_builds/pimc.py",
