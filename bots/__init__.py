@@ -57,7 +57,9 @@ class Param:
     hi: float | None = None  # the largest
 
     def coerce(self, value, bot: str = "") -> float:
-        """``value`` (a Python value or a command-line string) as the float stored in the vector;
+        """Check a value of this parameter and convert it to a float.
+
+        ``value`` (a Python value or a command-line string) as the float stored in the vector;
         raises :class:`BotError` when it is not of the parameter's type."""
         where = f"bot {bot} parameter {self.name}" if bot else f"parameter {self.name}"
         text = value.strip() if isinstance(value, str) else value
@@ -115,7 +117,9 @@ class Param:
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A registered bot: ``name``, kernel ``code`` (``layout.BOT_KINDS``), one-line ``description``
+    """A registered bot: its name, kernel code, description and parameters.
+
+    A registered bot: ``name``, kernel ``code`` (``layout.BOT_KINDS``), one-line ``description``
     and its ``params`` in parameter-vector order."""
 
     name: str
@@ -131,7 +135,9 @@ class BotSpec:
         raise BotError(f"bot {self.name} has no parameter {name!r} (known: {known})")
 
     def vector(self, **overrides) -> np.ndarray:
-        """The float64[N_BOT_PARAMS] parameter vector: the defaults, with ``overrides`` (values or
+        """The bot's parameter vector, with overrides checked.
+
+        The float64[N_BOT_PARAMS] parameter vector: the defaults, with ``overrides`` (values or
         strings) checked against each parameter's type."""
         v = np.zeros(N_BOT_PARAMS, dtype=np.float64)
         for i, p in enumerate(self.params):
@@ -143,7 +149,9 @@ class BotSpec:
         return v
 
     def row(self, params=None, where: str = "") -> np.ndarray:
-        """The parameter row of a seat from what a caller gives: None (the defaults), a
+        """A seat's parameter row from what a caller gives.
+
+        The parameter row of a seat from what a caller gives: None (the defaults), a
         ``{name: value}`` mapping (checked, as :meth:`vector`) or a vector whose first values
         replace the defaults (at most ``N_BOT_PARAMS``; ``where`` names the seat in the error)."""
         if isinstance(params, dict):
@@ -195,7 +203,9 @@ THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
 
 
 def load_thresholds(path: str) -> dict:
-    """``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
+    """Read the bidding thresholds of a calibration file.
+
+    ``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
     (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); from a
     file whose ``"table"`` is ``"2"``, the same as the table-2 thresholds (``"prise2"`` ..);
     any problem is a one-line :class:`BotError`."""
@@ -256,7 +266,9 @@ def split_bots(text: str) -> list[str]:
 
 
 def parse_bot(text: str) -> tuple[str, np.ndarray]:
-    """One registered bot of the ``--bots`` grammar (:func:`split_bots`), ``heuristic`` or
+    """Parse one registered bot of the ``--bots`` grammar.
+
+    One registered bot of the ``--bots`` grammar (:func:`split_bots`), ``heuristic`` or
     ``heuristic:garde=56,prise=40``: its name and its parameter vector (the defaults, the
     ``thresholds`` file's values, then the parameters given by name)."""
     name, colon, rest = text.strip().partition(":")
@@ -281,7 +293,9 @@ def parse_bot(text: str) -> tuple[str, np.ndarray]:
 
 
 def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
-    """``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
+    """Parse a ``--bots`` text into one ``(name, vector)`` per seat.
+
+    ``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
     parameters ``"heuristic:garde=56,prise=40,random,random,random"`` -> one ``(name, vector)``
     per seat (:func:`split_bots`, :func:`parse_bot`): registered bots only."""
     out = [parse_bot(seg) for seg in split_bots(text)]

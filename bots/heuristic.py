@@ -262,7 +262,9 @@ def heuristic_poignee(params, seat, ht, hs, pub, n_levels):
 
 @njit(_nrt=False)
 def _cheapest(lt, ls, hs):
-    """The card it can best spare: a low suit card (not beside its own face cards when it can
+    """The card the seat can best spare.
+
+    The card it can best spare: a low suit card (not beside its own face cards when it can
     help it, lowest rank), a trump 2-20 (lowest), a face card (lowest), the Petit, the 21."""
     best = -1
     best_score = 1 << 30
@@ -368,7 +370,9 @@ def _tricks_all_ours(pub, allies):
 
 @njit(_nrt=False)
 def _keep_for_the_end(pub, allies, lt, ls, my_t, out_t, has_exc, left):
-    """The Excuse, played at the latest with ``EXCUSE_BY`` tricks left unless its side has won
+    """Keep the Excuse and the Petit for the end of the deal.
+
+    The Excuse, played at the latest with ``EXCUSE_BY`` tricks left unless its side has won
     every trick (then it is led to the last one, R-EXC-4), and the Petit kept for the last trick
     when nobody else holds a trump (petit au bout). Returns ``(card or -1, legal trump word)``."""
     if has_exc and left <= EXCUSE_BY and not _tricks_all_ours(pub, allies):
@@ -393,7 +397,9 @@ def _seats_after(me, na, pos, n_seats, dummy):
 
 @njit(_nrt=False)
 def _taker_played(pub, pos, taker, n_seats, dummy):
-    """Whether the taker has played in this trick (table 5, partner unknown: a seat that beat the
+    """Whether the taker has played in this trick.
+
+    Whether the taker has played in this trick (table 5, partner unknown: a seat that beat the
     taker's card is most likely a defender)."""
     s = pub[PUB_LEADER]
     for _ in range(pos):
@@ -405,7 +411,9 @@ def _taker_played(pub, pos, taker, n_seats, dummy):
 
 @njit(_nrt=False)
 def _follow_plain(pub, suit, led, best_key, safe_ally, ally_win, has_exc, out_t, out_s, opp_after, n_after):
-    """Following the led plain suit with the legal cards ``suit``: a partner's safe trick gets the
+    """Follow the led plain suit.
+
+    Following the led plain suit with the legal cards ``suit``: a partner's safe trick gets the
     richest card; else the lowest winner nobody behind can beat; else the lowest card, or the
     Excuse instead of a queen or king."""
     if safe_ally:
@@ -429,7 +437,9 @@ def _follow_plain(pub, suit, led, best_key, safe_ally, ally_win, has_exc, out_t,
 
 @njit(_nrt=False)
 def _overtrump(pub, lt_tr, out_t, opp_after, trick_hp, tt, has_exc):
-    """Trumping to take the trick: the Petit when nobody behind can trump over it (it wins and is
+    """Trump to take the trick.
+
+    Trumping to take the trick: the Petit when nobody behind can trump over it (it wins and is
     saved), else the lowest trump, a master one when points are at stake and someone behind may
     overtrump."""
     if (lt_tr & TW_PETIT) and not _trump_threat(pub, np.int64(1), out_t, opp_after):
@@ -454,7 +464,9 @@ def _overtrump(pub, lt_tr, out_t, opp_after, trick_hp, tt, has_exc):
 
 @njit(_nrt=False)
 def _undertrump(lt_tr, safe_ally, has_exc):
-    """Trumping without taking the trick: the Petit under a partner's safe trick, else the lowest
+    """Trump without taking the trick.
+
+    Trumping without taking the trick: the Petit under a partner's safe trick, else the lowest
     trump but the Petit (the Excuse rather than the Petit alone)."""
     if (lt_tr & TW_PETIT) and safe_ally:
         return np.int64(1)
@@ -466,7 +478,9 @@ def _undertrump(lt_tr, safe_ally, has_exc):
 
 @njit(_nrt=False)
 def _discard(ls, hs, safe_ally, ally_win, has_exc):
-    """No card of the led suit and no trump: the richest card on a partner's safe trick, else the
+    """Discard, with no card of the led suit and no trump.
+
+    No card of the led suit and no trump: the richest card on a partner's safe trick, else the
     cheapest, or the Excuse instead of a queen or king."""
     if ls == 0:
         return np.int64(0)
@@ -543,7 +557,9 @@ def _call_partner(pub, seat, taker, hs, ls, partner_unknown):
 
 @njit(_nrt=False)
 def _draw_trumps(my_t, n_my_t, out_t, n_out_t, opp_trumpers, table):
-    """The attack draws trumps when it holds more than all the others (and they still hold
+    """Draw trumps for the attack, or -1.
+
+    The attack draws trumps when it holds more than all the others (and they still hold
     some): a master, else a low or high one but the Petit; -1 when it does not."""
     if not (my_t and opp_trumpers and n_my_t >= n_out_t + (table != TABLE_5)):
         return np.int64(-1)
@@ -593,7 +609,9 @@ def _low_of_longest(ls):
 
 @njit(_nrt=False)
 def _lead_attack(pub, seat, ht, hs, lt, ls, opps, taker, out_t, out_s, partner_unknown, opp_trumpers):
-    """The attack's lead: call for the partner (table 5), draw trumps, cash a master, a low card
+    """The attack's lead.
+
+    The attack's lead: call for the partner (table 5), draw trumps, cash a master, a low card
     of the longest suit, else the cheapest card."""
     c = _call_partner(pub, seat, taker, hs, ls, partner_unknown)
     if c < 0:
@@ -610,7 +628,9 @@ def _lead_attack(pub, seat, ht, hs, lt, ls, opps, taker, out_t, out_s, partner_u
 
 @njit(_nrt=False)
 def _hunt_petit(params, seat, pub, my_t, out_t, taker):
-    """A defender hunts the Petit once few trumps are left out (``hunt``), the taker not shown
+    """Hunt the Petit as a defender, or -1.
+
+    A defender hunts the Petit once few trumps are left out (``hunt``), the taker not shown
     void in trumps: a master trump if held, to capture it when it drops, else the lowest but the
     Petit; -1 when it does not (hunting earlier, or with many trumps, gives the taker the
     control and loses)."""
@@ -626,7 +646,9 @@ def _hunt_petit(params, seat, pub, my_t, out_t, taker):
 
 @njit(_nrt=False)
 def _into_taker_void(pub, ls, out_t, taker):
-    """A low card of the first suit the taker has shown void in, while he may still trump: he
+    """Lead into the taker's void, or -1.
+
+    A low card of the first suit the taker has shown void in, while he may still trump: he
     must trump; -1 none."""
     vt = pub[PUB_VOIDS + taker]
     if (vt >> 4) & 1 or out_t == 0:
@@ -641,7 +663,9 @@ def _into_taker_void(pub, ls, out_t, taker):
 
 @njit(_nrt=False)
 def _defence_master(pub, ls, out_s, taker, na):
-    """A master face card in a suit the taker still follows: he has shown a card of it, or kept
+    """Lead a master face card in a suit the taker follows, or -1.
+
+    A master face card in a suit the taker still follows: he has shown a card of it, or kept
     the whole chien unseen (no écart, ``rules.CONTRACT_TABLE``); -1 none. At table 5 never the
     called suit before the called card falls."""
     table = pub[PUB_TABLE]
@@ -685,7 +709,9 @@ def _low_away_from_faces(pub, ls):
 
 @njit(_nrt=False)
 def _lead_defence(params, seat, hs, pub, lt, ls, taker, out_t, out_s, na):
-    """A defender's lead: hunt the Petit, lead into the taker's void, cash a master he follows,
+    """A defender's lead.
+
+    A defender's lead: hunt the Petit, lead into the taker's void, cash a master he follows,
     a low card away from its face cards, else the cheapest card."""
     c = _hunt_petit(params, seat, pub, lt & TW_TRUMPS, out_t, taker)
     if c < 0:

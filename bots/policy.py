@@ -146,7 +146,9 @@ DEFAULTS = {"bid": default_bid, "call": default_call, "ecart": default_ecart, "c
 
 
 def _as_decision(name: str, fn, boundscheck: bool = False):
-    """``fn`` as a dispatcher compiled for exactly :data:`SIG` (what numba types as
+    """Compile a decision function for exactly :data:`SIG`.
+
+    ``fn`` as a dispatcher compiled for exactly :data:`SIG` (what numba types as
     ``FunctionType(SIG)`` in the kernels' tuple): as it is when it was declared ``@njit(SIG)``,
     else its Python function compiled anew for SIG. ``boundscheck``: always compiled anew, with
     numba's bounds checking (an index out of an array's bounds raises ``IndexError``)."""
@@ -169,7 +171,9 @@ def _as_decision(name: str, fn, boundscheck: bool = False):
 
 @dataclass(frozen=True)
 class PolicySet:
-    """A bot of your own on the fast path: one njit function per decision (see the module
+    """A bot of your own on the fast path, one njit function per decision.
+
+    A bot of your own on the fast path: one njit function per decision (see the module
     docstring), the others defaulting to :data:`DEFAULTS`; ``params`` (up to 16 numbers) is
     handed to every decision. Name it on the command line as ``module:ATTRIBUTE``."""
 
@@ -199,7 +203,9 @@ class PolicySet:
         object.__setattr__(self, "_fns", fns)
 
     def checked(self) -> PolicySet:
-        """This policy set with its functions compiled with numba's bounds checking (``tarotsim
+        """This policy set compiled with numba's bounds checking.
+
+        This policy set with its functions compiled with numba's bounds checking (``tarotsim
         ... --check-bots``): an index out of an array's bounds (``out``, ``pub``, ``params``)
         raises ``IndexError``, which stops the run with one line naming the bot, instead of
         writing over memory that is not the array's (a crash, or silently wrong deals). Bounds
@@ -229,6 +235,7 @@ def default_policies() -> tuple:
 
 def policy_tuple(per_seat) -> tuple:
     """The kernels' tuple of ``MAX_SEATS * 7`` functions: seat s's decision d at ``7*s + d``.
+
     ``per_seat``: a PolicySet or None (the defaults, unused by that seat) per seat."""
     out: list = []  # the decision functions (numba dispatchers)
     for s in range(MAX_SEATS):

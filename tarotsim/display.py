@@ -7,7 +7,9 @@ from .rules import CONTRACT_OF, TARGETS
 
 
 def display_order(names) -> list[Card]:
-    """A hand as a player holds it (the text view and the pictures alike): trumps high to low,
+    """A hand in the order a player holds it.
+
+    A hand as a player holds it (the text view and the pictures alike): trumps high to low,
     the Excuse, then each suit (♠ ♥ ♦ ♣) high to low."""
     cards = sorted((Card.parse(n) for n in names), reverse=True)
     return ([c for c in cards if c.is_trump] + [c for c in cards if c.is_excuse]
@@ -27,7 +29,9 @@ def hand_by_suit(names) -> str:
 
 
 def trick_seats(rec: dict, trick: dict) -> list[int]:
-    """The seat of each card of a record's ``trick``, from its leader in playing order
+    """The seat of each card of a record's trick.
+
+    The seat of each card of a record's ``trick``, from its leader in playing order
     (R-PLAY-2; the 5d dummy plays no card)."""
     n = len(rec["hands"])
     seats = [(trick["leader"] + k) % n for k in range(n)]
@@ -41,7 +45,9 @@ def _pretty(names) -> str:
 
 
 def piles_line(piles, draw=None) -> str:
-    """One seat's piles (R-VAR-TWO), each from bottom to top, the face-up top in brackets:
+    """One seat's piles at table 2, as a line of text.
+
+    One seat's piles (R-VAR-TWO), each from bottom to top, the face-up top in brackets:
     ``♠3 T5 [♣4]  |  …``. A card the viewer may not see is None, drawn ``#`` (``# # [♣4]``; a
     pile whose top was just played shows ``# #`` until the trick ends); ``draw(card)`` draws a
     card (``Card.pretty`` by default, ``play`` colours it)."""
@@ -82,7 +88,9 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
 
 
 def _deal_lines(rec: dict, names: list[str], w: int) -> tuple[list[str], set]:
-    """The title, the options, the hands and chien dealt and, at table 2 (R-VAR-TWO), the piles;
+    """The lines of the deal: title, options, hands, chien and piles.
+
+    The title, the options, the hands and chien dealt and, at table 2 (R-VAR-TWO), the piles;
     with the names of the cards dealt in the piles."""
     ident = f"seed {rec['seed']}, index {rec['index']}" if rec.get("seed") is not None else "hand-entered deal"
     out = [f"Table {rec['table']} — {ident} — dealer {names[rec['dealer']]}"]
@@ -104,7 +112,9 @@ def _deal_lines(rec: dict, names: list[str], w: int) -> tuple[list[str], set]:
 
 
 def _contract_lines(rec: dict, names: list[str]) -> list[str]:
-    """The taker, his contract (``rules.CONTRACT_TABLE``: multiplier, what becomes of the chien),
+    """The lines of the taker, the contract, the call and the declarations.
+
+    The taker, his contract (``rules.CONTRACT_TABLE``: multiplier, what becomes of the chien),
     the call and the declarations."""
     contract = CONTRACT_OF[rec["contract"]]
     line = f"Taker: {names[rec['taker']]}, {contract.name} (x{contract.multiplier})"

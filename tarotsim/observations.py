@@ -90,7 +90,9 @@ def layout_table() -> str:
 
 
 def _public_play_signs(deal, n_seats: int) -> tuple[list[int], list[int]]:
-    """Voids (bits S H D C trumps) and trump ceilings each seat has shown by its plays
+    """The voids and trump ceilings each seat has shown by its plays.
+
+    Voids (bits S H D C trumps) and trump ceilings each seat has shown by its plays
     (``rules.play_shows``: R-PLAY-4a to R-PLAY-4d, R-EXC-1)."""
     voids = [0] * n_seats
     ceiling = [NO_CEILING] * n_seats
@@ -178,7 +180,9 @@ def observation(game, seat: int) -> np.ndarray:
 
 
 def information_state(game, seat: int) -> np.ndarray:
-    """The information-state tensor of ``seat`` (uint8[INFO_LEN], layout ``INFO_FIELDS``): the
+    """The information-state tensor of a seat.
+
+    The information-state tensor of ``seat`` (uint8[INFO_LEN], layout ``INFO_FIELDS``): the
     observation and the whole public history of the play (every trick's leader and cards)."""
     out = np.zeros(INFO_LEN, dtype=OBS_DTYPE)
     _fill(out, INFO_AT, game, seat)

@@ -26,7 +26,9 @@ class PlayersError(ValueError):
 
 @dataclass(frozen=True)
 class Player:
-    """One seat's bot: a registered bot (fast path: ``name`` + ``params``), a user's policy set
+    """One seat's bot.
+
+    One seat's bot: a registered bot (fast path: ``name`` + ``params``), a user's policy set
     (fast path: ``policy``) or a user's Python bot (slow path: ``obj``). ``label`` names it in
     reports; seats with the same label are one bot (tournaments)."""
 
@@ -42,7 +44,9 @@ class Player:
 
     @property
     def code(self) -> int | None:
-        """The kernels' bot code (``layout.BOT_KINDS``; ``BOT_USER`` for a policy set), None for a
+        """The kernels' bot code, None for a Python bot.
+
+        The kernels' bot code (``layout.BOT_KINDS``; ``BOT_USER`` for a policy set), None for a
         Python bot."""
         from ._kernels.layout import BOT_KINDS, BOT_USER
 
@@ -51,7 +55,9 @@ class Player:
         return BOT_USER if self.policy is not None else BOT_KINDS[self.name]
 
     def row(self) -> np.ndarray:
-        """The seat's parameter row as the kernels take it (float64[N_BOT_PARAMS]): a registered
+        """The seat's parameter row as the kernels take it.
+
+        The seat's parameter row as the kernels take it (float64[N_BOT_PARAMS]): a registered
         bot's ``params`` completed with its defaults (``bots.BotSpec.row``), a policy set's own."""
         if self.policy is not None:  # its params are the policy set's (``PolicySet.vector``)
             from ._kernels.layout import N_BOT_PARAMS
@@ -79,7 +85,9 @@ class Player:
 
 
 def _player(seg: str, check_bots: bool = False) -> Player:
-    """One bot of the ``--bots`` grammar (``bots.split_bots``): a user's ``module:NAME`` (a policy
+    """One bot of the ``--bots`` grammar as a player.
+
+    One bot of the ``--bots`` grammar (``bots.split_bots``): a user's ``module:NAME`` (a policy
     set, bounds-checked when ``check_bots``, or a Python bot), else a registered bot with its
     parameters."""
     from bots import parse_bot
@@ -96,7 +104,9 @@ def _player(seg: str, check_bots: bool = False) -> Player:
 
 
 def bot_texts(text: str) -> list[str]:
-    """``--bots`` text -> one text per bot, by the one ``--bots`` grammar (``bots.split_bots``);
+    """Split a ``--bots`` text into one text per bot.
+
+    ``--bots`` text -> one text per bot, by the one ``--bots`` grammar (``bots.split_bots``);
     a text that breaks it is one :class:`PlayersError` line."""
     from bots import BotError, split_bots
 
@@ -125,7 +135,9 @@ def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Pla
 
 
 def _is_policy_set(b) -> bool:
-    """``b`` is a ``bots.policy.PolicySet``. Asked without importing ``bots.policy``: no policy set
+    """Whether ``b`` is a policy set.
+
+    ``b`` is a ``bots.policy.PolicySet``. Asked without importing ``bots.policy``: no policy set
     exists before it is loaded, and loading it compiles the policy defaults (about 0.8 s of a
     cold start that the registered bots do not need)."""
     mod = sys.modules.get("bots.policy")
@@ -148,7 +160,9 @@ def _entry(b, seat: int) -> Player:
 
 
 def seats(rules: Rules, bots) -> list[Player]:
-    """The seats' players from any ``bots`` the library takes: the one seat value, from the
+    """The seats' players from any ``bots`` value the library takes.
+
+    The seats' players from any ``bots`` the library takes: the one seat value, from the
     command line to the kernels.
 
     ``bots``: a ``--bots`` text (:func:`parse_players`); or one entry per seat, or one entry for
@@ -173,13 +187,17 @@ def seats(rules: Rules, bots) -> list[Player]:
 
 
 def kernel_path(rules: Rules, players: list[Player]) -> bool:
-    """Whether the kernels play these seats at this table: every seat a registered bot or a policy
+    """Whether the kernels play these seats at this table.
+
+    Whether the kernels play these seats at this table: every seat a registered bot or a policy
     set, at a table the kernels play (every table, table 2 included: R-VAR-TWO)."""
     return rules.table in KERNEL_TABLES and all(p.fast for p in players)
 
 
 def baseline_note(labels) -> str:
-    """What a report adds where it names its bots (``labels``): ``random`` is said to be a
+    """The note a report adds where it names its bots.
+
+    What a report adds where it names its bots (``labels``): ``random`` is said to be a
     baseline, not a player whose results mean much."""
     return " (random: a baseline, uniform over the legal choices)" if "random" in labels else ""
 

@@ -1,4 +1,6 @@
-"""Python bots at engine speed: a user's bot (``module:Class``, ``choose(view, legal, rng)``)
+"""Python bots at engine speed, inside the batched engine.
+
+Python bots at engine speed: a user's bot (``module:Class``, ``choose(view, legal, rng)``)
 deciding inside the batched engine of :mod:`tarotsim.env` rather than the step-by-step
 reference engine.
 
@@ -44,7 +46,9 @@ _FALLBACK = None  # an answer this path does not take as it is: the deal goes to
 
 
 def cards_of(t: int, s: int) -> list[Card]:
-    """The cards of a pair of masks in id order (``cards.cards_of``, by set bits: views are built
+    """The cards of a pair of masks, in id order.
+
+    The cards of a pair of masks in id order (``cards.cards_of``, by set bits: views are built
     at every decision)."""
     out = []
     while t:
@@ -59,7 +63,9 @@ def cards_of(t: int, s: int) -> list[Card]:
 
 
 def _kernel_setup(rules: Rules, seats):
-    """``(kinds, params)`` for the env kernel, or None when a kernel seat is not an opponent the
+    """The env kernel's opponents, or None when it cannot play them.
+
+    ``(kinds, params)`` for the env kernel, or None when a kernel seat is not an opponent the
     env kernel plays (a policy set, pimc). ``seats``: per seat, a Python bot or ``(name, params)``."""
     from .simulate import bot_setup
 
@@ -71,7 +77,9 @@ def _kernel_setup(rules: Rules, seats):
 
 
 def batchable(rules: Rules, seats, forced=None) -> bool:
-    """Whether :func:`play_records` plays these seats (per seat a Python bot object or a kernel
+    """Whether :func:`play_records` plays these seats.
+
+    Whether :func:`play_records` plays these seats (per seat a Python bot object or a kernel
     bot's ``(name, params)``): a table of the batched environment (``rules.ENV_TABLES``), no
     forced contract, kernel seats that the env kernel plays (random, greedy, heuristic), and no
     Python bot marked ``sequential``."""
@@ -220,7 +228,9 @@ class _Batch:
 
     @staticmethod
     def _picks(choice: EcartChoice, answer):
-        """The écart as single picks in id order (the kernel takes them from the last), each allowed
+        """The écart as single picks in id order.
+
+        The écart as single picks in id order (the kernel takes them from the last), each allowed
         by R-CHIEN-2 after the picks before it (``rules.ecart_pick_choices``, the env kernel's
         mask), or :data:`_FALLBACK`."""
         try:

@@ -75,7 +75,9 @@ class RecordError(ValueError):
 
 
 class Record(dict):
-    """A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
+    """A deal record as :func:`load` reads it.
+
+    A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
     written as one), which a notebook also shows as a picture of the table at the start of play
     (``_repr_svg_``, ``_repr_html_``: :func:`record_svg`)."""
 
@@ -256,7 +258,9 @@ def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
 
 
 def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
-    """``(line number, record)`` of the record on line ``line`` of a records file (1-based; None:
+    """Read the record on one line of a records file.
+
+    ``(line number, record)`` of the record on line ``line`` of a records file (1-based; None:
     the first record), its shape checked. The lines before it are not parsed.
 
     Raises RecordError when that line is blank, is not there or holds no valid record, and when
@@ -281,7 +285,9 @@ def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
 
 
 def records_at(path_or_file, lines=None) -> list[tuple[int, dict]]:
-    """``(line number, record)`` of the records on ``lines`` of a records file (1-based, in file
+    """Read the records on some lines of a records file.
+
+    ``(line number, record)`` of the records on ``lines`` of a records file (1-based, in file
     order; None: every record), their shape checked; the other lines are not parsed.
 
     Raises RecordError when a line asked for is blank, is not there or holds no valid record.
@@ -315,7 +321,9 @@ SEAT_LABEL_FIELDS = ("players", "bots")
 
 
 def seat_labels(record: dict, field: str) -> list[str] | None:
-    """The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
+    """The record's seat labels, or None.
+
+    The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
     seat, else None."""
     v = record.get(field)
     if isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v):
@@ -324,7 +332,9 @@ def seat_labels(record: dict, field: str) -> list[str] | None:
 
 
 def with_seat_labels(record: dict, players=None, bots=None) -> dict:
-    """``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
+    """The record with its seat labels added.
+
+    ``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
     ``scores`` (a new dict; the fields of DESIGN §6 keep their meaning)."""
     out = dict(record)
     for name, labels in (("players", players), ("bots", bots)):
@@ -341,7 +351,9 @@ def with_seat_labels(record: dict, players=None, bots=None) -> dict:
 
 
 def check_appendable(path: str) -> bool:
-    """Check that records may be appended to the plain file ``path`` (``tarotsim play
+    """Check that records may be appended to a plain file.
+
+    Check that records may be appended to the plain file ``path`` (``tarotsim play
     --records``): missing or empty, or a records file whose first record reads (its shape, not
     its replay). Returns whether a newline must be written first (the last line is not ended).
     A file that is not a records file raises :class:`RecordError` (its line and why), so new
@@ -459,7 +471,9 @@ def _check_identity(shape: _Shape) -> None:
 
 
 def _check_dealt(shape: _Shape) -> None:
-    """The dealer, the hands, the piles at table 2 (R-VAR-TWO) and the chien: card names, and no
+    """Check the record's dealer, hands, piles and chien.
+
+    The dealer, the hands, the piles at table 2 (R-VAR-TWO) and the chien: card names, and no
     card dealt twice (R-DEAL-1)."""
     record = shape.record
     shape.need("dealer", _is_int, "a seat number")
@@ -487,7 +501,9 @@ def _check_dealt(shape: _Shape) -> None:
 
 
 def _check_auction(shape: _Shape) -> None:
-    """The bids, the outcome, the taker, partner and contract (R-BID-1), what a played deal must
+    """Check the record's auction, taker, contract, call and écart.
+
+    The bids, the outcome, the taker, partner and contract (R-BID-1), what a played deal must
     name, the called card and the écart."""
     record = shape.record
     shape.need("bids", lambda v: isinstance(v, list), "a list of [seat, bid]")
@@ -574,7 +590,9 @@ def _check_result(shape: _Shape) -> None:
 
 
 def replay(record: dict, line: int | None = None, on_step=None) -> VerifyResult:
-    """Replay every decision of ``record`` through the reference engine; return the outcome,
+    """Replay every decision of a record through the reference engine.
+
+    Replay every decision of ``record`` through the reference engine; return the outcome,
     result and scores it gives. Legality and trick winners are checked; the recorded result
     and scores are not needed (see :func:`verify`).
 
@@ -587,7 +605,9 @@ def replay(record: dict, line: int | None = None, on_step=None) -> VerifyResult:
 
 
 def verify(record: dict, line: int | None = None) -> VerifyResult:
-    """Replay ``record`` and check everything: the deal (R-DEAL-1), every decision, every trick
+    """Replay a record and check everything, its scores included.
+
+    Replay ``record`` and check everything: the deal (R-DEAL-1), every decision, every trick
     winner, then the recorded result and scores against the recomputed ones."""
     r = _Replayer(record, line)
     out = r.run()
@@ -620,7 +640,9 @@ def complete(record: dict, line: int | None = None, on_step=None) -> dict:
 
 
 def positions(record: dict, line: int | None = None) -> tuple[dict, list]:
-    """``(record completed, position after every step)`` of a deal record, for its pictures
+    """The positions of a deal record after every step.
+
+    ``(record completed, position after every step)`` of a deal record, for its pictures
     (:class:`tarotsim.svg.Position`): dealt, each bid, the call, the écart, the chelem, each
     declaration and each card. :func:`complete` replays it, checking every rule."""
     from .svg import position_of
@@ -636,7 +658,9 @@ def positions(record: dict, line: int | None = None) -> tuple[dict, list]:
 
 
 def record_svg(record: dict, at: int | None = None, names=None) -> str:
-    """A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
+    """A deal record as an SVG picture of the table.
+
+    A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
     :func:`positions` (None: the start of play, every hand full, the écart made, with the final
     scores below; negative: from the end, -1 being the last card). ``names`` name the seats
     (default: the record's ``players``, else ``seat 0`` ...)."""
@@ -880,7 +904,9 @@ class _Replayer:
         return VerifyResult(d.outcome, d.result, list(d.scores), d)
 
     def _identity(self):
-        """A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
+        """Check that the record holds the deal its seed and index deal.
+
+        A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
         deals (DESIGN §3: dealer, hands, chien, piles): an edited seed or index would give the
         record, and ``show``, a false identity."""
         rec = self.rec

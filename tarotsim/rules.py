@@ -95,7 +95,9 @@ NO_CEILING = 21
 
 
 def after_play(card: int, led: int, top: int):
-    """``(led, top)`` of a trick once card id ``card`` is played into it: the led suit, fixed by
+    """The led suit and the highest trump of a trick after a card is played.
+
+    ``(led, top)`` of a trick once card id ``card`` is played into it: the led suit, fixed by
     the first card that is not the Excuse (R-PLAY-3), and the highest trump in it (0: none)."""
     if led == LED_NONE and card != EXCUSE:
         led = LED_TRUMPS if card < SUIT_BASE else (card - SUIT_BASE) // 14
@@ -132,7 +134,9 @@ def play_shows(card: int, led: int, top: int, voids: int, ceiling: int):
 
 
 def ecart_trumps_needed(n_ecart: int, n_normal: int) -> int:
-    """Trumps the écart must hold (R-CHIEN-2): trumps only when the ``n_normal`` eligible
+    """The number of trumps the écart must hold (R-CHIEN-2).
+
+    Trumps the écart must hold (R-CHIEN-2): trumps only when the ``n_normal`` eligible
     non-trumps (neither trump, king nor Excuse) are fewer than the ``n_ecart`` cards to lay."""
     return max(0, n_ecart - n_normal)
 
@@ -195,7 +199,9 @@ _FALSE = {"false", "no", "off", "0"}
 
 
 def _whole_number(value):
-    """An int from an int, a numpy integer or a decimal string; None for anything else (a bool,
+    """A whole number from what a caller gives, or None.
+
+    An int from an int, a numpy integer or a decimal string; None for anything else (a bool,
     a float such as 1.5, which is refused rather than truncated)."""
     import operator
     import re

@@ -1,4 +1,6 @@
-"""Blocks of deals played by the seats' players (``tarotsim.players``): the one place where a
+"""Blocks of deals played by the seats' players, on the path the runner chooses.
+
+Blocks of deals played by the seats' players (``tarotsim.players``): the one place where a
 run's path is chosen, the kernels (fast path) or step by step (slow path), and the loop of a run
 whose every deal is written (facts, records).
 """
@@ -18,7 +20,9 @@ SLOW_BLOCK = 500
 
 
 class Runner:
-    """Plays blocks of deals with the chosen players: the kernels when every seat plays a
+    """Plays blocks of deals with the chosen players, on the fast or the slow path.
+
+    Plays blocks of deals with the chosen players: the kernels when every seat plays a
     registered bot or a policy set (fast path); with Python bots, the batched engine calling them
     at their decisions (:mod:`tarotsim.pybatch`: kernel tables, the other seats random, greedy or
     heuristic, no forced contract), else the ``Game`` deal by deal (slow path). All three play the
@@ -70,7 +74,9 @@ class Runner:
         return FAST_BLOCK if self.fast else SLOW_BLOCK
 
     def totals(self, a: int, b: int, progress=None) -> np.ndarray:
-        """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of deals ``a .. b - 1``: the
+        """The integer totals of deals ``a .. b - 1``.
+
+        The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of deals ``a .. b - 1``: the
         kernels' streaming aggregate on the fast path (``simulate.totals``), else block by block.
         ``progress(n)`` is called with the deals just finished."""
         from . import simulate as sim
@@ -81,7 +87,9 @@ class Runner:
         return self.write(a, b, progress=progress)
 
     def write(self, a: int, b: int, *, facts=None, records=None, progress=None) -> np.ndarray:
-        """Play deals ``a .. b - 1`` block by block (:attr:`block_size`: bounded memory) and write
+        """Play a range of deals block by block and write each block.
+
+        Play deals ``a .. b - 1`` block by block (:attr:`block_size`: bounded memory) and write
         each block as it comes: its facts to ``facts`` (``facts.write(f)``: a
         ``simulate.CsvFacts`` or ``simulate.ParquetFacts``), its records to the text stream
         ``records`` (one JSON line per deal, each naming its seats' bots: DESIGN §6, field

@@ -245,7 +245,9 @@ def parse_points(text) -> int:
 
 
 def check_names(names, n_seats: int | None = None) -> list[str]:
-    """Player names, stripped and checked: none empty, no two alike once case is ignored (a player
+    """Strip and check the player names.
+
+    Player names, stripped and checked: none empty, no two alike once case is ignored (a player
     is found by name whatever the case, so ``a`` and ``A`` could not be told apart), and exactly
     ``n_seats`` of them when given."""
     names = [str(n).strip() for n in names]
@@ -318,13 +320,17 @@ CHIEN_CARDS = CHIEN_SIZE
 
 
 def _least_hp(cards: int, oudlers: int) -> int:
-    """The fewest half-points in a pile of at least ``cards`` cards holding ``oudlers`` oudlers
+    """The fewest half-points of a pile (R-CARD-4).
+
+    The fewest half-points in a pile of at least ``cards`` cards holding ``oudlers`` oudlers
     (R-CARD-4): the oudlers, and low cards for the rest."""
     return oudlers * OUDLER_HP + max(0, cards - oudlers) * LOW_HP
 
 
 def _pile_without_tricks(set_aside: int, any_card: bool, oudlers: int) -> tuple[int, int] | None:
-    """Half-points ``(low, high)`` of the pile of a side that won no trick and holds ``oudlers``
+    """The half-points of the pile of a side that won no trick.
+
+    Half-points ``(low, high)`` of the pile of a side that won no trick and holds ``oudlers``
     oudlers, or None if it cannot hold that many.
 
     Such a pile is the ``set_aside`` cards the rules give it (an écart: never a king nor an
@@ -349,7 +355,9 @@ def _pile_without_tricks(set_aside: int, any_card: bool, oudlers: int) -> tuple[
 
 
 def attack_points_range(rules: Rules, contract: str, chelem: str | None, oudlers: int) -> tuple[int, int] | None:
-    """The attack's half-points a deal can give with these facts, ``(low, high)`` inclusive, or
+    """The attack's half-points a deal with these facts can give.
+
+    The attack's half-points a deal can give with these facts, ``(low, high)`` inclusive, or
     None when no deal gives the attack ``oudlers`` oudlers with this contract and chelem.
 
     - The attack won every trick (R-SLAM-2): the defence's pile is only the chien at garde contre
@@ -467,7 +475,9 @@ def _misere_seats(facts: DealFacts, kind: str) -> set[int]:
 
 
 def _check_poignees(facts: DealFacts) -> None:
-    """At most one poignée per player (R-POIG-2), none by a player without trumps (misère
+    """Check the poignées of a deal's facts.
+
+    At most one poignée per player (R-POIG-2), none by a player without trumps (misère
     d'atout, R-MIS-1, R-POIG-3), and no more trumps shown than the deck holds (R-POIG-3)."""
     if not facts.poignees:
         return
@@ -496,7 +506,9 @@ def _check_poignees(facts: DealFacts) -> None:
 
 
 def _check_misere_counts(facts: DealFacts) -> None:
-    """Misères must leave room for the trumps and the face cards in the other hands and the
+    """Check that the misères leave room for the other hands' cards.
+
+    Misères must leave room for the trumps and the face cards in the other hands and the
     chien (R-MIS-1, R-DEAL-1): a hand judged "no trump" or "no face card" holds none of them."""
     if not facts.miseres:
         return

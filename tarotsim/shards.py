@@ -47,7 +47,9 @@ class ShardError(ValueError):
 
 
 def split_shard(text: str, start: int, deals: int) -> tuple[int, int]:
-    """``--shard K/N`` -> the deal range ``(a, b)`` of shard K (1..N) of ``deals`` deals from
+    """The deal range of one shard of a run.
+
+    ``--shard K/N`` -> the deal range ``(a, b)`` of shard K (1..N) of ``deals`` deals from
     ``start``: the N shards are consecutive, differ in size by one deal at most, and cover the
     run exactly."""
     try:
@@ -62,7 +64,9 @@ def split_shard(text: str, start: int, deals: int) -> tuple[int, int]:
 
 
 def pieces(ranges, size: int) -> list[tuple[int, int]]:
-    """``ranges`` cut into consecutive pieces of at most ``size`` deals, aligned on multiples of
+    """Cut deal ranges into aligned pieces.
+
+    ``ranges`` cut into consecutive pieces of at most ``size`` deals, aligned on multiples of
     ``size`` (so a resumed run cuts the same pieces, with the same task keys)."""
     size = max(1, int(size))
     out = []
@@ -109,7 +113,9 @@ _PLAYERS: dict = {}   # per process: (table, options, bots, check_bots) -> playe
 
 @dataclass
 class Job:
-    """One run of ``command`` over deals ``start .. stop - 1``, in plain values (picklable: a
+    """One run of a command over a range of deals, in plain values.
+
+    One run of ``command`` over deals ``start .. stop - 1``, in plain values (picklable: a
     Dask worker rebuilds the rules and the bots from them).
 
     ``settings``: the command's own: ``duplicate`` (tournament); ``contracts``, ``bucket``,
@@ -136,7 +142,9 @@ class Job:
     @classmethod
     def of(cls, command: str, rules: Rules, seed: int, start: int, stop: int, bots: str, *, whole=None,
            check_bots: bool = False, players=None, **settings) -> Job:
-        """The job of a command's arguments, checked (bad bots raise ``ValueError``). ``players``:
+        """The job of a command's arguments, checked.
+
+        The job of a command's arguments, checked (bad bots raise ``ValueError``). ``players``:
         the seats already parsed from ``bots`` (``tarotsim.players.parse_players``, with
         ``check_bots``), kept for this process: the text is parsed once per process (a Dask worker
         parses it again)."""
@@ -163,7 +171,9 @@ class Job:
         return _PLAYERS[key]
 
     def config(self) -> dict:
-        """Everything that decides this run's totals and how its report reads (but not its deal
+        """Everything that decides this run's totals and report.
+
+        Everything that decides this run's totals and how its report reads (but not its deal
         range): two parts of one run have equal configurations."""
         from .players import players_label
 
@@ -208,12 +218,16 @@ class Job:
         return (t.bins, t.oudlers, t.misc)
 
     def warm_up(self) -> None:
-        """Load (or compile) the kernels this job runs, on one deal: done once per process
+        """Load or compile the kernels this job runs.
+
+        Load (or compile) the kernels this job runs, on one deal: done once per process
         before the timed work."""
         self.compute(self.start, self.start + 1)
 
     def compile_seconds(self) -> int | None:
-        """About how many seconds numba takes to compile the kernels this job runs when its cache
+        """About how long compiling this job's kernels takes, or None.
+
+        About how many seconds numba takes to compile the kernels this job runs when its cache
         lacks them (a first run, or sources changed), else None (loaded; also for Python bots,
         whose deals the kernels do not play whole)."""
         from ._builds.runs import first_kernel
@@ -288,7 +302,9 @@ def _deals_counted(command: str, t) -> int | None:
 
 @dataclass
 class Saved:
-    """A run's totals over the deal ranges ``done`` of its whole range ``run``, with its
+    """A run's totals so far, with its configuration.
+
+    A run's totals over the deal ranges ``done`` of its whole range ``run``, with its
     configuration (:meth:`Job.config`), the seconds spent and the threads (or Dask worker
     threads) it ran on."""
 
@@ -381,7 +397,9 @@ def loads(text: str, name: str = "saved run") -> Saved:
 
 
 def load(path: str) -> Saved:
-    """:func:`loads` of the file ``path`` (an unreadable file, one too large to be a saved run or
+    """Load a saved run from a file.
+
+    :func:`loads` of the file ``path`` (an unreadable file, one too large to be a saved run or
     not UTF-8 is a :class:`ShardError`)."""
     try:
         text = json_input.read_text(path, "a tarotsim saved run")
@@ -446,7 +464,9 @@ def merge(parts: list[tuple[str, Saved]]) -> Saved:
 # running, with a checkpoint
 
 def resume(job: Job, path: str) -> Saved:
-    """The run recorded in checkpoint ``path`` (an empty :class:`Saved` when the file does not
+    """The run recorded in a checkpoint.
+
+    The run recorded in checkpoint ``path`` (an empty :class:`Saved` when the file does not
     exist or is empty); refused when the file holds another run or is no saved run."""
     if not os.path.exists(path) or (os.path.isfile(path) and os.path.getsize(path) == 0):
         return Saved.empty(job)
@@ -523,7 +543,9 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
 
 
 def warm_up(job: Job, log=None) -> float:
-    """Load the kernels ``job`` runs from numba's cache, or compile them: then ``log`` is told
+    """Load or compile the kernels a job runs, and return the seconds spent.
+
+    Load the kernels ``job`` runs from numba's cache, or compile them: then ``log`` is told
     first, with about how long it takes (``tarotsim._builds.runs.COMPILE_SECONDS``), and the seconds spent
     are returned (0 when loaded: the time of a report is the deals' alone)."""
     about = job.compile_seconds()
@@ -553,7 +575,9 @@ def checkpoint_kept(path: str, saved: Saved) -> str:
 # reports
 
 def report(saved: Saved):
-    """What a single run over ``saved``'s deals prints, built by the same functions: a
+    """The report of a single run over the saved deals.
+
+    What a single run over ``saved``'s deals prints, built by the same functions: a
     :class:`tarotsim.simulate.Summary` (simulate), a :class:`tarotsim.tournament.TournamentResult`
     (tournament) or the :func:`tarotsim.study.report` dict (study bidding). The deals must be one
     range (:func:`merge` checks it)."""

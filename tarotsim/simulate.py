@@ -51,7 +51,9 @@ SIMULATED_TABLES = KERNEL_TABLES
 # arguments
 
 def _rules(rules, any_table: bool = False) -> Rules:
-    """The rules, checked for the kernels (``any_table``: for the summaries of facts of any
+    """Check the rules for the kernels.
+
+    The rules, checked for the kernels (``any_table``: for the summaries of facts of any
     table, whichever engine played them)."""
     if isinstance(rules, Rules):
         r = rules
@@ -63,7 +65,9 @@ def _rules(rules, any_table: bool = False) -> Rules:
 
 
 def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels
+    """The seats' bot kinds and parameters for the kernels.
+
+    ``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels
     (:func:`bot_setup` without the policy tuple).
     """
     kinds, params, _ = bot_setup(rules, bots)
@@ -109,7 +113,9 @@ def _seats(rules: Rules, bots):
 
 
 def _bots_label(bots) -> str:
-    """How a summary names its bots, from what the caller gave (the seats' players: their labels,
+    """How a summary names its bots.
+
+    How a summary names its bots, from what the caller gave (the seats' players: their labels,
     a policy set by its name)."""
     if isinstance(bots, str):
         return bots
@@ -126,7 +132,9 @@ def _bots_label(bots) -> str:
 
 
 class PolicyRaisedError(BotRaisedError):
-    """A policy set raised inside the kernels in deal ``(seed, index)``, and the slow path played
+    """A policy set raised inside the kernels, and the slow path played the deal through.
+
+    A policy set raised inside the kernels in deal ``(seed, index)``, and the slow path played
     that deal through: the kernels' exception, in one line."""
 
     def __init__(self, error: BaseException, seed: int, index: int):
@@ -137,7 +145,9 @@ class PolicyRaisedError(BotRaisedError):
 
 
 def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException | None = None) -> Exception:
-    """The error of deal ``index`` in which a policy set chose what the rules forbid, or raised
+    """The error of a deal in which a policy set broke a rule or raised.
+
+    The error of deal ``index`` in which a policy set chose what the rules forbid, or raised
     (``raised``: the exception the kernels passed on): :func:`slow_path_error`, whose message
     names the bot, the seat, the deal ``(seed, index)``, the decision and the rule; a line from
     the kernels' own exception when the slow path plays the deal through."""
@@ -152,7 +162,9 @@ def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException 
 
 
 def slow_path_error(rules, seed, index: int, bots, forced=None) -> Exception | None:
-    """Deal ``index`` played again on the slow path, every seat's bot through its adapter: the
+    """Play a deal again on the slow path and return the error it stops with, or None.
+
+    Deal ``index`` played again on the slow path, every seat's bot through its adapter: the
     :class:`~tarotsim.engine.IllegalPlayError` or :class:`~tarotsim.engine.BotRaisedError` it
     stops with (naming the bot, the seat, the deal, the decision and the rule), or None."""
     from .adapters import FastBotAdapter, PolicyAdapter
@@ -172,7 +184,9 @@ def slow_path_error(rules, seed, index: int, bots, forced=None) -> Exception | N
 
 
 def _first_raising(a: int, b: int, play) -> tuple[int, BaseException]:
-    """The first deal of ``a .. b - 1`` whose play raises, and its exception: ``play(x, y)`` plays
+    """Find the first deal of a range whose play raises, by halving.
+
+    The first deal of ``a .. b - 1`` whose play raises, and its exception: ``play(x, y)`` plays
     deals ``x .. y - 1`` on the kernels and raises for ``a .. b - 1``. Deals are independent, so
     halving finds it in about ``b - a`` deals played."""
     while b - a > 1:
@@ -223,7 +237,9 @@ def _indices(indices) -> list[int]:
 
 
 def _kernel_args(rules, seed, start, stop, count, bots, forced):
-    """Check a run's arguments and turn them into the kernels' ``(rules, start, stop, rules
+    """Check a run's arguments and turn them into the kernels' arguments.
+
+    Check a run's arguments and turn them into the kernels' ``(rules, start, stop, rules
     vector, bot kinds, bot params, forced seat, forced contract, seed)``."""
     r = _rules(rules)
     if stop is None:
@@ -237,7 +253,9 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
 
 
 def default_threads() -> int:
-    """The default number of worker threads everywhere: every core this process may use
+    """The default number of worker threads.
+
+    The default number of worker threads everywhere: every core this process may use
     (:func:`tarotsim.parallel.available_cores`). Results never depend on the number of threads."""
     return available_cores()
 
@@ -279,7 +297,9 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
 
 
 def _raise_first(r: Rules, seed, bots, forced, outcomes: np.ndarray, indices: np.ndarray, raising) -> None:
-    """Stop the run at its first deal in which a policy set broke a rule (``outcomes`` and
+    """Stop the run at its first deal in which a policy set broke a rule or raised.
+
+    Stop the run at its first deal in which a policy set broke a rule (``outcomes`` and
     ``indices`` of the deals played, ``bot_error`` marked) or raised (``raising``: the first such
     deal and its exception, or None), with the slow path's one line (:func:`bot_error`)."""
     bad = np.flatnonzero(outcomes == L.OUTCOME_BOT_ERROR)
@@ -343,7 +363,9 @@ def _pyarrow():
 
 
 def facts_schema(rules):
-    """The Arrow schema of the facts table: the columns of :func:`facts_csv_header`, typed (a seat
+    """The Arrow schema of the facts table.
+
+    The Arrow schema of the facts table: the columns of :func:`facts_csv_header`, typed (a seat
     or a count a small integer, a name a string, ``attack_points`` a float of whole or half
     points, ``made`` and ``slam_announced`` booleans); what a deal does not have is null where
     the CSV cell is empty."""
@@ -358,7 +380,9 @@ def facts_schema(rules):
 
 
 def facts_arrow(f: np.ndarray, rules, seed):
-    """The facts table of a facts array as a ``pyarrow.Table`` (:func:`facts_schema`): the same
+    """The facts table of a facts array as a ``pyarrow.Table``.
+
+    The facts table of a facts array as a ``pyarrow.Table`` (:func:`facts_schema`): the same
     columns and values as the CSV rows of :func:`facts_csv_rows`, built column by column (each
     copied once out of the structured array, which Arrow cannot share; names through small
     dictionaries, never one Python string per deal)."""
@@ -404,7 +428,9 @@ def facts_arrow(f: np.ndarray, rules, seed):
 
 
 def facts_pandas(f: np.ndarray, rules, seed):
-    """The facts table as a pandas DataFrame whose columns are the Arrow arrays of
+    """The facts table as a pandas DataFrame.
+
+    The facts table as a pandas DataFrame whose columns are the Arrow arrays of
     :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``)."""
     import pandas as pd
 
@@ -412,7 +438,9 @@ def facts_pandas(f: np.ndarray, rules, seed):
 
 
 def facts_polars(f: np.ndarray, rules, seed):
-    """The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
+    """The facts table as a polars DataFrame.
+
+    The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
     copy; extra ``dataframe``)."""
     import polars as pl
 
@@ -420,7 +448,9 @@ def facts_polars(f: np.ndarray, rules, seed):
 
 
 class ParquetFacts:
-    """Facts written block by block as one Parquet file (one row group per block) into a binary
+    """Facts written block by block as one Parquet file.
+
+    Facts written block by block as one Parquet file (one row group per block) into a binary
     stream, such as an output of :func:`tarotsim.outputs.open_outputs`; :meth:`close` finishes it."""
 
     def __init__(self, stream, rules, seed):
@@ -444,7 +474,9 @@ class ParquetFacts:
 
 
 class CsvFacts:
-    """Facts written block by block as CSV rows, with names (:func:`facts_csv_header`, then
+    """Facts written block by block as CSV rows.
+
+    Facts written block by block as CSV rows, with names (:func:`facts_csv_header`, then
     :func:`facts_csv_rows`), into a text stream; the header is written at once. The twin of
     :class:`ParquetFacts` (:meth:`close`, :meth:`abandon` have nothing to finish)."""
 
@@ -504,7 +536,9 @@ class Summary:
 
 
 def compile_text(seconds: float) -> str:
-    """How a report's header tells the time numba spent compiling the kernels before the run
+    """The report header's note of the time numba spent compiling.
+
+    How a report's header tells the time numba spent compiling the kernels before the run
     (a cold cache): nothing when it loaded them."""
     return f" (and {seconds:.1f} s compiling the kernels first, once)" if seconds > 0 else ""
 
@@ -540,7 +574,9 @@ def _fmt_rate(x) -> str:
 
 
 def format_summary(sm: Summary, n_seats: int) -> str:
-    """The summary of a simulation as a short readable report (what ``tarotsim simulate`` and
+    """Format the summary of a simulation as a short readable report.
+
+    The summary of a simulation as a short readable report (what ``tarotsim simulate`` and
     ``tarotsim merge`` print; ``n_seats``: the table's seats)."""
     out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
            f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
@@ -571,7 +607,9 @@ def format_summary(sm: Summary, n_seats: int) -> str:
 
 def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
               chunk_size=DEFAULT_CHUNK, progress=None) -> Summary:
-    """Summary of deals ``start .. stop - 1`` in fixed-size chunks: memory does not grow with
+    """Summarise deals ``start .. stop - 1`` in fixed-size chunks.
+
+    Summary of deals ``start .. stop - 1`` in fixed-size chunks: memory does not grow with
     the number of deals. Integer sums, so the result is the same for any threads / chunk size.
 
     ``progress``: called with the number of deals just finished after every chunk (under a
@@ -590,7 +628,9 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
 
 def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
            chunk_size=DEFAULT_CHUNK, progress=None) -> tuple[np.ndarray, float, tuple[int, int, int, int]]:
-    """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of deals ``start .. stop - 1`` as
+    """The integer totals of a range of deals, as :func:`aggregate` sums them.
+
+    The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of deals ``start .. stop - 1`` as
     :func:`aggregate` sums them, with the seconds spent and ``(start, stop, threads, chunk_size)``
     as checked. Totals of disjoint ranges add up to the totals of their union."""
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
@@ -639,7 +679,9 @@ def summary_from_totals(acc: np.ndarray, rules, seed, start, stop, bots="random"
 
 
 def accumulate(f: np.ndarray, rules) -> np.ndarray:
-    """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of a facts array; totals of
+    """The integer totals of a facts array.
+
+    The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of a facts array; totals of
     consecutive arrays add up, so a long run can be summarised chunk by chunk."""
     r = _rules(rules, any_table=True)
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
@@ -792,7 +834,9 @@ def _with_piles(rec: dict, log: list[int]) -> dict:
 
 
 def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
-    """Full DESIGN §6 records of deals ``indices`` of ``seed`` (the kernel's play, decision for
+    """The full DESIGN §6 records of some deals of a seed.
+
+    Full DESIGN §6 records of deals ``indices`` of ``seed`` (the kernel's play, decision for
     decision; with random bots the same as ``tarotsim.reference.play_deal``)."""
     r = _rules(rules)
     indices = _indices(indices)

@@ -1,4 +1,6 @@
-"""Bot-vs-bot tournaments: duplicate seat rotations, per-bot means with confidence intervals,
+"""Bot-vs-bot tournaments on duplicate seat rotations.
+
+Bot-vs-bot tournaments: duplicate seat rotations, per-bot means with confidence intervals,
 and paired differences between bots.
 
 With ``duplicate`` (the default) every deal ``(seed, index)`` is played once per seat rotation:
@@ -66,7 +68,9 @@ class _Acc:
 
 
 def _exact_sums(groups: dict) -> tuple[int, float, float]:
-    """``(n, sum, sum of squares)`` of the values ``num / den`` grouped as ``{den: [sum num,
+    """The count, sum and sum of squares of grouped fractions, exactly.
+
+    ``(n, sum, sum of squares)`` of the values ``num / den`` grouped as ``{den: [sum num,
     sum num^2, n]}``: added as exact fractions, rounded once, so any split gives the same floats."""
     n, s, s2 = 0, Fraction(0), Fraction(0)
     for den, (a, b, k) in groups.items():
@@ -85,7 +89,9 @@ def _add_group(groups: dict, key, num: np.ndarray) -> None:
 
 @dataclass
 class TournamentTotals:
-    """The integer totals of a tournament over some deals (:func:`accumulate`): totals of
+    """The integer totals of a tournament over some deals.
+
+    The integer totals of a tournament over some deals (:func:`accumulate`): totals of
     disjoint ranges of deals add up (:meth:`add`) to the totals of their union, exactly."""
 
     labels: list                # the distinct bots, in seat order of first appearance
@@ -172,7 +178,9 @@ def _ci(n: int, s: float, s2: float) -> tuple[float, float, float, float]:
 
 
 def verdict(units: int, low: float, high: float) -> str:
-    """What a paired difference over ``units`` deals says: ``significant`` (its interval leaves
+    """The verdict of a paired difference.
+
+    What a paired difference over ``units`` deals says: ``significant`` (its interval leaves
     out 0), ``not significant``, or ``too few deals`` (below :data:`MIN_VERDICT_DEALS`)."""
     if units < MIN_VERDICT_DEALS or math.isnan(low) or math.isnan(high):
         return "too few deals"
@@ -206,7 +214,9 @@ class TournamentResult:
     compile_s: float = 0.0   # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     def to_dict(self) -> dict:
-        """JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
+        """The result as a JSON-ready dict.
+
+        JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
         statistical units, also ``units``) and ``plays`` its seat-plays (a deal counts once per
         rotation in which it held a seat)."""
         return _json_safe({
@@ -225,7 +235,9 @@ def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
 
 
 def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Player], threads: int) -> np.ndarray:
-    """Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
+    """Play a chunk of deals and return their facts.
+
+    Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
     seat can, else step by step (:class:`tarotsim.runner.Runner`)."""
     return Runner(rules, seed, seats, threads).block(a, b)[0]
 
@@ -253,7 +265,9 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
 def accumulate(rules: Rules, seed: int, start: int, stop: int, entries: list[Entry], *, duplicate: bool = True,
                threads: int | None = None, progress=None, chunk: int | None = None,
                play=play_chunk) -> TournamentTotals:
-    """The integer totals of deals ``start .. stop - 1`` (arguments as :func:`run`); the totals of
+    """The integer totals of a range of deals.
+
+    The integer totals of deals ``start .. stop - 1`` (arguments as :func:`run`); the totals of
     disjoint ranges add up (:meth:`TournamentTotals.add`) to those of their union."""
     seed = check_seed(seed)
     start, stop = check_run(start, stop - start)

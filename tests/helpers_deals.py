@@ -1,4 +1,6 @@
-"""Deals the bots' tests build: the deal kernel's decision trace walked beside the facade
+"""Deals the bots' tests build.
+
+Deals the bots' tests build: the deal kernel's decision trace walked beside the facade
 (:func:`walk_traced`), and a deal with cards a seat cannot see exchanged (:func:`swap_hidden`,
 :func:`replay_public`)."""
 
@@ -41,7 +43,9 @@ def traced_deal(rules, seed, index, bots, forced=None):
 
 
 def walk_traced(rules, seed, index, bots, forced=None):
-    """Play deal ``(seed, index)`` step by step beside the kernel's decision trace: at every
+    """Walk a deal step by step beside the kernel's decision trace.
+
+    Play deal ``(seed, index)`` step by step beside the kernel's decision trace: at every
     decision the kernel handed the bot exactly what the adapter builds from the seat's view
     (kind, seat, hand, legal choices, public view). Yields ``(game, decision, trace row)`` before
     the seat's adapter answers; at the end every traced decision was met and the records agree."""
@@ -66,7 +70,9 @@ def walk_traced(rules, seed, index, bots, forced=None):
 
 
 def swap_hidden(game, seat, rnd):
-    """The deal of ``game`` with two cards the seat cannot see exchanged: between two other
+    """The deal with two cards the seat cannot see exchanged, or None.
+
+    The deal of ``game`` with two cards the seat cannot see exchanged: between two other
     seats' unplayed cards (same suit, so past plays stay legal as often as possible) or with the
     unseen chien. None when there is no such pair."""
     d = game._deal

@@ -1,4 +1,6 @@
-"""The positions of the rule tests on the reference engine (RULES §0 to §12): the tables, card
+"""The positions of the rule tests on the reference engine.
+
+The positions of the rule tests on the reference engine (RULES §0 to §12): the tables, card
 lists, "universe A" (a table-4 deal in which the defence wins every trick), the examples of DESIGN
 §6 and a forced prise short of plain cards.
 

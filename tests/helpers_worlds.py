@@ -69,7 +69,9 @@ def pile_kind(view) -> str | None:
 
 
 def face_down(d):
-    """Table 2 (R-VAR-TWO): ``[(seat, pile, depth)]`` of the pile cards nobody has seen, pile by
+    """The pile cards nobody has seen at table 2 (R-VAR-TWO).
+
+    Table 2 (R-VAR-TWO): ``[(seat, pile, depth)]`` of the pile cards nobody has seen, pile by
     pile from the bottom (a pile whose top was played in this trick shows no card yet)."""
     out = []
     for s, (ps, ups) in enumerate(zip(d.piles, d.face_up)):
@@ -79,7 +81,9 @@ def face_down(d):
 
 
 def true_row(game) -> np.ndarray:
-    """The true locations of the 78 cards (seat, 5 pile, 6 face down in a pile, -1 played) at the
+    """The true locations of the 78 cards at the current decision.
+
+    The true locations of the 78 cards (seat, 5 pile, 6 face down in a pile, -1 played) at the
     current decision; at table 2 a seat's face-up pile tops are its own."""
     d = game._deal
     row = np.full(78, -1, dtype=np.int8)
@@ -107,7 +111,9 @@ def true_row(game) -> np.ndarray:
 # the oracle
 
 def replay_consistent(rules, view, row, truth=None) -> bool:
-    """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules:
+    """Whether a world agrees with the seat's view by the rules.
+
+    Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules:
     the deal it implies replays every public action of the view (:func:`rebuild`) and then
     shows the seat exactly ``view`` (the same hand, chien, trumps shown in the écart, partner,
     declarations, tricks and decision). Table 2: ``truth``, the true deal, gives the piles'
@@ -128,7 +134,9 @@ def seat_view(rules, deal, seat):
 
 
 def rebuild(rules, view, row, truth=None) -> ReferenceDeal:
-    """The reference deal that world ``row`` implies, replayed to the decision of ``view``;
+    """The reference deal that a world implies, replayed to the view's decision.
+
+    The reference deal that world ``row`` implies, replayed to the decision of ``view``;
     raises RuleViolation or ValueError when the world does not agree with the view.
 
     Table 2 (R-VAR-TWO): ``truth`` (the true ``ReferenceDeal``) gives what both players saw of the
@@ -225,7 +233,9 @@ def rebuild(rules, view, row, truth=None) -> ReferenceDeal:
 # the vectorized checker
 
 class FastChecker:
-    """Per-seat forbidden cards, known cards and counts of ``view``; :meth:`check` takes many
+    """A fast check of many worlds against a view.
+
+    Per-seat forbidden cards, known cards and counts of ``view``; :meth:`check` takes many
     worlds (int8[n, 78]) at once and returns a bool per world."""
 
     def __init__(self, rules, view):
@@ -369,7 +379,9 @@ class FastChecker:
 
 
 def free_placements(game, seat) -> np.ndarray:
-    """Every way to deal the cards ``seat`` does not see (neither played, nor in its hand, nor a
+    """Every way to deal the cards a seat does not see, under no rule but the counts.
+
+    Every way to deal the cards ``seat`` does not see (neither played, nor in its hand, nor a
     face-up pile top, nor its own écart) to the other seats and the hidden places, each place
     keeping its count (:class:`FastChecker`'s), under no other rule: int8[n, 78] rows, a
     superset of the seat's worlds that a checker filters into the exact law (independent of
@@ -391,7 +403,9 @@ def free_placements(game, seat) -> np.ndarray:
 
 
 def placements(cons, locs, sizes) -> np.ndarray:
-    """Every way to put the cards a seat cannot place (``cons.allowed``) in the places ``locs``,
+    """Every way to put the cards a seat cannot place in some places.
+
+    Every way to put the cards a seat cannot place (``cons.allowed``) in the places ``locs``,
     place ``locs[i]`` holding ``sizes[i]`` cards in all, the known ones (``cons.known``) included:
     int8[n, 78] rows (-1: played), for exact counts of the sampler's law."""
     base = np.full(78, -1, dtype=np.int8)
@@ -429,7 +443,9 @@ def _drive(game, bot, count):
 
 
 def random_position(table, index, frac, forced=None, options=None):
-    """Deal ``(SEED, index)`` played by the random bot up to fraction ``frac`` of its decisions;
+    """A random position: a deal played by the random bot part of the way.
+
+    Deal ``(SEED, index)`` played by the random bot up to fraction ``frac`` of its decisions;
     ``forced``: (k, contract) makes the k-th active seat take ``contract``."""
     rules = Rules.from_options(table, options or {})
     if forced is not None:
@@ -485,7 +501,9 @@ def chi_square_p(observed, expected):
 
 
 def world_frequencies_match(worlds, exact):
-    """Every exact world is drawn about as often as 1/len(exact) predicts (chi-square), and
+    """Whether the sampler draws each exact world about equally often, and nothing else.
+
+    Every exact world is drawn about as often as 1/len(exact) predicts (chi-square), and
     nothing else is drawn."""
     index = {row.tobytes(): i for i, row in enumerate(exact)}
     hits = np.zeros(len(exact))
@@ -538,7 +556,9 @@ def _normal_quantile(q):
 
 
 def built_game(table, dealer, wishes, exclude=None, forced=None, options=None):
-    """A hand-entered deal: ``wishes`` {seat or "chien": card names} are dealt as asked, the
+    """A hand-entered deal, the other cards dealt at random.
+
+    A hand-entered deal: ``wishes`` {seat or "chien": card names} are dealt as asked, the
     other cards at random (seeded) but never a card ``exclude[seat](card)`` refuses to that seat;
     the first seed that deals no petit sec (R-DEAL-4) is kept."""
     from tarotsim.rng import CHIEN_SIZE, HAND_SIZE

@@ -121,7 +121,9 @@ def new_state(num_envs: int):
 # places, and numba's inlining copies a callee's IR at every call (a longer cold compile)
 @njit(nogil=True, _nrt=False)
 def _begin(rv, seed, index, buf, log, e):
-    """Deal ``(seed, index)``: seating, cards, petit sec (R-GEN-2, R-DEAL-1, R-DEAL-2, R-DEAL-4),
+    """Start a deal in an environment slot, up to its first decision.
+
+    Deal ``(seed, index)``: seating, cards, petit sec (R-GEN-2, R-DEAL-1, R-DEAL-2, R-DEAL-4),
     then the auction's first decision. Returns the deal's bots stream."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -170,7 +172,9 @@ def _turn(rv, buf, e):
 
 @njit(inline="always")
 def _after_declarations(rv, buf, e, which):
-    """After the poignée (``which`` 0) or misère d'atout (1): the next misère the seat is eligible
+    """Move on after a declaration to the next misère or the card.
+
+    After the poignée (``which`` 0) or misère d'atout (1): the next misère the seat is eligible
     for (R-MIS-1, option ``misere``), else its card."""
     ws = buf[0:WS_LEN]
     seat = e[E_SEAT]
@@ -206,7 +210,9 @@ def _close_auction(rv, buf, log, e):
 
 @njit(inline="always")
 def _after_call(rv, buf, log, e):
-    """Prise, garde: the chien is shown and joins the taker's hand, the écart follows (R-CHIEN-1,
+    """Deal with the chien after the call, then set the sides.
+
+    Prise, garde: the chien is shown and joins the taker's hand, the écart follows (R-CHIEN-1,
     R-CHIEN-2); garde sans: the chien is the attack's (R-CHIEN-3); garde contre: the defence's
     (R-CHIEN-4); then the sides (R-CALL-2) and the chelem."""
     ws = buf[0:WS_LEN]
@@ -236,7 +242,9 @@ def _after_call(rv, buf, log, e):
 
 @njit(inline="always")
 def _lay_ecart(rv, buf, log, e, et, es):
-    """The écart ``(et, es)`` leaves the taker's hand and starts the attack's pile (R-CHIEN-1);
+    """Lay the taker's écart.
+
+    The écart ``(et, es)`` leaves the taker's hand and starts the attack's pile (R-CHIEN-1);
     its trumps are shown (R-CHIEN-2)."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -274,7 +282,9 @@ def _card_legal(rv, buf, e):
 
 @njit(nogil=True, _nrt=False)
 def _play_card(rv, buf, log, e, c, policies):
-    """The seat to play plays card ``c`` (legal): the trick, the public signs of its play (voids,
+    """Play a card, closing the trick and the deal when they end.
+
+    The seat to play plays card ``c`` (legal): the trick, the public signs of its play (voids,
     trump ceiling: ``steps.shown_by_play``, R-PLAY-4a to R-PLAY-4d), and at the trick's last card its close
     (R-PLAY-5, R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2); after the last trick, the count and
     the score."""
@@ -354,7 +364,9 @@ def _start_trick(tr, leader, buf, log, e):
 
 @njit(nogil=True, _nrt=False)
 def _apply(rv, buf, log, e, a, policies):
-    """Apply action id ``a`` (legal: in the mask) to the decision the deal waits for, and move on
+    """Apply one action and move on to the next decision.
+
+    Apply action id ``a`` (legal: in the mask) to the decision the deal waits for, and move on
     to the next decision (``E_KIND``, ``E_SEAT``)."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -457,7 +469,9 @@ def _fill_mask(rv, buf, e, row):
 
 @njit(nogil=True, _nrt=False)
 def _fill_obs(rv, buf, log, e, seat, row):
-    """The observation of ``seat`` (``tarotsim.observations``: the same values as
+    """Write a seat's observation.
+
+    The observation of ``seat`` (``tarotsim.observations``: the same values as
     ``observation(game, seat)`` on the same deal)."""
     for k in range(OBS_LEN):
         row[k] = 0
@@ -529,12 +543,16 @@ def _fill_obs(rv, buf, log, e, seat, row):
 # --- the step kernel, built for the opponents -------------------------------------------------------
 
 def _make_opponent(POLICIES, bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits):
-    """The opponents' decisions of a step kernel (:func:`make_env_step`): the random player's, or
+    """Build the opponents' decision step of a step kernel.
+
+    The opponents' decisions of a step kernel (:func:`make_env_step`): the random player's, or
     the bots' dispatch (``bot_*``) when ``POLICIES``."""
 
     @njit(nogil=True, _nrt=False)
     def _opponent(rv, kinds, params, pol, buf, log, e, bst):
-        """The opponent to decide decides (the random player's draws, or its bot's); returns
+        """Make the next opponent's decision.
+
+        The opponent to decide decides (the random player's draws, or its bot's); returns
         ``(action id, bst)``, -1 when it laid its whole écart."""
         ws = buf[0:WS_LEN]
         pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -596,7 +614,9 @@ def _make_opponent(POLICIES, bot_bid, bot_call, bot_ecart, bot_chelem, bot_poign
 
 
 def make_env_step(BOTS=None):
-    """The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
+    """Build the environment's step kernel.
+
+    The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
     bots' dispatch (a ``play.BotDispatch``; ``tarotsim/_builds/env.py``)."""
     POLICIES = BOTS is not None
     tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
@@ -614,7 +634,9 @@ def make_env_step(BOTS=None):
     @njit(nogil=True, _nrt=False)
     def step(rv, cfg, seed, lo, hi, actions, kinds, params, pol, bufs, logs, est, bsts, obs, masks, to_play,
              rewards, terminated, final_logs):
-        """Slots ``lo..hi-1``: apply ``actions[i]`` (-1: start the slot's deal ``est[i, E_INDEX]``),
+        """Step the slots ``lo..hi-1`` up to the agent's next decision.
+
+        Slots ``lo..hi-1``: apply ``actions[i]`` (-1: start the slot's deal ``est[i, E_INDEX]``),
         play the opponents, and at a deal's end store its scores and log, then start the slot's
         next deal (index + stride) at once: the observation, mask and seat written are those of
         the next decision the agent faces. With no agent seat (``cfg[C_AGENT]`` 0) every call

@@ -1,4 +1,6 @@
-"""The ``random`` player's draws (private): uniform over the legal choices, in the draw order of
+"""The ``random`` player's draws (private).
+
+The ``random`` player's draws (private): uniform over the legal choices, in the draw order of
 docs/engine-contract.md, from the deal's bots stream.
 
 They are the engine's own player: the deal kernel's random build (``play.make_play`` without a

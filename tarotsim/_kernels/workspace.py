@@ -1,4 +1,6 @@
-"""The deal kernel's scratch layout (private): the sizes per table code, the workspace
+"""The deal kernel's scratch layout (private).
+
+The deal kernel's scratch layout (private): the sizes per table code, the workspace
 (``WS_*``) that a deal carries from one step to the next, the buffer of one thread (``B_*``,
 :func:`new_buffer`) and the decision trace (``TR_*``, tests only).
 

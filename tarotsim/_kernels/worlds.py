@@ -1,4 +1,6 @@
-"""Exact world sampling for one seat (private kernels, arrays only): what the seat knows ->
+"""Exact world sampling for one seat (private kernels, arrays only).
+
+Exact world sampling for one seat (private kernels, arrays only): what the seat knows ->
 complete deals of the cards it cannot see, drawn uniformly among those that agree with it.
 
 Three steps, each callable from inside another njit function (no Python call, no allocation:
@@ -202,7 +204,9 @@ def _may_hold(s, c, bs, voids, ceiling, flags):
 
 @njit(inline="always")
 def _dealt_to_taker(called):
-    """Suit word of the cards a call shows the taker was dealt (R-CALL-1): a queen is called
+    """The cards a call shows the taker was dealt (R-CALL-1).
+
+    Suit word of the cards a call shows the taker was dealt (R-CALL-1): a queen is called
     only with the four kings, a knight with the kings and queens, a jack with the kings, queens
     and knights; a king (or no call) shows nothing. ``called``: the called card id, or -1."""
     if called < 22:
@@ -240,7 +244,9 @@ def _pile_hidden(know):
 
 @njit(inline="always")
 def _read_plays(rv, know, cons):
-    """Every card played: its player holds one card less (``C_COUNTS``), a trump played joins the
+    """Read the plays into the constraints.
+
+    Every card played: its player holds one card less (``C_COUNTS``), a trump played joins the
     player's dealt trumps (``C_PSEC_ADD``), and what the play shows goes to ``C_VOIDS`` and
     ``C_CEILING`` (``steps.shown_by_play``: R-PLAY-3, R-PLAY-4, R-EXC-1; the voids of the suits
     only, no trump being a ceiling of 0). Returns the cards played, (trump word, suit word)."""
@@ -278,7 +284,9 @@ def _read_plays(rv, know, cons):
 
 @njit(inline="always")
 def _count_places(rv, know, cons):
-    """How many cards each location holds before the plays (R-DEAL-1, R-CHIEN-1), added to
+    """Count the cards each location holds before the plays.
+
+    How many cards each location holds before the plays (R-DEAL-1, R-CHIEN-1), added to
     ``C_COUNTS``; table 2 (R-VAR-TWO): a seat holds its hand and its face-up tops, the cards face
     down in the piles are in ``LOC_UNDER``."""
     table = rv[RV_TABLE]
@@ -297,7 +305,9 @@ def _count_places(rv, know, cons):
 
 @njit(inline="always")
 def _read_declarations(rv, know, cons):
-    """What the declarations and the écart show of a hand, in ``C_CEILING`` and ``C_FLAGS``:
+    """Read what the declarations and the écart show of a hand.
+
+    What the declarations and the écart show of a hand, in ``C_CEILING`` and ``C_FLAGS``:
     misères (R-MIS-1), a poignée shown with the Excuse (R-POIG-3), trumps in the écart
     (R-CHIEN-2: the taker had no other card to put there)."""
     for s in range(MAX_SEATS):
@@ -328,7 +338,9 @@ def _place_bits(cons, t, s, loc):
 
 @njit(inline="always")
 def _place_known(rv, know, cons, played_t, played_s):
-    """``C_ALLOWED`` of the unplayed cards whose place the seat knows, one location each; later
+    """Place the unplayed cards whose place the seat knows.
+
+    ``C_ALLOWED`` of the unplayed cards whose place the seat knows, one location each; later
     sources override earlier ones: a poignée card stays with its holder until played
     (R-POIG-2); the écart as the seat knows it (its own, or the trumps shown, R-CHIEN-2; a
     shown trump may also be in the taker's poignée, R-POIG-3); a face-up pile top (R-VAR-TWO:
@@ -403,7 +415,9 @@ def _place_hidden(rv, know, cons, played_t, played_s):
 
 @njit(inline="always")
 def _petit_sec_checks(rv, know, cons):
-    """``C_PSEC_*``: for each seat whose dealt trumps a world could leave as T1 alone without the
+    """Set up the petit-sec checks of the worlds (R-DEAL-4).
+
+    ``C_PSEC_*``: for each seat whose dealt trumps a world could leave as T1 alone without the
     Excuse (R-DEAL-4; never at table 2, R-VAR-TWO), what its dealt trump word adds to or takes
     from its trumps in the world: the trumps it played, and for the taker the trumps shown in his
     écart in, those of the shown chien out."""
@@ -460,7 +474,9 @@ def derive(rv, know, cons):
 
 @njit(inline="always")
 def _comp_fill(x, lo, hi, sufl, sufh, a, m, i, s):
-    """Fill positions ``i..a-1`` of composition ``x`` with their smallest values, given the sum
+    """Fill the rest of a composition with its smallest values.
+
+    Fill positions ``i..a-1`` of composition ``x`` with their smallest values, given the sum
     ``s`` of positions ``< i``; False when no composition has that prefix."""
     for p in range(i, a):
         if p == a - 1:
@@ -515,7 +531,9 @@ def _factorials(wf):
 
 @njit(nogil=True, _nrt=False)
 def _fix_known(cons, wi):
-    """``W_TEMPLATE``: each card's location when it has one place (-1 played, -2 not known yet);
+    """Fix the cards with one place and the room left per location.
+
+    ``W_TEMPLATE``: each card's location when it has one place (-1 played, -2 not known yet);
     ``W_MASK``: its allowed locations; ``W_C``: the room left per location once the known cards
     are in. A location with no room left is struck from every set, and a card left with one
     place is known, until nothing changes. ``ERR_NO_WORLD`` when a card has no place left."""
@@ -558,7 +576,9 @@ def _fix_known(cons, wi):
 
 @njit(nogil=True, _nrt=False)
 def _find_classes(wi):
-    """The hidden locations (``W_L`` of them: ``W_HL`` their codes, ``W_CAP`` their room) and the
+    """Group the cards of unknown place into classes.
+
+    The hidden locations (``W_L`` of them: ``W_HL`` their codes, ``W_CAP`` their room) and the
     classes of the cards of unknown place by their set of hidden locations (``W_K`` classes:
     ``W_CL_MASK`` the set, bit i = hidden location i, ``W_CL_M`` the number of cards; ``W_MASK``
     each card's set, 0 for a known card). ``ERR_NO_WORLD`` when the room left is not the number
@@ -606,7 +626,9 @@ def _find_classes(wi):
 
 @njit(nogil=True, _nrt=False)
 def _order_classes(wi):
-    """``W_ORDER``: the classes in DP order, ``W_K0`` of them in the prefix. The tail is a chain of
+    """Order the classes for the dynamic programming.
+
+    ``W_ORDER``: the classes in DP order, ``W_K0`` of them in the prefix. The tail is a chain of
     nested classes ``A_1 c A_2 c ... c A_t`` counted in closed form, at the end of the order,
     outermost last (the class allowed everywhere, else the one with the most compositions); the
     prefix goes through the count tables, fewest places and fewest cards first."""
@@ -669,7 +691,9 @@ def _order_classes(wi):
 
 @njit(nogil=True, _nrt=False)
 def _sort_classes(wi):
-    """The class arrays put in DP order (``W_CL_*`` indexed by position in ``W_ORDER``), each
+    """Put the class arrays in the dynamic programming's order.
+
+    The class arrays put in DP order (``W_CL_*`` indexed by position in ``W_ORDER``), each
     class's hidden locations listed (``W_CL_LOCS``, ``W_CL_A`` of them), and ``W_CARDS``: the
     cards of unknown place grouped by class in that order (class k from ``W_CL_START + k``)."""
     K = wi[W_K]
@@ -710,7 +734,9 @@ def _sort_classes(wi):
 
 @njit(nogil=True, _nrt=False)
 def _lay_out_tables(wf, wi):
-    """Where each count table lives in ``wf``. Level k (before prefix class k; level ``W_K0``: after
+    """Lay out the count tables in the float workspace.
+
+    Where each count table lives in ``wf``. Level k (before prefix class k; level ``W_K0``: after
     the prefix) has per hidden location a bound ``W_LV_B`` (cards the classes before it may put
     there) and a stride ``W_LV_STRIDE``, but for the dropped location ``W_DROP`` (the roomiest,
     implied by the sum ``W_LV_SUM``); ``W_LV_OFF``, ``W_LV_SIZE``: its place in ``wf``; ``W_JOFF``:
@@ -757,7 +783,9 @@ def _lay_out_tables(wf, wi):
 
 @njit(nogil=True, _nrt=False)
 def _fill_tables(wf, wi):
-    """The count tables, forwards: ``g_0 = 1`` at the empty state, then for each prefix class k
+    """Fill the count tables, forwards.
+
+    The count tables, forwards: ``g_0 = 1`` at the empty state, then for each prefix class k
     and each composition x of its cards into its places, ``g_{k+1}(u + x) += g_k(u) / prod x!``."""
     L = wi[W_L]
     K0 = wi[W_K0]
@@ -825,7 +853,9 @@ def _fill_tables(wf, wi):
 
 @njit(nogil=True, _nrt=False)
 def _tail_totals(wf, wi):
-    """The cumulative weights of the states after the prefix (from ``W_JOFF``), each state's
+    """The cumulative weights of the states after the prefix.
+
+    The cumulative weights of the states after the prefix (from ``W_JOFF``), each state's
     count times the ways the tail fills the room it leaves; returns the total weight."""
     L = wi[W_L]
     K = wi[W_K]
@@ -850,7 +880,9 @@ def _tail_totals(wf, wi):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _prepare(cons, wf, wi):
-    """Reduce the constraints to classes and fill the count tables; returns (status, total
+    """Reduce the constraints to classes and fill the count tables.
+
+    Reduce the constraints to classes and fill the count tables; returns (status, total
     weight). The number of worlds before the petit-sec rejection is ``total * prod m_k!``."""
     _factorials(wf)
     status = _fix_known(cons, wi)
@@ -874,7 +906,9 @@ def _prepare(cons, wf, wi):
 
 @njit(inline="always")
 def _tail_weight(wf, wi, r, L, K0, K):
-    """Ways (over prod m_j!) to deal the nested tail classes into the room ``r`` left in each
+    """The number of ways to deal the nested tail classes.
+
+    Ways (over prod m_j!) to deal the nested tail classes into the room ``r`` left in each
     hidden location: ``prod_j C(F_j, m_j) / prod_l r_l!``, with ``F_j`` the free places of
     ``A_j`` once the classes inside it are dealt."""
     outer = wi[W_CL_MASK + K - 1]
@@ -914,7 +948,9 @@ def _decode(wi, k, idx, L, drop, u):
 
 @njit(inline="always")
 def _pick_composition(wf, wi, k, u, L, drop, x, lo, hi, sufl, sufh, target):
-    """The composition ``x`` of prefix class ``k`` at which the running sum of
+    """Pick one composition of a prefix class.
+
+    The composition ``x`` of prefix class ``k`` at which the running sum of
     ``g_k(u - x) / prod x!`` over the compositions ending in state ``u`` passes ``target``."""
     a = wi[W_CL_A + k]
     m = wi[W_CL_M + k]
@@ -964,7 +1000,9 @@ def _uniform(st):
 
 @njit(inline="always")
 def _draw_one(wf, wi, total, st, row):
-    """One world into ``row`` (int8[78]): the state after the prefix classes drawn from the
+    """Draw one world.
+
+    One world into ``row`` (int8[78]): the state after the prefix classes drawn from the
     cumulative weights, the prefix compositions drawn backwards from the count tables and each
     prefix class dealt by a uniform shuffle, then the tail classes dealt card by card into the
     free places of their locations. Returns the new state."""
@@ -1112,7 +1150,9 @@ def sample_worlds(cons, st, out, wf, wi):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def count_worlds(cons, wf, wi):
-    """``(status, count)``: the number of worlds the location sets of ``cons`` allow (float64;
+    """Count the worlds that the constraints allow.
+
+    ``(status, count)``: the number of worlds the location sets of ``cons`` allow (float64;
     the petit-sec rule, enforced by rejection when sampling, is not applied here)."""
     if cons[C_STATUS] != OK:
         return cons[C_STATUS], 0.0
@@ -1127,7 +1167,9 @@ def count_worlds(cons, wf, wi):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def world_masks(row, ht, hs):
-    """Hands of one world as masks: ``ht[l]``, ``hs[l]`` (int64[N_LOC]) the trump and suit words
+    """The hands of one world as masks.
+
+    Hands of one world as masks: ``ht[l]``, ``hs[l]`` (int64[N_LOC]) the trump and suit words
     of location ``l`` (seats, then the pile) from a row of :func:`sample_worlds`."""
     for l in range(N_LOC):
         ht[l] = 0

@@ -462,7 +462,9 @@ class ReferenceDeal:
         return self.phase == "play" and not self.tricks and self.next_player() == seat
 
     def poignee_trumps(self, seat: int) -> list[Card]:
-        """Trumps ``seat`` may show (R-POIG-3): its trumps, plus for the taker the trumps he put
+        """The trumps a seat may show in a poignée (R-POIG-3).
+
+        Trumps ``seat`` may show (R-POIG-3): its trumps, plus for the taker the trumps he put
         in the écart when option ``poignee_ecart_trumps`` is on."""
         trumps = [c for c in self.hands[seat] if c.is_trump]
         if seat == self.taker and self.rules.poignee_ecart_trumps:
@@ -478,7 +480,9 @@ class ReferenceDeal:
         return [lv for lv, size in zip(POIGNEE_LEVELS, sizes) if size <= n]
 
     def default_poignee_cards(self, seat: int, level: str) -> list[Card]:
-        """The set the random bot shows: the lowest ``size`` trumps available, or all of them and
+        """The poignée cards the random bot shows.
+
+        The set the random bot shows: the lowest ``size`` trumps available, or all of them and
         the Excuse when it has exactly ``size − 1`` (docs/engine-contract.md)."""
         size = self._poignee_sizes()[POIGNEE_LEVELS.index(level)]
         trumps = self.poignee_trumps(seat)
@@ -593,7 +597,9 @@ class ReferenceDeal:
         return [p[-1] for p, up in zip(self.piles[seat], self.face_up[seat]) if p and up]
 
     def playable(self, seat: int) -> list[Card]:
-        """Every card ``seat`` may choose from: its hand and, at table 2, its face-up pile tops
+        """The cards a seat may choose from.
+
+        Every card ``seat`` may choose from: its hand and, at table 2, its face-up pile tops
         (R-VAR-TWO). The hand itself (kept in id order) at the other tables: no copy per card."""
         if not self.two_player:
             return self.hands[seat]
