@@ -61,10 +61,12 @@ NOT_RUN_PAGES: dict[str, str] = {
 }
 #: numbers that depend on the machine or the moment: masked on both sides before outputs are compared
 MASKS = (
+    # a cold numba cache adds its compile seconds to a report's header (simulate.compile_text)
+    (re.compile(r" \(and \d+(?:\.\d+)? s compiling the kernels first, once\)"), ""),
     (re.compile(r"\b\d[\d,]*(?:\.\d+)? ?(k|M)? (deals|plays|decisions|worlds|rollouts|steps)/s\b"), r"# \2/s"),
     (re.compile(r"\b\d+(?:\.\d+)? (s|ms)\b"), r"# \1"),
     (re.compile(r"\b\d+ thread\(s\)"), "# thread(s)"),
-    (re.compile(r'"(threads|elapsed_s|seconds|\w+_per_s)": [-+\d.eE]+'), r'"\1": #'),
+    (re.compile(r'"(threads|elapsed_s|compile_s|seconds|\w+_per_s)": [-+\d.eE]+'), r'"\1": #'),
     (re.compile(r" at 0x[0-9a-f]+>"), " at 0x#>"),
 )
 

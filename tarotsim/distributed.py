@@ -150,9 +150,8 @@ def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:
     :func:`tarotsim.shards.pieces` of ``size`` deals, but shorter near the end of the run:
     each piece holds at most the deals left (from its start) over ``2 * threads``, and at least
     ``size // TAIL_SPLIT``. With pieces of a second each, the run's last second or so would
-    otherwise keep one worker busy while the others wait for nothing (on 2 workers, 10^7
-    random deals in pieces of 10^6: 1.78x over one worker, against 1.97x for two threads of one
-    process). The full pieces keep :func:`~tarotsim.shards.pieces`'s alignment."""
+    otherwise keep one worker busy while the others wait for nothing (BENCHMARKS.md measures
+    the gain). The full pieces keep :func:`~tarotsim.shards.pieces`'s alignment."""
     full = pieces(ranges, size)
     floor = max(1, size // TAIL_SPLIT)
     share = 2 * max(1, threads)

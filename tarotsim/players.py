@@ -138,7 +138,7 @@ def _is_policy_set(b) -> bool:
     """Whether ``b`` is a policy set.
 
     ``b`` is a ``bots.policy.PolicySet``. Asked without importing ``bots.policy``: no policy set
-    exists before it is loaded, and loading it compiles the policy defaults (about 0.8 s of a
+    exists before it is loaded, and loading it compiles the policy defaults (a part of a
     cold start that the registered bots do not need)."""
     mod = sys.modules.get("bots.policy")
     return mod is not None and isinstance(b, mod.PolicySet)
