@@ -18,6 +18,8 @@ declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``,
 
 from __future__ import annotations
 
+from tarotsim._kernels.layout import BOT_KINDS
+
 from . import heuristic
 
 NAME = "pimc"
@@ -31,8 +33,9 @@ MAX_ROLLOUTS = 64
 #: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
 #: about tenfold a trick: docs/solver.md).
 MAX_EXACT_FROM = 10
-#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``).
-POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``): the bots without a
+#: search.
+POLICIES = {name: BOT_KINDS[name] for name in ("random", "greedy", "heuristic")}
 
 #: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
 #: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots
@@ -48,7 +51,8 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
     ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
                          "deterministic)"),
-    ("policy", 2, int, "rollout policy, by bot code: 2 heuristic, 1 greedy, 0 random"),
+    ("policy", POLICIES["heuristic"], int, "rollout policy, by bot code: " + ", ".join(
+        f"{code} {name}" for name, code in sorted(POLICIES.items(), key=lambda x: -x[1]))),
     ("exact_from", 0, int, f"from this many tricks before the end (the one being played included) each world is "
                            f"solved exactly (tarotsim.solver, the seat's score) instead of rolled out; 0: never "
                            f"(0..{MAX_EXACT_FROM}; not at table 2)"),
@@ -59,4 +63,5 @@ P_ROLLOUTS = _IX["rollouts"]
 P_POLICY = _IX["policy"]
 P_EXACT_FROM = _IX["exact_from"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
-RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2), "exact_from": (0, MAX_EXACT_FROM)}
+RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
+          "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM)}

@@ -7,7 +7,6 @@ Every bad input ends with one line on stderr and exit code 2, never a traceback
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import sys
 
@@ -16,10 +15,11 @@ import click
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
-from .players import Player, Runner, baseline_note, parse_players
+from .players import Player, kernel_path, parse_players
+from .runner import Runner
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
-from .rules import CONTRACTS, N_TRICKS, OPTION_SPECS, TABLES, Rules, RulesError
+from .rules import CONTRACTS, KERNEL_TABLES, N_TRICKS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
 from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
@@ -257,10 +257,9 @@ def sheet(file, players, table, options_, until, check, as_json):
 # ---------------------------------------------------------------------------------------------
 # Simulation: simulate, show, replay
 
-SIM_TABLES = ("3", "4", "5", "5d", "2")
+SIM_TABLES = KERNEL_TABLES  # the tables the kernels play
 #: `play` seats a person at every table (table 2: both players' piles drawn at the prompt, R-VAR-TWO)
-PLAY_TABLES = ("3", "4", "5", "5d", "2")
-RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
+PLAY_TABLES = TABLES
 
 
 def _players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
@@ -306,50 +305,30 @@ def _seed(seed: int | None) -> int:
     return check_seed(seed)
 
 
-def _fmt_rate(x) -> str:
-    return "-" if x is None else f"{100 * x:5.1f}%"
+#: What --bots takes, the same for every command (the grammar: ``bots.split_bots``).
+BOTS_HELP = ("One bot for every seat, or one per seat separated by commas: a registered bot with its parameters "
+             "(heuristic:garde=56; `tarotsim bots` lists them), a policy set or a Python bot (module:NAME). "
+             "random, uniform over the legal choices, is a baseline to compare with.")
 
 
-def format_summary(sm, n_seats: int) -> str:
-    """The summary of a simulation as a short readable report."""
-    from .simulate import compile_text
-
-    out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
-           f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
-           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s"
-           f"{compile_text(sm.compile_s)}", ""]
-    pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")
-    out.append(f"played      {sm.played:>12,}  {pct(sm.played)}")
-    out.append(f"thrown in   {sm.thrown_in:>12,}  {pct(sm.thrown_in)}   (all passed, R-BID-3)")
-    out.append(f"annulled    {sm.annulled:>12,}  {pct(sm.annulled)}   (petit sec, R-DEAL-4)")
-    out.append("")
-    out.append(f"{'contract':<14}{'taken':>12}{'share':>8}{'made':>8}{'mean points':>13}")
-    for c in CONTRACTS:
-        mp = sm.mean_attack_points[c]
-        out.append(f"{c:<14}{sm.taken[c]:>12,}{pct(sm.taken[c]):>8}{_fmt_rate(sm.made_rate[c]):>8}"
-                   f"{('-' if mp is None else f'{mp:.1f}'):>13}")
-    out.append("")
-    out.append(f"petit au bout: attack {sm.petit_au_bout['attack']:,}, defence {sm.petit_au_bout['defence']:,}")
-    chel = ", ".join(f"{k} {v:,}" for k, v in sm.chelems.items() if v) or "none"
-    out.append(f"chelems: {chel}")
-    out.append(f"deals with a poignée: {sm.deals_with_poignee:,}" + (f" · misères: {sm.miseres:,}" if sm.miseres else ""))
-    if sm.table == "5":
-        out.append(f"taker alone (called card his own or in the chien): {sm.taker_alone:,}")
-    out.append("mean score per seat: " + ", ".join(f"{s}: {m:+.2f}" for s, m in enumerate(sm.mean_score[:n_seats])))
-    if sm.mean_taker_score is not None:
-        out.append(f"mean score of the taker: {sm.mean_taker_score:+.2f}")
-    return "\n".join(out)
-
-
-def _common_sim_options(f):
-    f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
-                     help="A variant option (see `tarotsim options`); repeatable.")(f)
-    f = click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
-                     help="One bot for every seat, or one per seat separated by commas (`tarotsim bots` lists "
-                          "them). random, uniform over the legal choices, is a baseline to compare with.")(f)
-    f = click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True,
-                     help="Table type.")(f)
-    return f
+def _run_options(*, tables=SIM_TABLES, bots: str | None = "heuristic", bots_help: str = BOTS_HELP,
+                 seed_help: str = "Seed (default: drawn at random, and reported).",
+                 json_help: str | None = "Print one JSON object."):
+    """The options of every command that plays deals, the same everywhere (a decorator):
+    ``--table`` (one of ``tables``, default 4), ``--bots`` (default ``bots``, None: required),
+    ``--option`` (repeatable), ``--seed`` (0..2^63-1, drawn and reported when not given) and
+    ``--json`` (``json_help``; None: the command has none)."""
+    def add(f):
+        if json_help is not None:
+            f = click.option("--json", "as_json", is_flag=True, help=json_help)(f)
+        f = click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help=seed_help)(f)
+        f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
+                         help="A variant option (see `tarotsim options`); repeatable.")(f)
+        f = click.option("--bots", default=bots, required=bots is None, show_default=bots is not None,
+                         metavar="BOT[,BOT...]", help=bots_help)(f)
+        return click.option("--table", type=click.Choice(tables), default="4", show_default=True,
+                            help="Table type.")(f)
+    return add
 
 
 def _check_bots_option(f):
@@ -432,10 +411,9 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
 
 
 @cli.command()
-@_common_sim_options
+@_run_options(json_help="Print the summary as one JSON object.")
 @_scale_options
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True, help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal: deal (seed, index) is the same whatever the run "
                    "(start + deals at most 2^63).")
@@ -449,7 +427,6 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
               help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
                    ".gz compresses, - is standard output; FILE.parquet writes the same columns, typed, "
                    "as Parquet (needs the parquet extra).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @_check_bots_option
 def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, check_bots, shard,
              save_path, checkpoint_path, scheduler, dask_local):
@@ -473,16 +450,14 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     from . import shards
     from . import simulate as sim
     from .outputs import open_outputs
-    from .record import dumps, with_seat_labels
 
     rules = _rules(table, options_)
     players = _players(bots, rules, check_bots)
-    labels = [p.label for p in players]
     seed = _seed(seed)
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
     threads = _workers(threads, "--threads", work=deals)
-    fast = all(p.fast for p in players)
+    fast = kernel_path(rules, players)  # the runner's choice (tarotsim.runner.Runner): a slow run shows progress
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")
@@ -494,7 +469,8 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             sim._pyarrow()
         except ImportError as e:
             raise BadInput(f"--facts {facts_path}: {e}") from None
-    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots)
+    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots,
+                        players=players)
     outputs = {"--records": records_path, "--facts": facts_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
     # the summary must not mix with a file streamed to standard output
@@ -506,33 +482,18 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                                  scheduler=scheduler, dask_local=dask_local)
             sm = shards.report(saved)
         else:
-            runner = Runner(rules, seed, players, threads)
-            facts_csv = records_fh = facts_parquet = None
+            facts_out = None
             if parquet:
-                facts_parquet = sim.ParquetFacts(outs["--facts"].binary, rules, seed)
+                facts_out = sim.ParquetFacts(outs["--facts"].binary, rules, seed)
             elif "--facts" in outs:
-                facts_csv = csv.writer(outs["--facts"].fh)
-                facts_csv.writerow(sim.facts_csv_header(rules))
-            if "--records" in outs:
-                records_fh = outs["--records"].fh
-            acc = None
+                facts_out = sim.CsvFacts(outs["--facts"].fh, rules, seed)
+            records_fh = outs["--records"].fh if "--records" in outs else None
             t0 = time.perf_counter()
-            block = RECORD_BLOCK if fast else 500
-            with _progress(deals, "simulating") as bar, _abandon_on_error(facts_parquet):
-                for a in range(start, stop, block):
-                    b = min(stop, a + block)
-                    f, recs = runner.block(a, b, with_records=records_fh is not None)
-                    part = sim.accumulate(f, rules)
-                    acc = part if acc is None else acc + part
-                    if facts_csv is not None:
-                        facts_csv.writerows(sim.facts_csv_rows(f, rules, seed))
-                    if facts_parquet is not None:
-                        facts_parquet.write(f)
-                    if records_fh is not None:  # each names its seats' bots (``tarotsim stats --by bot``)
-                        records_fh.write("".join(dumps(with_seat_labels(rec, bots=labels)) + "\n" for rec in recs))
-                    bar.update(b - a)
-            if facts_parquet is not None:
-                facts_parquet.close()  # the file's footer, before the output is committed
+            with _progress(deals, "simulating") as bar, _abandon_on_error(facts_out):
+                acc = Runner(rules, seed, players, threads).write(start, stop, facts=facts_out, records=records_fh,
+                                                                  progress=bar.update)
+            if facts_out is not None:
+                facts_out.close()  # a Parquet file's footer, before the output is committed
             saved = shards.Saved(job.config(), whole, [(start, stop)], acc, time.perf_counter() - t0, threads)
             sm = shards.report(saved)
         if save_path:
@@ -542,19 +503,22 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
 
 
 @contextlib.contextmanager
-def _abandon_on_error(parquet):
-    """A Parquet writer is closed quietly when the run fails: its output is dropped anyway."""
+def _abandon_on_error(facts):
+    """A facts writer (a Parquet file's) is closed quietly when the run fails: its output is
+    dropped anyway."""
     try:
         yield
     except BaseException:
-        if parquet is not None:
-            parquet.abandon()
+        if facts is not None:
+            facts.abandon()
         raise
 
 
 def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, records_path=None,
                     facts_path=None) -> None:
     """The report of a simulation: what `simulate` prints, and `merge` of its saved parts."""
+    from . import simulate as sim
+
     if as_json:
         d = sm.to_dict()
         d["options"] = rules.non_default_options()
@@ -564,7 +528,7 @@ def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, re
             d["facts"] = facts_path
         click.echo(json.dumps(d), err=to_stderr)
     else:
-        click.echo(format_summary(sm, rules.n_seats), err=to_stderr)
+        click.echo(sim.format_summary(sm, rules.n_seats), err=to_stderr)
         for what, path in (("records", records_path), ("facts", facts_path)):
             if path and path != "-":
                 click.echo(f"{what} written to {path}", err=to_stderr)
@@ -597,14 +561,13 @@ class _NoBar:
 
 @cli.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
-@_common_sim_options
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal (needed without FILE).")
+@_run_options(seed_help="Seed of the deal (needed without FILE).",
+              json_help="Print the deal record (DESIGN §6) instead.")
 @click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
 @click.option("--line", "lines", type=click.IntRange(min=1), metavar="N", multiple=True,
               help="With FILE: the line of the record to show (default: the first record); "
                    "with --html, repeatable (default: every record of FILE).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
-@click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
 @click.option("--html", "html_path", metavar="FILE.html",
               help="Write a replay page instead: one HTML file, needing nothing else, to step through "
                    "the deal(s) card by card (docs/pictures.md).")
@@ -819,12 +782,10 @@ def bots_cmd(as_json):
 
 
 @cli.command()
-@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
-@click.option("--bots", required=True, metavar="BOT,BOT,...",
-              help="One bot per seat, e.g. heuristic,random,random,random (parameters: heuristic:garde=56).")
+@_run_options(bots=None, bots_help="One bot per seat, e.g. heuristic,random,random,random (parameters: "
+                                   "heuristic:garde=56).")
 @click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
               help="Number of deals (each played once per seat rotation with --duplicate).")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal (start + deals at most 2^63).")
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
@@ -832,8 +793,6 @@ def bots_cmd(as_json):
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
                    "when lowered; the results do not depend on it).")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_check_bots_option
 @_scale_options
 def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, check_bots, shard, save_path,
@@ -861,8 +820,8 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
     start, stop, whole = _deal_range(start, deals, shard)
     seed = _seed(seed)
     threads = _workers(threads, "--threads", work=stop - start)
-    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate,
-                        check_bots=check_bots)
+    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots,
+                        players=players, duplicate=duplicate)
     _check_run_outputs({"--save": save_path}, checkpoint_path)
     with open_outputs({"--save": save_path}) as outs:  # checked before the first deal
         with _progress(stop - start, "tournament") as bar:
@@ -889,16 +848,13 @@ def _print_tournament(res, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--table", type=click.Choice(PLAY_TABLES), default="4", show_default=True, help="Table type.")
+@_run_options(tables=PLAY_TABLES, bots_help="One bot for every other seat, or one per other seat in seat order.",
+              json_help=None)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="Your seat, 0..n-1 in playing order (R-GEN-2).")
-@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
-              help="One bot for every other seat, or one per other seat in seat order.")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--deals", type=click.IntRange(min=1), help="Number of deals (default: one round, a deal per seat).")
 @click.option("--until", type=click.IntRange(min=1), metavar="POINTS",
               help="Play until someone's total reaches POINTS, instead of --deals.")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Append every finished deal's record (DESIGN §6), for `tarotsim show` and `replay`.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colours (output to a pipe never has any).")
@@ -994,13 +950,11 @@ def study_group():
 
 
 @study_group.command(name="bidding")
-@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
+@_run_options(bots_help="One bot for every seat, or one per seat: registered bots (with parameters) or policy sets.",
+              json_help="Print one JSON object instead of the tables.")
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Number of deals (each played once per contract).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
-@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
-              help="One bot for every seat, or one per seat: registered bots (with parameters) or policy sets.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -1010,8 +964,6 @@ def study_group():
               help="Width of the hand-points buckets.")
 @click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
               help="Sparse buckets are merged until each holds this many deals.")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
 @click.option("--csv", "csv_path", metavar="FILE", help="Write one CSV row per bucket and contract.")
 @click.option("--plot", "plot_path", metavar="FILE.png",
               help="Draw made rate and mean score against hand points (needs the plot extra).")
@@ -1045,7 +997,6 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
 
     rules = _rules(table, options_)
     seed = _seed(seed)
-    bots_text = bots
     start, stop, whole = _deal_range(start, deals, shard, "the number of deals")
     deals = stop - start
     threads = _workers(threads, "--threads", work=deals)
@@ -1060,15 +1011,14 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     if not all(p.fast for p in players):
         raise BadInput("--bots: the study plays on the fast path: registered bots or policy sets "
                        "(module:POLICY), not a Python bot (module:Class)")
-    if any(p.policy is not None for p in players):
-        bots = [p.engine_bot for p in players]
     try:
-        plan = study.plan(rules, seed, deals, start=start, bots=bots, contracts=contracts)
+        plan = study.plan(rules, seed, deals, start=start, bots=players, contracts=contracts)
         if calibrate_path and plan.contracts != CONTRACTS:
             raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
-    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole, check_bots=check_bots,
+    job = shards.Job.of("study bidding", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots,
+                        players=players,
                         contracts=list(plan.contracts), bucket=bucket, min_deals=min_deals)
     outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)

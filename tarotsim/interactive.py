@@ -24,7 +24,7 @@ from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
 from .display import piles_line
 from .engine import Decision, EcartChoice, Game, IllegalPlayError
 from .rng import STREAM_BOTS, Rng, dealing_order, stream_state
-from .rules import CONTRACTS, MULTIPLIERS, POIGNEE_LEVELS, Rules
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
 from .scoring import format_breakdown
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_seat", "first_index", "next_index",
@@ -276,10 +276,10 @@ def bots_for(text: str, rules: Rules, seat: int) -> list:
     """``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
     order (n - 1 names). Returns one slow-path bot per seat, None at the person's seat; raises
     ``ValueError`` (one line) for a text that names no playable bots."""
-    from .players import _segments, parse_players
+    from .players import bot_texts, parse_players
     from .slowpath import _Guarded
 
-    segs = _segments(text)
+    segs = bot_texts(text)
     others = rules.n_seats - 1
     if len(segs) not in (1, others):
         raise ValueError(f"--bots: you hold seat {seat}; give one bot for the {others} other seats or {others} "
@@ -492,11 +492,11 @@ class Session:
             return
         self._told["taker"] = True
         assert v.contract is not None  # a taker has a contract
+        contract = CONTRACT_OF[v.contract]
         text = (f"{self.who(v.taker)} {self.verb(v.taker, 'takes', 'take')}: {v.contract.replace('_', ' ')} "
-                f"(x{MULTIPLIERS[CONTRACTS.index(v.contract)]})")
-        if v.contract in ("garde_sans", "garde_contre"):
-            side = "attack" if v.contract == "garde_sans" else "defence"
-            text += f"; the chien stays unseen and counts for the {side} (R-CHIEN-3, R-CHIEN-4)"
+                f"(x{contract.multiplier})")
+        if not contract.chien_shown:
+            text += f"; the chien stays unseen and counts for the {contract.chien_to} (R-CHIEN-3, R-CHIEN-4)"
         self.say(text)
 
     def verb(self, seat: int, third: str, second: str) -> str:

@@ -525,6 +525,7 @@ def test_records_are_appended_only_to_a_records_file(capsys, tmp_path):
     assert first == second == records[0]
 
 
+@pytest.mark.slow
 def test_a_reader_that_leaves_ends_the_game_quietly(tmp_path):
     """`tarotsim play | head` (stdout closed by its reader mid-game) ends without a message about
     the records file it did not fail to write, and the records file holds whole lines only."""

@@ -24,11 +24,12 @@ from numba.extending import intrinsic
 #: The decorator of the kernels' small scalar helpers (integers in, integers out: bit tricks, the
 #: random stream, the trick state, a card of the random player). numba compiles each once and LLVM
 #: inlines it at every call (``forceinline``). numba's own ``inline="always"`` copies the callee's
-#: IR into each caller and runs its passes again at every level of nesting: in the deal kernel that
-#: cost about a second of cold compile, and LLVM made no better code of it. Steps that take arrays
-#: stay ``inline="always"``: inlined by LLVM instead, the deal ran slower. numba compiles a helper
-#: once per signature, and a constant argument has a literal type of its own: pass ``np.int64(2)``,
-#: ``np.bool_(False)``, not ``2`` or ``False`` (three such call sites cost 0.35 s of cold compile).
+#: IR into each caller and runs its passes again at every level of nesting, which lengthens the cold
+#: compile of the deal kernel for no better code. Steps that take arrays stay ``inline="always"``:
+#: inlined by LLVM instead, the deal runs slower. numba compiles a helper once per signature, and a
+#: constant argument has a literal type of its own: pass ``np.int64(2)``, ``np.bool_(False)``, not
+#: ``2`` or ``False``, or the helper is compiled once more for each such call site
+#: (BENCHMARKS.md, "Design measurements", has the figures).
 scalar = njit(forceinline=True, nogil=True)
 
 
