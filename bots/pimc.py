@@ -7,7 +7,9 @@ deals of the cards it cannot see, uniformly among those that agree with what it 
 (``tarotsim.worlds``), plays every legal card (one of each class of equivalent cards) in each of
 them and finishes the deal ``rollouts`` times with every seat playing the rollout ``policy``, the same rollout streams for every card
 (common random numbers); it plays the card with the best mean score for itself (ties: the lowest
-card id). Parameters are counts, never seconds, so results stay deterministic.
+card id). With ``exact_from=K``, in the last ``K`` tricks each world is solved instead, every card
+known (the exact solver, ``tarotsim._kernels.solver``): each card's score for the seat with best
+play by every seat. Parameters are counts, never seconds, so results stay deterministic.
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
@@ -28,6 +30,9 @@ DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal c
 MAX_WORLDS = 4096
 #: Most rollouts per world.
 MAX_ROLLOUTS = 64
+#: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
+#: about tenfold a trick: docs/solver.md).
+MAX_EXACT_FROM = 10
 #: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``): the bots without a
 #: search.
 POLICIES = {name: BOT_KINDS[name] for name in ("random", "greedy", "heuristic")}
@@ -48,11 +53,15 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                          "deterministic)"),
     ("policy", POLICIES["heuristic"], int, "rollout policy, by bot code: " + ", ".join(
         f"{code} {name}" for name, code in sorted(POLICIES.items(), key=lambda x: -x[1]))),
+    ("exact_from", 0, int, f"from this many tricks before the end (the one being played included) each world is "
+                           f"solved exactly (tarotsim.solver, the seat's score) instead of rolled out; 0: never "
+                           f"(0..{MAX_EXACT_FROM}; not at table 2)"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
 P_ROLLOUTS = _IX["rollouts"]
 P_POLICY = _IX["policy"]
+P_EXACT_FROM = _IX["exact_from"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
-          "policy": (min(POLICIES.values()), max(POLICIES.values()))}
+          "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM)}

@@ -40,6 +40,7 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, L_CALLED, L_CAR
                                       PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
                                       PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS,
                                       PILE_CARDS, PILE_SEATS, U_LEN)
+from tarotsim._kernels import solver as SV
 from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
 from tarotsim._kernels.play import build_name
 from tarotsim._kernels.seats import next_seat
@@ -54,12 +55,12 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHI
                                       K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,
                                       K_UNDER, LOC_PILE, LOC_UNDER, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive,
                                       sample_worlds)
-from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE,
-                            RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D)
+from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_TRICKS as N_TRICKS,
+                            KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D)
 
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
+from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_EXACT_FROM, P_POLICY, P_ROLLOUTS, P_WORLDS
 
 # the rollout seats' parameters: each policy's defaults
 ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
@@ -83,7 +84,16 @@ PW_WF = PW_WORLDS + (MAX_WORLDS * 78 + 7) // 8  # the sampler's float64 workspac
 PW_STATS = PW_WF + WF_LEN               # counters: decisions searched, worlds, rollouts (benchmarks)
 PW_PILES = PW_STATS + 3                 # table 2: the piles as both players see them (PILES_LEN)
 PW_UNDER = PW_PILES + 2 * PILE_SEATS * N_PILES  # table 2: a world's face-down cards, shuffled
-PIMC_LEN = PW_UNDER + 78
+# ``exact_from``: the exact solver's question, answer, stack and transposition table, and the
+# table's generation (a new one for each world: its sides may differ, R-CALL-2)
+PW_SOLVE_CFG = PW_UNDER + 78
+PW_SOLVE_OUT = PW_SOLVE_CFG + SV.CFG_LEN
+PW_SOLVE_STK = PW_SOLVE_OUT + SV.OUT_LEN
+PW_SOLVE_GEN = PW_SOLVE_STK + SV.MAX_PLY * SV.PL_LEN
+PW_SOLVE_TT = PW_SOLVE_GEN + 1
+#: entries of the transposition table of ``exact_from`` (the last tricks need few)
+SOLVE_TT_ENTRIES = 1 << 14
+PIMC_LEN = PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN
 
 # Table 2 (R-VAR-TWO): the piles as both players see them, int64[PILES_LEN]: per seat and pile
 # (``seat * N_PILES + pile``, the deal's pile order) its height at ``PILE_HEIGHT``, and its face-up top
@@ -396,6 +406,38 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     return n
 
 
+@njit(inline="always")
+def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_cand, total, wsp):
+    """Solve one sampled world exactly and add each candidate card's score for the seat to ``total``.
+
+    ``exact_from``: the world set up in ``base_*`` and ``slog``, every card known
+    (``tarotsim._kernels.solver.solve_in``, the seat's score with best play by every seat)."""
+    for k in range(WS_LEN):
+        sbuf[k] = base_ws[k]
+    for k in range(PUB_LEN):
+        sbuf[B_PUB + k] = base_pub[k]
+    for k in range(MAX_SEATS):
+        sbuf[B_MISERES + k] = base_mis[k]
+    cfg = wsp[PW_SOLVE_CFG:PW_SOLVE_CFG + SV.CFG_LEN]
+    out = wsp[PW_SOLVE_OUT:PW_SOLVE_OUT + SV.OUT_LEN]
+    stk = wsp[PW_SOLVE_STK:PW_SOLVE_GEN].reshape((SV.MAX_PLY, SV.PL_LEN))
+    tt = wsp[PW_SOLVE_TT:PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN].reshape((SOLVE_TT_ENTRIES, SV.TT_LEN))
+    wsp[PW_SOLVE_GEN] += 1
+    cfg[SV.CFG_QUESTION] = SV.Q_CARDS
+    cfg[SV.CFG_MODE] = SV.MODE_SCORE + seat
+    cfg[SV.CFG_TARGET] = 0
+    cfg[SV.CFG_GUESS] = SV.NO_GUESS
+    cfg[SV.CFG_BUDGET] = 0
+    cfg[SV.CFG_FLAGS] = SV.F_ALL
+    cfg[SV.CFG_GEN] = wsp[PW_SOLVE_GEN]
+    cfg[SV.CFG_EXACT] = SV.EXACT_TRICKS
+    SV.solve_in(rv, sbuf, slog, trick0, np.int64(tr), np.int64(pos), cfg, tt, stk, out)
+    # the objective is the seat's score counted for the attack (minus it for a defender)
+    sign = 1 if base_ws[WS_ATT + seat] == 1 else -1
+    for i in range(n_cand):
+        total[i] += sign * out[SV.OUT_CARDS + cand[i]]
+
+
 def make_search(rollout):
     """The ``pimc`` seat's card decision, built on ``rollout``: the njit function
     ``pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)``.
@@ -416,7 +458,8 @@ def make_search(rollout):
         rv : int64[RV_LEN]
             The rules vector.
         params : float64[n_seats, N_BOT_PARAMS]
-            Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``).
+            Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``,
+            ``exact_from``: in the last tricks each world is solved exactly, :func:`_solve_world`).
         seat, ht, hs, pub :
             The seat, its hand (trump word, suit word) and the public view, as every bot gets them.
         ecart_t, ecart_s : int64
@@ -478,14 +521,20 @@ def make_search(rollout):
         tr = pub[PUB_TRICK]
         wsp[PW_STATS] += 1
         wsp[PW_STATS + 1] += n_worlds
-        wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
         tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
         two = rv[RV_TABLE] == TABLE_2
         under = wsp[PW_UNDER:PW_UNDER + 78]
+        exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
+        if not exact:
+            wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
         for w in range(n_worlds):
             trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
             if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
                 st = _deal_under(piles, worlds[w], base_ws, under, st)
+            if exact:
+                _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal, total,
+                             wsp)
+                continue
             for _ in range(n_roll):
                 rst, st = next_u64(st)
                 for i in range(n_legal):

@@ -19,7 +19,7 @@ from .players import Player, kernel_path, parse_players
 from .runner import Runner
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
-from .rules import CONTRACTS, KERNEL_TABLES, OPTION_SPECS, TABLES, Rules, RulesError
+from .rules import CONTRACTS, KERNEL_TABLES, N_TRICKS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
 from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
@@ -858,7 +858,9 @@ def _print_tournament(res, as_json: bool) -> None:
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Append every finished deal's record (DESIGN §6), for `tarotsim show` and `replay`.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colours (output to a pipe never has any).")
-def play(table, seat, bots, seed, deals, until, options_, records_path, no_color):
+@click.option("--analyse", is_flag=True, help="After each deal, what each card cost against best play (as "
+                                              "`tarotsim analyse` shows it).")
+def play(table, seat, bots, seed, deals, until, options_, records_path, no_color, analyse):
     """Play deals yourself, at one seat, against bots at the others.
 
     Each turn shows what your seat may see (your hand by suit, the bids, the chien when
@@ -909,7 +911,7 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
             raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
     try:
         session = interactive.Session(rules, seat, bot_list, seed, deals=deals, until=until, records=records,
-                                      color=False if no_color else None)
+                                      color=False if no_color else None, analyse=analyse)
         result = session.run()
     except BrokenPipeError:  # the reader of stdout left (`| head`): main() ends quietly, as for every command
         raise
@@ -1100,6 +1102,80 @@ def merge(files, as_json):
 from .record_stats import stats_command  # noqa: E402  (registered here, written there)
 
 cli.add_command(stats_command)
+
+
+# ---------------------------------------------------------------------------------------------
+# tarotsim analyse: the exact solver's post-mortem (tarotsim.analysis)
+
+from .analysis import DEFAULT_BUDGET as ANALYSE_BUDGET  # noqa: E402
+from .solver import MODES as SOLVER_MODES  # noqa: E402
+
+
+@cli.command(name="analyse")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--line", type=click.IntRange(min=1), metavar="N",
+              help="With FILE: the line of the record to analyse (default: the first record).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal to play and analyse (without FILE).")
+@click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
+@click.option("--table", type=click.Choice(["3", "4", "5", "5d"]), default="4", show_default=True,
+              help="Table type (with --seed).")
+@click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
+              help="With --seed: one bot for every seat, or one per seat.")
+@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
+@click.option("--from-trick", type=click.IntRange(min=1), metavar="K",
+              help="Analyse from trick K on (default: the first trick the solver values within --budget nodes).")
+@click.option("--budget", type=click.IntRange(min=1), default=ANALYSE_BUDGET, show_default=True, metavar="NODES",
+              help="Most nodes (cards tried by the search) per question: a count, so the output is reproducible.")
+@click.option("--mode", type=click.Choice(SOLVER_MODES), default="points", show_default=True,
+              help="points: the attack's card points; score: the taker's score (petit au bout, slam ...).")
+@click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@click.pass_context
+def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json):
+    """What each card of a deal cost against best play, with every card known.
+
+    Replays the deal (line N of FILE, a deal-records file, or the deal --seed S --index I
+    played by --bots) and, from trick K on, solves the position before every card exactly:
+    the deal's value with best play by both sides, and for each card played what it lost
+    against the best card for its side (0: a best card), with the best card(s) where it
+    differs; then each player's total. Points are the attack's card points (91 in a deal);
+    --mode score weighs the taker's score instead. Tricks before K are not analysed: late in
+    the deal the solver is exact and fast, early it may need more than --budget nodes.
+
+    \b
+    Examples:
+      tarotsim analyse deals.jsonl --line 3
+      tarotsim analyse --seed 7 --index 2 --bots heuristic --from-trick 12 --json
+    """
+    from .analysis import AnalysisError, analyse, format_analysis
+
+    if file is not None:
+        given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
+                 if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise BadInput(f"{', '.join(given)}: a deal read from FILE is analysed as recorded; "
+                           "give FILE --line N, or --seed S --index I")
+        rec, _ = _recorded_deal(file, line)
+        rules = Rules.from_options(rec["table"], rec.get("options") or {})
+    else:
+        if line is not None:
+            raise BadInput("--line N needs FILE, a deal-records file")
+        if seed is None:
+            raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
+        rules = _rules(table, options_)
+        rec = Runner(rules, seed, _players(bots, rules)).block(index, index + 1, with_records=True)[1][0]
+    names_ = _names(names, rules, "--names") if names else None
+    n = N_TRICKS[rules.table]
+    if from_trick is not None and from_trick > n:
+        raise BadInput(f"--from-trick {from_trick}: the deal has {n} tricks at table {rules.table}")
+    try:
+        a = analyse(rec, mode, None if from_trick is None else from_trick - 1, budget)
+    except AnalysisError as e:
+        raise BadInput(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])))
+    else:
+        click.echo(format_analysis(a, names_))
 
 
 # ---------------------------------------------------------------------------------------------

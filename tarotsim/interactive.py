@@ -311,10 +311,12 @@ class Session:
         ``ask(prompt) -> str`` (EOFError ends the game), ``say(text)``; the terminal by default.
     color : bool or None
         Passed to ``click.echo`` by the default ``say``: None colours only a terminal.
+    analyse : bool
+        After each finished deal, the exact solver's post-mortem (``tarotsim.analysis``).
     """
 
     def __init__(self, rules: Rules, seat: int, bots, seed: int, deals: int | None = 1, until: int | None = None,
-                 records=None, ask=None, say=None, color: bool | None = None, hint_bot=None):
+                 records=None, ask=None, say=None, color: bool | None = None, hint_bot=None, analyse: bool = False):
         check_seat(rules, seat)
         self.rules, self.seat, self.bots, self.seed = rules, seat, bots, seed
         self.deals, self.until, self.records_fh = deals, until, records
@@ -325,6 +327,7 @@ class Session:
         self.color = color
         self.game: Game | None = None
         self._tops: tuple = ()  # table 2: the face-up pile tops last told (R-VAR-TWO)
+        self.analyse = analyse
 
     # -- output helpers --------------------------------------------------------------------------
     def style(self, text: str, **kw) -> str:
@@ -427,7 +430,18 @@ class Session:
             self.tell(game)
         rec = game.record()
         self.say(self.format_count(game, rec))
+        if self.analyse and rec["outcome"] == "played":
+            self.say(self.post_mortem(rec))
         return rec
+
+    def post_mortem(self, rec: dict) -> str:
+        """``--analyse``: what each card of the deal cost against best play (``tarotsim.analysis``)."""
+        from .analysis import AnalysisError, analyse, format_analysis
+
+        try:
+            return "\n" + format_analysis(analyse(rec), self.names)
+        except AnalysisError as e:
+            return f"\nno analysis: {e}"
 
     def bot_turn(self, game: Game, d, rng: Rng):
         """A bot's decision, applied; a bot's forbidden answer stops the game naming bot, seat,
