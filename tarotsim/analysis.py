@@ -151,6 +151,20 @@ def analyse(record: dict, mode: str = "points", from_trick: int | None = None, b
                     lost=lost, nodes=solver.nodes, chosen=from_trick is None)
 
 
+def card_costs(a: Analysis, record: dict) -> list[list[int | None]]:
+    """The costs of the cards of ``record`` as a replay page shows them (``card_costs``).
+
+    Per trick, per card in playing order, the half-points the card lost against best play (0 for a
+    best card), None where the analysis has no verdict (tricks before ``a.from_trick``, a budget run
+    out): the record field ``card_costs`` of :mod:`tarotsim.replay_page`. Points mode only."""
+    if a.mode != "points":
+        raise AnalysisError(f"a page shows the cards' costs in card points, not in mode {a.mode!r}")
+    costs: list[list[int | None]] = [[None] * len(t["cards"]) for t in record.get("tricks") or []]
+    for v in a.cards:
+        costs[v.trick][v.position] = v.cost
+    return costs
+
+
 def _amount(x: int | None, mode: str) -> str:
     if x is None:
         return "?"

@@ -642,6 +642,16 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
     write_cli_page(html_path, file, lines, rec, names_for if names else None)
 
 
+def _analysis_page(html_path: str, rec: dict, line: int | None, names, costs) -> None:
+    """``analyse --html``: the replay page of ``rec`` with the cards' costs, written whole or not at all."""
+    from .replay_page import deal_data, write_page
+
+    title = f"line {line}" if line is not None else f"seed {rec['seed']}, index {rec['index']}"
+    write_page(html_path, [deal_data(rec, line, names, costs)], f"tarotsim analysis · {title}")
+    if html_path != "-":
+        click.echo(f"replay page with the cards' costs written to {html_path}", err=True)
+
+
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
     """The record of ``line`` of ``file`` as read, and completed for display (result, scores).
 
@@ -1130,8 +1140,11 @@ from .solver import MODES as SOLVER_MODES  # noqa: E402
               help="points: the attack's card points; score: the taker's score (petit au bout, slam ...).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@click.option("--html", "html_path", metavar="FILE.html",
+              help="Also write the deal's replay page (as `show --html`) with each analysed card's cost on it.")
 @click.pass_context
-def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json):
+def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json,
+                html_path):
     """What each card of a deal cost against best play, with every card known.
 
     Replays the deal (line N of FILE, a deal-records file, or the deal --seed S --index I
@@ -1146,8 +1159,9 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
     Examples:
       tarotsim analyse deals.jsonl --line 3
       tarotsim analyse --seed 7 --index 2 --bots heuristic --from-trick 12 --json
+      tarotsim analyse deals.jsonl --line 3 --html deal.html
     """
-    from .analysis import AnalysisError, analyse, format_analysis
+    from .analysis import AnalysisError, analyse, card_costs, format_analysis
 
     if file is not None:
         given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
@@ -1168,10 +1182,14 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
     n = N_TRICKS[rules.table]
     if from_trick is not None and from_trick > n:
         raise BadInput(f"--from-trick {from_trick}: the deal has {n} tricks at table {rules.table}")
+    if html_path is not None and mode != "points":
+        raise BadInput(f"--html: the page shows the cards' costs in card points; leave out --mode {mode}")
     try:
         a = analyse(rec, mode, None if from_trick is None else from_trick - 1, budget)
     except AnalysisError as e:
         raise BadInput(str(e)) from None
+    if html_path is not None:
+        _analysis_page(html_path, rec, line if file is not None else None, names_, card_costs(a, rec))
     if as_json:
         click.echo(json.dumps(dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])))
     else:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tarotsim.cards import format_points
 from tarotsim.replay_page import MAX_PAGE_DEALS, PageError, card_costs, deal_data, page
 
 DATA = Path(__file__).parent / "data"
@@ -157,6 +158,30 @@ def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, cli):
     complete = [s for s in states if " plays " in s["label"] and len(s["trick"]) == n]
     assert complete[2]["costs"] == ["best", "-3.5"] + ["best"] * (n - 2)
     assert complete[5]["costs"] == ["best"] * (n - 1)  # the unknown cost shows nothing
+
+
+def test_analyse_html_shows_the_solver_s_cost_of_each_card(browser, tmp_path, cli):
+    """``analyse --html``: the page of the analysed deal shows each analysed card's cost as the
+    analysis gives it (``best`` for a best card), and nothing on the tricks not analysed."""
+    rec = dict(EXAMPLES[3])
+    path = tmp_path / "deal.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    n_tricks = len(rec["tricks"])
+    start = n_tricks - 3
+    code, out, _ = cli("analyse", path, "--from-trick", start, "--json")
+    assert code == 0
+    verdicts = json.loads(out)["cards"]
+    page_path = tmp_path / "analysed.html"
+    code, _, err = cli("analyse", path, "--from-trick", start, "--html", page_path)
+    assert code == 0 and str(page_path) in err
+    browser.get(page_path.as_uri())
+    n = len(rec["tricks"][0]["cards"])
+    complete = [s for s in walk(browser, rec) if " plays " in s["label"] and len(s["trick"]) == n]
+    for k, state in enumerate(complete):
+        shown = {v["position"]: v["cost"] for v in verdicts if v["trick"] == k}
+        assert state["costs"] == ["best" if shown[i] == 0 else f"-{format_points(shown[i])}" for i in range(n)
+                                  if shown.get(i) is not None]
+    assert all(not s["costs"] for s in complete[:start - 1]) and all(s["costs"] for s in complete[start - 1:])
 
 
 def assert_not_blank(png: bytes) -> None:
