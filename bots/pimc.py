@@ -1,4 +1,6 @@
-"""``pimc``: the heuristic's bidding (with its own thresholds), call, écart and declarations; its
+"""``pimc``: the heuristic's bidding, call, écart and declarations; its cards by search.
+
+``pimc``: the heuristic's bidding (with its own thresholds), call, écart and declarations; its
 cards by search.
 
 Perfect-information Monte Carlo (the search itself is ``bots/search.py``, inside the deal

@@ -106,7 +106,9 @@ PILES_LEN = 2 * PILE_SEATS * N_PILES
 
 @njit(inline="always")
 def public_piles(rv, ws, pub, piles):
-    """Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
+    """Table 2: the piles as both players see them, from the deal kernel's workspace.
+
+    Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
     kernel's workspace: each pile's height, and its top when it is face up (a top is one of the
     public ``PUB_TOPS_*``). A pile whose top was played in this trick still holds it in the
     workspace until the trick is over (``steps.turn_up_piles``): seen from the table, it is one
@@ -132,7 +134,9 @@ def public_piles(rv, ws, pub, piles):
 
 
 def pile_vector(view) -> np.ndarray:
-    """:func:`public_piles` from a ``tarotsim.engine.SeatView`` (the slow path's adapter), in the
+    """Table 2: the piles as both players see them, from a seat's view.
+
+    :func:`public_piles` from a ``tarotsim.engine.SeatView`` (the slow path's adapter), in the
     same pile order (the deal's, ``tarotsim.rng.deal_with_piles``)."""
     piles = np.zeros(PILES_LEN, dtype=np.int64)
     for seat, (tops, sizes) in enumerate(zip(view.pile_tops, view.pile_sizes)):
@@ -144,7 +148,9 @@ def pile_vector(view) -> np.ndarray:
 
 @njit(inline="always")
 def _deal_under(piles, row, ws, under, st):
-    """Table 2 (R-VAR-TWO): the piles of world ``row`` in the workspace (``WS_STACK``, ``WS_HEIGHT``):
+    """Table 2: deal world ``row``'s piles into the workspace.
+
+    Table 2 (R-VAR-TWO): the piles of world ``row`` in the workspace (``WS_STACK``, ``WS_HEIGHT``):
     every face-up top at the top of its pile, the world's face-down cards (``LOC_UNDER``) dealt to
     the places under them, and under the piles whose top was played in this trick, by a uniform
     shuffle drawn from ``st`` (those cards are exchangeable: nothing tells one place from
@@ -179,7 +185,9 @@ def _deal_under(piles, row, ws, under, st):
 
 @njit(inline="always")
 def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
-    """The seat's knowledge (``worlds.K_*``) from its hand, the public view, its own écart and,
+    """Write the seat's knowledge of where the cards are into ``know``.
+
+    The seat's knowledge (``worlds.K_*``) from its hand, the public view, its own écart and,
     at table 2, the piles as both players see them (``PILE_*``)."""
     for i in range(K_LEN):
         know[i] = 0
@@ -238,7 +246,9 @@ def _seating(rv, dealer, ws):
 
 @njit(inline="always")
 def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
-    """The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
+    """Set up the deal so far in world ``row`` and return its trick state.
+
+    The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
     hold it before the seat's card: hands, sides, piles and declarations in the workspace ``ws``,
     the public view ``spub`` (a copy of ``pub``), the misères ``smis`` and the log ``slog`` (its
     tricks so far). Returns the trick state (``steps.open_trick``'s tuple) after the cards already
@@ -335,7 +345,9 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
 
 @njit(inline="always")
 def _replay_cards(slog, ws, t, k, leader, trick):
-    """The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
+    """The trick state after the first ``k`` cards of a trick.
+
+    The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
     ``steps.after_card``: R-PLAY-3, R-PLAY-5)."""
     _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
     s = leader
@@ -357,7 +369,9 @@ def _replay_cards(slog, ws, t, k, leader, trick):
 
 @njit(inline="always")
 def _equivalent(prev, c, word_known, plain):
-    """Two legal cards of one word (bit indices ``prev < c``) are equivalent when both are worth
+    """Whether two legal cards of one word are equivalent to the searching seat.
+
+    Two legal cards of one word (bit indices ``prev < c``) are equivalent when both are worth
     one half-point (``plain``: T2..T20 in the trump word, ranks 1..10 in the suit word, R-CARD-4), of the same suit for suit cards, and every card ranked between
     them is already known to be out of the other seats' hands (``word_known``: played, in the
     trick, in the seat's hand or its écart): whatever the hidden cards, they win and lose the
@@ -370,7 +384,9 @@ def _equivalent(prev, c, word_known, plain):
 
 @njit(inline="always")
 def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
-    """The legal cards in id order into ``cand``, the lowest of each class of equivalent cards
+    """Write the legal cards to search into ``cand``, one of each equivalent class.
+
+    The legal cards in id order into ``cand``, the lowest of each class of equivalent cards
     only (:func:`_equivalent`: a search that plays out every candidate spends nothing on
     duplicates). Returns their number. At table 2 (R-VAR-TWO) a face-up pile top is never merged
     with another card: playing it turns up the card under it."""
@@ -439,7 +455,9 @@ def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, 
 
 
 def make_search(rollout):
-    """The ``pimc`` seat's card decision, built on ``rollout``: the njit function
+    """Build the ``pimc`` seat's card decision on ``rollout``.
+
+    The ``pimc`` seat's card decision, built on ``rollout``: the njit function
     ``pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)``.
 
     ``rollout`` finishes a deal from a position with the arguments of the bots build's

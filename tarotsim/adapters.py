@@ -1,4 +1,6 @@
-"""The fast bots on the slow path: the kernels' bots (and a user's policy set) deciding for one seat
+"""The fast bots on the slow path: kernel bots and policy sets deciding for one seat of a game.
+
+The fast bots on the slow path: the kernels' bots (and a user's policy set) deciding for one seat
 of a :class:`tarotsim.engine.Game`, from that seat's :class:`~tarotsim.engine.SeatView` alone.
 
 :func:`public_view` builds the kernels' public view (``layout.PUB_*``) from a seat's view, exactly
@@ -16,7 +18,9 @@ from .rules import BOT_DECISIONS, CONTRACT_OF, CONTRACTS, LED_NONE, NO_CEILING, 
 
 
 def public_view(view: SeatView, rules: Rules | None = None):
-    """The kernels' public view (``int64[layout.PUB_LEN]``, ``layout.PUB_*``) built from a
+    """The kernels' public view, built from a seat's view alone.
+
+    The kernels' public view (``int64[layout.PUB_LEN]``, ``layout.PUB_*``) built from a
     :class:`SeatView` alone: what the deal kernel hands a bot at the same decision."""
     import numpy as np
 
@@ -51,7 +55,9 @@ def _view_auction(pub, view: SeatView) -> None:
 
 
 def _view_shown(pub, view: SeatView) -> None:
-    """What was shown to all: the chien, the écart's trumps, the declarations and, at table 2
+    """Fill the public view's part of what was shown to all.
+
+    What was shown to all: the chien, the écart's trumps, the declarations and, at table 2
     (R-VAR-TWO), both players' face-up pile tops."""
     from ._kernels import layout as L
     from .cards import masks_of, parse_cards
@@ -72,7 +78,9 @@ def _view_shown(pub, view: SeatView) -> None:
 
 
 def _view_trick(pub, view: SeatView, rules: Rules) -> None:
-    """The table, the trick being played and the history of the play (``PUB_H_*``: for a
+    """Fill the public view's table, current trick and play history.
+
+    The table, the trick being played and the history of the play (``PUB_H_*``: for a
     search), the trick being played included."""
     from ._kernels import layout as L
     from .rules import N_TRICKS, PLAY_DECISIONS, TABLES
@@ -96,7 +104,9 @@ def _view_trick(pub, view: SeatView, rules: Rules) -> None:
 
 
 def _view_finished_tricks(pub, view: SeatView) -> None:
-    """The bots' bookkeeping of the finished tricks, as ``steps._track_trick`` keeps it: the cards
+    """Fill the bots' bookkeeping of the finished tricks.
+
+    The bots' bookkeeping of the finished tricks, as ``steps._track_trick`` keeps it: the cards
     played, per seat and in all, the tricks and card points each seat won, the voids its plays
     show (``rules.play_shows``) and the partner revealed (R-CALL-3)."""
     from ._kernels import layout as L
@@ -137,7 +147,9 @@ def _trick_state(trick) -> tuple[bool, int, int]:
 
 
 class FastBotAdapter:
-    """A registered fast-path bot (``bots.REGISTRY``) on the slow path, with the kernels'
+    """A registered fast-path bot deciding on the slow path with the kernels' own decisions.
+
+    A registered fast-path bot (``bots.REGISTRY``) on the slow path, with the kernels'
     decisions: ``choose(view, legal, rng)`` turns the :class:`SeatView` into the kernel's
     arguments (own hand masks, :func:`public_view`, legal masks, the bots-stream state) and calls
     the compiled ``decide_*`` entry points over the same njit policies as the deal kernel.
@@ -170,7 +182,9 @@ class FastBotAdapter:
         return r
 
     def kernel_inputs(self, view: SeatView, legal):
-        """What the deal kernel hands the bot at this decision, from the view alone:
+        """The kernel's inputs for this decision, from the seat's view alone.
+
+        What the deal kernel hands the bot at this decision, from the view alone:
         ``(decision code (workspace.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
         arguments (bid: highest; call: legal suit word; écart: normal, candidate trumps, size;
         poignée: levels; misère: which; card: legal trump word, legal suit word, fixed, fmask,
@@ -273,7 +287,9 @@ DECISION_RULES = dict(zip(BOT_DECISIONS, ("R-BID-1", "R-CALL-1", "R-CHIEN-2", "R
 
 
 class PolicyAdapter(FastBotAdapter):
-    """A user's policy set (``bots.policy.PolicySet``) on the slow path: the same inputs as in the
+    """A user's policy set deciding on the slow path.
+
+    A user's policy set (``bots.policy.PolicySet``) on the slow path: the same inputs as in the
     deal kernel, its njit functions called from Python, and its answer handed to the
     :class:`Game` as it is, so a forbidden one is refused there, naming the rule (the kernels
     only mark it). ``rng`` advances as on the fast path."""

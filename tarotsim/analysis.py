@@ -31,7 +31,9 @@ class AnalysisError(ValueError):
 
 @dataclass(frozen=True)
 class CardVerdict:
-    """One card played: ``trick`` and ``position`` 0-based, the seat and its side, the value of the
+    """The verdict on one card played: the deal's value before it and what the card cost.
+
+    One card played: ``trick`` and ``position`` 0-based, the seat and its side, the value of the
     deal before it (``value``), what the card kept (``after``) and lost (``cost``, 0 for a best card),
     the best cards when it was not one of them. ``cost`` is None when the budget ran out."""
 
@@ -48,7 +50,9 @@ class CardVerdict:
 
 @dataclass(frozen=True)
 class Analysis:
-    """:func:`analyse`'s answer: the verdict on each card from ``from_trick`` (0-based) on, the exact
+    """The analysis of a deal: each card's verdict, the trick values and each seat's total cost.
+
+    :func:`analyse`'s answer: the verdict on each card from ``from_trick`` (0-based) on, the exact
     value of the deal at the start of each of those tricks (``values``, by trick index) and at the
     end (``final``), each seat's total cost (``lost``), the nodes searched; ``chosen``: ``from_trick``
     is the first trick solved within the budget."""
@@ -93,7 +97,9 @@ def _deal_of(record: dict):
 
 
 def _first_solved(solver: Solver, deal, budget: int) -> int:
-    """The earliest trick whose position before its first card the solver values within ``budget``
+    """The earliest trick from which the solver values the deal within the budget.
+
+    The earliest trick whose position before its first card the solver values within ``budget``
     nodes, trying from the last trick backwards (the table kept from one to the next)."""
     first = deal.n_tricks - 1
     for t in range(deal.n_tricks - 1, -1, -1):
@@ -105,7 +111,9 @@ def _first_solved(solver: Solver, deal, budget: int) -> int:
 
 def analyse(record: dict, mode: str = "points", from_trick: int | None = None, budget: int = DEFAULT_BUDGET,
             table_bits: int = 18) -> Analysis:
-    """The exact cost of every card of ``record`` from trick ``from_trick`` (0-based; None: the first
+    """Analyse a deal record: the exact cost of every card played from one trick on.
+
+    The exact cost of every card of ``record`` from trick ``from_trick`` (0-based; None: the first
     trick solved within ``budget`` nodes) on; see the module docstring.
 
     Raises

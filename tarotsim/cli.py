@@ -276,14 +276,18 @@ def _note(line: str) -> None:
 
 
 def _over_the_bar(line: str) -> None:
-    """A line for the user on a terminal whose progress bar may be drawn already: the bar's line
+    """Write a line to stderr above the progress bar.
+
+    A line for the user on a terminal whose progress bar may be drawn already: the bar's line
     is cleared first, and the bar is drawn again below at its next step."""
     click.echo(f"\r\x1b[Ktarotsim: {line}", err=True)
 
 
 def _workers(requested: int | None, flag: str, work: int | None = None, unit: str = "deal(s)",
              quiet: bool = False) -> int:
-    """``--threads`` and the like: at most what the machine and the work can use (one line on
+    """The number of workers to use, bounded by the machine and the work.
+
+    ``--threads`` and the like: at most what the machine and the work can use (one line on
     stderr when a request is lowered, unless ``quiet``), an absurd request as one line, exit 2
     (:func:`tarotsim.parallel.bounded_workers`)."""
     from .parallel import WorkersError, bounded_workers
@@ -295,7 +299,9 @@ def _workers(requested: int | None, flag: str, work: int | None = None, unit: st
 
 
 def _seed(seed: int | None) -> int:
-    """The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
+    """The seed to use: the one given, checked, or one drawn at random.
+
+    The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
     drawn at random (and reported by the command)."""
     from .rng import check_seed
 
@@ -314,7 +320,9 @@ BOTS_HELP = ("One bot for every seat, or one per seat separated by commas: a reg
 def _run_options(*, tables=SIM_TABLES, bots: str | None = "heuristic", bots_help: str = BOTS_HELP,
                  seed_help: str = "Seed (default: drawn at random, and reported).",
                  json_help: str | None = "Print one JSON object."):
-    """The options of every command that plays deals, the same everywhere (a decorator):
+    """Decorator adding the options shared by every command that plays deals.
+
+    The options of every command that plays deals, the same everywhere (a decorator):
     ``--table`` (one of ``tables``, default 4), ``--bots`` (default ``bots``, None: required),
     ``--option`` (repeatable), ``--seed`` (0..2^63-1, drawn and reported when not given) and
     ``--json`` (``json_help``; None: the command has none)."""
@@ -339,7 +347,9 @@ def _check_bots_option(f):
 
 
 def _scale_options(f):
-    """Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
+    """Decorator adding the options of a run that may be split.
+
+    Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
     (simulate, tournament, study bidding; the work is in tarotsim.shards and tarotsim.distributed)."""
     f = click.option("--dask-local", type=click.IntRange(min=1), metavar="N",
                      help="Run on a local Dask cluster of N worker processes, at most one per core and per task "
@@ -504,7 +514,9 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
 
 @contextlib.contextmanager
 def _abandon_on_error(facts):
-    """A facts writer (a Parquet file's) is closed quietly when the run fails: its output is
+    """Close a facts writer quietly when the run fails.
+
+    A facts writer (a Parquet file's) is closed quietly when the run fails: its output is
     dropped anyway."""
     try:
         yield
@@ -574,8 +586,10 @@ class _NoBar:
 @_check_bots_option
 @click.pass_context
 def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, html_path, check_bots):
-    """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
-    trick with its leader and winner, the count and the scores.
+    """Show one deal, readable, from its seed or from a file.
+
+    Hands by suit, bids, chien, écart, declarations, every trick with its leader and winner, the
+    count and the scores.
 
     The deal is played again from its seed and index by the bots, or read from FILE, a
     deal-records file (JSON Lines, DESIGN §6; gzip-compressed or - for standard input):

@@ -50,7 +50,9 @@ MODES = ("points", "score")
 
 
 class SolverError(ValueError):
-    """A position the solver cannot take (inconsistent, unknown cards, a finished deal, table 2),
+    """A position or argument the solver cannot take.
+
+    A position the solver cannot take (inconsistent, unknown cards, a finished deal, table 2),
     or a bad argument; the message names the problem."""
 
 
@@ -255,7 +257,9 @@ class Position:
         self._check_plays()
 
     def _check_plays(self) -> None:
-        """Replay the tricks and the trick in progress from the hands they were played from: every
+        """Check the play so far by replaying it from the hands.
+
+        Replay the tricks and the trick in progress from the hands they were played from: every
         card legal (R-PLAY-4a to R-PLAY-4e, R-CALL-4), every trick led by the previous winner
         (R-PLAY-1)."""
         hands = {s: list(h) for s, h in enumerate(self.hands)}
@@ -284,7 +288,9 @@ class Position:
     # -- constructors --------------------------------------------------------------------------------
     @classmethod
     def from_game(cls, game) -> Position:
-        """The position of a :class:`~tarotsim.engine.Game` in its card play (at a card, poignée or
+        """The position of a game in its card play.
+
+        The position of a :class:`~tarotsim.engine.Game` in its card play (at a card, poignée or
         misère decision: declarations still to make count as declined).
 
         The game is the true deal, so every card is known: the hands, the chien and the écart are
@@ -308,7 +314,9 @@ class Position:
 
     @classmethod
     def from_record(cls, record: dict, trick: int, card: int = 0) -> Position:
-        """The position of a deal record (DESIGN §6) before card ``card`` (0-based, from the leader)
+        """The position of a deal record before one of its cards.
+
+        The position of a deal record (DESIGN §6) before card ``card`` (0-based, from the leader)
         of trick ``trick`` (0-based); the record is replayed and checked first
         (``tarotsim.record.replay``)."""
         from .record import RecordError, replay
@@ -321,7 +329,9 @@ class Position:
 
     @classmethod
     def from_deal(cls, deal, trick: int, card: int = 0) -> Position:
-        """The position of a finished reference deal (``tarotsim.reference.deal.ReferenceDeal``, as
+        """The position of a finished reference deal before one of its cards.
+
+        The position of a finished reference deal (``tarotsim.reference.deal.ReferenceDeal``, as
         ``tarotsim.record.replay`` gives it) before card ``card`` of trick ``trick`` (0-based)."""
         if deal.outcome != "played":
             raise SolverError(f"the deal was not played ({deal.outcome}): no card play to solve")
@@ -343,7 +353,9 @@ class Position:
 
     @classmethod
     def from_world(cls, game, worlds, w: int) -> Position:
-        """The position of world ``w`` of ``worlds`` (:func:`tarotsim.worlds.sample` on ``game``): its
+        """The position of one sampled world of a game.
+
+        The position of world ``w`` of ``worlds`` (:func:`tarotsim.worlds.sample` on ``game``): its
         hands and hidden pile with the game's public history, the sides as they are in that world
         (table 5: the partner is whoever holds or played the called card, R-CALL-2)."""
         view = game.view(worlds.seat)
@@ -411,7 +423,9 @@ class Position:
         return d
 
     def deal_key(self) -> tuple:
-        """What the transposition table's entries depend on beyond the cards: entries of one
+        """The position's key for the transposition table, beyond the cards.
+
+        What the transposition table's entries depend on beyond the cards: entries of one
         deal key stay valid from one position to the next."""
         return (self.rules, self.dealer, self.taker, self.partner, self.contract, self.slam_announced,
                 tuple(sorted(self.poignees)), tuple(sorted(self.miseres)))
@@ -422,7 +436,9 @@ def _replace(pos: Position, **kw) -> Position:
 
 
 def _start_pile(contract: str, ecart, chien) -> tuple[Card, ...]:
-    """The attack's pile when the play starts: the écart (R-CHIEN-1), the chien at garde sans
+    """The attack's pile when the play starts.
+
+    The attack's pile when the play starts: the écart (R-CHIEN-1), the chien at garde sans
     (R-CHIEN-3), nothing at garde contre (R-CHIEN-4: the chien is the defence's)."""
     if contract in ("prise", "garde"):
         return tuple(ecart)
@@ -459,7 +475,9 @@ class Solution:
         return tuple(c for c, v in sorted(self.card_values.items()) if v == self.value)
 
     def cost(self, card) -> int:
-        """What ``card`` loses against best play, for the side that plays it (0 for a best card),
+        """What a card loses against best play.
+
+        What ``card`` loses against best play, for the side that plays it (0 for a best card),
         in half-points (points) or score points (score)."""
         card = as_card(card)
         if card not in self.card_values:
@@ -470,7 +488,9 @@ class Solution:
 
 
 class Solver:
-    """Answers questions about positions, keeping its transposition table from one question to the
+    """An exact open-card solver answering questions about positions.
+
+    Answers questions about positions, keeping its transposition table from one question to the
     next while the positions belong to one deal (:meth:`Position.deal_key`; another deal empties it).
 
     Parameters
@@ -538,7 +558,9 @@ class Solver:
         return self.out
 
     def reach(self, position: Position, target: int, budget: int | None = None) -> bool | None:
-        """Whether the objective reaches ``target`` with best play (a null-window search); None
+        """Whether the objective reaches ``target`` with best play.
+
+        Whether the objective reaches ``target`` with best play (a null-window search); None
         when the budget ran out first."""
         if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
             raise SolverError(f"target must be a whole number, not {target!r}")
@@ -549,6 +571,7 @@ class Solver:
     def solve(self, position: Position, cards: bool = True, guess: int | None = None,
               budget: int | None = None) -> Solution:
         """The exact value of ``position`` and, with ``cards``, of each legal card of the seat to move.
+
         ``guess``: a value to try first (e.g. the value one card earlier)."""
         K = _kernels()
         out = self._ask(position, K.Q_CARDS if cards else K.Q_VALUE, guess=guess, budget=budget)
@@ -563,7 +586,9 @@ class Solver:
                         nodes=int(out[K.OUT_NODES]), tests=int(out[K.OUT_TESTS]))
 
     def moves(self, position: Position) -> list[Card]:
-        """The cards the search tries at ``position``, in its order: the legal cards (with merging on,
+        """The cards the search tries at ``position``, in its order.
+
+        The cards the search tries at ``position``, in its order: the legal cards (with merging on,
         one of each class of equivalent ones: the lowest)."""
         K = _kernels()
         out = self._ask(position, K.Q_MOVES)
@@ -583,7 +608,9 @@ def _budget(budget) -> int:
 
 
 def solve(what, mode: str = "points", cards: bool = True, budget: int | None = None) -> Solution:
-    """Solve a :class:`Position` or a :class:`~tarotsim.engine.Game` (:meth:`Position.from_game`):
+    """Solve a position or a game: its exact value and each legal card's value.
+
+    Solve a :class:`Position` or a :class:`~tarotsim.engine.Game` (:meth:`Position.from_game`):
     its exact value and the value of each legal card (see :class:`Solution`)."""
     position = what if isinstance(what, Position) else Position.from_game(what)
     return Solver(mode, budget=budget).solve(position, cards=cards)

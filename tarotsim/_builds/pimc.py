@@ -1,4 +1,6 @@
-"""The deal kernel's ``pimc`` build (private): the bots build with the search
+"""The deal kernel's ``pimc`` build (private): the bots with the search as their card decision.
+
+The deal kernel's ``pimc`` build (private): the bots build with the search
 (``bots.search.make_search``) as its card dispatch, its batch kernels, and the search as one
 compiled call for the slow path.
 
@@ -42,7 +44,9 @@ def new_pimc_buffer():
 
 @njit(nogil=True, _nrt=False)
 def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
-    """The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
+    """The pimc build's card dispatch: the search for a ``pimc`` seat, the bots' dispatch otherwise.
+
+    The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
     from the log when it is the taker at prise or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
     if kind == BOT_PIMC:
         et = np.int64(0)
@@ -98,7 +102,9 @@ def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params
 
 @njit(cache=True, nogil=True)
 def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
-    """``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
+    """Run the pimc build's aggregate and count the search's work into ``stats``.
+
+    ``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
     counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played), for
     ``benchmarks/search.py``."""
     buf = new_pimc_buffer()
@@ -112,7 +118,9 @@ def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
 
 @njit(cache=True, nogil=True)
 def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
-    """:func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``;
+    """One ``pimc`` card decision as a compiled call, for the slow path.
+
+    :func:`pimc_card` for the slow path (``tarotsim.adapters.FastBotAdapter``): ``(card, state)``;
     ``piles``: :func:`pile_vector` of the seat's view (table 2)."""
     wsp = np.zeros(PIMC_LEN, dtype=np.int64)
     return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)

@@ -95,7 +95,9 @@ from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, CH
 
 
 class BotDispatch(NamedTuple):
-    """The bots' decisions as the deal kernel calls them (njit functions, signatures as
+    """The bots' decision functions that the deal kernel calls, handed in by the bots' package.
+
+    The bots' decisions as the deal kernel calls them (njit functions, signatures as
     ``bots.dispatch.bot_*``): what the package that owns the bots hands to :func:`make_play`,
     so that the engine never imports it."""
 
@@ -109,7 +111,9 @@ class BotDispatch(NamedTuple):
 
 
 def build_name(disp, tag):
-    """Give an out-of-line closure of one build of a factory its own name (``disp``: its njit
+    """Give one build's out-of-line closure a name of its own, so cached builds never clash.
+
+    Give an out-of-line closure of one build of a factory its own name (``disp``: its njit
     dispatcher, not compiled yet). numba names a compiled function by its qualified name, its
     argument types and a counter of the process that compiled it: the same closure of two builds,
     compiled by two processes, could get one name, and with both loaded from the on-disk cache
@@ -123,7 +127,9 @@ def _make_auction(POLICIES, TRACE, bot_bid):
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
-        """The auction (R-BID-1, R-BID-2, R-BID-3): each active seat once, in dealing order from
+        """Run the auction and return its taker and contract (R-BID-1, R-BID-2, R-BID-3).
+
+        The auction (R-BID-1, R-BID-2, R-BID-3): each active seat once, in dealing order from
         ``first``, passes (-1) or bids a contract (0 prise .. 3 garde contre) strictly above the
         highest so far; the highest bidder takes. A forced contract (``forced_seat`` >= 0, for
         studies) replaces the bids: that seat bids ``forced_contract``, everybody else passes.
@@ -238,7 +244,9 @@ def _make_announce_chelem(POLICIES, TRACE, bot_chelem):
 
     @njit(inline="always")
     def _announce_chelem(first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
-        """R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
+        """Let the taker announce a chelem and return who leads trick 1 (R-SLAM-1, R-PLAY-1).
+
+        R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
         trick 1, else the first seat does (R-PLAY-1). Returns ``(leader of trick 1, bst)``."""
         taker = ws[WS_TAKER]
         if POLICIES:
@@ -264,7 +272,9 @@ def _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG):
     # the card loop (inlined there, under ``if first``, they slow every card down)
     @njit(nogil=True, _nrt=False)
     def _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst):
-        """The declarations of ``seat`` at its first turn to play, before its card: a poignée
+        """Make a seat's first-turn declarations: its poignée, then its misères.
+
+        The declarations of ``seat`` at its first turn to play, before its card: a poignée
         (R-POIG-1, R-POIG-2, R-POIG-3), then the misères if option ``misere`` is on (R-MIS-1)."""
         ws = buf[0:WS_LEN]
         pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -411,7 +421,9 @@ def _make_play_rest(POLICIES, PILES, ONLY_PILES, _card_step):
 
 
 def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
-    """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
+    """Build the deal kernel for the bots ``BOTS``.
+
+    The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
     player's rules, ``random_player.random_*``, are called directly and no bot is typed or
     compiled, so the random deal neither runs nor compiles any bot's code); otherwise a
     :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
@@ -467,7 +479,9 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     # of the nine array arguments, a good part of the time of a deal.
     @njit(nogil=True, _nrt=False)
     def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
-        """:func:`play_deal` (this build: ``POLICIES`` of :func:`make_play`): the steps of
+        """Play one deal of this build, step by step.
+
+        :func:`play_deal` (this build: ``POLICIES`` of :func:`make_play`): the steps of
         docs/engine-contract.md in order."""
         # one scratch buffer (fewer arguments to pass per deal): workspace, public view, scorer
         ws = buf[0:WS_LEN]

@@ -185,7 +185,9 @@ _HASH_MULT = np.array([(0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * i) % (1 << 63)
 
 @scalar
 def _equivalent(prev, b, others, plain):
-    """Two legal cards of one word (bit indices ``prev < b``) give the same deal when both are
+    """Whether two legal cards of one word give the same deal, so that one of them is searched.
+
+    Two legal cards of one word (bit indices ``prev < b``) give the same deal when both are
     worth one half-point (``plain``: T2..T20, or ranks 1..10 of a suit, R-CARD-4) and no card of
     another hand or of the trick (``others``) is ranked between them: they win and lose against
     the same cards and count the same (the caller checks that suit cards share a suit)."""
@@ -197,7 +199,9 @@ def _equivalent(prev, b, others, plain):
 
 @scalar
 def _winning_card(tt, ts, bkey, fmask):
-    """The card of key ``bkey`` (``steps.CARD_KEY_*``: a trump, or a card of the led suit ``fmask``)
+    """The trick's winning card, as its bits, from its key.
+
+    The card of key ``bkey`` (``steps.CARD_KEY_*``: a trump, or a card of the led suit ``fmask``)
     among the trick's cards ``tt``, ``ts``, as its bits (trump word, suit word)."""
     if bkey >= 32:
         return np.int64(1) << (bkey - 32), np.int64(0)
@@ -206,7 +210,9 @@ def _winning_card(tt, ts, bkey, fmask):
 
 @_step
 def _threat(ws, seat, pos, na, side, key, fm):
-    """Whether a seat of the other side than ``side``, still to play in this trick after ``seat``
+    """Whether the other side can still beat the trick's winning card after ``seat``.
+
+    Whether a seat of the other side than ``side``, still to play in this trick after ``seat``
     (at position ``pos``), can beat the winning card of key ``key`` (``steps.CARD_KEY_*``) when the
     led suit's mask is ``fm`` (0: trumps led): a higher card of the led suit when it follows
     (R-PLAY-4a), a trump when it is void in it (R-PLAY-4b), a higher trump over a trump
@@ -233,7 +239,9 @@ def _threat(ws, seat, pos, na, side, key, fm):
 
 @_step
 def _order_score(ws, seat, pos, na, c, fixed, fmask, bkey, bseat):
-    """How promising card ``c`` of ``seat`` looks (higher first), from the trick alone: a card that
+    """A move-ordering score of one card, from the trick alone (higher first).
+
+    How promising card ``c`` of ``seat`` looks (higher first), from the trick alone: a card that
     surely wins the trick for its side scores 100 and its points (a trick the side surely takes
     gets as many points as it can), a card that surely loses it scores -100 less its points,
     other cards less their points. The Excuse counts as a low card (R-EXC-2: its side keeps it)."""
@@ -256,7 +264,9 @@ def _order_score(ws, seat, pos, na, c, fixed, fmask, bkey, bseat):
 
 @_unit
 def _moves(rv, ws, stk, p, flags, hint):
-    """The candidate cards of the seat to play at ply ``p`` into ``stk[p, PL_MOVES:]``, best first;
+    """Write the candidate cards of ply ``p``, best first, and return their number.
+
+    The candidate cards of the seat to play at ply ``p`` into ``stk[p, PL_MOVES:]``, best first;
     returns their number. Legal cards: ``steps.legal_masks`` (R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
     R-EXC-1) and, in trick 1, ``steps.call_restriction`` (R-CALL-4); with ``F_MERGE`` one card per
     class of equivalent ones (:func:`_equivalent`), the lowest; with ``F_ORDER`` sorted by
@@ -325,7 +335,9 @@ def _moves(rv, ws, stk, p, flags, hint):
 
 @_step
 def _load_trick(stk, p, trick, tr, pos):
-    """Ply ``p`` before the card at position ``pos`` of trick ``tr``, the trick state ``trick``
+    """Set ply ``p`` to a given trick state.
+
+    Ply ``p`` before the card at position ``pos`` of trick ``tr``, the trick state ``trick``
     (``steps.open_trick``'s tuple)."""
     seat, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
     stk[p, PL_SEAT] = seat
@@ -359,7 +371,9 @@ def _open(stk, p, leader, tr):
 
 @_unit
 def _apply(rv, buf, log, stk, p, c):
-    """Play card ``c`` at ply ``p`` (R-PLAY-2) and set ply ``p + 1``: the trick state after it
+    """Play card ``c`` at ply ``p`` and set up ply ``p + 1``.
+
+    Play card ``c`` at ply ``p`` (R-PLAY-2) and set ply ``p + 1``: the trick state after it
     (``steps.after_lead``, ``steps.after_card``: R-PLAY-3, R-PLAY-5); a trick complete is closed
     by ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), its winner
     leading the next (R-PLAY-1). Returns True when that was the deal's last trick."""
@@ -418,7 +432,9 @@ def _undo(buf, stk, p):
 
 @njit(nogil=True, _nrt=False)
 def _score_for(rv, buf, log, mode, attack_hp, oudlers, pab, slam_side):
-    """The score objective of ``mode`` (``MODE_SCORE + seat``) with these facts: the seat's score by
+    """The seat's score objective with the given facts of the deal.
+
+    The score objective of ``mode`` (``MODE_SCORE + seat``) with these facts: the seat's score by
     ``steps.score_deal`` (``tarotsim.scoring.score_core``: R-COUNT-3, R-COUNT-4, R-PAB-3, R-POIG-4,
     R-SLAM-3, R-SCORE-1, R-SCORE-2, R-MIS-2), minus it for a seat of the defence."""
     ws = buf[0:WS_LEN]
@@ -437,7 +453,9 @@ def _attack_points(ws):
 
 @_unit
 def _final(rv, buf, log, stk, q, mode):
-    """The objective once the deal is over (ply ``q`` after the last card): the attack's
+    """The objective once the deal is over.
+
+    The objective once the deal is over (ply ``q`` after the last card): the attack's
     half-points, or a seat's score (``steps.count_points``: R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2)."""
     ws = buf[0:WS_LEN]
     if mode == MODE_POINTS:
@@ -448,7 +466,9 @@ def _final(rv, buf, log, stk, q, mode):
 
 @njit(nogil=True, _nrt=False)
 def _last_trick(rv, buf, log, stk, p, mode):
-    """The objective when ply ``p`` starts the deal's last trick: every seat has one card left,
+    """The objective of the deal's last trick, played out without choice.
+
+    The objective when ply ``p`` starts the deal's last trick: every seat has one card left,
     played in turn (R-PLAY-2) with no choice, the trick closed by ``steps.close_trick`` (R-EXC-3,
     R-EXC-4, R-PAB-1, R-PAB-2). The workspace is as it was on return."""
     ws = buf[0:WS_LEN]
@@ -480,7 +500,9 @@ def _last_trick(rv, buf, log, stk, p, mode):
 
 @_step
 def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_other, other_won_all, left):
-    """What ``side`` (1 attack, 0 defence) takes whatever the other does, from a trick start with
+    """What one side surely takes from a trick start, whatever the other does.
+
+    What ``side`` (1 attack, 0 defence) takes whatever the other does, from a trick start with
     ``left`` tricks to play: ``(half-points, oudlers)``.
 
     * Its trumps above every trump of the other side (``trumps_*``) win the trick they are played to
@@ -513,7 +535,9 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
 
 @_unit
 def _bounds(rv, buf, log, stk, p, mode):
-    """Bounds ``(lo, hi)`` on the objective at ply ``p``: the attack keeps what it holds, plus at a
+    """Lower and upper bounds on the objective at ply ``p``.
+
+    Bounds ``(lo, hi)`` on the objective at ply ``p``: the attack keeps what it holds, plus at a
     trick start what it surely takes (:func:`_sure`), and wins at most every card still out but
     what the defence surely takes (points); in score mode the taker's score with the facts at both
     extremes (those points and oudlers, the petit au bout and the slam either way), the score
@@ -627,7 +651,9 @@ def _tt_find(tt, stk, p, h, gen):
 
 @_step
 def _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint):
-    """Tighten the bounds of the key at ``stk[p, PL_KEY:]`` (a new entry replaces the shallower of
+    """Store a node's bounds and hint in the transposition table.
+
+    Tighten the bounds of the key at ``stk[p, PL_KEY:]`` (a new entry replaces the shallower of
     its bucket, or an entry of another generation) and keep ``hint`` (0: none)."""
     e = _tt_find(tt, stk, p, h, gen)
     if e < 0:
@@ -651,7 +677,9 @@ def _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint):
 
 @scalar
 def _hint_code(c, rt, rs):
-    """A card of the leader as its place among the cards still out: 1 + index (+ 128 in the suit
+    """A card of the leader as a hint code that is the same in every position of one key.
+
+    A card of the leader as its place among the cards still out: 1 + index (+ 128 in the suit
     word), the same card in every position of one key."""
     if c < 22:
         return 1 + popcount(rt & ((np.int64(1) << c) - 1))
@@ -674,7 +702,9 @@ def _hint_card(code, rt, rs):
 
 @_unit
 def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
-    """A new node at ply ``p`` searched in the window ``(alpha, beta)``. Returns ``(known, v)``:
+    """Open a new node at ply ``p``: its value when known at once, else its candidates and window.
+
+    A new node at ply ``p`` searched in the window ``(alpha, beta)``. Returns ``(known, v)``:
     when ``known``, ``v`` is its value as a fail-soft answer (the last trick: exact; a bound or the
     transposition table: at least ``v`` when ``v >= beta``, at most ``v`` when ``v <= alpha``);
     otherwise its candidate cards are ready and its window is set (the whole range at a trick start
@@ -738,7 +768,9 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
 
 @_unit
 def _settle(rv, stk, tt, p, v, gen, cut):
-    """Ply ``p`` is worth ``v`` in the window it was searched with (at most ``v`` when ``v`` is at
+    """Close ply ``p`` with value ``v``, keeping it in the transposition table at a trick start.
+
+    Ply ``p`` is worth ``v`` in the window it was searched with (at most ``v`` when ``v`` is at
     or below its lower end, at least ``v`` at or above its upper end, exactly ``v`` between): a
     trick start keeps that in the transposition table, with the card that decided (``cut``) as the
     hint."""
@@ -755,7 +787,9 @@ def _settle(rv, stk, tt, p, v, gen, cut):
 
 @njit(nogil=True, _nrt=False)
 def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, nodes, budget):
-    """The objective at ply ``root`` with best play, searched in the window ``(alpha, beta)``
+    """Alpha-beta search of the objective at ply ``root``, within a node budget.
+
+    The objective at ply ``root`` with best play, searched in the window ``(alpha, beta)``
     (alpha-beta, fail-soft): returns ``(done, v, nodes)``, ``v`` the value when it lies inside the
     window, else a bound on the side it falls (at most ``v <= alpha``, at least ``v >= beta``);
     ``nodes`` counts on from the one given; ``done`` is False when more than ``budget`` nodes (0:
@@ -814,7 +848,9 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
 
 @njit(nogil=True, _nrt=False)
 def _greedy(rv, buf, log, stk, root, mode, flags):
-    """The value of one line of play from ply ``root``: every seat plays the card the move ordering
+    """A quick guess of the value: one line of play, each seat playing its first-ordered card.
+
+    The value of one line of play from ply ``root``: every seat plays the card the move ordering
     puts first (``_moves``), a quick guess of the value. The workspace is as it was on return."""
     p = root
     while True:
@@ -835,7 +871,9 @@ def _greedy(rv, buf, log, stk, root, mode, flags):
 
 @_step
 def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, nodes, budget, tests):
-    """Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
+    """The exact value at ply ``root`` by null-window tests (MTD(f)), within known bounds.
+
+    Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
     MTD(f) search): the first at ``guess`` (without one, the value of the line :func:`_greedy`
     plays) when it lies in ``(lo, hi]``, else at the middle; each answer moves a bound to the value
     it found, and the next test is just past it. Returns ``(status, lo, hi, nodes)``; ``lo == hi``
@@ -859,7 +897,9 @@ def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, 
 
 @_step
 def _spread(rv, ws, stk, out):
-    """Give each legal card of the seat to play at ply 0 that was not searched the value of the
+    """Give the legal cards left out by merging the value of the card that stood for them.
+
+    Give each legal card of the seat to play at ply 0 that was not searched the value of the
     highest searched card below it in its word: the lowest of its class of equivalent cards
     (``_moves`` keeps the first card of each run of equivalent ones, :func:`_equivalent`)."""
     seat = stk[0, PL_SEAT]
@@ -887,7 +927,9 @@ def _spread(rv, ws, stk, out):
 
 @njit(nogil=True, _nrt=False)
 def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
-    """Answer the question of ``cfg`` (``CFG_*``) about the position held in the deal buffer
+    """Answer one solver question about the position in the deal buffer.
+
+    Answer the question of ``cfg`` (``CFG_*``) about the position held in the deal buffer
     ``buf`` (``workspace.new_buffer``'s layout) and ``log``, the trick in progress being ``trick``
     (``steps.open_trick``'s tuple after the cards already in it), trick ``tr``, position ``pos``,
     into ``out`` (``OUT_*``). ``tt``: the transposition table (int64[2**k, TT_LEN]), ``stk`` the
@@ -972,7 +1014,9 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
 
 @_step
 def _set_up(rv, desc, buf, log):
-    """The deal buffer and log of the position ``desc`` (``D_*``), as the deal kernel would hold it
+    """Set up the deal buffer and log of a described position.
+
+    The deal buffer and log of the position ``desc`` (``D_*``), as the deal kernel would hold it
     before the card at position ``D_POS`` of trick ``D_TRICK``: seating (R-GEN-2, R-DEAL-6), hands,
     sides (R-GEN-3), the called card and its R-CALL-4 ban, declarations, the attack's pile, then the
     tricks from ``D_FIRST`` replayed and closed by the deal kernel's steps (R-PLAY-5, R-EXC-2,
@@ -1049,7 +1093,9 @@ def _set_up(rv, desc, buf, log):
 
 @njit(cache=True, nogil=True)
 def solve_position(rv, desc, cfg, tt, stk, buf, log, out):
-    """:func:`solve_in` on the position described by ``desc`` (``D_*``), set up in ``buf`` (a deal
+    """Set up a described position and answer one solver question about it.
+
+    :func:`solve_in` on the position described by ``desc`` (``D_*``), set up in ``buf`` (a deal
     buffer, ``workspace.new_buffer``) and ``log`` (int64[L_LEN]) first."""
     trick = _set_up(rv, desc, buf, log)
     solve_in(rv, buf, log, trick, desc[D_TRICK], desc[D_POS], cfg, tt, stk, out)
@@ -1057,7 +1103,9 @@ def solve_position(rv, desc, cfg, tt, stk, buf, log, out):
 
 @njit(cache=True, nogil=True)
 def attack_so_far(rv, desc, buf, log, out):
-    """Test hook: the position ``desc`` set up (:func:`_set_up`), then ``out[0:4]``: the attack's
+    """Test hook: what the attack holds so far in a described position, and the seat to play.
+
+    Test hook: the position ``desc`` set up (:func:`_set_up`), then ``out[0:4]``: the attack's
     half-points so far, its oudlers, its tricks, the seat to play."""
     trick = _set_up(rv, desc, buf, log)
     ws = buf[0:WS_LEN]
@@ -1073,7 +1121,9 @@ def new_stack() -> np.ndarray:
 
 
 def new_table(bits: int) -> np.ndarray:
-    """A transposition table of ``2**bits`` entries (int64[2**bits, TT_LEN]; ``TT_LEN * 8`` bytes
+    """A new transposition table of ``2**bits`` entries, its memory touched now.
+
+    A transposition table of ``2**bits`` entries (int64[2**bits, TT_LEN]; ``TT_LEN * 8`` bytes
     each), every page written now (not at its first use by a search: a question's cost is its own)."""
     tt = np.empty((1 << bits, TT_LEN), dtype=np.int64)
     tt.fill(0)
