@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -656,12 +657,11 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
     write_cli_page(html_path, file, lines, rec, names_for if names else None)
 
 
-def _analysis_page(html_path: str, rec: dict, line: int | None, names, costs) -> None:
+def _analysis_page(html_path: str, rec: dict, where: str, line: int | None, names, costs) -> None:
     """``analyse --html``: the replay page of ``rec`` with the cards' costs, written whole or not at all."""
     from .replay_page import deal_data, write_page
 
-    title = f"line {line}" if line is not None else f"seed {rec['seed']}, index {rec['index']}"
-    write_page(html_path, [deal_data(rec, line, names, costs)], f"tarotsim analysis · {title}")
+    write_page(html_path, [deal_data(rec, line, names, costs)], f"tarotsim analysis · {where}")
     if html_path != "-":
         click.echo(f"replay page with the cards' costs written to {html_path}", err=True)
 
@@ -1203,7 +1203,9 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
     except AnalysisError as e:
         raise BadInput(str(e)) from None
     if html_path is not None:
-        _analysis_page(html_path, rec, line if file is not None else None, names_, card_costs(a, rec))
+        where = (f"{'standard input' if file == '-' else Path(file).name}, line {line or 1}" if file is not None
+                 else f"seed {seed}, index {index}")
+        _analysis_page(html_path, rec, where, line if file is not None else None, names_, card_costs(a, rec))
     if as_json:
         click.echo(json.dumps(dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])))
     else:
