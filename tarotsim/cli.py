@@ -616,11 +616,7 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
         raise BadInput("several --line: a page shows several deals, give --html FILE.html")
     line = lines[0] if lines else None
     if file is not None:
-        given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
-                 if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
-        if given:
-            raise BadInput(f"{', '.join(given)}: a deal read from FILE is shown as recorded; "
-                           "give FILE --line N, or --seed S --index I")
+        _refuse_deal_options(ctx, "shown")
         if html_path is not None:
             return _show_html(file, lines, None, names, html_path)
         rec, shown = _recorded_deal(file, line)
@@ -638,6 +634,15 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
         click.echo(json.dumps(rec))
     else:
         click.echo(format_record(shown, names_))
+
+
+def _refuse_deal_options(ctx, done: str) -> None:
+    """Refuse the options that choose a deal to play when the deal is read from FILE (``show``, ``analyse``)."""
+    given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
+             if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
+    if given:
+        raise BadInput(f"{', '.join(given)}: a deal read from FILE is {done} as recorded; "
+                       "give FILE --line N, or --seed S --index I")
 
 
 def _played_deal(table, options_, bots, seed, index, check_bots: bool = False) -> dict:
@@ -1178,11 +1183,7 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
     from .analysis import AnalysisError, analyse, card_costs, format_analysis
 
     if file is not None:
-        given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
-                 if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
-        if given:
-            raise BadInput(f"{', '.join(given)}: a deal read from FILE is analysed as recorded; "
-                           "give FILE --line N, or --seed S --index I")
+        _refuse_deal_options(ctx, "analysed")
         rec, _ = _recorded_deal(file, line)
         rules = Rules.from_options(rec["table"], rec.get("options") or {})
     else:
