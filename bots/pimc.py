@@ -9,9 +9,14 @@ them and finishes the deal ``rollouts`` times with every seat playing the rollou
 (common random numbers); it plays the card with the best mean score for itself (ties: the lowest
 card id). Parameters are counts, never seconds, so results stay deterministic.
 
+With ``infer`` it reads the table (``bots/inference.py``): it draws ``candidates`` worlds, weighs
+each by how well the heuristic (which with probability ``epsilon`` makes any legal choice instead)
+explains what the other seats did in it (bids, call, écart, declarations, cards), and keeps
+``worlds`` of them by weight.
+
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``.
+``policy``; then ``infer``, ``candidates`` and ``epsilon``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal c
 MAX_WORLDS = 4096
 #: Most rollouts per world.
 MAX_ROLLOUTS = 64
+#: The smallest ε of the opponent model (``infer``): a legal choice is never impossible.
+EPSILON_MIN = 0.001
 #: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``).
 POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 
@@ -44,10 +51,21 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
                          "deterministic)"),
     ("policy", 2, int, "rollout policy, by bot code: 2 heuristic, 1 greedy, 0 random"),
+    # reading the table (bots/inference.py): the worlds weighed by the other seats' decisions
+    ("infer", False, bool, "weigh the worlds by how well the heuristic explains what the other seats did "
+                           "(bids, call, écart, declarations, cards), then keep `worlds` of them by weight"),
+    ("candidates", 128, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
+                             f"at most {MAX_WORLDS})"),
+    ("epsilon", 0.1, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
+                            "any legal one (1: every world weighs the same)"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
 P_ROLLOUTS = _IX["rollouts"]
 P_POLICY = _IX["policy"]
+P_INFER = _IX["infer"]
+P_CANDIDATES = _IX["candidates"]
+P_EPSILON = _IX["epsilon"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
-RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2)}
+RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2), "candidates": (1, MAX_WORLDS),
+          "epsilon": (EPSILON_MIN, 1.0)}

@@ -8,7 +8,11 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    écart (the dispatch reads it from the log: it is the seat's own knowledge);
 2. ``worlds`` deals of the cards it cannot see are drawn uniformly among those that agree with it
    (``worlds.derive``, ``worlds.sample_worlds``), from the deal's bots stream, which then gives
-   one rollout stream per world and rollout: the samples never depend on the hidden cards;
+   one rollout stream per world and rollout: the samples never depend on the hidden cards; with
+   ``infer``, ``candidates`` worlds are drawn, weighed by the other seats' decisions
+   (``inference.weigh_worlds``) and ``worlds`` of them kept by weight (``inference.resample``,
+   one more draw): each distinct world is played out once and its scores count as many times as
+   it was drawn;
 3. in each world the deal so far is set up in a scratch workspace (hands from the world; the
    sides: the taker and, at table 5, the holder of the called card in that world; the attack's
    pile, Excuse payments and tricks won by re-running ``play._close_trick`` over the finished
@@ -58,7 +62,8 @@ from tarotsim._builds.deal import BOTS_PARTS
 from .dispatch import bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
+from .inference import INFER_LEN, IW_COUNT, resample, weigh_worlds
+from .pimc import EPSILON_MIN, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_EPSILON, P_INFER, P_POLICY, P_ROLLOUTS, P_WORLDS
 
 #: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
 _rollout_rest = BOTS_PARTS["play_rest"]
@@ -85,7 +90,8 @@ PW_WF = PW_WORLDS + (MAX_WORLDS * 78 + 7) // 8  # the sampler's float64 workspac
 PW_STATS = PW_WF + WF_LEN               # counters: decisions searched, worlds, rollouts (benchmarks)
 PW_PILES = PW_STATS + 3                 # table 2: the piles as both players see them (PILES_LEN)
 PW_UNDER = PW_PILES + 2 * PILE_SEATS * N_PILES  # table 2: a world's face-down cards, shuffled
-PIMC_LEN = PW_UNDER + 78
+PW_INFER = PW_UNDER + 78               # with infer: the weighing's scratch (``inference.IW_*``)
+PIMC_LEN = PW_INFER + INFER_LEN
 
 # Table 2 (R-VAR-TWO): the piles as both players see them, int64[PILES_LEN]: per seat and pile
 # (``seat * N_PILES + pile``, the deal's pile order) its height at ``PILE_HEIGHT``, and its face-up top
@@ -436,7 +442,8 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     piles : int64[PILES_LEN]
         Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``), else ignored.
     st : uint64
-        The bots stream: the worlds, then world by world (at table 2 first the shuffle of its
+        The bots stream: the worlds (with ``infer``: the candidates, then the resampling's draw),
+        then world by world (at table 2 first the shuffle of its
         face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
         it (whatever the hidden cards); a single legal card draws nothing.
     wsp : int64[PIMC_LEN]
@@ -449,11 +456,14 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
     n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
     policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+    # reading the table (``inference.py``): draw more worlds, weigh them, keep ``n_worlds`` by weight
+    infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
+    n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS) if infer else n_worlds
     know = wsp[PW_KNOW:PW_KNOW + K_LEN]
     cons = wsp[PW_CONS:PW_CONS + C_LEN]
     wi = wsp[PW_WI:PW_WI + WI_LEN]
     wf = wsp[PW_WF:PW_WF + WF_LEN].view(np.float64)
-    worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
+    worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_draw * 78].reshape((n_draw, 78))
     cand = wsp[PW_CAND:PW_CAND + 78]
     total = wsp[PW_SUM:PW_SUM + 78]
     # the legal cards, in id order, one per class of equivalent cards
@@ -466,6 +476,17 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
         status, st = sample_worlds(cons, st, worlds, wf, wi)
     if status != OK:  # never with true information; play as the rollout policy's first card then
         return cand[0], st
+    # each world's multiplicity: 1, or with infer how often the resampling drew it (the distinct
+    # worlds first in ``worlds``)
+    iw = wsp[PW_INFER:PW_INFER + INFER_LEN]
+    mult = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
+    if infer:
+        eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
+        weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, iw)
+        n_worlds, _, st = resample(worlds, n_draw, n_worlds, iw, st)
+    else:
+        for w in range(n_worlds):
+            mult[w] = 1
     # the rollout seats: every one plays the policy, with its default parameters
     kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
     rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
@@ -487,7 +508,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     slog = wsp[PW_LOG:PW_LOG + L_LEN]
     tr = pub[PUB_TRICK]
     wsp[PW_STATS] += 1
-    wsp[PW_STATS + 1] += n_worlds
+    wsp[PW_STATS + 1] += n_draw
     wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
     tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
     two = rv[RV_TABLE] == TABLE_2
@@ -526,7 +547,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
                 trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
                 _rollout_rest(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
                           trick, np.uint64(rst))
-                total[i] += slog[L_SCORES + seat]
+                total[i] += mult[w] * slog[L_SCORES + seat]
     best = 0
     for i in range(1, n_legal):
         if total[i] > total[best]:

@@ -19,7 +19,8 @@ from tarotsim._kernels.workspace import BUF_LEN
 from tarotsim.rules import RV_N_SEATS
 
 from bots.dispatch import DISPATCH
-from bots.search import PIMC_LEN, PW_STATS, _card_pimc, pimc_card
+from bots.inference import IW_STATS, N_STATS
+from bots.search import PIMC_LEN, PW_INFER, PW_STATS, _card_pimc, pimc_card
 
 from . import sources
 
@@ -68,7 +69,8 @@ def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params
 @njit(cache=True, nogil=True)
 def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
     """``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
-    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played), for
+    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played; a
+    longer ``stats`` gets the weighing's counters after them, ``bots.inference.ST_*``), for
     ``benchmarks/search.py``."""
     buf = new_pimc_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
@@ -77,6 +79,8 @@ def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
         _accumulate(log, acc, rv[RV_N_SEATS])
     for k in range(3):
         stats[k] += buf[BUF_LEN + PW_STATS + k]
+    for k in range(min(stats.shape[0] - 3, N_STATS)):
+        stats[3 + k] += buf[BUF_LEN + PW_INFER + IW_STATS + k]
 
 
 @njit(cache=True, nogil=True)

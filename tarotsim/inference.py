@@ -1,0 +1,143 @@
+"""Weighted worlds: what one seat cannot see, weighed by what the other seats did.
+
+:func:`tarotsim.worlds.sample` draws the hidden cards uniformly among the deals that agree with
+every hard rule. :func:`weighted_sample` draws the same worlds and gives each a weight: how well
+an opponent model (the ``heuristic`` bot, which with probability ε makes any legal choice instead)
+explains the other seats' bids, call, écart, declarations and cards in that world. This is what
+``pimc:infer=1`` searches over (``bots/inference.py`` has the method)::
+
+    from tarotsim.inference import weighted_sample
+    ww = weighted_sample(game, seat=2, n=2000, seed=7, epsilon=0.1)
+    ww.where("KH")       # {seat or 5 (the hidden pile): probability}, weighed
+    ww.ess               # effective sample size of the weights
+
+Like :func:`tarotsim.worlds.sample`, it reads the game only through ``game.view(seat)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import Card
+from .worlds import Worlds, WorldsError, sample
+
+__all__ = ["WeightedWorlds", "weighted_sample"]
+
+
+@dataclass(frozen=True)
+class WeightedWorlds:
+    """Worlds of one seat with their weights (:func:`weighted_sample`).
+
+    ``locations`` is :attr:`tarotsim.worlds.Worlds.locations` (int8, shape ``(n, 78)``);
+    ``weights`` (float64, shape ``(n,)``) sum to 1; ``ess`` is their effective sample size,
+    ``1 / sum(weights ** 2)``: n when every world weighs the same, 1 when one world has all of
+    the weight. ``state``: the generator state after the draws.
+    """
+
+    worlds: Worlds
+    weights: np.ndarray
+    ess: float
+    epsilon: float
+
+    @property
+    def seat(self) -> int:
+        return self.worlds.seat
+
+    @property
+    def locations(self) -> np.ndarray:
+        return self.worlds.locations
+
+    @property
+    def state(self) -> int:
+        return self.worlds.state
+
+    def __len__(self) -> int:
+        return len(self.worlds)
+
+    def hands(self, w: int) -> list[list[Card]]:
+        """World ``w``: each seat's hand (:meth:`tarotsim.worlds.Worlds.hands`)."""
+        return self.worlds.hands(w)
+
+    def pile(self, w: int) -> list[Card]:
+        """World ``w``: the hidden pile's cards (the chien or the écart)."""
+        return self.worlds.pile(w)
+
+    def where(self, card) -> dict[int, float]:
+        """``{location: probability}`` of ``card`` (a Card, a card name or an id) under the
+        weights: a seat, :data:`tarotsim.worlds.PILE` (5) for the hidden pile; ``{-1: 1.0}`` for a
+        card already played. Locations of probability 0 are left out."""
+        c = _card_id(card)
+        col = self.worlds.locations[:, c]
+        out: dict[int, float] = {}
+        for loc in np.unique(col):
+            p = float(self.weights[col == loc].sum())
+            if p > 0.0:
+                out[int(loc)] = p
+        return out
+
+
+def _card_id(card) -> int:
+    if isinstance(card, Card):
+        return card.id
+    if isinstance(card, (int, np.integer)) and not isinstance(card, bool) and 0 <= card < 78:
+        return int(card)
+    if isinstance(card, str):
+        try:
+            return Card.parse(card).id
+        except ValueError as e:
+            raise WorldsError(str(e)) from None
+    raise WorldsError(f"not a card: {card!r}")
+
+
+def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1) -> WeightedWorlds:
+    """``n`` worlds of ``seat`` drawn as :func:`tarotsim.worlds.sample` draws them, each weighed by
+    how well the opponent model explains the other seats' decisions in it.
+
+    Parameters
+    ----------
+    game : tarotsim.engine.Game
+        A deal that is not over; only ``game.view(seat)`` and the rules are read.
+    seat : int
+        The seat whose knowledge is used (its own decisions are not weighed).
+    n : int
+        Number of worlds, 1 .. 4096 (``bots.pimc.MAX_WORLDS``).
+    seed : int
+        The initial splitmix64 state, 0 .. 2**64 - 1 (as :func:`tarotsim.worlds.sample`).
+    epsilon : float
+        The model's ε in 0.001 .. 1: the heuristic's choice with probability 1 - ε, else any legal
+        one uniformly. 1 weighs every world the same (the exact sampler's law).
+
+    Raises
+    ------
+    WorldsError
+        Bad arguments, a finished deal, or (never with true information) no consistent world.
+    """
+    from bots import inference as K
+    from bots.pimc import EPSILON_MIN, MAX_WORLDS
+
+    from . import worlds as W
+    from .adapters import public_view
+
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_WORLDS:
+        raise WorldsError(f"n must be a whole number in 1..{MAX_WORLDS}, not {n!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)) or \
+            not EPSILON_MIN <= float(epsilon) <= 1.0:
+        raise WorldsError(f"epsilon must be a number in {EPSILON_MIN}..1, not {epsilon!r}")
+    worlds = sample(game, seat, n, seed)
+    view = game.view(worlds.seat)
+    rules = game.rules
+    know = W.knowledge(view, rules)
+    stage = int(know[W._kernels().K_STAGE])
+    pub = public_view(view, rules)
+    pos = len(view.trick) if stage == W._kernels().STAGE_PLAY else 0
+    logw = np.empty(len(worlds), dtype=np.float64)
+    K.log_weights(rules.to_vector(), np.int64(worlds.seat), np.int64(stage), pub, np.int64(pos),
+                  worlds.locations, float(epsilon), logw)
+    if not np.isfinite(logw.max()):
+        raise WorldsError(f"seat {worlds.seat}: no world drawn agrees with the observed plays")
+    w = np.exp(logw - logw.max())
+    w /= w.sum()
+    return WeightedWorlds(worlds=worlds, weights=w, ess=float(1.0 / np.sum(w * w)), epsilon=float(epsilon))
+
