@@ -74,7 +74,7 @@ __all__ = ["DECISIONS", "SIG", "PolicyError", "PolicySet", "draw_below", "lowest
 #: The one signature of every decision function (see the module docstring).
 SIG = types.int64(types.float64[::1], types.int64, types.int64, types.int64, types.int64[::1],
                   types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1])
-#: Decision names, in the order of the kernels' tuple of functions (``play.TR_*`` order).
+#: Decision names, in the order of the kernels' tuple of functions (``workspace.TR_*`` order).
 DECISIONS = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")
 N_DECISIONS = len(DECISIONS)
 
