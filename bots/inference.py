@@ -35,9 +35,9 @@ public view as it was then):
 * every card played (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-CALL-4 in trick 1).
 
 The seat's own decisions are not weighed: they depend on its own cards alone, the same in every
-world. The past is replayed with the deal kernel's own steps (``steps._after_lead``,
-``_after_card``, ``_legal``, ``_call_restriction``, ``_track_trick``, ``_poignee_levels``,
-``_misere_eligible``): the public view is rebuilt trick by trick exactly as the deal kernel
+world. The past is replayed with the deal kernel's own steps (``steps.after_lead``,
+``after_card``, ``legal_masks``, ``call_restriction``, ``track_trick``, ``poignee_levels``,
+``misere_eligible``): the public view is rebuilt trick by trick exactly as the deal kernel
 filled it, once for every world (it is public), and each world only contributes the deciding
 seat's hand. Table 2 (R-VAR-TWO) is not weighed: which face-down pile card turned up when is not
 in the public view a bot gets, so the piles' past cannot be replayed; its worlds keep weight 1.
@@ -67,8 +67,8 @@ from tarotsim._kernels.layout import (BOT_HEURISTIC, L_CARDS, L_LEADER, L_LEN, M
                                       PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_VOIDS, PUB_WON_HP)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, TW_T2_T20, TW_TRUMPS, card_bits
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import (_after_card, _after_lead, _call_restriction, _callable, _legal,
-                                     _misere_eligible, _poignee_levels, _set_called, _track_trick)
+from tarotsim._kernels.steps import (after_card, after_lead, call_restriction, callable_cards, legal_masks,
+                                     misere_eligible, poignee_levels, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import LOC_PILE, STAGE_AUCTION, STAGE_ECART
 from tarotsim.rules import RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D
@@ -93,7 +93,7 @@ for _n in range(79):
 # --- the kernels' scratch, int64 offsets (float64 slots hold their bits) -------------------------
 IW_PUB = 0                                   # the public view, replayed
 IW_WS = IW_PUB + PUB_LEN                     # a workspace for the rule steps (seating, call, écart trumps)
-IW_LOG = IW_WS + WS_LEN                      # a log for ``_track_trick`` (leaders and cards of the tricks)
+IW_LOG = IW_WS + WS_LEN                      # a log for ``track_trick`` (leaders and cards of the tricks)
 IW_PARAMS = IW_LOG + L_LEN                   # the model's parameter table, float64[MAX_SEATS, N_BOT_PARAMS]
 IW_OUT = IW_PARAMS + MAX_SEATS * N_BOT_PARAMS  # the model's écart (card ids)
 IW_PLAYED = IW_OUT + MAX_ECART               # per seat: the cards it played (trump words, then suit words)
@@ -260,7 +260,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
         # R-CALL-1: the call, on the hand as dealt
         called = pub[PUB_CALLED]
         if rv[RV_TABLE] == TABLE_5 and called >= 0:
-            legal = _callable(ds)
+            legal = callable_cards(ds)
             model = _policies_call(kind, mp, taker, dt, ds, ipub, legal)
             _observe(logw, w, 22 + model == called, popcount(legal), logf)
         if stage == STAGE_ECART:
@@ -313,7 +313,7 @@ def _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw):
                 continue
             ht = iht[w * MAX_SEATS + s]
             hs = ihs[w * MAX_SEATS + s]
-            n_lev, _ = _poignee_levels(rv, s, ht, ws)
+            n_lev, _ = poignee_levels(rv, s, ht, ws)
             if shown > n_lev:
                 logw[w] = IMPOSSIBLE
                 continue
@@ -323,7 +323,7 @@ def _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw):
             if rv[RV_MISERE]:
                 for which in range(2):
                     # the heuristic never declares a misère (``bots.dispatch._bot_misere``)
-                    if _misere_eligible(rv, which, ht, hs):
+                    if misere_eligible(rv, which, ht, hs):
                         _observe(logw, w, (kinds >> which) & 1 == 0, 2, logf)
     ipub[PUB_POIGNEE_T + s] = pub[PUB_POIGNEE_T + s]
     ipub[PUB_MISERES + s] = pub[PUB_MISERES + s]
@@ -353,9 +353,9 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
         if pos == 0:
             lt, ls = ht, hs
         else:
-            lt, ls = _legal(ht, hs, fixed, fmask, amask)
+            lt, ls = legal_masks(ht, hs, fixed, fmask, amask)
         if first:
-            ls = _call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+            ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
         if (lt & bt) == 0 and (ls & bs) == 0:
             logw[w] = IMPOSSIBLE
             continue
@@ -370,8 +370,8 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
 def _replay_view(rv, pub, ipub, ws, log):
     """The public view at the start of the card play: ``pub``'s facts of the auction and the chien
     (bids, taker, contract, called card, chien, écart trumps, chelem), the play's bookkeeping
-    emptied (``play._new_bots_view``), no poignée nor misère declared yet; the seating and the
-    called card in ``ws`` (``steps._set_called``)."""
+    emptied (``steps.new_bots_view``), no poignée nor misère declared yet; the seating and the
+    called card in ``ws`` (``steps.set_called``)."""
     for i in range(PUB_LEN):
         ipub[i] = pub[i]
     ipub[PUB_TRICK] = 0
@@ -391,13 +391,13 @@ def _replay_view(rv, pub, ipub, ws, log):
     ws[WS_TAKER] = pub[PUB_TAKER]
     ws[WS_ECART_T] = pub[PUB_ECART_T]
     if pub[PUB_CALLED] >= 0:
-        _set_called(pub[PUB_CALLED], ws, log, ipub)
+        set_called(pub[PUB_CALLED], ws, log, ipub)
 
 
 @njit(nogil=True, _nrt=False)
 def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
     """The tricks so far, card by card (and the declarations at each seat's first turn), with the
-    public view rebuilt as the deal kernel fills it (``steps._track_trick`` after each trick)."""
+    public view rebuilt as the deal kernel fills it (``steps.track_trick`` after each trick)."""
     ipub = iw[IW_PUB:IW_PUB + PUB_LEN]
     ws = iw[IW_WS:IW_WS + WS_LEN]
     log = iw[IW_LOG:IW_LOG + L_LEN]
@@ -410,7 +410,7 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
         ipub[PUB_TRICK] = tr
         ipub[PUB_LEADER] = leader
         log[L_LEADER + tr] = leader
-        fixed = np.bool_(False)   # np.bool_: a literal False would compile ``_legal`` twice
+        fixed = np.bool_(False)   # np.bool_: a literal False would compile ``legal_masks`` twice
         fmask = np.int64(0)
         amask = TW_TRUMPS
         best_key = np.int64(-2)
@@ -428,20 +428,20 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
             log[L_CARDS + tr * MAX_SEATS + j] = c
             bt, bs = card_bits(c)
             if j == 0:
-                fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, s)
+                fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, s)
             else:
-                fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+                fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                     c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
             tt |= bt
             ts |= bs
             s = ws[WS_NEXT + s]
         if tr < tr_now:
-            # the trick is over: its cards are out (as ``_close_trick`` records them) and its winner
+            # the trick is over: its cards are out (as ``close_trick`` records them) and its winner
             # leads the next one (R-PLAY-1)
             ipub[PUB_PLAYED_T] |= tt
             ipub[PUB_PLAYED_S] |= ts
             winner = pub[PUB_H_LEADER + tr + 1] if tr + 1 < tr_now else pub[PUB_LEADER]
-            _track_trick(ipub, log, ws, tr, na, pub[PUB_CALLED], winner, tt, ts)
+            track_trick(ipub, log, ws, tr, na, pub[PUB_CALLED], winner, tt, ts)
 
 
 @njit(nogil=True, _nrt=False)
