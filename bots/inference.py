@@ -498,23 +498,57 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, iw):
         _weigh_play(rv, seat, pub, pos, n_cand, iw, logw)
 
 
+@njit(inline="always")
+def _ess_at(logw, n_cand, top, power):
+    """The ESS ``(sum w)^2 / sum w^2`` of the weights ``exp(power * (logw - top))``."""
+    total = 0.0
+    total2 = 0.0
+    for w in range(n_cand):
+        if logw[w] > IMPOSSIBLE:
+            x = np.exp(power * (logw[w] - top))
+            total += x
+            total2 += x * x
+    return total * total / total2
+
+
+@njit(inline="always")
+def _tempering(logw, n_cand, top, min_ess):
+    """The power (in [0, 1]) the log weights are multiplied by: 1 when the weights keep an ESS of
+    ``min_ess`` or more, else the largest power found (by bisection, to 2^-12) that keeps it (at
+    power 0 every possible world weighs 1). Tempered weights trust a model that may be wrong
+    less: the worlds keep their order of likelihood, but more of them stay in play."""
+    if min_ess <= 1 or _ess_at(logw, n_cand, top, 1.0) >= min_ess:
+        return 1.0
+    lo = 0.0
+    hi = 1.0
+    for _ in range(12):
+        mid = 0.5 * (lo + hi)
+        if _ess_at(logw, n_cand, top, mid) >= min_ess:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 @njit(nogil=True, _nrt=False)
-def resample(worlds, n_cand, n_worlds, iw, st):
+def resample(worlds, n_cand, n_worlds, min_ess, iw, st):
     """Draw ``n_worlds`` of the ``n_cand`` weighted candidates (systematic resampling: one uniform
     draw from ``st``, then evenly spaced points of the weights' running sum), keep the distinct
     ones in front of ``worlds`` (in their order) with their multiplicities in ``iw[IW_COUNT:]``, and
-    count the decision (``IW_STATS``). Every weight 0 (never with true information): the first
-    ``n_worlds`` candidates, once each. Returns ``(distinct worlds, ESS, state)``."""
+    count the decision (``IW_STATS``). The weights are first tempered (:func:`_tempering`) to keep
+    an ESS of ``min_ess`` at least (0: never). Every weight 0 (never with true information): the
+    first ``n_worlds`` candidates, once each. Returns ``(distinct worlds, ESS, state)``."""
     logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
     count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
     top = IMPOSSIBLE
     for w in range(n_cand):
         if logw[w] > top:
             top = logw[w]
+    power = _tempering(logw, n_cand, top, min_ess) if top > IMPOSSIBLE else 1.0
     total = 0.0
     total2 = 0.0
     for w in range(n_cand):
-        x = np.exp(logw[w] - top) if top > IMPOSSIBLE else 0.0
+        x = np.exp(power * (logw[w] - top)) if top > IMPOSSIBLE and logw[w] > IMPOSSIBLE else 0.0
         logw[w] = x       # the weight itself from here on
         total += x
         total2 += x * x
@@ -576,6 +610,16 @@ def log_weights(rv, seat, stage, pub, pos, worlds, eps, out):
         out[w] = logw[w]
 
 
+@njit(cache=True, nogil=True)
+def tempering_power(logw, min_ess):
+    """:func:`_tempering` of the log weights ``logw`` (float64[n], some -inf allowed, not all)."""
+    top = IMPOSSIBLE
+    for w in range(logw.shape[0]):
+        if logw[w] > top:
+            top = logw[w]
+    return _tempering(logw, logw.shape[0], top, min_ess)
+
+
 # the cache guard (``tarotsim._kernels._cache``): this kernel inlines the engine's steps and the bots
-guard_cache("bots-inference", (log_weights,),
+guard_cache("bots-inference", (log_weights, tempering_power),
             engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

@@ -12,11 +12,11 @@ card id). Parameters are counts, never seconds, so results stay deterministic.
 With ``infer`` it reads the table (``bots/inference.py``): it draws ``candidates`` worlds, weighs
 each by how well the heuristic (which with probability ``epsilon`` makes any legal choice instead)
 explains what the other seats did in it (bids, call, écart, declarations, cards), and keeps
-``worlds`` of them by weight.
+``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``).
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``; then ``infer``, ``candidates`` and ``epsilon``.
+``policy``; then ``infer``, ``candidates``, ``epsilon`` and ``min_ess``.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                              f"at most {MAX_WORLDS})"),
     ("epsilon", 0.1, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
                             "any legal one (1: every world weighs the same)"),
+    ("min_ess", 0, int, "with infer, the effective sample size the weights keep at least: weights that would "
+                        "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -66,6 +68,7 @@ P_POLICY = _IX["policy"]
 P_INFER = _IX["infer"]
 P_CANDIDATES = _IX["candidates"]
 P_EPSILON = _IX["epsilon"]
+P_MIN_ESS = _IX["min_ess"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2), "candidates": (1, MAX_WORLDS),
-          "epsilon": (EPSILON_MIN, 1.0)}
+          "epsilon": (EPSILON_MIN, 1.0), "min_ess": (0, MAX_WORLDS)}

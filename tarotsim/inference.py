@@ -91,7 +91,7 @@ def _card_id(card) -> int:
     raise WorldsError(f"not a card: {card!r}")
 
 
-def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1) -> WeightedWorlds:
+def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1, min_ess: int = 0) -> WeightedWorlds:
     """``n`` worlds of ``seat`` drawn as :func:`tarotsim.worlds.sample` draws them, each weighed by
     how well the opponent model explains the other seats' decisions in it.
 
@@ -108,6 +108,9 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1)
     epsilon : float
         The model's ε in 0.001 .. 1: the heuristic's choice with probability 1 - ε, else any legal
         one uniformly. 1 weighs every world the same (the exact sampler's law).
+    min_ess : int
+        Temper the weights (raise them to a power below 1) when they would leave an effective
+        sample size below ``min_ess``, as ``pimc:infer=1,min_ess=...`` does; 0: never.
 
     Raises
     ------
@@ -125,6 +128,8 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1)
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)) or \
             not EPSILON_MIN <= float(epsilon) <= 1.0:
         raise WorldsError(f"epsilon must be a number in {EPSILON_MIN}..1, not {epsilon!r}")
+    if isinstance(min_ess, bool) or not isinstance(min_ess, (int, np.integer)) or not 0 <= min_ess <= MAX_WORLDS:
+        raise WorldsError(f"min_ess must be a whole number in 0..{MAX_WORLDS}, not {min_ess!r}")
     worlds = sample(game, seat, n, seed)
     view = game.view(worlds.seat)
     rules = game.rules
@@ -137,7 +142,8 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1)
                   worlds.locations, float(epsilon), logw)
     if not np.isfinite(logw.max()):
         raise WorldsError(f"seat {worlds.seat}: no world drawn agrees with the observed plays")
-    w = np.exp(logw - logw.max())
+    power = K.tempering_power(logw, np.int64(min_ess)) if min_ess > 1 else 1.0
+    w = np.exp(power * (logw - logw.max()))
     w /= w.sum()
     return WeightedWorlds(worlds=worlds, weights=w, ess=float(1.0 / np.sum(w * w)), epsilon=float(epsilon))
 

@@ -223,7 +223,7 @@ def test_resampling_counts_add_up_to_floor_or_ceiling_shares():
         share = n_worlds * w / w.sum()
         worlds = rnd.integers(0, 5, (n_cand, 78)).astype(np.int8)
         before = worlds.copy()
-        kept, ess, _ = K.resample(worlds, n_cand, n_worlds, iw, np.uint64(trial))
+        kept, ess, _ = K.resample(worlds, n_cand, n_worlds, np.int64(0), iw, np.uint64(trial))
         counts = iw[K.IW_COUNT:K.IW_COUNT + kept]
         assert counts.sum() == n_worlds and np.all(counts > 0)
         assert ess == pytest.approx(w.sum() ** 2 / (w * w).sum())
@@ -353,3 +353,27 @@ def test_infer_with_epsilon_one_and_as_many_candidates_as_worlds_plays_pimcs_wor
                 break
             game.apply(heuristic.choose(game.view(d.seat), legal, rng.Rng(0)))
     assert compared >= 4
+
+
+def test_tempered_weights_keep_the_ess_asked_and_the_order_of_the_worlds():
+    """``min_ess``: weights that would leave a smaller ESS are raised to a power in [0, 1) that
+    leaves about that many (the largest such power, to 2^-12); already as large: untouched."""
+    rnd = np.random.default_rng(8)
+    for trial in range(30):
+        n = int(rnd.integers(2, 400))
+        logw = rnd.normal(0, 4 + trial, n)
+        target = int(rnd.integers(2, n + 1))
+        power = K.tempering_power(logw, np.int64(target))
+        w = np.exp(power * (logw - logw.max()))
+        ess = w.sum() ** 2 / (w * w).sum()
+        w1 = np.exp(logw - logw.max())
+        if w1.sum() ** 2 / (w1 * w1).sum() >= target:
+            assert power == 1.0
+        else:
+            assert 0.0 <= power < 1.0 and ess >= target - 1e-9
+            w2 = np.exp(min(power + 2 ** -11, 1.0) * (logw - logw.max()))
+            assert w2.sum() ** 2 / (w2 * w2).sum() < target
+        assert np.all(np.argsort(w, kind="stable") == np.argsort(logw, kind="stable")) or power == 0.0
+    game = Game(Rules(table="4"), seed=1, index=1)
+    ww = weighted_sample(game, 1, 40, 3, epsilon=0.01, min_ess=30)
+    assert ww.ess >= 30 - 1e-9
