@@ -14,7 +14,8 @@ With a seat playing ``pimc:infer=1`` (worlds weighed by the other seats' decisio
 ``bots/inference.py``), ``inference`` gives the decisions weighed, the candidates drawn and the
 distinct worlds kept per decision, the effective sample size (ESS) of the candidates' weights
 (mean) and its distribution: ``ess_histogram[k]`` counts the decisions whose ESS lay in
-[2^k, 2^(k+1)) (the last bin: 2^12 or more).
+[2^k, 2^(k+1)) (the last bin: 2^12 or more); with ``moves``, the swaps proposed and accepted per
+decision.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ def main(argv=None) -> int:
             "kept_per_decision": round(int(inf[I.ST_KEPT]) / weighed, 2),
             "ess_mean": round(int(inf[I.ST_ESS_MILLI]) / 1000 / weighed, 2),
             "ess_histogram": [int(x) for x in inf[I.ST_ESS_HIST:I.ST_ESS_HIST + I.N_ESS_BINS]],
+            "moves_proposed_per_decision": round(int(inf[I.ST_PROPOSED]) / weighed, 1),
+            "moves_accepted_per_decision": round(int(inf[I.ST_ACCEPTED]) / weighed, 1),
         }
     if a.json:
         print(json.dumps(out))

@@ -58,7 +58,7 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount
 from tarotsim._kernels._cache import engine_sources, guard_cache
-from tarotsim._kernels._rng import next_u64
+from tarotsim._kernels._rng import below, next_u64
 from tarotsim._kernels.layout import (BOT_HEURISTIC, L_CARDS, L_LEADER, L_LEN, MAX_ECART, MAX_SEATS, N_BOT_PARAMS,
                                       PUB_BIDS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER,
                                       PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS,
@@ -70,7 +70,8 @@ from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.steps import (after_card, after_lead, call_restriction, callable_cards, legal_masks,
                                      misere_eligible, poignee_levels, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
-from tarotsim._kernels.worlds import LOC_PILE, STAGE_AUCTION, STAGE_ECART
+from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
+                                      STAGE_ECART)
 from tarotsim.rules import RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D
 
 from .dispatch import _policies_bid, _policies_call, _policies_card, _policies_chelem, _policies_ecart, _policies_poignee
@@ -102,14 +103,23 @@ IW_HT = IW_LOGF + 80                         # per world and seat (``w * MAX_SEA
 IW_HS = IW_HT + MAX_WORLDS * MAX_SEATS       # ... and suit word
 IW_LOGW = IW_HS + MAX_WORLDS * MAX_SEATS     # float64 per world: its log weight
 IW_COUNT = IW_LOGW + MAX_WORLDS              # per world: its multiplicity after resampling
-IW_STATS = IW_COUNT + MAX_WORLDS             # counters (``ST_*``), for the benchmarks
+IW_HIDDEN = IW_COUNT + MAX_WORLDS            # the cards whose place is uncertain (the moves swap them)
+IW_WHO = IW_HIDDEN + 78                      # per proposal: the world it would replace
+IW_PART_LL = IW_WHO + MAX_WORLDS             # float64 per world being moved: its log weight
+ROWS_LEN = (MAX_WORLDS * 78 + 7) // 8        # int8[MAX_WORLDS, 78] rows, 8 per int64
+IW_PART = IW_PART_LL + MAX_WORLDS            # the worlds being moved (the draws, one row each)
+IW_PROP = IW_PART + ROWS_LEN                 # the proposals
+IW_STATS = IW_PROP + ROWS_LEN                # counters (``ST_*``), for the benchmarks
 #: ``IW_LOGF + LOGF_MISS``: log ε, the log weight of a decision the model does not explain
 LOGF_MISS = 79
 #: The counters: decisions weighed, candidates drawn, distinct worlds kept, sum of the ESS (in
 #: thousandths), then a histogram of the ESS, bin k for an ESS in [2^k, 2^(k+1)).
 ST_DECISIONS, ST_CANDIDATES, ST_KEPT, ST_ESS_MILLI, ST_ESS_HIST = 0, 1, 2, 3, 4
 N_ESS_BINS = 13
-N_STATS = ST_ESS_HIST + N_ESS_BINS
+#: ... then the moves proposed and accepted (:func:`move_worlds`)
+ST_PROPOSED = ST_ESS_HIST + N_ESS_BINS
+ST_ACCEPTED = ST_PROPOSED + 1
+N_STATS = ST_ACCEPTED + 1
 INFER_LEN = IW_STATS + N_STATS
 
 #: log weight of a world ruled out (an observed card not legal in it)
@@ -499,6 +509,14 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, iw):
 
 
 @njit(inline="always")
+def _weight(lw, top, power):
+    """The weight ``exp(power * (lw - top))`` of a log weight ``lw`` (0 for a world ruled out)."""
+    if lw == IMPOSSIBLE or top == IMPOSSIBLE:
+        return 0.0
+    return np.exp(power * (lw - top))
+
+
+@njit(inline="always")
 def _ess_at(logw, n_cand, top, power):
     """The ESS ``(sum w)^2 / sum w^2`` of the weights ``exp(power * (logw - top))``."""
     total = 0.0
@@ -535,9 +553,10 @@ def resample(worlds, n_cand, n_worlds, min_ess, iw, st):
     """Draw ``n_worlds`` of the ``n_cand`` weighted candidates (systematic resampling: one uniform
     draw from ``st``, then evenly spaced points of the weights' running sum), keep the distinct
     ones in front of ``worlds`` (in their order) with their multiplicities in ``iw[IW_COUNT:]``, and
-    count the decision (``IW_STATS``). The weights are first tempered (:func:`_tempering`) to keep
-    an ESS of ``min_ess`` at least (0: never). Every weight 0 (never with true information): the
-    first ``n_worlds`` candidates, once each. Returns ``(distinct worlds, ESS, state)``."""
+    count the decision (``IW_STATS``); their log weights follow them in ``iw[IW_LOGW:]``. The
+    weights are first tempered (:func:`_tempering`) to keep an ESS of ``min_ess`` at least (0:
+    never). Every weight 0 (never with true information): the first ``n_worlds`` candidates, once
+    each. Returns ``(distinct worlds, ESS, tempering power, state)``."""
     logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
     count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
     top = IMPOSSIBLE
@@ -548,8 +567,7 @@ def resample(worlds, n_cand, n_worlds, min_ess, iw, st):
     total = 0.0
     total2 = 0.0
     for w in range(n_cand):
-        x = np.exp(power * (logw[w] - top)) if top > IMPOSSIBLE and logw[w] > IMPOSSIBLE else 0.0
-        logw[w] = x       # the weight itself from here on
+        x = _weight(logw[w], top, power)
         total += x
         total2 += x * x
     u, st = next_u64(st)
@@ -562,18 +580,18 @@ def resample(worlds, n_cand, n_worlds, min_ess, iw, st):
         step = total / n_worlds
         point = (np.float64(u >> np.uint64(11)) * (1.0 / 9007199254740992.0)) * step
         run = 0.0
+        short = n_worlds
+        last = 0
         for w in range(n_cand):
-            run += logw[w]
+            x = _weight(logw[w], top, power)
+            run += x
             k = 0
             while point < run and k < n_worlds:
                 k += 1
                 point += step
             count[w] = k
-        short = n_worlds
-        last = 0
-        for w in range(n_cand):
-            short -= count[w]
-            if logw[w] > 0.0:
+            short -= k
+            if x > 0.0:
                 last = w
         count[last] += short   # the points rounding put past the end of the sum
     kept = 0
@@ -583,6 +601,7 @@ def resample(worlds, n_cand, n_worlds, min_ess, iw, st):
                 for c in range(78):
                     worlds[kept, c] = worlds[w, c]
                 count[kept] = count[w]
+                logw[kept] = logw[w]
             kept += 1
     stats = iw[IW_STATS:IW_STATS + N_STATS]
     stats[ST_DECISIONS] += 1
@@ -593,7 +612,115 @@ def resample(worlds, n_cand, n_worlds, min_ess, iw, st):
     while b < N_ESS_BINS - 1 and ess >= 2.0 ** (b + 1):
         b += 1
     stats[ST_ESS_HIST + b] += 1
-    return kept, ess, st
+    return kept, ess, power, st
+
+
+@njit(inline="always")
+def _deals_petit_sec(cons, row, s):
+    """Would seat ``s`` of world ``row`` have been dealt a petit sec (R-DEAL-4)? (The sampler's
+    rule: its dealt trump word is ``(trump word now | C_PSEC_ADD) & ~C_PSEC_DEL``.)"""
+    if s >= MAX_SEATS or not cons[C_PSEC_ON + s]:
+        return False
+    t = np.int64(0)
+    for c in range(22):
+        if row[c] == s:
+            t |= np.int64(1) << c
+    return ((t | cons[C_PSEC_ADD + s]) & ~cons[C_PSEC_DEL + s]) == 2
+
+
+@njit(inline="always")
+def _propose(cons, hidden, n_hidden, row, out, st):
+    """A swap of two uncertain cards of world ``row`` into ``out``: two of the ``hidden`` cards drawn
+    uniformly, in different places, each allowed in the other's (``C_ALLOWED``), and no petit sec
+    dealt after it. Returns ``(valid, state)``; an invalid proposal leaves the world as it is (the
+    proposal is symmetric, so the move keeps the law it targets)."""
+    ja, st = below(st, n_hidden)
+    jb, st = below(st, n_hidden - 1)
+    if jb >= ja:
+        jb += 1
+    a = hidden[ja]
+    b = hidden[jb]
+    la = row[a]
+    lb = row[b]
+    if la == lb or (cons[C_ALLOWED + a] >> lb) & 1 == 0 or (cons[C_ALLOWED + b] >> la) & 1 == 0:
+        return False, st
+    for c in range(78):
+        out[c] = row[c]
+    out[a] = lb
+    out[b] = la
+    if (a < 22 or b < 22) and (_deals_petit_sec(cons, out, la) or _deals_petit_sec(cons, out, lb)):
+        return False, st
+    return True, st
+
+
+@njit(nogil=True, _nrt=False)
+def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves, power, eps, iw, st):
+    """Resample-move: the ``n_worlds`` draws of :func:`resample` (the ``kept`` distinct worlds of
+    ``worlds`` with their counts), one row each, each moved ``n_moves`` times by Metropolis-Hastings
+    with :func:`_propose`'s swaps, towards the law ``exp(power * log weight)`` over the worlds the
+    seat cannot rule out: a swap is accepted with probability ``min(1, exp(power * (new - old)))``
+    (one uniform draw from ``st``). The worlds a draw shared move apart, so fewer coincide; the
+    law of each world stays the one the weights give. Then the rows go back into ``worlds``,
+    identical neighbours merged with their counts in ``iw[IW_COUNT:]``. Returns ``(distinct
+    worlds, state)``."""
+    logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
+    count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
+    hidden = iw[IW_HIDDEN:IW_HIDDEN + 78]
+    who = iw[IW_WHO:IW_WHO + MAX_WORLDS]
+    ll = iw[IW_PART_LL:IW_PART_LL + MAX_WORLDS].view(np.float64)
+    parts = iw[IW_PART:IW_PART + ROWS_LEN].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
+    prop = iw[IW_PROP:IW_PROP + ROWS_LEN].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
+    stats = iw[IW_STATS:IW_STATS + N_STATS]
+    r = 0
+    for w in range(kept):
+        for _ in range(count[w]):
+            for c in range(78):
+                parts[r, c] = worlds[w, c]
+            ll[r] = logw[w]
+            r += 1
+    n_hidden = 0
+    for c in range(78):
+        a = cons[C_ALLOWED + c]
+        if a & (a - 1):
+            hidden[n_hidden] = c
+            n_hidden += 1
+    for _ in range(n_moves if n_hidden >= 2 else 0):
+        k = 0
+        for i in range(n_worlds):
+            ok, st = _propose(cons, hidden, n_hidden, parts[i], prop[k], st)
+            if ok:
+                who[k] = i
+                k += 1
+        stats[ST_PROPOSED] += k
+        if k == 0:
+            continue
+        weigh_worlds(rv, seat, stage, pub, pos, prop, k, eps, iw)
+        for j in range(k):
+            if logw[j] == IMPOSSIBLE:
+                continue
+            i = who[j]
+            u, st = next_u64(st)
+            if np.log((np.float64(u >> np.uint64(11)) + 1.0) * (1.0 / 9007199254740992.0)) < power * (logw[j] - ll[i]):
+                for c in range(78):
+                    parts[i, c] = prop[j, c]
+                ll[i] = logw[j]
+                stats[ST_ACCEPTED] += 1
+    kept = 0
+    for i in range(n_worlds):
+        same = kept > 0
+        if same:
+            for c in range(78):
+                if worlds[kept - 1, c] != parts[i, c]:
+                    same = False
+                    break
+        if same:
+            count[kept - 1] += 1
+        else:
+            for c in range(78):
+                worlds[kept, c] = parts[i, c]
+            count[kept] = 1
+            kept += 1
+    return kept, st
 
 
 # --- a compiled entry point for Python (``tarotsim.inference``) ----------------------------------

@@ -12,11 +12,12 @@ card id). Parameters are counts, never seconds, so results stay deterministic.
 With ``infer`` it reads the table (``bots/inference.py``): it draws ``candidates`` worlds, weighs
 each by how well the heuristic (which with probability ``epsilon`` makes any legal choice instead)
 explains what the other seats did in it (bids, call, écart, declarations, cards), and keeps
-``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``).
+``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``),
+each then moved ``moves`` times by Metropolis-Hastings towards the weighted law.
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``; then ``infer``, ``candidates``, ``epsilon`` and ``min_ess``.
+``policy``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess`` and ``moves``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal c
 
 #: Most worlds a decision may sample (the kernel's scratch is sized for it).
 MAX_WORLDS = 4096
+#: Most moves per kept world (``infer``).
+MAX_MOVES = 64
 #: Most rollouts per world.
 MAX_ROLLOUTS = 64
 #: The smallest ε of the opponent model (``infer``): a legal choice is never impossible.
@@ -60,6 +63,8 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                             "any legal one (1: every world weighs the same)"),
     ("min_ess", 0, int, "with infer, the effective sample size the weights keep at least: weights that would "
                         "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
+    ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
+                      f"towards the weighted law (0..{MAX_MOVES})"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -69,6 +74,8 @@ P_INFER = _IX["infer"]
 P_CANDIDATES = _IX["candidates"]
 P_EPSILON = _IX["epsilon"]
 P_MIN_ESS = _IX["min_ess"]
+P_MOVES = _IX["moves"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2), "candidates": (1, MAX_WORLDS),
-          "epsilon": (EPSILON_MIN, 1.0), "min_ess": (0, MAX_WORLDS)}
+          "epsilon": (EPSILON_MIN, 1.0), "min_ess": (0, MAX_WORLDS),
+          "moves": (0, MAX_MOVES)}

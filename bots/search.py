@@ -62,9 +62,9 @@ from tarotsim._builds.deal import BOTS_PARTS
 from .dispatch import bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .inference import INFER_LEN, IW_COUNT, resample, weigh_worlds
-from .pimc import (EPSILON_MIN, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_EPSILON, P_INFER, P_MIN_ESS, P_POLICY,
-                   P_ROLLOUTS, P_WORLDS)
+from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
+from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_EPSILON, P_INFER, P_MIN_ESS,
+                   P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
 
 #: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
 _rollout_rest = BOTS_PARTS["play_rest"]
@@ -484,7 +484,12 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     if infer:
         eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
         weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, iw)
-        n_worlds, _, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
+        kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
+        n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
+        if n_moves > 0:
+            kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds, n_moves,
+                                   power, eps, iw, st)
+        n_worlds = kept
     else:
         for w in range(n_worlds):
             mult[w] = 1

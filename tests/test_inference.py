@@ -223,7 +223,7 @@ def test_resampling_counts_add_up_to_floor_or_ceiling_shares():
         share = n_worlds * w / w.sum()
         worlds = rnd.integers(0, 5, (n_cand, 78)).astype(np.int8)
         before = worlds.copy()
-        kept, ess, _ = K.resample(worlds, n_cand, n_worlds, np.int64(0), iw, np.uint64(trial))
+        kept, ess, _, _ = K.resample(worlds, n_cand, n_worlds, np.int64(0), iw, np.uint64(trial))
         counts = iw[K.IW_COUNT:K.IW_COUNT + kept]
         assert counts.sum() == n_worlds and np.all(counts > 0)
         assert ess == pytest.approx(w.sum() ** 2 / (w * w).sum())
