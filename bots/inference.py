@@ -738,6 +738,26 @@ def log_weights(rv, seat, stage, pub, pos, worlds, eps, out):
 
 
 @njit(cache=True, nogil=True)
+def draw_worlds(rv, seat, stage, pub, pos, cons, cand, n_worlds, eps, min_ess, n_moves, st, out, counts):
+    """What a ``pimc:infer=1`` decision plays out: the candidates ``cand`` (int8[n, 78], drawn from
+    the bots stream, which ``st`` continues) weighed, ``n_worlds`` of them resampled and moved
+    ``n_moves`` times; the distinct worlds into ``out`` (int8[>= n_worlds, 78]) with their counts
+    into ``counts``. Returns ``(distinct worlds, ESS of the candidates' weights, state)``."""
+    iw = np.zeros(INFER_LEN, dtype=np.int64)
+    n_cand = cand.shape[0]
+    weigh_worlds(rv, seat, stage, pub, pos, cand, n_cand, eps, iw)
+    kept, ess, power, st = resample(cand, n_cand, n_worlds, min_ess, iw, st)
+    if n_moves > 0:
+        kept, st = move_worlds(rv, seat, stage, pub, pos, cons, cand, kept, n_worlds, n_moves, power, eps, iw, st)
+    count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
+    for w in range(kept):
+        for c in range(78):
+            out[w, c] = cand[w, c]
+        counts[w] = count[w]
+    return kept, ess, st
+
+
+@njit(cache=True, nogil=True)
 def tempering_power(logw, min_ess):
     """:func:`_tempering` of the log weights ``logw`` (float64[n], some -inf allowed, not all)."""
     top = IMPOSSIBLE
@@ -748,5 +768,5 @@ def tempering_power(logw, min_ess):
 
 
 # the cache guard (``tarotsim._kernels._cache``): this kernel inlines the engine's steps and the bots
-guard_cache("bots-inference", (log_weights, tempering_power),
+guard_cache("bots-inference", (log_weights, draw_worlds, tempering_power),
             engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

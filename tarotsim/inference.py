@@ -23,7 +23,7 @@ import numpy as np
 from .cards import Card
 from .worlds import Worlds, WorldsError, sample
 
-__all__ = ["WeightedWorlds", "weighted_sample"]
+__all__ = ["WeightedWorlds", "draw", "weighted_sample"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,30 @@ def _card_id(card) -> int:
     raise WorldsError(f"not a card: {card!r}")
 
 
+def _check(n, epsilon, min_ess, what="n"):
+    from bots.pimc import EPSILON_MIN, MAX_WORLDS
+
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_WORLDS:
+        raise WorldsError(f"{what} must be a whole number in 1..{MAX_WORLDS}, not {n!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)) or \
+            not EPSILON_MIN <= float(epsilon) <= 1.0:
+        raise WorldsError(f"epsilon must be a number in {EPSILON_MIN}..1, not {epsilon!r}")
+    if isinstance(min_ess, bool) or not isinstance(min_ess, (int, np.integer)) or not 0 <= min_ess <= MAX_WORLDS:
+        raise WorldsError(f"min_ess must be a whole number in 0..{MAX_WORLDS}, not {min_ess!r}")
+
+
+def _kernel_view(game, seat):
+    """``(view, rules vector, stage, pub, pos)``: what the weighing kernels read of the seat's view."""
+    from . import worlds as W
+    from .adapters import public_view
+
+    view = game.view(seat)
+    know = W.knowledge(view, game.rules)
+    stage = int(know[W._kernels().K_STAGE])
+    pos = len(view.trick) if stage == W._kernels().STAGE_PLAY else 0
+    return view, game.rules.to_vector(), stage, public_view(view, game.rules), pos
+
+
 def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1, min_ess: int = 0) -> WeightedWorlds:
     """``n`` worlds of ``seat`` drawn as :func:`tarotsim.worlds.sample` draws them, each weighed by
     how well the opponent model explains the other seats' decisions in it.
@@ -118,28 +142,13 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
         Bad arguments, a finished deal, or (never with true information) no consistent world.
     """
     from bots import inference as K
-    from bots.pimc import EPSILON_MIN, MAX_WORLDS
 
-    from . import worlds as W
-    from .adapters import public_view
-
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_WORLDS:
-        raise WorldsError(f"n must be a whole number in 1..{MAX_WORLDS}, not {n!r}")
-    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)) or \
-            not EPSILON_MIN <= float(epsilon) <= 1.0:
-        raise WorldsError(f"epsilon must be a number in {EPSILON_MIN}..1, not {epsilon!r}")
-    if isinstance(min_ess, bool) or not isinstance(min_ess, (int, np.integer)) or not 0 <= min_ess <= MAX_WORLDS:
-        raise WorldsError(f"min_ess must be a whole number in 0..{MAX_WORLDS}, not {min_ess!r}")
+    _check(n, epsilon, min_ess)
     worlds = sample(game, seat, n, seed)
-    view = game.view(worlds.seat)
-    rules = game.rules
-    know = W.knowledge(view, rules)
-    stage = int(know[W._kernels().K_STAGE])
-    pub = public_view(view, rules)
-    pos = len(view.trick) if stage == W._kernels().STAGE_PLAY else 0
+    _, rv, stage, pub, pos = _kernel_view(game, worlds.seat)
     logw = np.empty(len(worlds), dtype=np.float64)
-    K.log_weights(rules.to_vector(), np.int64(worlds.seat), np.int64(stage), pub, np.int64(pos),
-                  worlds.locations, float(epsilon), logw)
+    K.log_weights(rv, np.int64(worlds.seat), np.int64(stage), pub, np.int64(pos), worlds.locations,
+                  float(epsilon), logw)
     if not np.isfinite(logw.max()):
         raise WorldsError(f"seat {worlds.seat}: no world drawn agrees with the observed plays")
     power = K.tempering_power(logw, np.int64(min_ess)) if min_ess > 1 else 1.0
@@ -147,3 +156,34 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     w /= w.sum()
     return WeightedWorlds(worlds=worlds, weights=w, ess=float(1.0 / np.sum(w * w)), epsilon=float(epsilon))
 
+
+
+def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: float = 0.1, min_ess: int = 0,
+         moves: int = 0) -> WeightedWorlds:
+    """The worlds a ``pimc:infer=1`` decision of ``seat`` plays out, with the same parameters:
+    ``candidates`` worlds drawn as :func:`tarotsim.worlds.sample` draws them from ``seed``, weighed
+    (:func:`weighted_sample`), ``n`` of them drawn by weight (tempered to keep an ESS of
+    ``min_ess``), each then moved ``moves`` times by Metropolis-Hastings swaps towards the weighted
+    law. Returns the distinct worlds, each weighted by the share of the ``n`` draws it stands for;
+    ``ess`` is the candidates' ESS. Raises :class:`tarotsim.worlds.WorldsError` on bad arguments."""
+    from bots import inference as K
+    from bots.pimc import MAX_MOVES
+
+    from . import worlds as W
+
+    _check(n, epsilon, min_ess)
+    _check(candidates, epsilon, min_ess, what="candidates")
+    if isinstance(moves, bool) or not isinstance(moves, (int, np.integer)) or not 0 <= moves <= MAX_MOVES:
+        raise WorldsError(f"moves must be a whole number in 0..{MAX_MOVES}, not {moves!r}")
+    cand = sample(game, seat, max(int(candidates), int(n)), seed)
+    view, rv, stage, pub, pos = _kernel_view(game, cand.seat)
+    _, cons = W._derive(view, game.rules)
+    rows = np.array(cand.locations)
+    out = np.empty((int(n), 78), dtype=np.int8)
+    counts = np.zeros(int(n), dtype=np.int64)
+    kept, ess, st = K.draw_worlds(rv, np.int64(cand.seat), np.int64(stage), pub, np.int64(pos), cons, rows,
+                                  np.int64(n), float(epsilon), np.int64(min_ess), np.int64(moves),
+                                  np.uint64(cand.state), out, counts)
+    worlds = W.Worlds(seat=cand.seat, table=cand.table, pile_kind=cand.pile_kind, locations=out[:kept].copy(),
+                      state=int(st))
+    return WeightedWorlds(worlds=worlds, weights=counts[:kept] / n, ess=float(ess), epsilon=float(epsilon))

@@ -29,7 +29,7 @@ from tarotsim import record, rng, simulate
 from tarotsim import worlds as W
 from tarotsim.adapters import FastBotAdapter, public_view
 from tarotsim.engine import Game, play_game
-from tarotsim.inference import weighted_sample
+from tarotsim.inference import draw, weighted_sample
 from tarotsim.rules import CONTRACTS, Rules
 from tarotsim.worlds import WorldsError, sample
 
@@ -249,6 +249,11 @@ def test_weighted_sample_checks_its_arguments():
     assert sum(ww.where("KH").values()) == pytest.approx(1.0) and len(ww) == 20
     with pytest.raises(WorldsError, match="card"):
         ww.where("ZZ")
+    for kw, why in (({"candidates": 0}, "candidates"), ({"moves": 65}, "moves"), ({"min_ess": -1}, "min_ess")):
+        with pytest.raises(WorldsError, match=why):
+            draw(game, 1, 8, 3, **kw)
+    d = draw(game, 1, 8, 3, candidates=16, moves=2)
+    assert d.weights.sum() == pytest.approx(1.0) and 1 <= len(d) <= 8
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,3 +382,85 @@ def test_tempered_weights_keep_the_ess_asked_and_the_order_of_the_worlds():
     game = Game(Rules(table="4"), seed=1, index=1)
     ww = weighted_sample(game, 1, 40, 3, epsilon=0.01, min_ess=30)
     assert ww.ess >= 30 - 1e-9
+
+
+# ---------------------------------------------------------------------------------------------
+# the weighted law, exactly, on late positions
+
+def _late_taker_positions(n_positions, left=3):
+    """Positions of table 4 (heuristic bots) with ``left`` tricks to play, seen by the taker at
+    prise or garde (he knows the écart, so the worlds are the placements of the defenders' cards:
+    few enough to list), at his card decision."""
+    from helpers_worlds import FastChecker, free_placements
+
+    r = Rules(table="4")
+    found = []
+    for index in range(200):
+        game = Game(r, seed=41, index=index)
+        bots = _adapters(["heuristic"] * 4)
+        while (d := game.decision) is not None:
+            view = game.view(d.seat)
+            if d.kind == "card" and d.seat == view.taker and view.contract in ("prise", "garde") and \
+                    len(view.tricks) >= 18 - left and len(game.legal_actions()) > 1:
+                rows = free_placements(game, d.seat)
+                exact = rows[FastChecker(r, view).check(rows)]
+                found.append((game, d.seat, exact))
+                break
+            game.apply(bots[d.seat].choose(view, game.legal_actions(), rng.Rng(0)))
+        if len(found) == n_positions:
+            break
+    return found
+
+
+def _marginals(rows, weights):
+    """``P(card c at location l)``, float64[78, 6], of worlds ``rows`` weighted ``weights``."""
+    out = np.zeros((78, 6))
+    for loc in range(6):
+        out[:, loc] = (weights[:, None] * (rows == loc)).sum(axis=0)
+    return out
+
+
+def test_the_weighted_draw_tends_to_the_exact_weighted_law():
+    """Every consistent world listed, its exact weight ``exp(log weight)``: the self-normalized
+    weights of 4096 candidates put each card where the exact law does (within 0.05)."""
+    for game, seat, exact in _late_taker_positions(3):
+        eps = 0.3
+        law = np.exp(kernel_log_weights(game, seat, exact, eps))
+        law /= law.sum()
+        ww = weighted_sample(game, seat, 4096, 5, epsilon=eps)
+        assert np.abs(_marginals(ww.locations, ww.weights) - _marginals(exact, law)).max() < 0.05
+
+
+def test_moves_keep_the_weighted_law():
+    """Resample-move: worlds drawn from the exact weighted law stay drawn from it after the
+    Metropolis-Hastings swaps (each card's location frequency within 0.05 of its exact
+    probability over 3000 worlds), and every moved world is consistent; at ε = 1 the law is the
+    uniform one over the consistent worlds (the exact sampler's)."""
+    from helpers_worlds import FastChecker
+
+    rnd = np.random.default_rng(6)
+    moved_some = False
+    for game, seat, exact in _late_taker_positions(2):
+        view = game.view(seat)
+        rules = game.rules
+        _, cons = W._derive(view, rules)
+        for eps in (0.3, 1.0):
+            lw = kernel_log_weights(game, seat, exact, eps)
+            law = np.exp(lw - lw.max())
+            law /= law.sum()
+            n = 3000
+            pick = rnd.choice(len(exact), n, p=law)
+            worlds = np.ascontiguousarray(exact[pick])
+            before = worlds.copy()
+            iw = np.zeros(K.INFER_LEN, dtype=np.int64)
+            iw[K.IW_COUNT:K.IW_COUNT + n] = 1
+            iw[K.IW_LOGW:K.IW_LOGW + n].view(np.float64)[:] = lw[pick]
+            kept, _ = K.move_worlds(rules.to_vector(), np.int64(seat), np.int64(W._kernels().STAGE_PLAY),
+                                    public_view(view, rules), np.int64(len(view.trick)), cons, worlds, np.int64(n),
+                                    np.int64(n), np.int64(4), 1.0, eps, iw, np.uint64(9))
+            counts = iw[K.IW_COUNT:K.IW_COUNT + kept]
+            rows = worlds[:kept]
+            assert counts.sum() == n and FastChecker(rules, view).check(rows).all()
+            assert np.abs(_marginals(rows, counts / n) - _marginals(exact, law)).max() < 0.05
+            moved_some |= bool((np.repeat(rows, counts, axis=0) != before).any())
+    assert moved_some
