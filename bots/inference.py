@@ -99,7 +99,8 @@ IW_PARAMS = IW_LOG + L_LEN                   # the model's parameter table, floa
 IW_OUT = IW_PARAMS + MAX_SEATS * N_BOT_PARAMS  # the model's écart (card ids)
 IW_PLAYED = IW_OUT + MAX_ECART               # per seat: the cards it played (trump words, then suit words)
 IW_LOGF = IW_PLAYED + 2 * MAX_SEATS          # float64[80]: log weight of a decision the model explains, per n
-IW_HT = IW_LOGF + 80                         # per world and seat (``w * MAX_SEATS + s``): its hand, trump word
+IW_LOGFC = IW_LOGF + 80                      # ... the same for the cards (their own ε)
+IW_HT = IW_LOGFC + 80                         # per world and seat (``w * MAX_SEATS + s``): its hand, trump word
 IW_HS = IW_HT + MAX_WORLDS * MAX_SEATS       # ... and suit word
 IW_LOGW = IW_HS + MAX_WORLDS * MAX_SEATS     # float64 per world: its log weight
 IW_COUNT = IW_LOGW + MAX_WORLDS              # per world: its multiplicity after resampling
@@ -348,7 +349,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
     ipub = iw[IW_PUB:IW_PUB + PUB_LEN]
     ws = iw[IW_WS:IW_WS + WS_LEN]
     mp = iw[IW_PARAMS:IW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape((MAX_SEATS, N_BOT_PARAMS))
-    logf = iw[IW_LOGF:IW_LOGF + 80].view(np.float64)
+    logf = iw[IW_LOGFC:IW_LOGFC + 80].view(np.float64)
     iht = iw[IW_HT:IW_HT + MAX_WORLDS * MAX_SEATS]
     ihs = iw[IW_HS:IW_HS + MAX_WORLDS * MAX_SEATS]
     bt, bs = card_bits(c)
@@ -455,7 +456,7 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
 
 
 @njit(nogil=True, _nrt=False)
-def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, iw):
+def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, iw):
     """The log weight of each candidate world into ``iw[IW_LOGW:]`` (float64[n_cand]; -inf: ruled out).
 
     Parameters
@@ -474,7 +475,9 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, iw):
     worlds : int8[>= n_cand, 78]
         The candidates, as ``worlds.sample_worlds`` writes them.
     eps : float
-        The model's ε, in (0, 1].
+        The model's ε for the bids, the call, the écart and the declarations, in (0, 1].
+    card_eps : float
+        Its ε for the cards played, in (0, 1] (1: a card weighs nothing beyond its legality).
     iw : int64[INFER_LEN]
         Scratch (``IW_*``).
     """
@@ -491,6 +494,7 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, iw):
         for i in range(N_BOT_PARAMS):
             mp[s, i] = MODEL_PARAMS[i]
     _log_factors(eps, iw[IW_LOGF:IW_LOGF + 80].view(np.float64))
+    _log_factors(card_eps, iw[IW_LOGFC:IW_LOGFC + 80].view(np.float64))
     _replay_view(rv, pub, ipub, ws, log)
     played = iw[IW_PLAYED:IW_PLAYED + 2 * MAX_SEATS]
     playing = stage != STAGE_AUCTION and stage != STAGE_ECART
@@ -654,7 +658,7 @@ def _propose(cons, hidden, n_hidden, row, out, st):
 
 
 @njit(nogil=True, _nrt=False)
-def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves, power, eps, iw, st):
+def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves, power, eps, card_eps, iw, st):
     """Resample-move: the ``n_worlds`` draws of :func:`resample` (the ``kept`` distinct worlds of
     ``worlds`` with their counts), one row each, each moved ``n_moves`` times by Metropolis-Hastings
     with :func:`_propose`'s swaps, towards the law ``exp(power * log weight)`` over the worlds the
@@ -694,7 +698,7 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
         stats[ST_PROPOSED] += k
         if k == 0:
             continue
-        weigh_worlds(rv, seat, stage, pub, pos, prop, k, eps, iw)
+        weigh_worlds(rv, seat, stage, pub, pos, prop, k, eps, card_eps, iw)
         for j in range(k):
             if logw[j] == IMPOSSIBLE:
                 continue
@@ -726,29 +730,30 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
 # --- a compiled entry point for Python (``tarotsim.inference``) ----------------------------------
 
 @njit(cache=True, nogil=True)
-def log_weights(rv, seat, stage, pub, pos, worlds, eps, out):
+def log_weights(rv, seat, stage, pub, pos, worlds, eps, card_eps, out):
     """:func:`weigh_worlds` over every row of ``worlds`` (at most ``MAX_WORLDS``), the log weights
     into ``out`` (float64[len(worlds)])."""
     iw = np.zeros(INFER_LEN, dtype=np.int64)
     n = worlds.shape[0]
-    weigh_worlds(rv, seat, stage, pub, pos, worlds, n, eps, iw)
+    weigh_worlds(rv, seat, stage, pub, pos, worlds, n, eps, card_eps, iw)
     logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
     for w in range(n):
         out[w] = logw[w]
 
 
 @njit(cache=True, nogil=True)
-def draw_worlds(rv, seat, stage, pub, pos, cons, cand, n_worlds, eps, min_ess, n_moves, st, out, counts):
+def draw_worlds(rv, seat, stage, pub, pos, cons, cand, n_worlds, eps, card_eps, min_ess, n_moves, st, out, counts):
     """What a ``pimc:infer=1`` decision plays out: the candidates ``cand`` (int8[n, 78], drawn from
     the bots stream, which ``st`` continues) weighed, ``n_worlds`` of them resampled and moved
     ``n_moves`` times; the distinct worlds into ``out`` (int8[>= n_worlds, 78]) with their counts
     into ``counts``. Returns ``(distinct worlds, ESS of the candidates' weights, state)``."""
     iw = np.zeros(INFER_LEN, dtype=np.int64)
     n_cand = cand.shape[0]
-    weigh_worlds(rv, seat, stage, pub, pos, cand, n_cand, eps, iw)
+    weigh_worlds(rv, seat, stage, pub, pos, cand, n_cand, eps, card_eps, iw)
     kept, ess, power, st = resample(cand, n_cand, n_worlds, min_ess, iw, st)
     if n_moves > 0:
-        kept, st = move_worlds(rv, seat, stage, pub, pos, cons, cand, kept, n_worlds, n_moves, power, eps, iw, st)
+        kept, st = move_worlds(rv, seat, stage, pub, pos, cons, cand, kept, n_worlds, n_moves, power, eps, card_eps,
+                               iw, st)
     count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
     for w in range(kept):
         for c in range(78):

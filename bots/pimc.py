@@ -17,7 +17,7 @@ each then moved ``moves`` times by Metropolis-Hastings towards the weighted law.
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess`` and ``moves``.
+``policy``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves`` and ``card_epsilon``.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                         "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
     ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
                       f"towards the weighted law (0..{MAX_MOVES})"),
+    ("card_epsilon", 0.1, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
+                                 "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -75,7 +77,8 @@ P_CANDIDATES = _IX["candidates"]
 P_EPSILON = _IX["epsilon"]
 P_MIN_ESS = _IX["min_ess"]
 P_MOVES = _IX["moves"]
+P_CARD_EPSILON = _IX["card_epsilon"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2), "candidates": (1, MAX_WORLDS),
-          "epsilon": (EPSILON_MIN, 1.0), "min_ess": (0, MAX_WORLDS),
+          "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0), "min_ess": (0, MAX_WORLDS),
           "moves": (0, MAX_MOVES)}

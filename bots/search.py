@@ -63,8 +63,8 @@ from .dispatch import bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
 from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
-from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_EPSILON, P_INFER, P_MIN_ESS,
-                   P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
+from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON, P_INFER,
+                   P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
 
 #: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
 _rollout_rest = BOTS_PARTS["play_rest"]
@@ -483,12 +483,13 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
     mult = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
     if infer:
         eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
-        weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, iw)
+        card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
+        weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, iw)
         kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
         n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
         if n_moves > 0:
             kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds, n_moves,
-                                   power, eps, iw, st)
+                                   power, eps, card_eps, iw, st)
         n_worlds = kept
     else:
         for w in range(n_worlds):

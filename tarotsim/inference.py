@@ -103,6 +103,18 @@ def _check(n, epsilon, min_ess, what="n"):
         raise WorldsError(f"min_ess must be a whole number in 0..{MAX_WORLDS}, not {min_ess!r}")
 
 
+def _card_epsilon(card_epsilon, epsilon) -> float:
+    """The cards' ε: ``epsilon`` when not given, else checked as ``epsilon`` is."""
+    if card_epsilon is None:
+        return float(epsilon)
+    from bots.pimc import EPSILON_MIN
+
+    if isinstance(card_epsilon, bool) or not isinstance(card_epsilon, (int, float, np.floating)) or \
+            not EPSILON_MIN <= float(card_epsilon) <= 1.0:
+        raise WorldsError(f"card_epsilon must be a number in {EPSILON_MIN}..1, not {card_epsilon!r}")
+    return float(card_epsilon)
+
+
 def _kernel_view(game, seat):
     """``(view, rules vector, stage, pub, pos)``: what the weighing kernels read of the seat's view."""
     from . import worlds as W
@@ -115,7 +127,8 @@ def _kernel_view(game, seat):
     return view, game.rules.to_vector(), stage, public_view(view, game.rules), pos
 
 
-def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1, min_ess: int = 0) -> WeightedWorlds:
+def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1, min_ess: int = 0,
+                    card_epsilon: float | None = None) -> WeightedWorlds:
     """``n`` worlds of ``seat`` drawn as :func:`tarotsim.worlds.sample` draws them, each weighed by
     how well the opponent model explains the other seats' decisions in it.
 
@@ -135,6 +148,9 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     min_ess : int
         Temper the weights (raise them to a power below 1) when they would leave an effective
         sample size below ``min_ess``, as ``pimc:infer=1,min_ess=...`` does; 0: never.
+    card_epsilon : float, optional
+        The model's ε for the cards played (``epsilon`` then weighs the bids, the call, the écart
+        and the declarations); 1: a card only counts by its legality. Default: ``epsilon``.
 
     Raises
     ------
@@ -144,11 +160,12 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     from bots import inference as K
 
     _check(n, epsilon, min_ess)
+    card_epsilon = _card_epsilon(card_epsilon, epsilon)
     worlds = sample(game, seat, n, seed)
     _, rv, stage, pub, pos = _kernel_view(game, worlds.seat)
     logw = np.empty(len(worlds), dtype=np.float64)
     K.log_weights(rv, np.int64(worlds.seat), np.int64(stage), pub, np.int64(pos), worlds.locations,
-                  float(epsilon), logw)
+                  float(epsilon), card_epsilon, logw)
     if not np.isfinite(logw.max()):
         raise WorldsError(f"seat {worlds.seat}: no world drawn agrees with the observed plays")
     power = K.tempering_power(logw, np.int64(min_ess)) if min_ess > 1 else 1.0
@@ -157,14 +174,13 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     return WeightedWorlds(worlds=worlds, weights=w, ess=float(1.0 / np.sum(w * w)), epsilon=float(epsilon))
 
 
-
 def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: float = 0.1, min_ess: int = 0,
-         moves: int = 0) -> WeightedWorlds:
+         moves: int = 0, card_epsilon: float | None = None) -> WeightedWorlds:
     """The worlds a ``pimc:infer=1`` decision of ``seat`` plays out, with the same parameters:
     ``candidates`` worlds drawn as :func:`tarotsim.worlds.sample` draws them from ``seed``, weighed
     (:func:`weighted_sample`), ``n`` of them drawn by weight (tempered to keep an ESS of
     ``min_ess``), each then moved ``moves`` times by Metropolis-Hastings swaps towards the weighted
-    law. Returns the distinct worlds, each weighted by the share of the ``n`` draws it stands for;
+    law (``card_epsilon``: as :func:`weighted_sample`). Returns the distinct worlds, each weighted by the share of the ``n`` draws it stands for;
     ``ess`` is the candidates' ESS. Raises :class:`tarotsim.worlds.WorldsError` on bad arguments."""
     from bots import inference as K
     from bots.pimc import MAX_MOVES
@@ -173,6 +189,7 @@ def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: 
 
     _check(n, epsilon, min_ess)
     _check(candidates, epsilon, min_ess, what="candidates")
+    card_epsilon = _card_epsilon(card_epsilon, epsilon)
     if isinstance(moves, bool) or not isinstance(moves, (int, np.integer)) or not 0 <= moves <= MAX_MOVES:
         raise WorldsError(f"moves must be a whole number in 0..{MAX_MOVES}, not {moves!r}")
     cand = sample(game, seat, max(int(candidates), int(n)), seed)
@@ -182,7 +199,7 @@ def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: 
     out = np.empty((int(n), 78), dtype=np.int8)
     counts = np.zeros(int(n), dtype=np.int64)
     kept, ess, st = K.draw_worlds(rv, np.int64(cand.seat), np.int64(stage), pub, np.int64(pos), cons, rows,
-                                  np.int64(n), float(epsilon), np.int64(min_ess), np.int64(moves),
+                                  np.int64(n), float(epsilon), card_epsilon, np.int64(min_ess), np.int64(moves),
                                   np.uint64(cand.state), out, counts)
     worlds = W.Worlds(seat=cand.seat, table=cand.table, pile_kind=cand.pile_kind, locations=out[:kept].copy(),
                       state=int(st))

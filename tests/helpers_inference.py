@@ -79,13 +79,15 @@ def _cards_played(view) -> list:
     return [c for _, plays, _ in view.tricks for _, c in plays] + [c for _, c in view.trick]
 
 
-def twin_log_weight(game, seat, row, eps) -> float:
+def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
     """The log weight of world ``row`` (int8[78] locations) for ``seat`` at ``game``'s decision:
     ``-inf`` when an observed decision is not legal in it.
 
     Only the seat's view is read: the world's deal is played on from the deal, each decision the
     new game asks taken from what the seat saw (the bids, the call, the declarations, the cards in
-    order; the écart: the world's), until the new game reaches the seat's decision."""
+    order; the écart: the world's), until the new game reaches the seat's decision. The cards
+    weigh with ``card_eps`` (default ``eps``)."""
+    card_eps = eps if card_eps is None else card_eps
     view = game.view(seat)
     rules = game.rules
     hands, chien, ecart = world_deal(view, row, rules.n_seats)
@@ -129,7 +131,8 @@ def twin_log_weight(game, seat, row, eps) -> float:
                     return -math.inf
             if s != seat:
                 model = _HEURISTIC.choose(g.view(s), legal, rng)
-                total += _factor(model == (obs if d.kind != "poignee" or obs is None else obs[0]), len(legal), eps)
+                e = card_eps if d.kind == "card" else eps
+                total += _factor(model == (obs if d.kind != "poignee" or obs is None else obs[0]), len(legal), e)
             if d.kind == "poignee":
                 g.declare_poignee(None) if obs is None else g.declare_poignee(*obs)
             elif d.kind.startswith("misere"):
@@ -141,5 +144,5 @@ def twin_log_weight(game, seat, row, eps) -> float:
     return total
 
 
-def twin_log_weights(game, seat, locations, eps) -> np.ndarray:
-    return np.array([twin_log_weight(game, seat, row, eps) for row in locations])
+def twin_log_weights(game, seat, locations, eps, card_eps=None) -> np.ndarray:
+    return np.array([twin_log_weight(game, seat, row, eps, card_eps) for row in locations])

@@ -57,15 +57,17 @@ def positions(table, mix, indices, p, seed=3, options=None):
             game.apply(bots[d.seat].choose(game.view(d.seat), game.legal_actions(), stream))
 
 
-def kernel_log_weights(game, seat, locations, eps):
-    """``bots.inference.log_weights`` on the seat's view, as ``tarotsim.inference`` calls it."""
+def kernel_log_weights(game, seat, locations, eps, card_eps=None):
+    """``bots.inference.log_weights`` on the seat's view, as ``tarotsim.inference`` calls it (the
+    cards' ε ``card_eps``, default ``eps``)."""
     view = game.view(seat)
     know = W.knowledge(view, game.rules)
     stage = int(know[W._kernels().K_STAGE])
     out = np.empty(len(locations), dtype=np.float64)
     K.log_weights(game.rules.to_vector(), np.int64(seat), np.int64(stage), public_view(view, game.rules),
                   np.int64(len(view.trick) if stage == W._kernels().STAGE_PLAY else 0),
-                  np.ascontiguousarray(locations, dtype=np.int8), float(eps), out)
+                  np.ascontiguousarray(locations, dtype=np.int8), float(eps),
+                  float(eps if card_eps is None else card_eps), out)
     return out
 
 
@@ -86,16 +88,18 @@ def true_world(game):
 def test_kernel_weights_equal_the_python_twin(table):
     """Bids (R-BID-1), the call (R-CALL-1), the écart's shape (R-CHIEN-2), the chelem (R-SLAM-1),
     poignées (R-POIG-1), misères (R-MIS-1) and cards (R-PLAY-3 .. R-PLAY-4e, R-CALL-4): the kernel
-    and the twin give the same log weight to every world, for every ε."""
+    and the twin give the same log weight to every world, for every ε (the cards' own ε too)."""
     rnd = random.Random(table)
     n = weighed = 0
     for mix in MIXES:
         for game, seat in positions(table, mix, range(5), 0.05, options={"misere": True}):
             ws = sample(game, seat, 4, rnd.getrandbits(64))
             eps = rnd.choice([0.05, 0.3, 1.0])
-            got = kernel_log_weights(game, seat, ws.locations, eps)
-            want = twin_log_weights(game, seat, ws.locations, eps)
-            assert np.allclose(got, want, rtol=1e-12, atol=1e-9), (table, mix, game.decision, seat, eps, got, want)
+            card_eps = rnd.choice([eps, 0.2, 1.0])
+            got = kernel_log_weights(game, seat, ws.locations, eps, card_eps)
+            want = twin_log_weights(game, seat, ws.locations, eps, card_eps)
+            assert np.allclose(got, want, rtol=1e-12, atol=1e-9), (table, mix, game.decision, seat, eps, card_eps,
+                                                                  got, want)
             n += 1
             weighed += bool(np.any(got != 0))
     assert n >= 25 and weighed >= 10
@@ -457,7 +461,7 @@ def test_moves_keep_the_weighted_law():
             iw[K.IW_LOGW:K.IW_LOGW + n].view(np.float64)[:] = lw[pick]
             kept, _ = K.move_worlds(rules.to_vector(), np.int64(seat), np.int64(W._kernels().STAGE_PLAY),
                                     public_view(view, rules), np.int64(len(view.trick)), cons, worlds, np.int64(n),
-                                    np.int64(n), np.int64(4), 1.0, eps, iw, np.uint64(9))
+                                    np.int64(n), np.int64(4), 1.0, eps, eps, iw, np.uint64(9))
             counts = iw[K.IW_COUNT:K.IW_COUNT + kept]
             rows = worlds[:kept]
             assert counts.sum() == n and FastChecker(rules, view).check(rows).all()
