@@ -204,6 +204,30 @@ def test_at_low_epsilon_a_world_the_model_explains_weighs_more():
     assert explained > 20 and unexplained > 20
 
 
+def test_R_PLAY_3_at_card_epsilon_one_a_card_weighs_only_by_its_legality():
+    """``card_epsilon=1``: the cards played change no world's weight but rule out the worlds where
+    one was not legal (R-PLAY-3, R-PLAY-4a ...); the weight is the auction's and the
+    declarations', the same at every card decision of the deal from trick 2 on (once every seat
+    declared), in the true world of a table of heuristic bots followed card by card."""
+    checked = 0
+    for index in range(8):
+        game = Game(Rules(table="4"), seed=13, index=index)
+        bots = _adapters(["heuristic"] * 4)
+        seat = index % 4
+        first = None
+        while (d := game.decision) is not None:
+            if d.kind == "card" and game.view(seat).tricks:
+                row = true_world(game)[None, :]
+                lw = kernel_log_weights(game, seat, row, 0.2, 1.0)[0]
+                if first is None:
+                    first = lw
+                assert np.isfinite(lw) and lw == pytest.approx(first, abs=1e-12)
+                assert kernel_log_weights(game, seat, row, 0.2, 0.2)[0] >= lw
+                checked += 1
+            game.apply(bots[d.seat].choose(game.view(d.seat), game.legal_actions(), rng.Rng(index)))
+    assert checked >= 20
+
+
 def test_at_epsilon_one_the_weighted_law_is_the_exact_samplers():
     for game, seat in positions("5", "mixed", range(3), 0.05, seed=9):
         ww = weighted_sample(game, seat, 50, 1234, epsilon=1.0)
@@ -245,15 +269,17 @@ def test_resampling_counts_add_up_to_floor_or_ceiling_shares():
 def test_weighted_sample_checks_its_arguments():
     game = Game(Rules(table="4"), seed=1, index=1)
     for kw, why in (({"n": 0}, "1..4096"), ({"n": 5000}, "1..4096"), ({"epsilon": 0.0}, "epsilon"),
-                    ({"epsilon": 1.5}, "epsilon")):
+                    ({"epsilon": 1.5}, "epsilon"), ({"card_epsilon": 0.0}, "card_epsilon"),
+                    ({"card_epsilon": True}, "card_epsilon")):
         args = {"n": 5, "epsilon": 0.1} | kw
         with pytest.raises(WorldsError, match=why):
-            weighted_sample(game, 1, args["n"], 3, epsilon=args["epsilon"])
+            weighted_sample(game, 1, args.pop("n"), 3, **args)
     ww = weighted_sample(game, 1, 20, 3)
     assert sum(ww.where("KH").values()) == pytest.approx(1.0) and len(ww) == 20
     with pytest.raises(WorldsError, match="card"):
         ww.where("ZZ")
-    for kw, why in (({"candidates": 0}, "candidates"), ({"moves": 65}, "moves"), ({"min_ess": -1}, "min_ess")):
+    for kw, why in (({"candidates": 0}, "candidates"), ({"moves": 65}, "moves"), ({"min_ess": -1}, "min_ess"),
+                    ({"card_epsilon": 2.0}, "card_epsilon")):
         with pytest.raises(WorldsError, match=why):
             draw(game, 1, 8, 3, **kw)
     d = draw(game, 1, 8, 3, candidates=16, moves=2)
@@ -273,11 +299,12 @@ def _mix(table, bot=INFER):
 
 def test_infer_is_registered_as_pimc_parameters():
     spec = REGISTRY["pimc"]
-    v = parse_bots("pimc:infer=1,candidates=64,epsilon=0.3", 4)[0][1]
+    v = parse_bots("pimc:infer=1,candidates=64,epsilon=0.3,card_epsilon=0.7", 4)[0][1]
     assert spec.values(v)["infer"] is True and spec.values(v)["candidates"] == 64
-    assert spec.values(v)["epsilon"] == pytest.approx(0.3)
+    assert spec.values(v)["epsilon"] == pytest.approx(0.3) and spec.values(v)["card_epsilon"] == pytest.approx(0.7)
     assert spec.values(spec.vector())["infer"] is False
-    for bad, why in (("epsilon=0", "0.001..1"), ("candidates=0", "1..4096"), ("infer=2", "true or false")):
+    for bad, why in (("epsilon=0", "0.001..1"), ("card_epsilon=1.5", "0.001..1"), ("candidates=0", "1..4096"),
+                     ("infer=2", "true or false")):
         with pytest.raises(BotError, match=why):
             parse_bots(f"pimc:{bad}", 4)
 
