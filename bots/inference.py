@@ -353,6 +353,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
     iht = iw[IW_HT:IW_HT + MAX_WORLDS * MAX_SEATS]
     ihs = iw[IW_HS:IW_HS + MAX_WORLDS * MAX_SEATS]
     bt, bs = card_bits(c)
+    soft = logf[LOGF_MISS] != 0.0   # at ε = 1 a card weighs by its legality alone: no model to ask
     for w in range(n_cand):
         k = w * MAX_SEATS + s
         ht = iht[k]
@@ -371,7 +372,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
             logw[w] = IMPOSSIBLE
             continue
         n = popcount(lt) + popcount(ls)
-        if n > 1:
+        if n > 1 and soft:
             model = _policies_card(np.int64(BOT_HEURISTIC), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask,
                                    amask, pos)
             _observe(logw, w, model == c, n, logf)

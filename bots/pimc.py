@@ -13,7 +13,9 @@ With ``infer`` it reads the table (``bots/inference.py``): it draws ``candidates
 each by how well the heuristic (which with probability ``epsilon`` makes any legal choice instead)
 explains what the other seats did in it (bids, call, écart, declarations, cards), and keeps
 ``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``),
-each then moved ``moves`` times by Metropolis-Hastings towards the weighted law.
+each then moved ``moves`` times by Metropolis-Hastings towards the weighted law. The cards played
+weigh with their own ε, ``card_epsilon``. The defaults of ``epsilon`` and ``card_epsilon`` were
+chosen by duplicate tournaments against pimc on seed 1 (docs/explanation/strength.md).
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
@@ -59,13 +61,13 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                            "(bids, call, écart, declarations, cards), then keep `worlds` of them by weight"),
     ("candidates", 128, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
                              f"at most {MAX_WORLDS})"),
-    ("epsilon", 0.1, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
+    ("epsilon", 0.8, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
                             "any legal one (1: every world weighs the same)"),
     ("min_ess", 0, int, "with infer, the effective sample size the weights keep at least: weights that would "
                         "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
     ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
                       f"towards the weighted law (0..{MAX_MOVES})"),
-    ("card_epsilon", 0.1, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
+    ("card_epsilon", 0.8, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
                                  "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}

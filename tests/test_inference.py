@@ -289,7 +289,7 @@ def test_weighted_sample_checks_its_arguments():
 # ---------------------------------------------------------------------------------------------
 # pimc:infer=1
 
-INFER = "pimc:worlds=3,infer=1,candidates=12,epsilon=0.2"
+INFER = "pimc:worlds=3,infer=1,candidates=12,epsilon=0.2,card_epsilon=0.3"
 
 
 def _mix(table, bot=INFER):
@@ -319,7 +319,8 @@ def test_infer_deals_obey_the_rules_and_fast_path_equals_slow_path(table):
         record.verify(rec)
     assert sum(rec["outcome"] == "played" for rec in recs) >= 3
     for i, rec in zip(range(3), recs):
-        adapters = [FastBotAdapter("pimc", {"worlds": 3, "infer": True, "candidates": 12, "epsilon": 0.2})
+        adapters = [FastBotAdapter("pimc", {"worlds": 3, "infer": True, "candidates": 12, "epsilon": 0.2,
+                                    "card_epsilon": 0.3})
                     if b == INFER else FastBotAdapter("pimc", {"worlds": 3}) if b.startswith("pimc")
                     else FastBotAdapter(b) for b in bots]
         assert play_game(Game(r, 5, i), adapters).record() == rec
@@ -382,7 +383,8 @@ def test_infer_with_epsilon_one_and_as_many_candidates_as_worlds_plays_pimcs_wor
             if d.kind == "card" and len(legal) > 1 and len(game._deal.tricks) >= index % 5:
                 view = game.view(d.seat)
                 a = FastBotAdapter("pimc", {"worlds": 6}).choose(view, legal, rng.Rng(index))
-                b = FastBotAdapter("pimc", {"worlds": 6, "infer": True, "candidates": 6, "epsilon": 1.0}).choose(
+                b = FastBotAdapter("pimc", {"worlds": 6, "infer": True, "candidates": 6, "epsilon": 1.0,
+                                               "card_epsilon": 1.0}).choose(
                     view, legal, rng.Rng(index))
                 assert a == b
                 compared += 1
