@@ -13,7 +13,8 @@ the heuristic's choice with probability 1 - ε, and with probability ε any lega
 A decision with ``n`` legal choices in a world weighs ``P_model(observed) / (1/n)``, the model's
 probability of what was done over that of a uniform choice among the legal ones:
 ``n (1 - ε) + ε`` when the heuristic would have made the observed choice in that world, ``ε``
-when not. So ε = 1 gives every world the weight 1 (the exact sampler's law), a small ε keeps
+when not. The cards played have their own ε (``card_eps``), the other decisions share one (``eps``).
+So ε = 1 gives every world the weight 1 (the exact sampler's law), a small ε keeps
 mostly the worlds in which the heuristic explains what was seen, and no legal choice is ever
 ruled out (ε > 0): a world is never dropped for a model's whim. A world in which an observed card
 was not legal gets the weight 0 (the exact sampler never draws one).

@@ -62,7 +62,8 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("candidates", 128, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
                              f"at most {MAX_WORLDS})"),
     ("epsilon", 0.8, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
-                            "any legal one (1: every world weighs the same)"),
+                            "any legal one, for the bids, call, écart and declarations (1, and card_epsilon 1: "
+                            "every world weighs the same)"),
     ("min_ess", 0, int, "with infer, the effective sample size the weights keep at least: weights that would "
                         "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
     ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
