@@ -7,7 +7,9 @@ deals of the cards it cannot see, uniformly among those that agree with what it 
 (``tarotsim.worlds``), plays every legal card (one of each class of equivalent cards) in each of
 them and finishes the deal ``rollouts`` times with every seat playing the rollout ``policy``, the same rollout streams for every card
 (common random numbers); it plays the card with the best mean score for itself (ties: the lowest
-card id). Parameters are counts, never seconds, so results stay deterministic.
+card id). With ``exact_from=K``, in the last ``K`` tricks each world is solved instead, every card
+known (the exact solver, ``tarotsim._kernels.solver``): each card's score for the seat with best
+play by every seat. Parameters are counts, never seconds, so results stay deterministic.
 
 With ``infer`` it reads the table (``bots/inference.py``): it draws ``candidates`` worlds, weighs
 each by how well the heuristic (which with probability ``epsilon`` makes any legal choice instead)
@@ -19,10 +21,13 @@ chosen by duplicate tournaments against pimc on seed 1 (docs/explanation/strengt
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves`` and ``card_epsilon``.
+``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves`` and
+``card_epsilon``.
 """
 
 from __future__ import annotations
+
+from tarotsim._kernels.layout import BOT_KINDS
 
 from . import heuristic
 
@@ -38,8 +43,12 @@ MAX_MOVES = 64
 MAX_ROLLOUTS = 64
 #: The smallest ε of the opponent model (``infer``): a legal choice is never impossible.
 EPSILON_MIN = 0.001
-#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``).
-POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+#: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
+#: about tenfold a trick: docs/solver.md).
+MAX_EXACT_FROM = 10
+#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``): the bots without a
+#: search.
+POLICIES = {name: BOT_KINDS[name] for name in ("random", "greedy", "heuristic")}
 
 #: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
 #: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots
@@ -55,7 +64,11 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
     ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
                          "deterministic)"),
-    ("policy", 2, int, "rollout policy, by bot code: 2 heuristic, 1 greedy, 0 random"),
+    ("policy", POLICIES["heuristic"], int, "rollout policy, by bot code: " + ", ".join(
+        f"{code} {name}" for name, code in sorted(POLICIES.items(), key=lambda x: -x[1]))),
+    ("exact_from", 0, int, f"from this many tricks before the end (the one being played included) each world is "
+                           f"solved exactly (tarotsim.solver, the seat's score) instead of rolled out; 0: never "
+                           f"(0..{MAX_EXACT_FROM}; not at table 2)"),
     # reading the table (bots/inference.py): the worlds weighed by the other seats' decisions
     ("infer", False, bool, "weigh the worlds by how well the heuristic explains what the other seats did "
                            "(bids, call, écart, declarations, cards), then keep `worlds` of them by weight"),
@@ -75,6 +88,7 @@ _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
 P_ROLLOUTS = _IX["rollouts"]
 P_POLICY = _IX["policy"]
+P_EXACT_FROM = _IX["exact_from"]
 P_INFER = _IX["infer"]
 P_CANDIDATES = _IX["candidates"]
 P_EPSILON = _IX["epsilon"]
@@ -82,6 +96,7 @@ P_MIN_ESS = _IX["min_ess"]
 P_MOVES = _IX["moves"]
 P_CARD_EPSILON = _IX["card_epsilon"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
-RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2), "candidates": (1, MAX_WORLDS),
-          "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0), "min_ess": (0, MAX_WORLDS),
-          "moves": (0, MAX_MOVES)}
+RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
+          "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
+          "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
+          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES)}

@@ -24,7 +24,7 @@ from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
 from .display import piles_line
 from .engine import Decision, EcartChoice, Game, IllegalPlayError
 from .rng import STREAM_BOTS, Rng, dealing_order, stream_state
-from .rules import CONTRACTS, MULTIPLIERS, POIGNEE_LEVELS, Rules
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
 from .scoring import format_breakdown
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_seat", "first_index", "next_index",
@@ -276,10 +276,10 @@ def bots_for(text: str, rules: Rules, seat: int) -> list:
     """``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
     order (n - 1 names). Returns one slow-path bot per seat, None at the person's seat; raises
     ``ValueError`` (one line) for a text that names no playable bots."""
-    from .players import _segments, parse_players
+    from .players import bot_texts, parse_players
     from .slowpath import _Guarded
 
-    segs = _segments(text)
+    segs = bot_texts(text)
     others = rules.n_seats - 1
     if len(segs) not in (1, others):
         raise ValueError(f"--bots: you hold seat {seat}; give one bot for the {others} other seats or {others} "
@@ -311,10 +311,12 @@ class Session:
         ``ask(prompt) -> str`` (EOFError ends the game), ``say(text)``; the terminal by default.
     color : bool or None
         Passed to ``click.echo`` by the default ``say``: None colours only a terminal.
+    analyse : bool
+        After each finished deal, the exact solver's post-mortem (``tarotsim.analysis``).
     """
 
     def __init__(self, rules: Rules, seat: int, bots, seed: int, deals: int | None = 1, until: int | None = None,
-                 records=None, ask=None, say=None, color: bool | None = None, hint_bot=None):
+                 records=None, ask=None, say=None, color: bool | None = None, hint_bot=None, analyse: bool = False):
         check_seat(rules, seat)
         self.rules, self.seat, self.bots, self.seed = rules, seat, bots, seed
         self.deals, self.until, self.records_fh = deals, until, records
@@ -325,6 +327,7 @@ class Session:
         self.color = color
         self.game: Game | None = None
         self._tops: tuple = ()  # table 2: the face-up pile tops last told (R-VAR-TWO)
+        self.analyse = analyse
 
     # -- output helpers --------------------------------------------------------------------------
     def style(self, text: str, **kw) -> str:
@@ -427,7 +430,18 @@ class Session:
             self.tell(game)
         rec = game.record()
         self.say(self.format_count(game, rec))
+        if self.analyse and rec["outcome"] == "played":
+            self.say(self.post_mortem(rec))
         return rec
+
+    def post_mortem(self, rec: dict) -> str:
+        """``--analyse``: what each card of the deal cost against best play (``tarotsim.analysis``)."""
+        from .analysis import AnalysisError, analyse, format_analysis
+
+        try:
+            return "\n" + format_analysis(analyse(rec), self.names)
+        except AnalysisError as e:
+            return f"\nno analysis: {e}"
 
     def bot_turn(self, game: Game, d, rng: Rng):
         """A bot's decision, applied; a bot's forbidden answer stops the game naming bot, seat,
@@ -478,11 +492,11 @@ class Session:
             return
         self._told["taker"] = True
         assert v.contract is not None  # a taker has a contract
+        contract = CONTRACT_OF[v.contract]
         text = (f"{self.who(v.taker)} {self.verb(v.taker, 'takes', 'take')}: {v.contract.replace('_', ' ')} "
-                f"(x{MULTIPLIERS[CONTRACTS.index(v.contract)]})")
-        if v.contract in ("garde_sans", "garde_contre"):
-            side = "attack" if v.contract == "garde_sans" else "defence"
-            text += f"; the chien stays unseen and counts for the {side} (R-CHIEN-3, R-CHIEN-4)"
+                f"(x{contract.multiplier})")
+        if not contract.chien_shown:
+            text += f"; the chien stays unseen and counts for the {contract.chien_to} (R-CHIEN-3, R-CHIEN-4)"
         self.say(text)
 
     def verb(self, seat: int, third: str, second: str) -> str:
@@ -686,15 +700,16 @@ class Session:
 
     @staticmethod
     def _thinking(name: str) -> str:
-        """What the first hint says before its bot answers: it is thinking, and, when numba's
-        cache lacks the bot's kernels, that they are compiled first (once) and for about how long."""
+        """What the first hint says before its bot answers: it is thinking, and, to a person at a
+        terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
+        for about how long (a transcript written to a file reads the same on every machine)."""
         from ._builds.runs import hint_kernels
 
         from ._kernels._cache import is_cached
 
         kernels, about = hint_kernels(name)
         search = " (it plays each card out on sampled deals)" if name == "pimc" else ""
-        if is_cached(kernels):
+        if not sys.stdout.isatty() or is_cached(kernels):
             return f"  hint: {name} is thinking{search}..."
         return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."
 

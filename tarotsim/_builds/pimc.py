@@ -1,6 +1,9 @@
-"""The deal kernel's ``pimc`` build (private): the bots build with the search as its card
-dispatch (``bots.search._card_pimc``), its batch kernels, and the search as one compiled call for
-the slow path.
+"""The deal kernel's ``pimc`` build (private): the bots build with the search
+(``bots.search.make_search``) as its card dispatch, its batch kernels, and the search as one
+compiled call for the slow path.
+
+The search finishes its sampled deals with the bots build's ``_play_rest`` (its rollouts:
+random, greedy and heuristic seats only), handed to it here.
 
 Compiled only when a seat plays ``pimc``. The search's scratch (``bots.search.PW_*``,
 ``PIMC_LEN`` int64) follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels
@@ -13,16 +16,23 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
+from tarotsim._kernels.layout import (BOT_PIMC, L_ECART, L_LEN, L_N_ECART, L_OUTCOME, OUTCOME_BOT_ERROR, PUB_CONTRACT,
+                                      PUB_TAKER)
+from tarotsim._kernels.masks import card_bits
 from tarotsim._kernels.play import accumulate_deal, make_play, store_facts
-from tarotsim._kernels.workspace import BUF_LEN
-from tarotsim.rules import RV_N_SEATS
+from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
+from tarotsim.rules import KERNEL_ECART_MADE, RV_N_SEATS
 
-from bots.dispatch import DISPATCH
+from bots.dispatch import DISPATCH, bot_card_bits
 from bots.inference import IW_STATS, N_STATS
-from bots.search import PIMC_LEN, PW_INFER, PW_STATS, _card_pimc, pimc_card
+from bots.search import PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search, public_piles
 
 from . import sources
+from .deal import BOTS_PARTS
+
+#: The search, its rollouts finishing a deal with the bots build's ``_play_rest`` (random, greedy,
+#: heuristic only).
+pimc_card = make_search(BOTS_PARTS["play_rest"])
 
 
 @njit(cache=True, nogil=True)
@@ -31,11 +41,32 @@ def new_pimc_buffer():
     return np.zeros(BUF_LEN + PIMC_LEN, dtype=np.int64)
 
 
+@njit(nogil=True, _nrt=False)
+def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
+    """The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
+    from the log when it is the taker at prise or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
+    if kind == BOT_PIMC:
+        et = np.int64(0)
+        es = np.int64(0)
+        if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
+            for i in range(log[L_N_ECART]):
+                bt, bs = card_bits(log[L_ECART + i])
+                et |= bt
+                es |= bs
+        wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
+        piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
+        public_piles(rv, buf[0:WS_LEN], pub, piles)
+        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
+        bt, bs = card_bits(c)
+        return c, bt, bs, st
+    return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+
+
 #: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch).
 _play_pimc = make_play(DISPATCH, CARD=_card_pimc)
 
 
-# --- batch kernels of the pimc build (as ``_deal.run_*_bots``) -----------------------------------
+# --- batch kernels of the pimc build (as ``deal.run_*_bots``) ------------------------------------
 
 @njit(cache=True, nogil=True)
 def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):

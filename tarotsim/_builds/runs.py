@@ -1,4 +1,6 @@
-"""The batch kernels for a table (private): the build of the deal kernel picked from the seats'
+"""The batch kernels of a table, picked from the seats' kinds (private).
+
+The batch kernels for a table (private): the build of the deal kernel picked from the seats'
 kinds, what ``tarotsim.simulate`` calls.
 
 Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
@@ -23,13 +25,17 @@ def _all_random(kinds) -> bool:
 
 
 def _two(rv):
-    """``not_two, two`` of the random batch kernels: ``None, True`` at table 2 (R-VAR-TWO), whose
+    """The two table flags of the random batch kernels.
+
+    ``not_two, two`` of the random batch kernels: ``None, True`` at table 2 (R-VAR-TWO), whose
     random deal has a build of its own, else ``True, None``."""
     return (None, True) if int(rv[RV_TABLE]) == TABLE_2 else (True, None)
 
 
 def _pimc(kinds):
-    """The pimc build's batch kernels (module ``pimc``) when some seat plays ``pimc``, else
+    """The pimc build's batch kernels, when a seat plays pimc.
+
+    The pimc build's batch kernels (module ``pimc``) when some seat plays ``pimc``, else
     None."""
     if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
         from . import pimc  # imported when needed: its builds cost a little even uncompiled
@@ -49,7 +55,9 @@ def build(kinds) -> str:
 
 
 def first_kernel(kinds, what: str = "aggregate") -> tuple:
-    """The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
+    """The first batch kernel a run of these seats calls, and its compile time.
+
+    The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
     ``facts`` for ``tournament``, ``study`` for the bidding study) and about how long compiling
     it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
     notice of a cold numba cache checks and says."""
@@ -65,7 +73,9 @@ def first_kernel(kinds, what: str = "aggregate") -> tuple:
 
 
 def hint_kernels(name: str) -> tuple[list, int]:
-    """The kernels a registered bot's decisions call on the slow path (``tarotsim play``'s hint
+    """The kernels a registered bot's slow-path decisions call, and their compile time.
+
+    The kernels a registered bot's decisions call on the slow path (``tarotsim play``'s hint
     through its adapter) and about how long compiling them takes, once."""
     from bots import dispatch
 
