@@ -64,7 +64,8 @@ from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_
 
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
+from .inference import (INFER_LEN, IW_COUNT, move_worlds, resample,
+                        weigh_worlds)
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
                    P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
 

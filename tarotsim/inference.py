@@ -92,7 +92,7 @@ def _card_id(card) -> int:
 
 
 def _check(n, epsilon, min_ess, what="n"):
-    from bots.pimc import EPSILON_MIN, MAX_WORLDS
+    from bots.search import EPSILON_MIN, MAX_WORLDS
 
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_WORLDS:
         raise WorldsError(f"{what} must be a whole number in 1..{MAX_WORLDS}, not {n!r}")
@@ -107,7 +107,7 @@ def _card_epsilon(card_epsilon, epsilon) -> float:
     """The cards' ε: ``epsilon`` when not given, else checked as ``epsilon`` is."""
     if card_epsilon is None:
         return float(epsilon)
-    from bots.pimc import EPSILON_MIN
+    from bots.search import EPSILON_MIN
 
     if isinstance(card_epsilon, bool) or not isinstance(card_epsilon, (int, float, np.floating)) or \
             not EPSILON_MIN <= float(card_epsilon) <= 1.0:
@@ -157,7 +157,7 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     WorldsError
         Bad arguments, a finished deal, or (never with true information) no consistent world.
     """
-    from bots import inference as K
+    from bots import search as K
 
     _check(n, epsilon, min_ess)
     card_epsilon = _card_epsilon(card_epsilon, epsilon)
@@ -182,8 +182,8 @@ def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: 
     ``min_ess``), each then moved ``moves`` times by Metropolis-Hastings swaps towards the weighted
     law (``card_epsilon``: as :func:`weighted_sample`). Returns the distinct worlds, each weighted by the share of the ``n`` draws it stands for;
     ``ess`` is the candidates' ESS. Raises :class:`tarotsim.worlds.WorldsError` on bad arguments."""
-    from bots import inference as K
-    from bots.pimc import MAX_MOVES
+    from bots import search as K
+    from bots.search import MAX_MOVES
 
     from . import worlds as W
 

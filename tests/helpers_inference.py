@@ -80,7 +80,8 @@ def _cards_played(view) -> list:
 
 
 def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
-    """The log weight of world ``row`` (int8[78] locations) for ``seat`` at ``game``'s decision:
+    """The log weight of world ``row`` (int8[78] locations) for ``seat`` at ``game``'s decision.
+
     ``-inf`` when an observed decision is not legal in it.
 
     Only the seat's view is read: the world's deal is played on from the deal, each decision the

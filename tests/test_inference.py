@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from helpers_inference import twin_log_weight, twin_log_weights
-from test_bots_play import _replay, _swap_hidden
+from helpers_deals import replay_public, swap_hidden
 from test_kernels import check_record
 from bots import REGISTRY, BotError, parse_bots
 from bots import inference as K
@@ -353,9 +353,9 @@ def test_hidden_cards_never_change_an_infer_decision():
                 state = stream.state
                 choice = bot.choose(view, legal, stream)
                 if d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5:
-                    other = _swap_hidden(game, d.seat, rnd)
+                    other = swap_hidden(game, d.seat, rnd)
                     if other is not None:
-                        g2 = _replay(r, dealer, *other, game.events, forced)
+                        g2 = replay_public(r, dealer, *other, game.events, forced)
                         if g2 is not None and g2.decision == d:
                             assert g2.view(d.seat) == view
                             s2 = rng.Rng(state)

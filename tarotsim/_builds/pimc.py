@@ -24,8 +24,8 @@ from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
 from tarotsim.rules import KERNEL_ECART_MADE, RV_N_SEATS
 
 from bots.dispatch import DISPATCH, bot_card_bits
-from bots.inference import IW_STATS, N_STATS
-from bots.search import PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search, public_piles
+from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
+                         public_piles)
 
 from . import sources
 from .deal import BOTS_PARTS
