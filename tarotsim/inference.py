@@ -65,9 +65,10 @@ class WeightedWorlds:
         return self.worlds.pile(w)
 
     def where(self, card) -> dict[int, float]:
-        """``{location: probability}`` of ``card`` (a Card, a card name or an id) under the
-        weights: a seat, :data:`tarotsim.worlds.PILE` (5) for the hidden pile; ``{-1: 1.0}`` for a
-        card already played. Locations of probability 0 are left out."""
+        """``{location: probability}`` of ``card`` (a Card, a card name or an id) under the weights.
+
+        A location is a seat, or :data:`tarotsim.worlds.PILE` (5) for the hidden pile; ``{-1: 1.0}``
+        for a card already played. Locations of probability 0 are left out."""
         c = _card_id(card)
         col = self.worlds.locations[:, c]
         out: dict[int, float] = {}
@@ -129,8 +130,10 @@ def _kernel_view(game, seat):
 
 def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1, min_ess: int = 0,
                     card_epsilon: float | None = None) -> WeightedWorlds:
-    """``n`` worlds of ``seat`` drawn as :func:`tarotsim.worlds.sample` draws them, each weighed by
-    how well the opponent model explains the other seats' decisions in it.
+    """``n`` worlds of ``seat``, each weighed by how the opponent model explains the table.
+
+    They are drawn as :func:`tarotsim.worlds.sample` draws them; each weight says how well the
+    model explains the other seats' decisions in the world.
 
     Parameters
     ----------
@@ -176,12 +179,14 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
 
 def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: float = 0.1, min_ess: int = 0,
          moves: int = 0, card_epsilon: float | None = None) -> WeightedWorlds:
-    """The worlds a ``pimc:infer=1`` decision of ``seat`` plays out, with the same parameters:
+    """The worlds a ``pimc:infer=1`` decision of ``seat`` plays out, with the same parameters.
+
     ``candidates`` worlds drawn as :func:`tarotsim.worlds.sample` draws them from ``seed``, weighed
     (:func:`weighted_sample`), ``n`` of them drawn by weight (tempered to keep an ESS of
     ``min_ess``), each then moved ``moves`` times by Metropolis-Hastings swaps towards the weighted
-    law (``card_epsilon``: as :func:`weighted_sample`). Returns the distinct worlds, each weighted by the share of the ``n`` draws it stands for;
-    ``ess`` is the candidates' ESS. Raises :class:`tarotsim.worlds.WorldsError` on bad arguments."""
+    law (``card_epsilon``: as :func:`weighted_sample`). Returns the distinct worlds, each weighted
+    by the share of the ``n`` draws it stands for; ``ess`` is the candidates' ESS. Raises
+    :class:`tarotsim.worlds.WorldsError` on bad arguments."""
     from bots import search as K
     from bots.search import MAX_MOVES
 

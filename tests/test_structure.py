@@ -151,7 +151,7 @@ SUMMARY_PENDING = frozenset({
     "tarotsim/_builds/bid_search.py", "tarotsim/_builds/hand.py", "tarotsim/_builds/pimc.py",
     "tarotsim/_kernels/_bits.py", "tarotsim/_kernels/layout.py", "tarotsim/_kernels/play.py",
     "tarotsim/_kernels/solver.py", "tarotsim/adapters.py", "tarotsim/analysis.py", "tarotsim/cli.py",
-    "tarotsim/env.py", "tarotsim/hand_study.py", "tarotsim/inference.py", "tarotsim/interactive.py",
+    "tarotsim/env.py", "tarotsim/hand_study.py", "tarotsim/interactive.py",
     "tarotsim/solver.py",
 })
 #: the project's line length (ruff's ``line-length``): a summary fits on the line of its opening quotes
