@@ -64,8 +64,9 @@ from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_
 
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .inference import (INFER_LEN, IW_COUNT, move_worlds, resample,
-                        weigh_worlds)
+from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
+# the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
+from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
                    P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
 
