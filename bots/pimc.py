@@ -13,9 +13,18 @@ card id). With ``exact_from=K``, in the last ``K`` tricks each world is solved i
 known (the exact solver, ``tarotsim._kernels.solver``): each card's score for the seat with best
 play by every seat. Parameters are counts, never seconds, so results stay deterministic.
 
+With ``infer`` it reads the table (``bots/inference.py``): it draws ``candidates`` worlds, weighs
+each by how well the heuristic (which with probability ``epsilon`` makes any legal choice instead)
+explains what the other seats did in it (bids, call, écart, declarations, cards), and keeps
+``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``),
+each then moved ``moves`` times by Metropolis-Hastings towards the weighted law. The cards played
+weigh with their own ε, ``card_epsilon``. The defaults of ``epsilon`` and ``card_epsilon`` were
+chosen by duplicate tournaments against pimc on seed 1 (docs/explanation/strength.md).
+
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``.
+``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves`` and
+``card_epsilon``.
 """
 
 from __future__ import annotations
@@ -30,8 +39,12 @@ DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal c
 
 #: Most worlds a decision may sample (the kernel's scratch is sized for it).
 MAX_WORLDS = 4096
+#: Most moves per kept world (``infer``).
+MAX_MOVES = 64
 #: Most rollouts per world.
 MAX_ROLLOUTS = 64
+#: The smallest ε of the opponent model (``infer``): a legal choice is never impossible.
+EPSILON_MIN = 0.001
 #: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
 #: about tenfold a trick: docs/solver.md).
 MAX_EXACT_FROM = 10
@@ -58,12 +71,34 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("exact_from", 0, int, f"from this many tricks before the end (the one being played included) each world is "
                            f"solved exactly (tarotsim.solver, the seat's score) instead of rolled out; 0: never "
                            f"(0..{MAX_EXACT_FROM}; not at table 2)"),
+    # reading the table (bots/inference.py): the worlds weighed by the other seats' decisions
+    ("infer", False, bool, "weigh the worlds by how well the heuristic explains what the other seats did "
+                           "(bids, call, écart, declarations, cards), then keep `worlds` of them by weight"),
+    ("candidates", 128, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
+                             f"at most {MAX_WORLDS})"),
+    ("epsilon", 0.8, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
+                            "any legal one, for the bids, call, écart and declarations (1, and card_epsilon 1: "
+                            "every world weighs the same)"),
+    ("min_ess", 0, int, "with infer, the effective sample size the weights keep at least: weights that would "
+                        "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
+    ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
+                      f"towards the weighted law (0..{MAX_MOVES})"),
+    ("card_epsilon", 0.8, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
+                                 "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
 P_ROLLOUTS = _IX["rollouts"]
 P_POLICY = _IX["policy"]
 P_EXACT_FROM = _IX["exact_from"]
+P_INFER = _IX["infer"]
+P_CANDIDATES = _IX["candidates"]
+P_EPSILON = _IX["epsilon"]
+P_MIN_ESS = _IX["min_ess"]
+P_MOVES = _IX["moves"]
+P_CARD_EPSILON = _IX["card_epsilon"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
-          "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM)}
+          "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
+          "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
+          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES)}

@@ -8,7 +8,11 @@ At a card decision of a ``pimc`` seat with more than one legal card (``pimc_card
    écart (the dispatch reads it from the log: it is the seat's own knowledge);
 2. ``worlds`` deals of the cards it cannot see are drawn uniformly among those that agree with it
    (``worlds.derive``, ``worlds.sample_worlds``), from the deal's bots stream, which then gives
-   one rollout stream per world and rollout: the samples never depend on the hidden cards;
+   one rollout stream per world and rollout: the samples never depend on the hidden cards; with
+   ``infer``, ``candidates`` worlds are drawn, weighed by the other seats' decisions
+   (``inference.weigh_worlds``) and ``worlds`` of them kept by weight (``inference.resample``,
+   one more draw): each distinct world is played out once and its scores count as many times as
+   it was drawn;
 3. in each world the deal so far is set up in a scratch workspace (hands from the world; the
    sides: the taker and, at table 5, the holder of the called card in that world; the attack's
    pile, Excuse payments and tricks won by re-running ``steps.close_trick`` over the finished
@@ -60,7 +64,11 @@ from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_
 
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_EXACT_FROM, P_POLICY, P_ROLLOUTS, P_WORLDS
+from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
+# the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
+from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
+from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
+                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
 
 # the rollout seats' parameters: each policy's defaults
 ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
@@ -93,7 +101,8 @@ PW_SOLVE_GEN = PW_SOLVE_STK + SV.MAX_PLY * SV.PL_LEN
 PW_SOLVE_TT = PW_SOLVE_GEN + 1
 #: entries of the transposition table of ``exact_from`` (the last tricks need few)
 SOLVE_TT_ENTRIES = 1 << 14
-PIMC_LEN = PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN
+PW_INFER = PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN  # with infer: the weighing's scratch (``inference.IW_*``)
+PIMC_LEN = PW_INFER + INFER_LEN
 
 # Table 2 (R-VAR-TWO): the piles as both players see them, int64[PILES_LEN]: per seat and pile
 # (``seat * N_PILES + pile``, the deal's pile order) its height at ``PILE_HEIGHT``, and its face-up top
@@ -423,10 +432,11 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
 
 
 @njit(inline="always")
-def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_cand, total, wsp):
+def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_cand, total, times,
+                 wsp):
     """Solve one sampled world exactly and add each candidate card's score for the seat to ``total``.
 
-    ``exact_from``: the world set up in ``base_*`` and ``slog``, every card known
+    Each score counts ``times`` over (the world's multiplicity). ``exact_from``: the world set up in ``base_*`` and ``slog``, every card known
     (``tarotsim._kernels.solver.solve_in``, the seat's score with best play by every seat)."""
     for k in range(WS_LEN):
         sbuf[k] = base_ws[k]
@@ -451,7 +461,7 @@ def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, 
     # the objective is the seat's score counted for the attack (minus it for a defender)
     sign = 1 if base_ws[WS_ATT + seat] == 1 else -1
     for i in range(n_cand):
-        total[i] += sign * out[SV.OUT_CARDS + cand[i]]
+        total[i] += times * sign * out[SV.OUT_CARDS + cand[i]]
 
 
 def make_search(rollout):
@@ -487,7 +497,8 @@ def make_search(rollout):
         piles : int64[PILES_LEN]
             Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``), else ignored.
         st : uint64
-            The bots stream: the worlds, then world by world (at table 2 first the shuffle of its
+            The bots stream: the worlds (with ``infer``: the candidates, then the resampling's and
+            the moves' draws), then world by world (at table 2 first the shuffle of its
             face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
             it (whatever the hidden cards); a single legal card draws nothing.
         wsp : int64[PIMC_LEN]
@@ -500,11 +511,14 @@ def make_search(rollout):
         n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
         n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
         policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+        # reading the table (``inference.py``): draw more worlds, weigh them, keep ``n_worlds`` by weight
+        infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
+        n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS) if infer else n_worlds
         know = wsp[PW_KNOW:PW_KNOW + K_LEN]
         cons = wsp[PW_CONS:PW_CONS + C_LEN]
         wi = wsp[PW_WI:PW_WI + WI_LEN]
         wf = wsp[PW_WF:PW_WF + WF_LEN].view(np.float64)
-        worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
+        worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_draw * 78].reshape((n_draw, 78))
         cand = wsp[PW_CAND:PW_CAND + 78]
         total = wsp[PW_SUM:PW_SUM + 78]
         # the legal cards, in id order, one per class of equivalent cards
@@ -517,6 +531,23 @@ def make_search(rollout):
             status, st = sample_worlds(cons, st, worlds, wf, wi)
         if status != OK:  # never with true information; play as the rollout policy's first card then
             return cand[0], st
+        # each world's multiplicity: 1, or with infer how often the resampling drew it (the distinct
+        # worlds first in ``worlds``)
+        iw = wsp[PW_INFER:PW_INFER + INFER_LEN]
+        mult = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
+        if infer:
+            eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
+            card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
+            weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, iw)
+            kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
+            n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
+            if n_moves > 0:
+                kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds,
+                                       n_moves, power, eps, card_eps, iw, st)
+            n_worlds = kept
+        else:
+            for w in range(n_worlds):
+                mult[w] = 1
         # the rollout seats: every one plays the policy, with its default parameters
         kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
         rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
@@ -538,7 +569,7 @@ def make_search(rollout):
         slog = wsp[PW_LOG:PW_LOG + L_LEN]
         tr = pub[PUB_TRICK]
         wsp[PW_STATS] += 1
-        wsp[PW_STATS + 1] += n_worlds
+        wsp[PW_STATS + 1] += n_draw
         tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
         two = rv[RV_TABLE] == TABLE_2
         under = wsp[PW_UNDER:PW_UNDER + 78]
@@ -551,7 +582,7 @@ def make_search(rollout):
                 st = _deal_under(piles, worlds[w], base_ws, under, st)
             if exact:
                 _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal, total,
-                             wsp)
+                             mult[w], wsp)
                 continue
             for _ in range(n_roll):
                 rst, st = next_u64(st)
@@ -583,7 +614,7 @@ def make_search(rollout):
                     trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
                     rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
                             trick, np.uint64(rst))
-                    total[i] += slog[L_SCORES + seat]
+                    total[i] += mult[w] * slog[L_SCORES + seat]
         best = 0
         for i in range(1, n_legal):
             if total[i] > total[best]:

@@ -26,7 +26,8 @@ from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
 from tarotsim.rules import KERNEL_ECART_MADE, RV_N_SEATS
 
 from bots.dispatch import DISPATCH, bot_card_bits
-from bots.search import PILES_LEN, PIMC_LEN, PW_PILES, PW_STATS, make_search, public_piles
+from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
+                         public_piles)
 
 from . import sources
 from .deal import BOTS_PARTS
@@ -105,7 +106,8 @@ def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
     """Run the pimc build's aggregate and count the search's work into ``stats``.
 
     ``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
-    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played), for
+    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played; a
+    longer ``stats`` gets the weighing's counters after them, ``bots.inference.ST_*``), for
     ``benchmarks/search.py``."""
     buf = new_pimc_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
@@ -114,6 +116,8 @@ def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
         accumulate_deal(log, acc, rv[RV_N_SEATS])
     for k in range(3):
         stats[k] += buf[BUF_LEN + PW_STATS + k]
+    for k in range(min(stats.shape[0] - 3, N_STATS)):
+        stats[3 + k] += buf[BUF_LEN + PW_INFER + IW_STATS + k]
 
 
 @njit(cache=True, nogil=True)
