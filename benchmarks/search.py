@@ -3,8 +3,9 @@
     python -m benchmarks.search --table 4 --bots pimc,heuristic,heuristic,heuristic --deals 2000 --json
 
 One thread, the batch kernel of the pimc build with the search's counters
-(``tarotsim._builds.pimc.run_stats_pimc``). ``decisions``: card decisions searched (a seat with a
-single legal card, or a single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
+(``tarotsim._builds.pimc.run_stats_pimc``; ``run_stats_pimc_full`` when a seat sets ``exact_from``
+or ``infer``). ``decisions``: card decisions searched (a seat with a single legal card, or a
+single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
 finished from a candidate card (worlds x rollouts x classes of legal cards). Rates are per second of the whole
 run (deals, bidding and the other seats included), so ``ms_per_decision`` is an upper bound of a
 decision's cost. ``compile_s``: the first call on a few deals (numba compiles the pimc build, or
@@ -61,7 +62,7 @@ def main(argv=None) -> int:
     def run(start, count):
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
         stats = np.zeros(3 + I.N_STATS, dtype=np.int64)
-        K.run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats)
+        K.BUILDS[K.build_for(kinds, params)].run_stats(rv, seed, start, count, kinds, params, acc, stats)
         return acc, stats
 
     t0 = time.perf_counter()

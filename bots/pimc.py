@@ -102,3 +102,22 @@ RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
           "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES)}
+
+
+def needs_full_build(kinds, params) -> bool:
+    """Whether a ``pimc`` seat asks for the search's optional parts (``exact_from``, ``infer``).
+
+    The deal kernel's default pimc build compiles the search without the exact solver and the
+    weighing (``tarotsim._builds.pimc``); a run in which a ``pimc`` seat sets ``exact_from`` or
+    ``infer`` plays on the full build.
+
+    Parameters
+    ----------
+    kinds : int64[n_seats]
+        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
+    params : float64[n_seats, N_BOT_PARAMS]
+        Bot parameters per seat (row = seat).
+    """
+    code = BOT_KINDS[NAME]
+    return any(int(k) == code and (params[s][P_EXACT_FROM] != 0 or params[s][P_INFER] != 0)
+               for s, k in enumerate(kinds))

@@ -464,7 +464,26 @@ def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, 
         total[i] += times * sign * out[SV.OUT_CARDS + cand[i]]
 
 
-def make_search(rollout):
+@njit(inline="always")
+def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st):
+    """Weigh the ``n_draw`` drawn worlds and keep ``n_worlds`` draws of them by weight (``infer``).
+
+    The other seats' decisions weigh each world (``inference.weigh_worlds``), ``n_worlds`` of them
+    are resampled by weight and moved (``inference.resample``, ``inference.move_worlds``): the
+    distinct worlds first in ``worlds``, their multiplicities in ``iw[IW_COUNT:]``. Returns
+    ``(distinct worlds, state)``."""
+    eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
+    card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
+    weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, iw)
+    kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
+    n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
+    if n_moves > 0:
+        kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds, n_moves,
+                               power, eps, card_eps, iw, st)
+    return kept, st
+
+
+def make_search(rollout, EXACT=False, INFER=False):
     """Build the ``pimc`` seat's card decision on ``rollout``.
 
     The ``pimc`` seat's card decision, built on ``rollout``: the njit function
@@ -475,6 +494,12 @@ def make_search(rollout):
     rollout policy. The builds make the search once (``tarotsim._builds.pimc``) and hand it the
     rollout as a closure constant, as the deal kernel's factory gets the bots' dispatch: the bots
     never import the builds, and the kernels that call it stay in numba's cache.
+
+    ``EXACT`` and ``INFER`` (closure constants) compile the search's optional parts: the exact
+    solver that ``exact_from`` calls and the weighing that ``infer`` calls. Without them numba
+    prunes those branches before typing, so the search compiles in about half the time, and a
+    seat's ``exact_from`` and ``infer`` are read as 0: the builds (``tarotsim._builds.runs``)
+    choose the search with them only when a seat asks for one.
     """
 
     @njit(nogil=True, _nrt=False)
@@ -512,8 +537,12 @@ def make_search(rollout):
         n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
         policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
         # reading the table (``inference.py``): draw more worlds, weigh them, keep ``n_worlds`` by weight
-        infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
-        n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS) if infer else n_worlds
+        infer = False
+        n_draw = n_worlds
+        if INFER:
+            infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
+            if infer:
+                n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS)
         know = wsp[PW_KNOW:PW_KNOW + K_LEN]
         cons = wsp[PW_CONS:PW_CONS + C_LEN]
         wi = wsp[PW_WI:PW_WI + WI_LEN]
@@ -535,19 +564,11 @@ def make_search(rollout):
         # worlds first in ``worlds``)
         iw = wsp[PW_INFER:PW_INFER + INFER_LEN]
         mult = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
-        if infer:
-            eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
-            card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
-            weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, iw)
-            kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
-            n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
-            if n_moves > 0:
-                kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds,
-                                       n_moves, power, eps, card_eps, iw, st)
-            n_worlds = kept
-        else:
-            for w in range(n_worlds):
-                mult[w] = 1
+        for w in range(n_worlds):
+            mult[w] = 1
+        if INFER:
+            if infer:
+                n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st)
         # the rollout seats: every one plays the policy, with its default parameters
         kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
         rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
@@ -573,17 +594,20 @@ def make_search(rollout):
         tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
         two = rv[RV_TABLE] == TABLE_2
         under = wsp[PW_UNDER:PW_UNDER + 78]
-        exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
+        exact = False
+        if EXACT:
+            exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
         if not exact:
             wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
         for w in range(n_worlds):
             trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
             if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
                 st = _deal_under(piles, worlds[w], base_ws, under, st)
-            if exact:
-                _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal, total,
-                             mult[w], wsp)
-                continue
+            if EXACT:
+                if exact:
+                    _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal,
+                                 total, mult[w], wsp)
+                    continue
             for _ in range(n_roll):
                 rst, st = next_u64(st)
                 for i in range(n_legal):
@@ -621,4 +645,4 @@ def make_search(rollout):
                 best = i
         return cand[best], st
 
-    return build_name(pimc_card, "pimc")
+    return build_name(pimc_card, "pimc" + ("_exact" if EXACT else "") + ("_infer" if INFER else ""))

@@ -238,8 +238,8 @@ class Job:
         players = self.players()
         if not all(p.fast for p in players):
             return None
-        kinds = sim.bot_arrays(self.rules(), [p.engine_bot for p in players])[0]
-        kernel, seconds = first_kernel(kinds, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
+        kinds, params = sim.bot_arrays(self.rules(), [p.engine_bot for p in players])
+        kernel, seconds = first_kernel(kinds, params, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
                                                                                                   "study"))
         return None if is_cached([kernel]) else seconds
 

@@ -224,7 +224,9 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
 
     from ._builds import study as B  # the study's loops play the bots: they live with the builds
 
-    kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
+    from ._builds.runs import build
+
+    kernel = B.STUDY_KERNELS[build(p.kinds, p.params)]
 
     def play(a, b, acc=None):
         kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *(acc or new_acc()))

@@ -181,6 +181,25 @@ def test_study_plays_pimc_on_its_own_build():
     assert heuristic.bins[g, :, 2].sum() != expected
 
 
+def test_a_seat_that_asks_for_the_solver_or_the_weighing_plays_on_the_full_build():
+    """``exact_from`` or ``infer`` on a pimc seat picks the full pimc build (``bots.pimc.needs_full_build``),
+    and plain pimc the lean one; with ``exact_from=1`` (the last trick: one card left, nothing to
+    search) the full build plays every deal as the lean build does, so the two builds share the
+    search's steps exactly."""
+    from tarotsim._builds.runs import build
+
+    r = Rules("4")
+    plain = "pimc:worlds=4,heuristic,heuristic,heuristic"
+    full = "pimc:worlds=4,exact_from=1,heuristic,heuristic,heuristic"
+    arrays = {b: simulate.bot_arrays(r, b) for b in (plain, full, "pimc:infer=1,heuristic,heuristic,heuristic",
+                                                      "heuristic:prise=30,pimc,pimc:worlds=3,heuristic")}
+    assert [build(*a) for a in arrays.values()] == ["pimc", "pimc_full", "pimc_full", "pimc"]
+    a = simulate.facts(r, 11, 0, 30, bots=plain)
+    b = simulate.facts(r, 11, 0, 30, bots=full)
+    assert (a["outcome"] == L.OUTCOME_PLAYED).sum() > 5
+    assert np.array_equal(a, b)
+
+
 def _classes(hand, legal, played=(), trick=(), ecart=()):
     """The search's candidates (``bots.search._candidates``) as card names."""
     from bots.search import _candidates

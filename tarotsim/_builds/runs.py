@@ -5,8 +5,9 @@ kinds, what ``tarotsim.simulate`` calls.
 
 Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
 take the table-2 build or the other one by argument); a seat
-``pimc``: the pimc build (``pimc.py``); any other table: the bots build (``deal.py``). ``pol``
-is the policy tuple (``policy.policy_tuple``) or None.
+``pimc``: a pimc build (``pimc.py``: ``pimc_full`` when a pimc seat sets ``exact_from`` or
+``infer``, else ``pimc``); any other table: the bots build (``deal.py``). ``pol`` is the policy
+tuple (``policy.policy_tuple``) or None.
 """
 
 from __future__ import annotations
@@ -32,43 +33,47 @@ def _two(rv):
     return (None, True) if int(rv[RV_TABLE]) == TABLE_2 else (True, None)
 
 
-def _pimc(kinds):
-    """The pimc build's batch kernels, when a seat plays pimc.
+def _pimc(kinds, params):
+    """The pimc build's batch kernels these seats need, or None when no seat plays pimc.
 
-    The pimc build's batch kernels (module ``pimc``) when some seat plays ``pimc``, else
-    None."""
+    ``pimc.BUILDS[pimc.build_for(kinds, params)]`` when some seat plays ``pimc``, else None."""
     if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
         from . import pimc  # imported when needed: its builds cost a little even uncompiled
-        return pimc
+        return pimc.BUILDS[pimc.build_for(kinds, params)]
     return None
 
 
 #: About how long numba takes to compile each build's batch kernels, once (seconds, one core of
 #: the 2-core machine of BENCHMARKS.md), for the notice of a cold cache: the random build, the
-#: bots build (greedy, heuristic, policy sets), the pimc build, and the bidding study's loops.
-COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "study": 20, "study_pimc": 40}
+#: bots build (greedy, heuristic, policy sets), the pimc builds, and the bidding study's loops.
+COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "pimc_full": 60, "study": 20, "study_pimc": 40,
+                   "study_pimc_full": 70}
 
 
-def build(kinds) -> str:
-    """The build of the deal kernel that plays these seats: ``random``, ``pimc`` or ``bots``."""
-    return "random" if _all_random(kinds) else "pimc" if _pimc(kinds) is not None else "bots"
+def build(kinds, params) -> str:
+    """The build of the deal kernel that plays these seats: ``random``, ``bots``, ``pimc`` or ``pimc_full``."""
+    if _all_random(kinds):
+        return "random"
+    if not bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+        return "bots"
+    from .pimc import build_for
+    return build_for(kinds, params)
 
 
-def first_kernel(kinds, what: str = "aggregate") -> tuple:
+def first_kernel(kinds, params, what: str = "aggregate") -> tuple:
     """The first batch kernel a run of these seats calls, and its compile time.
 
     The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
     ``facts`` for ``tournament``, ``study`` for the bidding study) and about how long compiling
     it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
     notice of a cold numba cache checks and says."""
-    b = build(kinds)
+    b = build(kinds, params)
     if what == "study":
         from . import study
-        return (study.run_study_pimc, COMPILE_SECONDS["study_pimc"]) if b == "pimc" else \
-            (study.run_study, COMPILE_SECONDS["study"])
-    search = _pimc(kinds)
-    kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots),
-               "pimc": (search.run_aggregate_pimc, search.run_facts_pimc) if search is not None else ()}[b]
+        return study.STUDY_KERNELS[b], COMPILE_SECONDS["study" if b in ("random", "bots") else "study_" + b]
+    search = _pimc(kinds, params)
+    kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots)}.get(
+        b) or (search.run_aggregate, search.run_facts)
     return kernels[what == "facts"], COMPILE_SECONDS[b]
 
 
@@ -80,7 +85,7 @@ def hint_kernels(name: str) -> tuple[list, int]:
     from bots import dispatch
 
     kernels = [dispatch.decide_bid, dispatch.decide_card]
-    if name == "pimc":
+    if name == "pimc":  # its default parameters: the pimc build
         from .pimc import decide_pimc_card
         return kernels + [decide_pimc_card], COMPILE_SECONDS["pimc"]
     return kernels, COMPILE_SECONDS["bots"]
@@ -90,8 +95,8 @@ def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out,
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
     if _all_random(kinds):
         run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, *_two(rv))
-    elif (search := _pimc(kinds)) is not None:
-        search.run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
+    elif (search := _pimc(kinds, params)) is not None:
+        search.run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
     else:
         run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
 
@@ -100,8 +105,8 @@ def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, p
     """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
     if _all_random(kinds):
         run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, *_two(rv))
-    elif (search := _pimc(kinds)) is not None:
-        search.run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
+    elif (search := _pimc(kinds, params)) is not None:
+        search.run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
     else:
         run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
 
@@ -110,7 +115,7 @@ def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, log
     """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
     if _all_random(kinds):
         run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, *_two(rv))
-    elif (search := _pimc(kinds)) is not None:
-        search.run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
+    elif (search := _pimc(kinds, params)) is not None:
+        search.run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
     else:
         run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)

@@ -454,7 +454,8 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     ONLY_PILES = TABLE2 is True
     # this build's name, for its out-of-line closures (``build_name``)
     TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
-        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}")
+        "" if CARD is None else "_" + CARD.py_func.__qualname__.rsplit(".", 1)[-1]) + (
+        "" if TABLE2 is None else f"_table2_{TABLE2}")
     # closure constants; in the random build the branches that name them are pruned before typing
     bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
         BOTS if POLICIES else (None,) * 7)
