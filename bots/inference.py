@@ -36,8 +36,8 @@ public view as it was then):
 * every card played (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-CALL-4 in trick 1).
 
 The seat's own decisions are not weighed: they depend on its own cards alone, the same in every
-world. The past is replayed with the deal kernel's own steps (``steps.after_lead``,
-``after_card``, ``legal_masks``, ``call_restriction``, ``track_trick``, ``poignee_levels``,
+world. The past is replayed with the deal kernel's own steps (``steps.add_to_trick``,
+``legal_masks``, ``call_restriction``, ``track_trick``, ``poignee_levels``,
 ``misere_eligible``): the public view is rebuilt trick by trick exactly as the deal kernel
 filled it, once for every world (it is public), and each world only contributes the deciding
 seat's hand. Table 2 (R-VAR-TWO) is not weighed: which face-down pile card turned up when is not
@@ -68,7 +68,7 @@ from tarotsim._kernels.layout import (BOT_HEURISTIC, L_CARDS, L_LEADER, L_LEN, M
                                       PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_VOIDS, PUB_WON_HP)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, TW_T2_T20, TW_TRUMPS, card_bits
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import (after_card, after_lead, call_restriction, callable_cards, legal_masks,
+from tarotsim._kernels.steps import (add_to_trick, call_restriction, callable_cards, legal_masks,
                                      misere_eligible, poignee_levels, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
@@ -439,31 +439,20 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
         ipub[PUB_TRICK] = tr
         ipub[PUB_LEADER] = leader
         log[L_LEADER + tr] = leader
-        fixed = np.bool_(False)   # np.bool_: a literal False would compile ``legal_masks`` twice
-        fmask = np.int64(0)
-        amask = TW_TRUMPS
-        best_key = np.int64(-2)
-        best_seat = leader
-        ex_seat = np.int64(-1)
-        tt = np.int64(0)
-        ts = np.int64(0)
-        s = leader
+        # the state of ``steps.open_trick`` (np.bool_: a literal False would compile ``legal_masks`` twice)
+        trick = (leader, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0),
+                 np.int64(0))
         for j in range(n_cards):
             c = pub[PUB_H_CARDS + tr * MAX_SEATS + j] if tr < tr_now else pub[PUB_TRICK_CARDS + j]
+            s, fixed, fmask, amask = trick[0], trick[1], trick[2], trick[3]
             if tr == 0 and not two:
                 _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw)
             _weigh_card(rv, seat, s, c, tr == 0, np.int64(j), fixed, fmask, amask, n_cand, iw, logw)
             ipub[PUB_TRICK_CARDS + j] = c
             log[L_CARDS + tr * MAX_SEATS + j] = c
             bt, bs = card_bits(c)
-            if j == 0:
-                fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, s)
-            else:
-                fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                    c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
-            tt |= bt
-            ts |= bs
-            s = ws[WS_NEXT + s]
+            trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
+        tt, ts = trick[7], trick[8]
         if tr < tr_now:
             # the trick is over: its cards are out (as ``close_trick`` records them) and its winner
             # leads the next one (R-PLAY-1)

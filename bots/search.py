@@ -48,7 +48,7 @@ from tarotsim._kernels import solver as SV
 from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
 from tarotsim._kernels.play import build_name
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import after_card, after_lead, close_trick, empty_workspace, set_called, take_top
+from tarotsim._kernels.steps import add_to_trick, close_trick, empty_workspace, set_called, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
                                          WS_ECART_T,
                                          WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_MIS, WS_NEXT,
@@ -356,22 +356,15 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
 def _replay_cards(slog, ws, t, k, leader, trick):
     """The trick state after the first ``k`` cards of a trick.
 
-    The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
-    ``steps.after_card``: R-PLAY-3, R-PLAY-5)."""
-    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
+    The trick state after the first ``k`` cards of trick ``t`` (``steps.add_to_trick``: R-PLAY-3,
+    R-PLAY-5)."""
     s = leader
     for j in range(k):
         c = slog[L_CARDS + t * MAX_SEATS + j]
         bt, bs = card_bits(c)
-        if j == 0:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, s)
-        else:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
-        tt |= bt
-        ts |= bs
+        trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
         s = ws[WS_NEXT + s]
-    return (s, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts)
+    return trick
 
 
 
@@ -629,13 +622,7 @@ def make_search(rollout, EXACT=False, INFER=False):
                     if pos == 0:
                         spub[PUB_H_LEADER + tr] = seat
                     spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-                    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
-                    if pos == 0:
-                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-                    else:
-                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                            c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-                    trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
+                    trick = add_to_trick(trick0, pos, c, bt, bs, seat, sws[WS_NEXT + seat])
                     rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
                             trick, np.uint64(rst))
                     total[i] += mult[w] * slog[L_SCORES + seat]

@@ -2,7 +2,7 @@
 
 * The kernel's log weights equal a slow twin's (``helpers_inference``: the world's deal replayed
   on the ``Game`` facade, the heuristic asked on the slow path) on many positions of every table.
-* A world in which an observed card was not legal weighs nothing (R-PLAY-4a ...), and none is
+* A world in which an observed card was not legal weighs nothing (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1), and none is
   ever drawn; the true world of a table of heuristic bots is explained at every decision.
 * At a low ε a world the model explains weighs more than one it does not; at ε = 1 every world
   weighs the same: the weighted law is the exact sampler's.
@@ -87,7 +87,7 @@ def true_world(game):
 @pytest.mark.parametrize("table", TABLES)
 def test_kernel_weights_equal_the_python_twin(table):
     """Bids (R-BID-1), the call (R-CALL-1), the écart's shape (R-CHIEN-2), the chelem (R-SLAM-1),
-    poignées (R-POIG-1), misères (R-MIS-1) and cards (R-PLAY-3 .. R-PLAY-4e, R-CALL-4): the kernel
+    poignées (R-POIG-1), misères (R-MIS-1) and cards (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-CALL-4): the kernel
     and the twin give the same log weight to every world, for every ε (the cards' own ε too)."""
     rnd = random.Random(table)
     n = weighed = 0
@@ -206,7 +206,7 @@ def test_at_low_epsilon_a_world_the_model_explains_weighs_more():
 
 def test_R_PLAY_3_at_card_epsilon_one_a_card_weighs_only_by_its_legality():
     """``card_epsilon=1``: the cards played change no world's weight but rule out the worlds where
-    one was not legal (R-PLAY-3, R-PLAY-4a ...); the weight is the auction's and the
+    one was not legal (R-PLAY-3, R-PLAY-4a to R-PLAY-4e); the weight is the auction's and the
     declarations', the same at every card decision of the deal from trick 2 on (once every seat
     declared), in the true world of a table of heuristic bots followed card by card."""
     checked = 0

@@ -85,7 +85,7 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_BOT_ERRORS, A
                      U_LEN)
 from .masks import SW_KINGS, TW_T2_T20
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
-from .steps import (after_card, after_lead, call_restriction, callable_cards, close_trick, count_points, deal_cards,
+from .steps import (add_to_trick, call_restriction, callable_cards, close_trick, count_points, deal_cards,
                     declare, declare_misere, lay_piles, legal_masks, misere_eligible, new_bots_view, new_deal,
                     open_trick, annul_petit_sec, poignee_levels, score_deal, seating, set_called, show_poignee, set_sides,
                     take_top, trace_decision, track_trick, turn_up_piles)
@@ -322,10 +322,10 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
         (``_first_turn``) and R-CALL-4 binds the lead. The legal cards are R-PLAY-3, R-PLAY-4a,
         R-PLAY-4b, R-PLAY-4c, R-PLAY-4d and R-PLAY-4e with R-EXC-1 (``legal_masks``); the card leaves
         the hand, joins the trick (log and public view) and updates the trick state
-        (``after_card``, R-PLAY-5). ``trick``: the tuple of ``open_trick``; returns the new one
+        (``add_to_trick``, R-PLAY-5). ``trick``: the tuple of ``open_trick``; returns the new one
         and ``bst``.
         """
-        seat, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
+        seat, fixed, fmask, amask = trick[0], trick[1], trick[2], trick[3]
         if first:
             bst = _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst)
         # what the seat may play (``WS_HT``, ``WS_HS``): its hand and, at table 2, its face-up pile
@@ -361,12 +361,7 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
             if pos == 0:
                 pub[PUB_H_LEADER + tr] = seat
             pub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-        if pos == 0:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-        else:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-        return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), bst
+        return add_to_trick(trick, pos, c, bt, bs, seat, ws[WS_NEXT + seat]), bst
 
     return _card_step
 
