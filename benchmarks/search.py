@@ -3,7 +3,7 @@
     python -m benchmarks.search --table 4 --bots pimc,heuristic,heuristic,heuristic --deals 2000 --json
 
 One thread, the batch kernel of the pimc build with the search's counters
-(``tarotsim._builds.pimc.run_stats_pimc``; ``run_stats_pimc_full`` when a seat sets ``exact_from``
+(``tarotsim._builds.pimc.run_logs_pimc``; ``run_logs_pimc_full`` when a seat sets ``exact_from``
 or ``infer``). ``decisions``: card decisions searched (a seat with a single legal card, or a
 single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
 finished from a candidate card (worlds x rollouts x classes of legal cards). Rates are per second of the whole
@@ -62,7 +62,8 @@ def main(argv=None) -> int:
     def run(start, count):
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
         stats = np.zeros(3 + I.N_STATS, dtype=np.int64)
-        K.BUILDS[K.build_for(kinds, params)].run_stats(rv, seed, start, count, kinds, params, acc, stats)
+        K.BUILDS[K.build_for(kinds, params)].run_aggregate(rv, seed, start, count, np.int64(-1), np.int64(0), kinds,
+                                                           params, None, acc, stats)
         return acc, stats
 
     t0 = time.perf_counter()

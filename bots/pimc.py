@@ -85,6 +85,9 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                       f"towards the weighted law (0..{MAX_MOVES})"),
     ("card_epsilon", 0.8, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
                                  "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
+    ("trust", 1.0, float, "with infer, the prior probability that a seat plays as the model (else uniformly): a "
+                          "seat whose decisions the model explains badly then weighs little (0..1; 1: every seat "
+                          "as the model)"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -97,27 +100,10 @@ P_EPSILON = _IX["epsilon"]
 P_MIN_ESS = _IX["min_ess"]
 P_MOVES = _IX["moves"]
 P_CARD_EPSILON = _IX["card_epsilon"]
+P_TRUST = _IX["trust"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
-          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES)}
+          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0)}
 
-
-def needs_full_build(kinds, params) -> bool:
-    """Whether a ``pimc`` seat asks for the search's optional parts (``exact_from``, ``infer``).
-
-    The deal kernel's default pimc build compiles the search without the exact solver and the
-    weighing (``tarotsim._builds.pimc``); a run in which a ``pimc`` seat sets ``exact_from`` or
-    ``infer`` plays on the full build.
-
-    Parameters
-    ----------
-    kinds : int64[n_seats]
-        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
-    params : float64[n_seats, N_BOT_PARAMS]
-        Bot parameters per seat (row = seat).
-    """
-    code = BOT_KINDS[NAME]
-    return any(int(k) == code and (params[s][P_EXACT_FROM] != 0 or params[s][P_INFER] != 0)
-               for s, k in enumerate(kinds))

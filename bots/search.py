@@ -37,7 +37,7 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below, next_u64
-from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, L_CALLED, L_CARDS, L_CONTRACT,
+from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT,
                                       L_LEADER, L_LEN, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
                                       MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
@@ -68,7 +68,7 @@ from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
-                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
+                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
 
 # the rollout seats' parameters: each policy's defaults
 ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
@@ -457,6 +457,24 @@ def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, 
         total[i] += times * sign * out[SV.OUT_CARDS + cand[i]]
 
 
+def needs_full_build(kinds, params) -> bool:
+    """Whether a ``pimc`` seat asks for the search's optional parts (``exact_from``, ``infer``).
+
+    The deal kernel's default pimc build compiles the search without the exact solver and the
+    weighing (``tarotsim._builds.pimc``); a run in which a ``pimc`` seat sets ``exact_from`` or
+    ``infer`` plays on the full build.
+
+    Parameters
+    ----------
+    kinds : int64[n_seats]
+        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
+    params : float64[n_seats, N_BOT_PARAMS]
+        Bot parameters per seat (row = seat).
+    """
+    return any(int(k) == BOT_PIMC and (params[s][P_EXACT_FROM] != 0 or params[s][P_INFER] != 0)
+               for s, k in enumerate(kinds))
+
+
 @njit(inline="always")
 def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st):
     """Weigh the ``n_draw`` drawn worlds and keep ``n_worlds`` draws of them by weight (``infer``).
@@ -467,12 +485,13 @@ def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worl
     ``(distinct worlds, state)``."""
     eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
     card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
-    weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, iw)
+    trust = min(max(params[seat, P_TRUST], 0.0), 1.0)
+    weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, trust, iw)
     kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
     n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
     if n_moves > 0:
         kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds, n_moves,
-                               power, eps, card_eps, iw, st)
+                               power, eps, card_eps, trust, iw, st)
     return kept, st
 
 

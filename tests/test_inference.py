@@ -57,9 +57,9 @@ def positions(table, mix, indices, p, seed=3, options=None):
             game.apply(bots[d.seat].choose(game.view(d.seat), game.legal_actions(), stream))
 
 
-def kernel_log_weights(game, seat, locations, eps, card_eps=None):
+def kernel_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0):
     """``bots.inference.log_weights`` on the seat's view, as ``tarotsim.inference`` calls it (the
-    cards' ε ``card_eps``, default ``eps``)."""
+    cards' ε ``card_eps``, default ``eps``; the prior ``trust`` that a seat plays as the model)."""
     view = game.view(seat)
     know = W.knowledge(view, game.rules)
     stage = int(know[W._kernels().K_STAGE])
@@ -67,7 +67,7 @@ def kernel_log_weights(game, seat, locations, eps, card_eps=None):
     K.log_weights(game.rules.to_vector(), np.int64(seat), np.int64(stage), public_view(view, game.rules),
                   np.int64(len(view.trick) if stage == W._kernels().STAGE_PLAY else 0),
                   np.ascontiguousarray(locations, dtype=np.int8), float(eps),
-                  float(eps if card_eps is None else card_eps), out)
+                  float(eps if card_eps is None else card_eps), float(trust), out)
     return out
 
 
@@ -96,13 +96,31 @@ def test_kernel_weights_equal_the_python_twin(table):
             ws = sample(game, seat, 4, rnd.getrandbits(64))
             eps = rnd.choice([0.05, 0.3, 1.0])
             card_eps = rnd.choice([eps, 0.2, 1.0])
-            got = kernel_log_weights(game, seat, ws.locations, eps, card_eps)
-            want = twin_log_weights(game, seat, ws.locations, eps, card_eps)
+            trust = rnd.choice([1.0, 1.0, 0.5, 0.05, 0.0])
+            got = kernel_log_weights(game, seat, ws.locations, eps, card_eps, trust)
+            want = twin_log_weights(game, seat, ws.locations, eps, card_eps, trust)
             assert np.allclose(got, want, rtol=1e-12, atol=1e-9), (table, mix, game.decision, seat, eps, card_eps,
-                                                                  got, want)
+                                                                  trust, got, want)
             n += 1
             weighed += bool(np.any(got != 0))
     assert n >= 25 and weighed >= 10
+
+
+def test_at_trust_0_every_possible_world_weighs_the_same():
+    """``trust`` (the prior that a seat plays as the model, else uniformly): at 0 every world the
+    seat cannot rule out weighs the same (the exact sampler's law), at any ε; a world ruled out by
+    an illegal card (R-PLAY-4a to R-PLAY-4e) stays ruled out at every trust. (Between 0 and 1 the
+    kernel equals the twin's formula: the twin test above.)"""
+    rnd = random.Random(4)
+    seen = 0
+    for game, seat in positions("4", "mixed", range(4), 0.1, seed=3):
+        ws = sample(game, seat, 8, rnd.getrandbits(64))
+        full = kernel_log_weights(game, seat, ws.locations, 0.2, 0.2, 1.0)
+        none = kernel_log_weights(game, seat, ws.locations, 0.2, 0.2, 0.0)
+        ok = np.isfinite(full)
+        assert np.array_equal(ok, np.isfinite(none)) and np.all(none[ok] == 0.0)
+        seen += np.ptp(full[ok]) > 0 if ok.any() else 0
+    assert seen >= 3
 
 
 @pytest.mark.parametrize("table", TABLES)
@@ -490,7 +508,7 @@ def test_moves_keep_the_weighted_law():
             iw[K.IW_LOGW:K.IW_LOGW + n].view(np.float64)[:] = lw[pick]
             kept, _ = K.move_worlds(rules.to_vector(), np.int64(seat), np.int64(W._kernels().STAGE_PLAY),
                                     public_view(view, rules), np.int64(len(view.trick)), cons, worlds, np.int64(n),
-                                    np.int64(n), np.int64(4), 1.0, eps, eps, iw, np.uint64(9))
+                                    np.int64(n), np.int64(4), 1.0, eps, eps, 1.0, iw, np.uint64(9))
             counts = iw[K.IW_COUNT:K.IW_COUNT + kept]
             rows = worlds[:kept]
             assert counts.sum() == n and FastChecker(rules, view).check(rows).all()

@@ -182,7 +182,7 @@ def test_study_plays_pimc_on_its_own_build():
 
 
 def test_a_seat_that_asks_for_the_solver_or_the_weighing_plays_on_the_full_build():
-    """``exact_from`` or ``infer`` on a pimc seat picks the full pimc build (``bots.pimc.needs_full_build``),
+    """``exact_from`` or ``infer`` on a pimc seat picks the full pimc build (``bots.search.needs_full_build``),
     and plain pimc the lean one; with ``exact_from=1`` (the last trick: one card left, nothing to
     search) the full build plays every deal as the lean build does, so the two builds share the
     search's steps exactly."""

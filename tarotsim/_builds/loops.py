@@ -28,7 +28,7 @@ class Loops(NamedTuple):
     ``facts(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)``,
     ``aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)``,
     ``logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)``; the
-    aggregate returns its buffer (the pimc builds' search counters are in it)."""
+    aggregate and the logs return their buffer (the pimc builds' search counters are in it)."""
 
     facts: object
     aggregate: object
@@ -79,9 +79,10 @@ def make_loops(play, new_buf) -> Loops:
 
     @njit(inline="always")
     def logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, out):
-        """The full logs of the deals ``indices`` into ``out[i, :]``."""
+        """The full logs of the deals ``indices`` into ``out[i, :]``; the buffer used."""
         buf = new_buf()
         for i in range(indices.shape[0]):
             play(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, out[i], buf)
+        return buf
 
     return Loops(facts, aggregate, logs)

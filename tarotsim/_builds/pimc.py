@@ -7,7 +7,7 @@ compiled call for the slow path.
 * ``pimc``: the search alone, what a ``pimc`` seat plays with its default parameters;
 * ``pimc_full``: the search with its optional parts, the exact solver (``exact_from``) and the
   weighing of the worlds (``infer``); it takes about twice as long to compile, so a run compiles
-  it only when a seat asks for one of them (:func:`build_for`, ``bots.pimc.needs_full_build``).
+  it only when a seat asks for one of them (:func:`build_for`, ``bots.search.needs_full_build``).
 
 The search finishes its sampled deals with the bots build's ``_play_rest`` (its rollouts:
 random, greedy and heuristic seats only), handed to it here.
@@ -19,22 +19,19 @@ allocate it once per chunk (:func:`new_pimc_buffer`).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import BOT_PIMC, L_ECART, L_N_ECART, PUB_CONTRACT, PUB_TAKER
+from tarotsim._kernels.layout import BOT_PIMC, L_ECART, L_LEN, L_N_ECART, PUB_CONTRACT, PUB_TAKER
 from tarotsim._kernels.masks import card_bits
-from tarotsim._kernels.play import build_name, make_play
+from tarotsim._kernels.play import aggregate_logs, build_name, facts_of_logs, make_play
 from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
-from tarotsim.rules import KERNEL_ECART_MADE
+from tarotsim.rules import KERNEL_ECART_MADE, RV_N_SEATS
 
 from bots.dispatch import DISPATCH, bot_card_bits
-from bots.pimc import needs_full_build
 from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
-                         public_piles)
+                         needs_full_build, public_piles)
 
 from . import sources
 from .deal import BOTS_PARTS
@@ -85,68 +82,88 @@ def _make_build(EXACT, INFER):
 #: The pimc build: the search without its optional parts, what ``pimc`` plays by default.
 pimc_card, _play_pimc = _make_build(False, False)
 #: The full pimc build: the search with the exact solver (``exact_from``) and the weighing
-#: (``infer``), for the runs in which a seat asks for them (``bots.pimc.needs_full_build``).
+#: (``infer``), for the runs in which a seat asks for them (``bots.search.needs_full_build``).
 pimc_card_full, _play_pimc_full = _make_build(True, True)
-_facts, _aggregate, _logs = make_loops(_play_pimc, new_pimc_buffer)
-_facts_full, _aggregate_full, _logs_full = make_loops(_play_pimc_full, new_pimc_buffer)
+_logs = make_loops(_play_pimc, new_pimc_buffer).logs
+_logs_full = make_loops(_play_pimc_full, new_pimc_buffer).logs
 
 
-# --- batch kernels of the pimc builds (as ``deal.run_*_bots``) -----------------------------------
-
-@njit(cache=True, nogil=True)
-def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    _facts(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
-
-
-@njit(cache=True, nogil=True)
-def run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    _aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
-
-
-@njit(cache=True, nogil=True)
-def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    _logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
-
-
-@njit(cache=True, nogil=True)
-def run_facts_pimc_full(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    _facts_full(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
-
-
-@njit(cache=True, nogil=True)
-def run_aggregate_pimc_full(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    _aggregate_full(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
-
-
-@njit(cache=True, nogil=True)
-def run_logs_pimc_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    _logs_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
-
+# --- the one batch kernel of each pimc build ------------------------------------------------------
+# numba compiles each cached kernel with its whole build inlined, so each pimc build has one: the
+# logs of a list of deals, with the search's counters. Facts and aggregates are read from the logs
+# (``facts_of_logs``, ``aggregate_logs``, cheap kernels of the engine), a chunk of deals at a time:
+# a searched deal costs far more than its log, and a run compiles the build once whatever it asks.
 
 @njit(inline="always")
 def _add_stats(buf, stats):
     """Add the search's counters of a run's buffer into ``stats`` (the weighing's after them)."""
-    for k in range(3):
+    for k in range(min(stats.shape[0], 3)):
         stats[k] += buf[BUF_LEN + PW_STATS + k]
     for k in range(min(stats.shape[0] - 3, N_STATS)):
         stats[3 + k] += buf[BUF_LEN + PW_INFER + IW_STATS + k]
 
 
 @njit(cache=True, nogil=True)
-def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
-    """Run the pimc build's aggregate and count the search's work into ``stats``.
+def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats):
+    """The pimc build's logs of the deals ``indices`` (int64[n]) into ``logs`` (int64[n, L_LEN]).
 
-    ``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
-    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played; a
-    longer ``stats`` gets the weighing's counters after them, ``bots.inference.ST_*``), for
-    ``benchmarks/search.py``."""
-    _add_stats(_aggregate(rv, seed, start, count, np.int64(-1), np.int64(0), kinds, params, None, acc), stats)
+    The search's counters are added into ``stats`` (int64[k]: decisions searched, worlds sampled,
+    rollouts played, then the weighing's ``bots.inference.ST_*``, as many as ``k`` holds)."""
+    _add_stats(_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
 
 
 @njit(cache=True, nogil=True)
-def run_stats_pimc_full(rv, seed, start, count, kinds, params, acc, stats):
-    """:func:`run_stats_pimc` on the full pimc build."""
-    _add_stats(_aggregate_full(rv, seed, start, count, np.int64(-1), np.int64(0), kinds, params, None, acc), stats)
+def run_logs_pimc_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats):
+    """:func:`run_logs_pimc` on the full pimc build."""
+    _add_stats(_logs_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
+
+
+#: Deals per call of a build's logs kernel when a run asks for facts or an aggregate.
+LOG_CHUNK = 256
+
+
+class Build:
+    """One pimc build, called as the other builds' batch kernels are (``tarotsim._builds.runs``).
+
+    Parameters
+    ----------
+    logs_kernel : numba dispatcher
+        The build's one batch kernel (:func:`run_logs_pimc` or :func:`run_logs_pimc_full`).
+    decide_card : numba dispatcher
+        Its search as one compiled call, for the slow path (:func:`decide_pimc_card`).
+    """
+
+    def __init__(self, logs_kernel, decide_card):
+        self.kernel = logs_kernel
+        self.decide_card = decide_card
+
+    def _chunks(self, start, count):
+        for a in range(0, count, LOG_CHUNK):
+            yield a, np.arange(start + a, start + min(count, a + LOG_CHUNK), dtype=np.int64)
+
+    def run_logs(self, rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats=None):
+        """Full logs of the deals ``indices`` into ``logs[i, :]``; the search's counters into ``stats``."""
+        self.kernel(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs,
+                    np.zeros(3, dtype=np.int64) if stats is None else stats)
+
+    def run_facts(self, rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
+        """Deals ``start .. start + len(out) - 1`` into the facts rows ``out``, as ``deal.run_facts_bots``."""
+        for a, idx in self._chunks(start, out.shape[0]):
+            logs = np.zeros((idx.size, L_LEN), dtype=np.int64)
+            self.run_logs(rv, seed, idx, forced_seat, forced_contract, kinds, params, pol, logs)
+            if facts_of_logs(logs, out, np.int64(a)):
+                return
+
+    def run_aggregate(self, rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc,
+                      stats=None):
+        """Deals ``start .. start + count - 1`` added into ``acc``, as ``deal.run_aggregate_bots``.
+
+        ``stats``: the search's counters are added into it (:func:`run_logs_pimc`)."""
+        for _, idx in self._chunks(start, count):
+            logs = np.zeros((idx.size, L_LEN), dtype=np.int64)
+            self.run_logs(rv, seed, idx, forced_seat, forced_contract, kinds, params, pol, logs, stats)
+            if aggregate_logs(logs, acc, rv[RV_N_SEATS]):
+                return
 
 
 @njit(cache=True, nogil=True)
@@ -166,21 +183,9 @@ def decide_pimc_card_full(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, l
     return pimc_card_full(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
 
 
-class Build(NamedTuple):
-    """One pimc build's batch kernels, as ``tarotsim._builds.runs`` and the slow path call them."""
-
-    run_facts: Any
-    run_aggregate: Any
-    run_logs: Any
-    run_stats: Any
-    decide_card: Any
-
-
 #: The pimc builds by name: ``pimc`` (the search alone) and ``pimc_full`` (with the exact solver
 #: and the weighing).
-BUILDS = {"pimc": Build(run_facts_pimc, run_aggregate_pimc, run_logs_pimc, run_stats_pimc, decide_pimc_card),
-          "pimc_full": Build(run_facts_pimc_full, run_aggregate_pimc_full, run_logs_pimc_full, run_stats_pimc_full,
-                             decide_pimc_card_full)}
+BUILDS = {"pimc": Build(run_logs_pimc, decide_pimc_card), "pimc_full": Build(run_logs_pimc_full, decide_pimc_card_full)}
 
 
 def build_for(kinds, params) -> str:
@@ -197,6 +202,5 @@ def build_for(kinds, params) -> str:
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("builds-pimc", (new_pimc_buffer, run_facts_pimc, run_aggregate_pimc, run_logs_pimc, run_stats_pimc,
-                            decide_pimc_card, run_facts_pimc_full, run_aggregate_pimc_full, run_logs_pimc_full,
-                            run_stats_pimc_full, decide_pimc_card_full), sources())
+guard_cache("builds-pimc", (new_pimc_buffer, run_logs_pimc, decide_pimc_card, run_logs_pimc_full,
+                            decide_pimc_card_full), sources())

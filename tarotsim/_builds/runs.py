@@ -72,8 +72,9 @@ def first_kernel(kinds, params, what: str = "aggregate") -> tuple:
         from . import study
         return study.STUDY_KERNELS[b], COMPILE_SECONDS["study" if b in ("random", "bots") else "study_" + b]
     search = _pimc(kinds, params)
+    # a pimc build has one batch kernel, its logs (``pimc.Build``)
     kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots)}.get(
-        b) or (search.run_aggregate, search.run_facts)
+        b) or (search.kernel, search.kernel)
     return kernels[what == "facts"], COMPILE_SECONDS[b]
 
 

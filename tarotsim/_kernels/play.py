@@ -597,6 +597,32 @@ def accumulate_deal(log, acc, n):
         acc[ACC_ALONE] += 1
 
 
+@njit(cache=True, nogil=True)
+def facts_of_logs(logs, out, first):
+    """Store the facts of the deals ``logs`` (int64[n, L_LEN]) into rows ``first ..`` of ``out``.
+
+    As a facts loop does, it stops after a deal whose outcome is ``bot_error``, and returns
+    whether it did (a build whose one batch kernel gives logs: ``tarotsim._builds.pimc``)."""
+    for i in range(logs.shape[0]):
+        store_facts(logs[i], out, first + i)
+        if logs[i, L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def aggregate_logs(logs, acc, n):
+    """Add the deals ``logs`` (int64[n_deals, L_LEN]) into the aggregate ``acc`` (``ACC_*``), ``n`` seats.
+
+    As an aggregate loop does, it stops after a deal whose outcome is ``bot_error``, and returns
+    whether it did."""
+    for i in range(logs.shape[0]):
+        accumulate_deal(logs[i], acc, n)
+        if logs[i, L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return True
+    return False
+
+
 # The batch kernels of the random builds (every seat plays random). ``not_two``, ``two``: one of
 # them None, the other True, for the build of tables 3 to 5d or of table 2 (R-VAR-TWO). numba
 # compiles a specialization per argument type and prunes a branch on ``x is not None`` when ``x``
