@@ -655,13 +655,6 @@ def resample(worlds, n_cand, n_worlds, min_ess, iw, st):
                 count[kept] = count[w]
                 logw[kept] = logw[w]
             kept += 1
-    _count_decision(iw, n_cand, kept, ess)
-    return kept, ess, power, st
-
-
-@njit(inline="always")
-def _count_decision(iw, n_cand, kept, ess):
-    """Count one weighed decision into the counters (``ST_*``): candidates, worlds kept, its ESS."""
     stats = iw[IW_STATS:IW_STATS + N_STATS]
     stats[ST_DECISIONS] += 1
     stats[ST_CANDIDATES] += n_cand
@@ -671,43 +664,7 @@ def _count_decision(iw, n_cand, kept, ess):
     while b < N_ESS_BINS - 1 and ess >= 2.0 ** (b + 1):
         b += 1
     stats[ST_ESS_HIST + b] += 1
-
-
-#: The integer weight of the heaviest world when the weights are used directly (:func:`importance`).
-IMPORTANCE_SCALE = 1 << 16
-
-
-@njit(nogil=True, _nrt=False)
-def importance(n_worlds, min_ess, iw):
-    """Use the weighed worlds' weights directly: each world's weight as an integer count.
-
-    Importance sampling instead of resampling: every one of the ``n_worlds`` worlds is played out,
-    its scores counted ``iw[IW_COUNT + w]`` times, its weight (tempered to keep an ESS of ``min_ess``
-    at least, :func:`_tempering`) scaled so that the heaviest counts :data:`IMPORTANCE_SCALE` and
-    rounded (a world ruled out counts 0). The worlds stay as drawn, all distinct draws kept, so a
-    model that explains the table badly only tilts the scores. Returns the ESS."""
-    logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
-    count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
-    top = IMPOSSIBLE
-    for w in range(n_worlds):
-        if logw[w] > top:
-            top = logw[w]
-    if top == IMPOSSIBLE:  # never with true information: every world once
-        for w in range(n_worlds):
-            count[w] = 1
-        _count_decision(iw, n_worlds, n_worlds, 0.0)
-        return 0.0
-    power = _tempering(logw, n_worlds, top, min_ess)
-    total = 0.0
-    total2 = 0.0
-    for w in range(n_worlds):
-        x = _weight(logw[w], top, power)
-        total += x
-        total2 += x * x
-        count[w] = np.int64(x * IMPORTANCE_SCALE + 0.5)
-    ess = total * total / total2
-    _count_decision(iw, n_worlds, n_worlds, ess)
-    return ess
+    return kept, ess, power, st
 
 
 @njit(inline="always")
@@ -876,11 +833,5 @@ def tempering_power(logw, min_ess):
 
 
 # the cache guard (``tarotsim._kernels._cache``): this kernel inlines the engine's steps and the bots
-@njit(cache=True, nogil=True)
-def importance_weights(n_worlds, min_ess, iw):
-    """:func:`importance` as a compiled call, for the tests: ``iw``'s log weights into counts."""
-    return importance(n_worlds, min_ess, iw)
-
-
-guard_cache("bots-inference", (log_weights, draw_worlds, tempering_power, importance_weights),
+guard_cache("bots-inference", (log_weights, draw_worlds, tempering_power),
             engine_sources() + sorted(Path(__file__).resolve().parent.glob("*.py")))

@@ -90,8 +90,6 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("trust", 1.0, float, "with infer, the prior probability that a seat plays as the model (else uniformly): a "
                           "seat whose decisions the model explains badly then weighs little (0..1; 1: every seat "
                           "as the model)"),
-    ("importance", False, bool, "with infer, play out the `worlds` drawn (no candidates, no resampling) and count "
-                                "each world's scores by its weight"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -105,7 +103,6 @@ P_MIN_ESS = _IX["min_ess"]
 P_MOVES = _IX["moves"]
 P_CARD_EPSILON = _IX["card_epsilon"]
 P_TRUST = _IX["trust"]
-P_IMPORTANCE = _IX["importance"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),

@@ -64,12 +64,11 @@ from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_
 
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .inference import INFER_LEN, IW_COUNT, importance, move_worlds, resample, weigh_worlds
+from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
-                   P_EXACT_FROM, P_IMPORTANCE, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST,
-                   P_WORLDS)
+                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
 
 # the rollout seats' parameters: each policy's defaults
 ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
@@ -477,21 +476,17 @@ def needs_full_build(kinds, params) -> bool:
 
 
 @njit(inline="always")
-def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, direct, iw, st):
+def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st):
     """Weigh the ``n_draw`` drawn worlds and keep ``n_worlds`` draws of them by weight (``infer``).
 
     The other seats' decisions weigh each world (``inference.weigh_worlds``), ``n_worlds`` of them
     are resampled by weight and moved (``inference.resample``, ``inference.move_worlds``): the
-    distinct worlds first in ``worlds``, their multiplicities in ``iw[IW_COUNT:]``; ``direct``
-    (``importance``): the ``n_draw = n_worlds`` worlds drawn are all kept, each counted by its
-    weight (``inference.importance``). Returns ``(distinct worlds, state)``."""
+    distinct worlds first in ``worlds``, their multiplicities in ``iw[IW_COUNT:]``. Returns
+    ``(distinct worlds, state)``."""
     eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
     card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
     trust = min(max(params[seat, P_TRUST], 0.0), 1.0)
     weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, trust, iw)
-    if direct:
-        importance(n_draw, np.int64(params[seat, P_MIN_ESS]), iw)
-        return n_draw, st
     kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
     n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
     if n_moves > 0:
@@ -556,11 +551,9 @@ def make_search(rollout, EXACT=False, INFER=False):
         # reading the table (``inference.py``): draw more worlds, weigh them, keep ``n_worlds`` by weight
         infer = False
         n_draw = n_worlds
-        direct = False
         if INFER:
             infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
-            direct = params[seat, P_IMPORTANCE] != 0
-            if infer and not direct:
+            if infer:
                 n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS)
         know = wsp[PW_KNOW:PW_KNOW + K_LEN]
         cons = wsp[PW_CONS:PW_CONS + C_LEN]
@@ -587,8 +580,7 @@ def make_search(rollout, EXACT=False, INFER=False):
             mult[w] = 1
         if INFER:
             if infer:
-                n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, direct,
-                                                   iw, st)
+                n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st)
         # the rollout seats: every one plays the policy, with its default parameters
         kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
         rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(

@@ -354,29 +354,6 @@ def test_infer_same_results_for_any_thread_count_and_chunk_size():
     assert (a["outcome"] == 0).sum() > 10
 
 
-def test_importance_with_a_uniform_model_plays_as_pimc():
-    """``importance=1`` keeps the worlds drawn and counts each by its weight: with ε = 1 (every world
-    weighs the same) the seat plays every deal as plain pimc, which draws the same worlds."""
-    r = Rules(table="4")
-    plain = simulate.facts(r, 9, 0, 30, bots="pimc:worlds=6,heuristic,pimc:worlds=4,heuristic")
-    direct = simulate.facts(r, 9, 0, 30, bots="pimc:worlds=6,infer=1,importance=1,epsilon=1,card_epsilon=1,heuristic,"
-                                               "pimc:worlds=4,heuristic")
-    assert (plain["outcome"] == 0).sum() > 10 and np.array_equal(plain, direct)
-
-
-def test_importance_counts_each_world_by_its_weight():
-    """``bots.inference.importance``: the heaviest world counts ``IMPORTANCE_SCALE``, a world ruled
-    out 0, each other its weight relative to the heaviest, rounded; every world is kept."""
-    iw = np.zeros(K.INFER_LEN, dtype=np.int64)
-    logw = iw[K.IW_LOGW:K.IW_LOGW + 4].view(np.float64)
-    logw[:] = [0.0, -math.inf, math.log(0.25), 1.0]
-    ess = K.importance_weights(np.int64(4), np.int64(0), iw)
-    counts = iw[K.IW_COUNT:K.IW_COUNT + 4]
-    w = np.array([math.exp(-1.0), 0.0, 0.25 * math.exp(-1.0), 1.0])
-    assert list(counts) == [round(x * K.IMPORTANCE_SCALE) for x in w]
-    assert ess == pytest.approx(w.sum() ** 2 / (w * w).sum())
-
-
 def test_hidden_cards_never_change_an_infer_decision():
     """Two deals the seat cannot tell apart give it the same weighted worlds and the same card."""
     rnd = random.Random(11)
