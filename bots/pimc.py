@@ -19,14 +19,13 @@ explains what the other seats did in it (bids, call, écart, declarations, cards
 ``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``),
 each then moved ``moves`` times by Metropolis-Hastings towards the weighted law. The cards played
 weigh with their own ε, ``card_epsilon``; ``trust`` is the prior that a seat plays as the model
-at all. With ``importance`` the ``worlds`` drawn are all played out, each seat's score counted by
-the world's weight, instead of resampled. The defaults were chosen by duplicate tournaments
-against pimc on seed 1 (docs/explanation/strength.md).
+at all. The defaults were chosen by duplicate tournaments against pimc on seed 1
+(docs/explanation/strength.md).
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
 ``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves``,
-``card_epsilon``, ``trust`` and ``importance``.
+``card_epsilon`` and ``trust``.
 """
 
 from __future__ import annotations
