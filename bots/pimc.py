@@ -31,7 +31,7 @@ POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 
 #: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
 #: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots
-#: at table 4 (README, "Strength"); the table shifts (``shift3``, ``shift5``) are the heuristic's.
+#: at table 4 (docs/explanation/strength.md); the table shifts (``shift3``, ``shift5``) are the heuristic's.
 #: At table 2 (R-VAR-TWO) its garde sans and garde contre thresholds are 3 below the heuristic's
 #: (21, 42): pimc:worlds=8 against the heuristic, 2,000 deals of seed 2, +55.7 points a deal
 #: [+50.4, +60.9] against +48.0 [+43.2, +52.7] with the heuristic's (15 and 36: +55.0).

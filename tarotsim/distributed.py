@@ -39,7 +39,7 @@ TAIL_SPLIT = 16
 #: worker's statistical profiler (a stack sample every 10 ms) and its system and memory monitors
 #: (every 0.5 s and 0.1 s) only take CPU from the deals: 3 to 7% of a worker's time on this
 #: 2-core machine, against 1 to 2% with these. Workers of an existing cluster take the same from
-#: their environment (README, "On a cluster").
+#: their environment (docs/how-to/cluster.md).
 QUIET_WORKERS = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.system-monitor.interval": "2s",

@@ -21,9 +21,12 @@ Supported: every decision of a deal that is not over, from the first bid to the 
 ceilings shown by the plays (R-PLAY-4a, R-PLAY-4b, R-PLAY-4c, R-PLAY-4d; the Excuse shows nothing, R-EXC-1, and the card
 after an Excuse lead was free, R-PLAY-3), the shown chien and écart (R-CHIEN-1, R-CHIEN-2), the
 unseen chien as one more hidden pile (R-CHIEN-3, R-CHIEN-4), poignées (R-POIG-2, R-POIG-3),
-misères (R-MIS-1), the hand sizes (R-DEAL-1) and "no petit sec was dealt" (R-DEAL-4, option
-``petit_sec``). At table 5 the called card is a hidden card like any other until it is played
-(R-CALL-3); R-CALL-4 shows nothing, since lifting its ban needs 15 cards of one suit.
+misères (R-MIS-1; also a seat being asked about one, which only an eligible seat is), the hand
+sizes (R-DEAL-1) and "no petit sec was dealt" (R-DEAL-4, option ``petit_sec``). At table 5 a call
+below the kings shows cards the taker was dealt (R-CALL-1: the four kings for a queen, and the
+queens for a knight, and the knights for a jack), still in his hand or, a queen or knight at
+prise and garde, in the écart; the called card itself is a hidden card like any other until it is
+played (R-CALL-3); R-CALL-4 shows nothing, since lifting its ban needs 15 cards of one suit.
 
 Table 2 (R-VAR-TWO): both players' face-up pile tops are public, known to be their owner's (a
 seat's location holds its hand and its face-up tops); the cards lying face down in the piles,
@@ -82,6 +85,10 @@ class Constraints:
         with the Excuse: no trump but the shown ones (R-POIG-3).
     petit_sec_checked : tuple of int
         Seats for which a world could deal a petit sec, rejected when sampling (R-DEAL-4).
+    dealt_to_taker : frozenset of Card
+        Table 5: the cards the call shows the taker was dealt (R-CALL-1): after a queen call the
+        four kings, after a knight call the kings and queens, after a jack call the kings,
+        queens and knights; empty after a king call (and at the other tables).
     under : int
         Table 2 (R-VAR-TWO): cards lying face down in the piles (location :data:`UNDER`), else 0.
     known : dict Card -> int
@@ -107,6 +114,7 @@ class Constraints:
     allowed: dict
     played: frozenset
     under: int = 0
+    dealt_to_taker: frozenset = frozenset()
 
     @property
     def no_trump(self) -> tuple[int, ...]:
@@ -199,6 +207,10 @@ def knowledge(view, rules: Rules | None = None) -> np.ndarray:
             know[W.K_MISERE + d["seat"]] |= 1
         elif d["kind"] == "misere_tete":
             know[W.K_MISERE + d["seat"]] |= 2
+    # R-MIS-1: another seat asked about a misère is eligible for it, as if it had declared it
+    pending = view.decision
+    if pending.seat != view.seat and pending.kind in ("misere_atout", "misere_tete"):
+        know[W.K_MISERE + pending.seat] |= 1 if pending.kind == "misere_atout" else 2
     k = 0
     tricks = [(leader, plays) for leader, plays, _ in view.tricks]
     if view.trick:
@@ -269,7 +281,8 @@ def constraints(game, seat: int) -> Constraints:
         no_plain=tuple(bool(f & W.F_NO_PLAIN) for f in flags),
         poignee_excuse=tuple(bool(f & W.F_POIGNEE_EXCUSE) for f in flags),
         petit_sec_checked=tuple(s for s in range(n) if cons[W.C_PSEC_ON + s]),
-        known=known, allowed=allowed, played=frozenset(played), under=int(cons[W.C_COUNTS + W.LOC_UNDER]))
+        known=known, allowed=allowed, played=frozenset(played), under=int(cons[W.C_COUNTS + W.LOC_UNDER]),
+        dealt_to_taker=frozenset(DECK[22 + b] for b in range(56) if int(cons[W.C_DEALT_S]) >> b & 1))
 
 
 _WORKSPACE: list = []

@@ -16,10 +16,12 @@
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 
 import numpy as np
 
 from tarotsim.cards import DECK, JACK, KING, KNIGHT, QUEEN, Card
+from tarotsim.engine import Game
 from tarotsim.reference.deal import ReferenceDeal
 from tarotsim.reference.errors import RuleViolation
 from tarotsim.reference.tricks import play_duty
@@ -97,13 +99,24 @@ def true_row(game) -> np.ndarray:
 # the oracle
 
 def replay_consistent(rules, view, row, truth=None) -> bool:
-    """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules
-    (table 2: ``truth``, the true deal, gives the piles' public history, see :func:`rebuild`)."""
+    """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules:
+    the deal it implies replays every public action of the view (:func:`rebuild`) and then
+    shows the seat exactly ``view`` (the same hand, chien, trumps shown in the écart, partner,
+    declarations, tricks and decision). Table 2: ``truth``, the true deal, gives the piles'
+    public history."""
     try:
-        rebuild(rules, view, row, truth)
+        deal = rebuild(rules, view, row, truth)
     except (RuleViolation, ValueError):
         return False
-    return True
+    return seat_view(rules, deal, view.seat) == view
+
+
+def seat_view(rules, deal, seat):
+    """What ``seat`` sees of the reference deal ``deal``, by the facade's own rule."""
+    game = Game.__new__(Game)
+    game.rules = rules
+    game._deal = deal
+    return game.view(seat)
 
 
 def rebuild(rules, view, row, truth=None) -> ReferenceDeal:
@@ -264,7 +277,23 @@ class FastChecker:
                 forbid[s] |= {c for c in DECK if c.is_trump or (c.is_excuse and rules.misere_excuse_is_trump)}
             elif d["kind"] == "misere_tete":
                 forbid[s] |= {c for c in DECK if c.suit is not None and c.rank in FACES}
+        # R-MIS-1: a seat the deal asks about a misère is eligible for it (no trump / no face)
+        pending = view.decision
+        if pending.seat != view.seat and pending.kind == "misere_atout":
+            forbid[pending.seat] |= {c for c in DECK if c.is_trump or (c.is_excuse and rules.misere_excuse_is_trump)}
+        elif pending.seat != view.seat and pending.kind == "misere_tete":
+            forbid[pending.seat] |= {c for c in DECK if c.suit is not None and c.rank in FACES}
+        # R-CALL-1: a queen is called by a taker dealt the four kings, a knight by one dealt the
+        # kings and queens, a jack by one dealt the kings, queens and knights
+        dealt_to_taker = set()
+        if view.called is not None:
+            dealt_to_taker = {c for c in DECK if c.suit is not None and c.rank > view.called.rank}
+        for s in range(n):
+            if s != view.taker:
+                forbid[s] |= dealt_to_taker
         self.pile_forbid = set()
+        if kind == "chien":   # the unseen chien: none of the taker's dealt cards (R-CALL-1)
+            self.pile_forbid = set(dealt_to_taker)
         self.two_places = {}
         if view.chien is not None:
             t = view.taker
@@ -329,6 +358,28 @@ class FastChecker:
             dealt = ((locs[:, :22] == s) | add) & ~rem
             ok &= ~(dealt[:, 1] & ~dealt[:, 0] & ~dealt[:, 2:].any(axis=1))
         return ok
+
+
+def free_placements(game, seat) -> np.ndarray:
+    """Every way to deal the cards ``seat`` does not see (neither played, nor in its hand, nor a
+    face-up pile top, nor its own écart) to the other seats and the hidden places, each place
+    keeping its count (:class:`FastChecker`'s), under no other rule: int8[n, 78] rows, a
+    superset of the seat's worlds that a checker filters into the exact law (independent of
+    the sampler's constraints, so a sampler that forbids a possible world is caught too)."""
+    view = game.view(seat)
+    checker = FastChecker(game.rules, view)
+    n = game.rules.n_seats
+    known = {c: seat for c in view.hand}
+    for s, tops in enumerate(view.pile_tops):
+        known.update({c: s for c in tops if c is not None})
+    for c in view.ecart or ():
+        known[c] = PILE
+    played = {c for _, _, c, _ in all_plays(view)}
+    hidden = [c for c in DECK if c not in known and c not in played]
+    sizes = list(checker.size[:n]) + [checker.size[n], checker.under]
+    locs = [loc for loc, size in zip(list(range(n)) + [PILE, UNDER], sizes) if size > 0]
+    unseen = SimpleNamespace(known=known, allowed=dict.fromkeys(hidden))
+    return placements(unseen, locs, [size for size in sizes if size > 0])
 
 
 def placements(cons, locs, sizes) -> np.ndarray:

@@ -314,7 +314,7 @@ def test_bad_written_scores_are_one_line_naming_row_and_column(tmp_path, capsys,
 
 def test_the_readme_example_is_what_the_command_prints(capsys, monkeypatch):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```text\n\$ (tarotsim sheet examples/written\.csv [^\n]*--check)\n(.*?)```", readme, re.S)
+    block = re.search(r"```(?:text|console)\n\$ (tarotsim sheet examples/written\.csv [^\n]*--check)\n(.*?)```", readme, re.S)
     assert block, "the README shows `tarotsim sheet examples/written.csv ... --check` and its report"
     sheet_text = (ROOT / "examples" / "written.csv").read_text(encoding="utf-8")
     assert sheet_text in readme  # the sheet shown is the example file

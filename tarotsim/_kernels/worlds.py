@@ -43,7 +43,7 @@ from ._bits import popcount, tzcnt
 from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
-from .masks import SW_ALL, SW_HONOURS, SW_KINGS, TW_ALL, TW_TRUMPS
+from .masks import SW_ALL, SW_HONOURS, SW_KINGS, SW_SUIT, TW_ALL, TW_TRUMPS, card_bits
 from .workspace import CHIEN_SIZE, HAND_SIZE, PILE_SIZE
 
 # --- locations ---------------------------------------------------------------------------------
@@ -116,9 +116,10 @@ _C_SPEC = [
     ("C_PSEC_ON", MAX_SEATS),  # per seat: 1 when a world could give it a petit sec (R-DEAL-4)
     ("C_PSEC_ADD", MAX_SEATS),  # its dealt trump word = (trump word now | ADD) & ~DEL
     ("C_PSEC_DEL", MAX_SEATS),
+    ("C_DEALT_S", 1),        # suit word of the cards the call shows the taker was dealt (R-CALL-1)
 ]
-(C_STATUS, C_ALLOWED, C_COUNTS, C_VOIDS, C_CEILING, C_FLAGS, C_PSEC_ON, C_PSEC_ADD, C_PSEC_DEL, C_LEN) = \
-    _offsets(_C_SPEC)
+(C_STATUS, C_ALLOWED, C_COUNTS, C_VOIDS, C_CEILING, C_FLAGS, C_PSEC_ON, C_PSEC_ADD, C_PSEC_DEL, C_DEALT_S,
+ C_LEN) = _offsets(_C_SPEC)
 
 #: C_FLAGS bits: no Excuse (misère d'atout, R-MIS-1), no king/queen/knight/jack (misère de tête,
 #: R-MIS-1), no suit card but kings (the taker after trumps went to the écart, R-CHIEN-2), no trump
@@ -181,14 +182,6 @@ def new_workspace():
 # 1. knowledge -> constraints
 
 @njit(inline="always")
-def _bit_of(c):
-    """(trump-word bit, suit-word bit) of card ``c``."""
-    if c < 22:
-        return np.int64(1) << c, np.int64(0)
-    return np.int64(0), np.int64(1) << (c - 22)
-
-
-@njit(inline="always")
 def _duty_shown(c, led_trump, led_suit, top, voids, ceiling, seat):
     """What playing ``c`` (not the Excuse, R-EXC-1) reveals once the led suit is fixed
     (R-PLAY-3): not following shows a void (R-PLAY-4a); a card that is neither of the led suit
@@ -227,45 +220,56 @@ def _may_hold(s, c, bs, voids, ceiling, flags):
     return not ((flags[s] & F_NO_PLAIN) and (bs & PLAIN))
 
 
-@njit(cache=True, nogil=True)
-def derive(rv, know, cons):
-    """Constraints of one seat's knowledge.
+@njit(inline="always")
+def _dealt_to_taker(called):
+    """Suit word of the cards a call shows the taker was dealt (R-CALL-1): a queen is called
+    only with the four kings, a knight with the kings and queens, a jack with the kings, queens
+    and knights; a king (or no call) shows nothing. ``called``: the called card id, or -1."""
+    if called < 22:
+        return np.int64(0)
+    rank = (called - 22) % 14 + 1
+    higher = SW_SUIT & ~((np.int64(1) << rank) - 1)   # ranks rank+1 .. king of suit 0
+    return higher | (higher << 14) | (higher << 28) | (higher << 42)
 
-    Parameters
-    ----------
-    rv : int64[RV_LEN]
-        ``Rules.to_vector()``.
-    know : int64[K_LEN]
-        What the seat knows (``K_*``).
-    cons : int64[C_LEN]
-        Output (``C_*``); ``cons[C_STATUS]`` is 0 or an ``ERR_*`` code, also returned.
-    """
+
+# --- facts of the deal that several steps of ``derive`` read from ``know``
+
+@njit(inline="always")
+def _dummy(rv, know):
+    """The 5d dummy's seat (R-DEAL-6), else -1."""
+    return know[K_DEALER] if rv[RV_TABLE] == TABLE_5D else -1
+
+
+@njit(inline="always")
+def _chien_shown(know):
+    """Prise or garde, from the écart on: the chien was shown (R-CHIEN-1)."""
+    return know[K_STAGE] >= STAGE_ECART and 0 <= know[K_CONTRACT] <= 1
+
+
+@njit(inline="always")
+def _ecart_made(know):
+    """Prise or garde, in the play: the hidden pile is the taker's écart (R-CHIEN-1)."""
+    return know[K_STAGE] == STAGE_PLAY and 0 <= know[K_CONTRACT] <= 1
+
+
+@njit(inline="always")
+def _pile_hidden(know):
+    """There is a hidden pile the seat did not see: the unseen chien, or an écart it did not make."""
+    return know[K_STAGE] != STAGE_ECART and not (_chien_shown(know) and know[K_ECART_KNOWN] != 0)
+
+
+@njit(inline="always")
+def _read_plays(rv, know, cons):
+    """Every card played: its player holds one card less (``C_COUNTS``), a trump played joins the
+    player's dealt trumps (``C_PSEC_ADD``), and what the play shows goes to ``C_VOIDS`` and
+    ``C_CEILING`` (R-PLAY-3, R-PLAY-4, R-EXC-1). Returns the cards played, (trump word, suit word)."""
     n = rv[RV_N_SEATS]
-    table = rv[RV_TABLE]
-    viewer = know[K_SEAT]
-    dealer = know[K_DEALER]
-    stage = know[K_STAGE]
-    taker = know[K_TAKER]
-    contract = know[K_CONTRACT]
-    dummy = dealer if table == TABLE_5D else -1
-    h = HAND_SIZE[table]
-    e = CHIEN_SIZE[table]
-    shown_chien = stage >= STAGE_ECART and 0 <= contract <= 1
-    for i in range(C_LEN):
-        cons[i] = 0
-
+    dummy = _dummy(rv, know)
     voids = cons[C_VOIDS:C_VOIDS + MAX_SEATS]
     ceiling = cons[C_CEILING:C_CEILING + MAX_SEATS]
-    flags = cons[C_FLAGS:C_FLAGS + MAX_SEATS]
-    counts = cons[C_COUNTS:C_COUNTS + N_LOC]
-    for s in range(MAX_SEATS):
-        ceiling[s] = 21
     played_t = np.int64(0)
     played_s = np.int64(0)
-
-    # ---- the plays: who played what, and what each play shows (R-PLAY-3, R-PLAY-4, R-EXC-1)
     n_played = know[K_N_PLAYED]
-    na = rv[RV_N_ACTIVE]
     tr = 0
     k = 0
     while k < n_played:
@@ -274,14 +278,14 @@ def derive(rv, know, cons):
         led_trump = False
         led_suit = np.int64(0)
         top = np.int64(0)
-        for j in range(na):
+        for j in range(rv[RV_N_ACTIVE]):
             if k >= n_played:
                 break
             c = know[K_CARDS + tr * MAX_SEATS + j]
-            bt, bs = _bit_of(c)
+            bt, bs = card_bits(c)
             played_t |= bt
             played_s |= bs
-            counts[seat] -= 1
+            cons[C_COUNTS + seat] -= 1
             cons[C_PSEC_ADD + seat] |= bt
             if c != 0:
                 if fixed:
@@ -296,120 +300,183 @@ def derive(rv, know, cons):
             k += 1
             seat = next_seat(seat, n, dummy)
         tr += 1
+    return played_t, played_s
 
-    # ---- how many cards each location holds (R-DEAL-1, R-CHIEN-1); table 2 (R-VAR-TWO): a seat
-    # holds its hand and its face-up tops, its face-down pile cards are in LOC_UNDER
-    two = table == TABLE_2
-    for s in range(n):
+
+@njit(inline="always")
+def _count_places(rv, know, cons):
+    """How many cards each location holds before the plays (R-DEAL-1, R-CHIEN-1), added to
+    ``C_COUNTS``; table 2 (R-VAR-TWO): a seat holds its hand and its face-up tops, the cards face
+    down in the piles are in ``LOC_UNDER``."""
+    table = rv[RV_TABLE]
+    dummy = _dummy(rv, know)
+    for s in range(rv[RV_N_SEATS]):
         if s != dummy:
-            counts[s] += h
-            if two:
-                counts[s] += PILE_SIZE[table] - know[K_UNDER + s]
-                counts[LOC_UNDER] += know[K_UNDER + s]
-    if stage == STAGE_ECART:
-        counts[taker] += e
+            cons[C_COUNTS + s] += HAND_SIZE[table]
+            if table == TABLE_2:
+                cons[C_COUNTS + s] += PILE_SIZE[table] - know[K_UNDER + s]
+                cons[C_COUNTS + LOC_UNDER] += know[K_UNDER + s]
+    if know[K_STAGE] == STAGE_ECART:
+        cons[C_COUNTS + know[K_TAKER]] += CHIEN_SIZE[table]
     else:
-        counts[LOC_PILE] = e
-    pile_hidden = stage != STAGE_ECART and not (shown_chien and know[K_ECART_KNOWN] != 0)
+        cons[C_COUNTS + LOC_PILE] = CHIEN_SIZE[table]
 
-    # ---- declarations: misères (R-MIS-1), a poignée shown with the Excuse (R-POIG-3)
-    ecart_t = know[K_ECART_T]
-    ecart_s = know[K_ECART_S]
+
+@njit(inline="always")
+def _read_declarations(rv, know, cons):
+    """What the declarations and the écart show of a hand, in ``C_CEILING`` and ``C_FLAGS``:
+    misères (R-MIS-1), a poignée shown with the Excuse (R-POIG-3), trumps in the écart
+    (R-CHIEN-2: the taker had no other card to put there)."""
     for s in range(MAX_SEATS):
         m = know[K_MISERE + s]
         if m & 1:
-            ceiling[s] = 0
-            flags[s] |= F_MISERE_ATOUT
+            cons[C_CEILING + s] = 0
+            cons[C_FLAGS + s] |= F_MISERE_ATOUT
             if rv[RV_MISERE_EXCUSE_IS_TRUMP]:
-                flags[s] |= F_NO_EXCUSE
+                cons[C_FLAGS + s] |= F_NO_EXCUSE
         if m & 2:
-            flags[s] |= F_NO_HONOURS
+            cons[C_FLAGS + s] |= F_NO_HONOURS
         if know[K_POIGNEE + s] & 1:
-            flags[s] |= F_POIGNEE_EXCUSE
-    # R-CHIEN-2: trumps went to the écart only because the taker had no other card to put there
-    if shown_chien and stage == STAGE_PLAY and (ecart_t & TW_TRUMPS) != 0:
-        flags[taker] |= F_NO_PLAIN
+            cons[C_FLAGS + s] |= F_POIGNEE_EXCUSE
+    if _ecart_made(know) and (know[K_ECART_T] & TW_TRUMPS) != 0:
+        cons[C_FLAGS + know[K_TAKER]] |= F_NO_PLAIN
 
-    # ---- where each card may be
-    hand_t = know[K_HAND_T]
-    hand_s = know[K_HAND_S]
-    chien_t = know[K_CHIEN_T]
-    chien_s = know[K_CHIEN_S]
-    seats_mask = np.int64(0)
-    for s in range(n):
-        if s != viewer and s != dummy:
-            seats_mask |= np.int64(1) << s
-    allowed = cons[C_ALLOWED:C_ALLOWED + 78]
+
+@njit(inline="always")
+def _place_bits(cons, t, s, loc):
+    """Put every card of the words ``(t, s)`` in location ``loc`` (``C_ALLOWED``)."""
+    while t:
+        cons[C_ALLOWED + tzcnt(t)] = np.int64(1) << loc
+        t &= t - 1
+    while s:
+        cons[C_ALLOWED + 22 + tzcnt(s)] = np.int64(1) << loc
+        s &= s - 1
+
+
+@njit(inline="always")
+def _place_known(rv, know, cons, played_t, played_s):
+    """``C_ALLOWED`` of the unplayed cards whose place the seat knows, one location each; later
+    sources override earlier ones: a poignée card stays with its holder until played
+    (R-POIG-2); the écart as the seat knows it (its own, or the trumps shown, R-CHIEN-2; a
+    shown trump may also be in the taker's poignée, R-POIG-3); a face-up pile top (R-VAR-TWO:
+    public, its owner's to play); the seat's own hand."""
+    live_t = ~played_t
+    live_s = ~played_s
+    for s in range(MAX_SEATS):
+        _place_bits(cons, know[K_POIGNEE + s] & live_t, 0, s)
+    if _ecart_made(know):
+        _place_bits(cons, know[K_ECART_T] & live_t, know[K_ECART_S] & live_s, LOC_PILE)
+    if rv[RV_TABLE] == TABLE_2:
+        for s in range(rv[RV_N_SEATS]):
+            _place_bits(cons, know[K_TOPS_T + s] & live_t, know[K_TOPS_S + s] & live_s, s)
+    _place_bits(cons, know[K_HAND_T] & live_t, know[K_HAND_S] & live_s, know[K_SEAT])
+
+
+@njit(inline="always")
+def _seats_that_may_hold(seats, c, bs, voids, ceiling, flags):
+    """The seats of the mask ``seats`` that may hold card ``c`` given what they showed, as a mask."""
+    m = np.int64(0)
+    while seats:
+        s = tzcnt(seats)
+        seats &= seats - 1
+        if _may_hold(s, c, bs, voids, ceiling, flags):
+            m |= np.int64(1) << s
+    return m
+
+
+@njit(inline="always")
+def _place_hidden(rv, know, cons, played_t, played_s):
+    """``C_ALLOWED`` of the other unplayed cards: the locations each may be in.
+
+    A card the taker held before the écart (of the shown chien, R-CHIEN-1, or one his call
+    shows, R-CALL-1): his hand if he may hold it, the écart too for a plain suit card if the
+    seat did not see it. Any other card: every hidden hand that may hold it given what its
+    holder showed, the unseen chien (anything) or an unseen écart (plain suit cards only: no king,
+    no oudler, its only trumps the shown ones, R-CHIEN-2), and at table 2 the cards face down in
+    the piles (R-VAR-TWO: a void or a trump ceiling bound the player's hand and face-up tops of
+    that moment, and the hand only shrinks since, so ``_may_hold`` constrains the hand alone).
+    """
+    voids = cons[C_VOIDS:C_VOIDS + MAX_SEATS]
+    ceiling = cons[C_CEILING:C_CEILING + MAX_SEATS]
+    flags = cons[C_FLAGS:C_FLAGS + MAX_SEATS]
+    dummy = _dummy(rv, know)
+    seats = np.int64(0)   # the hands the seat does not see
+    for s in range(rv[RV_N_SEATS]):
+        if s != know[K_SEAT] and s != dummy:
+            seats |= np.int64(1) << s
+    taker = know[K_TAKER]
+    pile_hidden = _pile_hidden(know)
+    ecart_bit = (np.int64(1) << LOC_PILE) if pile_hidden and _chien_shown(know) else np.int64(0)
+    chien_bit = (np.int64(1) << LOC_PILE) if pile_hidden and not _chien_shown(know) else np.int64(0)
+    under_bit = (np.int64(1) << LOC_UNDER) if cons[C_COUNTS + LOC_UNDER] > 0 else np.int64(0)
+    takers_t = np.int64(0)
+    takers_s = cons[C_DEALT_S]
+    if _chien_shown(know):
+        takers_t = know[K_CHIEN_T]
+        takers_s |= know[K_CHIEN_S]
     for c in range(78):
-        bt, bs = _bit_of(c)
-        if (played_t & bt) | (played_s & bs):
-            allowed[c] = 0
+        bt, bs = card_bits(c)
+        if (played_t & bt) | (played_s & bs) or cons[C_ALLOWED + c] != 0:
             continue
-        if (hand_t & bt) | (hand_s & bs):
-            allowed[c] = np.int64(1) << viewer
-            continue
-        if two:
-            top_of = -1
-            for s in range(n):
-                if (know[K_TOPS_T + s] & bt) | (know[K_TOPS_S + s] & bs):
-                    top_of = s   # a face-up pile top (R-VAR-TWO): public, its owner's to play
-            if top_of >= 0:
-                allowed[c] = np.int64(1) << top_of
-                continue
-        if shown_chien and stage == STAGE_PLAY and ((ecart_t & bt) | (ecart_s & bs)):
-            allowed[c] = np.int64(1) << LOC_PILE   # in the écart: the seat made it, or it was shown
-            continue
-        owner = -1
-        for s in range(MAX_SEATS):
-            if know[K_POIGNEE + s] & bt:
-                owner = s   # a poignée card stays with its holder until played (R-POIG-2)
-        if owner >= 0:
-            allowed[c] = np.int64(1) << owner
-            continue
-        if shown_chien and ((chien_t & bt) | (chien_s & bs)):
-            # R-CHIEN-1: the shown chien joined the taker's hand; only a plain suit card can
-            # have gone on to the écart (R-CHIEN-2), and only if the seat did not see the écart
-            m = np.int64(0)
+        plain_bit = ecart_bit if bs & PLAIN else np.int64(0)
+        if (takers_t & bt) | (takers_s & bs):
+            m = plain_bit
             if _may_hold(taker, c, bs, voids, ceiling, flags):
-                m = np.int64(1) << taker
-            if stage == STAGE_PLAY and bs & PLAIN and pile_hidden:
-                m |= np.int64(1) << LOC_PILE
-            allowed[c] = m
-            continue
-        m = np.int64(0)
-        for s in range(n):
-            if (seats_mask >> s) & 1 and _may_hold(s, c, bs, voids, ceiling, flags):
-                m |= np.int64(1) << s
-        if pile_hidden:
-            # the unseen chien may hold anything; an écart only plain suit cards (R-CHIEN-2)
-            if not shown_chien or (bs & PLAIN):
-                m |= np.int64(1) << LOC_PILE
-        if counts[LOC_UNDER] > 0:
-            # R-VAR-TWO: anything may lie face down in a pile; what a play showed (a void, a trump
-            # ceiling, R-PLAY-4) bound the player's hand and face-up tops of that moment, and the
-            # hand only shrinks since, so ``_may_hold`` above constrains the hand alone
-            m |= np.int64(1) << LOC_UNDER
-        allowed[c] = m
+                m |= np.int64(1) << taker
+        else:
+            m = _seats_that_may_hold(seats, c, bs, voids, ceiling, flags) | chien_bit | plain_bit | under_bit
+        cons[C_ALLOWED + c] = m
 
-    # ---- petit sec (R-DEAL-4): no seat was dealt T1 as its only trump without the Excuse
+
+@njit(inline="always")
+def _petit_sec_checks(rv, know, cons):
+    """``C_PSEC_*``: for each seat whose dealt trumps a world could leave as T1 alone without the
+    Excuse (R-DEAL-4; never at table 2, R-VAR-TWO), what its dealt trump word adds to or takes
+    from its trumps in the world: the trumps it played, and for the taker the trumps shown in his
+    écart in, those of the shown chien out."""
+    taker = know[K_TAKER]
+    dummy = _dummy(rv, know)
     for s in range(MAX_SEATS):
         add = cons[C_PSEC_ADD + s] & TW_ALL
         dele = np.int64(0)
-        if s == taker and shown_chien:
-            dele = chien_t
-            if stage == STAGE_PLAY:
-                add |= ecart_t & TW_TRUMPS
+        if s == taker and _chien_shown(know):
+            dele = know[K_CHIEN_T]
+            if know[K_STAGE] == STAGE_PLAY:
+                add |= know[K_ECART_T] & TW_TRUMPS
         cons[C_PSEC_ADD + s] = add
         cons[C_PSEC_DEL + s] = dele
-        known = add & ~dele
-        # (no petit sec at table 2, R-VAR-TWO)
-        on = (rv[RV_PETIT_SEC] != 0 and not two and s < n and s != viewer and s != dummy
-              and (known & ~np.int64(2)) == 0)
+        on = (rv[RV_PETIT_SEC] != 0 and rv[RV_TABLE] != TABLE_2 and s < rv[RV_N_SEATS] and s != know[K_SEAT]
+              and s != dummy and ((add & ~dele) & ~np.int64(2)) == 0)
         cons[C_PSEC_ON + s] = 1 if on else 0
 
+
+@njit(cache=True, nogil=True, _nrt=False)
+def derive(rv, know, cons):
+    """Constraints of one seat's knowledge.
+
+    Parameters
+    ----------
+    rv : int64[RV_LEN]
+        ``Rules.to_vector()``.
+    know : int64[K_LEN]
+        What the seat knows (``K_*``).
+    cons : int64[C_LEN]
+        Output (``C_*``); ``cons[C_STATUS]`` is 0 or an ``ERR_*`` code, also returned.
+    """
+    for i in range(C_LEN):
+        cons[i] = 0
+    for s in range(MAX_SEATS):
+        cons[C_CEILING + s] = 21
+    cons[C_DEALT_S] = _dealt_to_taker(know[K_CALLED])
+    played_t, played_s = _read_plays(rv, know, cons)
+    _count_places(rv, know, cons)
+    _read_declarations(rv, know, cons)
+    _place_known(rv, know, cons, played_t, played_s)
+    _place_hidden(rv, know, cons, played_t, played_s)
+    _petit_sec_checks(rv, know, cons)
     status = OK
     for l in range(N_LOC):
-        if counts[l] < 0:
+        if cons[C_COUNTS + l] < 0:
             status = ERR_INPUT
     cons[C_STATUS] = status
     return status
@@ -465,22 +532,27 @@ def _comp_next(x, lo, hi, sufl, sufh, a, m):
     return False
 
 
-@njit(cache=True, nogil=True)
-def _prepare(cons, wf, wi):
-    """Reduce the constraints to classes and fill the count tables; returns (status, total
-    weight). The number of worlds before the petit-sec rejection is ``total * prod m_k!``."""
+@njit(inline="always")
+def _factorials(wf):
+    """``wf[WF_INVFACT + k] = 1 / k!`` and ``wf[WF_FACT + k] = k!`` for k = 0..78."""
     for i in range(79):
         wf[WF_INVFACT + i] = 1.0 if i == 0 else wf[WF_INVFACT + i - 1] / i
         wf[WF_FACT + i] = 1.0 if i == 0 else wf[WF_FACT + i - 1] * i
-    counts = cons[C_COUNTS:C_COUNTS + N_LOC]
-    allowed = cons[C_ALLOWED:C_ALLOWED + 78]
+
+
+@njit(nogil=True, _nrt=False)
+def _fix_known(cons, wi):
+    """``W_TEMPLATE``: each card's location when it has one place (-1 played, -2 not known yet);
+    ``W_MASK``: its allowed locations; ``W_C``: the room left per location once the known cards
+    are in. A location with no room left is struck from every set, and a card left with one
+    place is known, until nothing changes. ``ERR_NO_WORLD`` when a card has no place left."""
     tmpl = wi[W_TEMPLATE:W_TEMPLATE + 78]
-    cmask = wi[W_MASK:W_MASK + 78]   # location-code masks first
-    capc = wi[W_C:W_C + N_LOC]       # capacity per location code
+    cmask = wi[W_MASK:W_MASK + 78]
+    capc = wi[W_C:W_C + N_LOC]
     for l in range(N_LOC):
-        capc[l] = counts[l]
+        capc[l] = cons[C_COUNTS + l]
     for c in range(78):
-        a = allowed[c]
+        a = cons[C_ALLOWED + c]
         cmask[c] = a
         if a == 0:
             tmpl[c] = LOC_PLAYED
@@ -489,14 +561,13 @@ def _prepare(cons, wf, wi):
             capc[tzcnt(a)] -= 1
         else:
             tmpl[c] = -2
-    # a location with no room left is struck from every set; a card left with one place is known
     changed = True
     while changed:
         changed = False
         full = np.int64(0)
         for l in range(N_LOC):
             if capc[l] < 0:
-                return ERR_NO_WORLD, 0.0
+                return ERR_NO_WORLD
             if capc[l] == 0:
                 full |= np.int64(1) << l
         for c in range(78):
@@ -504,12 +575,24 @@ def _prepare(cons, wf, wi):
                 m = cmask[c] & ~full
                 cmask[c] = m
                 if m == 0:
-                    return ERR_NO_WORLD, 0.0
+                    return ERR_NO_WORLD
                 if popcount(m) == 1:
                     tmpl[c] = tzcnt(m)
                     capc[tzcnt(m)] -= 1
                     changed = True
-    # hidden locations
+    return OK
+
+
+@njit(nogil=True, _nrt=False)
+def _find_classes(wi):
+    """The hidden locations (``W_L`` of them: ``W_HL`` their codes, ``W_CAP`` their room) and the
+    classes of the cards of unknown place by their set of hidden locations (``W_K`` classes:
+    ``W_CL_MASK`` the set, bit i = hidden location i, ``W_CL_M`` the number of cards; ``W_MASK``
+    each card's set, 0 for a known card). ``ERR_NO_WORLD`` when the room left is not the number
+    of such cards."""
+    tmpl = wi[W_TEMPLATE:W_TEMPLATE + 78]
+    cmask = wi[W_MASK:W_MASK + 78]
+    capc = wi[W_C:W_C + N_LOC]
     L = 0
     code_to_i = wi[W_V:W_V + N_LOC]
     for l in range(N_LOC):
@@ -520,7 +603,6 @@ def _prepare(cons, wf, wi):
             code_to_i[l] = L
             L += 1
     wi[W_L] = L
-    # classes of the hidden cards by their set of allowed hidden locations
     key = wi[W_CL_KEY:W_CL_KEY + (1 << N_LOC)]
     for i in range(1 << N_LOC):
         key[i] = -1
@@ -542,20 +624,23 @@ def _prepare(cons, wf, wi):
             K += 1
         wi[W_CL_M + key[m]] += 1
         n_hidden += 1
+    wi[W_K] = K
     total_cap = 0
     for i in range(L):
         total_cap += wi[W_CAP + i]
-    if total_cap != n_hidden:
-        return ERR_NO_WORLD, 0.0
-    wi[W_K] = K
-    if K == 0:
-        return OK, 1.0
-    # order: a tail of nested classes A_1 c A_2 c ... c A_t, counted in closed form (the
-    # outermost: the class allowed everywhere, else the widest); the other classes (the prefix)
-    # go through the count tables, fewest places and fewest cards first
+    return OK if total_cap == n_hidden else ERR_NO_WORLD
+
+
+@njit(nogil=True, _nrt=False)
+def _order_classes(wi):
+    """``W_ORDER``: the classes in DP order, ``W_K0`` of them in the prefix. The tail is a chain of
+    nested classes ``A_1 c A_2 c ... c A_t`` counted in closed form, at the end of the order,
+    outermost last (the class allowed everywhere, else the one with the most compositions); the
+    prefix goes through the count tables, fewest places and fewest cards first."""
+    K = wi[W_K]
     order = wi[W_ORDER:W_ORDER + MAX_CLASSES]
     used = wi[W_PERM:W_PERM + MAX_CLASSES]
-    full_mask = (np.int64(1) << L) - 1
+    full_mask = (np.int64(1) << wi[W_L]) - 1
     outer = 0
     best = -1.0
     for k in range(K):
@@ -570,7 +655,6 @@ def _prepare(cons, wf, wi):
         if spread > best:
             best = spread
             outer = k
-    # the chain, written from the end of ``order``: outermost last, innermost at position K0
     nt = 1
     order[K - 1] = outer
     used[outer] = 1
@@ -608,7 +692,18 @@ def _prepare(cons, wf, wi):
             else:
                 break
     wi[W_K0] = K0
-    # cards grouped by class in that order; class arrays re-indexed by position
+
+
+@njit(nogil=True, _nrt=False)
+def _sort_classes(wi):
+    """The class arrays put in DP order (``W_CL_*`` indexed by position in ``W_ORDER``), each
+    class's hidden locations listed (``W_CL_LOCS``, ``W_CL_A`` of them), and ``W_CARDS``: the
+    cards of unknown place grouped by class in that order (class k from ``W_CL_START + k``)."""
+    K = wi[W_K]
+    L = wi[W_L]
+    order = wi[W_ORDER:W_ORDER + MAX_CLASSES]
+    cmask = wi[W_MASK:W_MASK + 78]
+    key = wi[W_CL_KEY:W_CL_KEY + (1 << N_LOC)]
     start = 0
     for pos in range(K):
         wi[W_CL_START + pos] = start
@@ -638,13 +733,22 @@ def _prepare(cons, wf, wi):
                 wi[W_CL_LOCS + pos * N_LOC + a] = i
                 a += 1
         wi[W_CL_A + pos] = a
-    # the dropped dimension (implied by the sum): the roomiest location
+
+
+@njit(nogil=True, _nrt=False)
+def _lay_out_tables(wf, wi):
+    """Where each count table lives in ``wf``. Level k (before prefix class k; level ``W_K0``: after
+    the prefix) has per hidden location a bound ``W_LV_B`` (cards the classes before it may put
+    there) and a stride ``W_LV_STRIDE``, but for the dropped location ``W_DROP`` (the roomiest,
+    implied by the sum ``W_LV_SUM``); ``W_LV_OFF``, ``W_LV_SIZE``: its place in ``wf``; ``W_JOFF``:
+    the cumulative weights after the prefix. ``ERR_WORKSPACE`` when ``wf`` is too small."""
+    L = wi[W_L]
+    K0 = wi[W_K0]
     drop = 0
     for i in range(L):
         if wi[W_CAP + i] > wi[W_CAP + drop]:
             drop = i
     wi[W_DROP] = drop
-    # level k = before prefix class k (level K0: after the prefix): bounds, strides, offsets
     off = WF_TABLES
     msum = 0
     for k in range(K0 + 1):
@@ -670,12 +774,21 @@ def _prepare(cons, wf, wi):
             msum += wi[W_CL_M + k]
         off += size
         if off > wf.shape[0]:
-            return ERR_WORKSPACE, 0.0
+            return ERR_WORKSPACE
     wi[W_JOFF] = off
     off += wi[W_LV_SIZE + K0]
     if off > wf.shape[0]:
-        return ERR_WORKSPACE, 0.0
-    # forward: g_{k+1}(u + x) += g_k(u) / prod x!
+        return ERR_WORKSPACE
+    return OK
+
+
+@njit(nogil=True, _nrt=False)
+def _fill_tables(wf, wi):
+    """The count tables, forwards: ``g_0 = 1`` at the empty state, then for each prefix class k
+    and each composition x of its cards into its places, ``g_{k+1}(u + x) += g_k(u) / prod x!``."""
+    L = wi[W_L]
+    K0 = wi[W_K0]
+    drop = wi[W_DROP]
     for k in range(1, K0 + 1):
         o = wi[W_LV_OFF + k]
         for i in range(wi[W_LV_SIZE + k]):
@@ -735,7 +848,18 @@ def _prepare(cons, wf, wi):
                     wf[o1 + j] += w * wf[WF_INVFACT + xa] * wf[WF_INVFACT + r - xa]
                     j += sa - sb
                 ok = _comp_next(x, lo, hi, sufl, sufh, a - 1, m)
-    # the tail takes the room left: cumulative weights of the states after the prefix
+
+
+@njit(nogil=True, _nrt=False)
+def _tail_totals(wf, wi):
+    """The cumulative weights of the states after the prefix (from ``W_JOFF``), each state's
+    count times the ways the tail fills the room it leaves; returns the total weight."""
+    L = wi[W_L]
+    K = wi[W_K]
+    K0 = wi[W_K0]
+    drop = wi[W_DROP]
+    u = wi[W_U:W_U + N_LOC]
+    x = wi[W_C:W_C + N_LOC]
     o = wi[W_LV_OFF + K0]
     jo = wi[W_JOFF]
     total = 0.0
@@ -748,6 +872,28 @@ def _prepare(cons, wf, wi):
             g *= _tail_weight(wf, wi, x, L, K0, K)
         total += g
         wf[jo + idx] = total
+    return total
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _prepare(cons, wf, wi):
+    """Reduce the constraints to classes and fill the count tables; returns (status, total
+    weight). The number of worlds before the petit-sec rejection is ``total * prod m_k!``."""
+    _factorials(wf)
+    status = _fix_known(cons, wi)
+    if status == OK:
+        status = _find_classes(wi)
+    if status != OK:
+        return status, 0.0
+    if wi[W_K] == 0:
+        return OK, 1.0
+    _order_classes(wi)
+    _sort_classes(wi)
+    status = _lay_out_tables(wf, wi)
+    if status != OK:
+        return status, 0.0
+    _fill_tables(wf, wi)
+    total = _tail_totals(wf, wi)
     if not total > 0.0:
         return ERR_NO_WORLD, 0.0
     return OK, total
@@ -949,7 +1095,7 @@ def _petit_sec_free(cons, wi, row):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def sample_worlds(cons, st, out, wf, wi):
     """Draw ``out.shape[0]`` worlds, uniformly among those that agree with ``cons``.
 
@@ -991,7 +1137,7 @@ def sample_worlds(cons, st, out, wf, wi):
     return OK, st
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def count_worlds(cons, wf, wi):
     """``(status, count)``: the number of worlds the location sets of ``cons`` allow (float64;
     the petit-sec rule, enforced by rejection when sampling, is not applied here)."""
@@ -1006,7 +1152,7 @@ def count_worlds(cons, wf, wi):
     return OK, total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def world_masks(row, ht, hs):
     """Hands of one world as masks: ``ht[l]``, ``hs[l]`` (int64[N_LOC]) the trump and suit words
     of location ``l`` (seats, then the pile) from a row of :func:`sample_worlds`."""

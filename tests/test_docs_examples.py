@@ -1,0 +1,25 @@
+"""Every example of the manual runs and shows what it prints: README.md, CHANGELOG.md and the pages
+of docs/, each page's code blocks in order (tarotsim._docs says how each kind of block runs).
+
+A page that fails names the block's line and what went wrong; a stale page names the command that
+rewrites it."""
+
+from pathlib import Path
+
+import pytest
+
+from tarotsim import _docs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("page", _docs.pages())
+def test_every_example_of_the_page_runs_and_shows_what_it_prints(page):
+    result = _docs.run_page(ROOT / page)
+    assert result.ok, "\n" + _docs.report(result, wrote=False)
+
+
+def test_the_pages_left_out_exist_and_say_why():
+    for page, reason in _docs.NOT_RUN_PAGES.items():
+        assert (ROOT / page).is_file() and reason, page
+    assert "README.md" in _docs.pages() and "docs/reference/cli.md" in _docs.pages()
