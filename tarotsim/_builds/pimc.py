@@ -1,10 +1,12 @@
 """The deal kernel's ``pimc`` build (private): the bots build with the search as its card
-dispatch (``bots.search._card_pimc``), its batch kernels, and the search as one compiled call for
-the slow path.
+dispatch (``bots.search._card_pimc``) and the bid search's decisions (``bots.bid_search.SEARCH``:
+the bid, call, écart, chelem and poignée of a seat with ``bid_search`` on), its batch kernels, and
+the card search as one compiled call for the slow path.
 
-Compiled only when a seat plays ``pimc``. The search's scratch (``bots.search.PW_*``,
-``PIMC_LEN`` int64) follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels
-allocate it once per chunk (:func:`new_pimc_buffer`).
+Compiled only when a seat plays ``pimc``. The searches' scratch (``bots.search.PW_*``,
+``PIMC_LEN`` int64, then ``bots.bid_search.BS_*``, ``BID_LEN``) follows the deal kernel's buffer
+(``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk (:func:`new_pimc_buffer`).
+:data:`PIMC_PARTS` holds the build's inner steps (the hand-level study plays its deals with them).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tarotsim._kernels.play import _accumulate, _make_play, _store_facts
 from tarotsim._kernels.workspace import BUF_LEN
 from tarotsim.rules import RV_N_SEATS
 
+from bots.bid_search import BID_LEN, SEARCH
 from bots.dispatch import DISPATCH
 from bots.search import PIMC_LEN, PW_STATS, _card_pimc, pimc_card
 
@@ -26,12 +29,15 @@ from . import sources
 
 @njit(cache=True, nogil=True)
 def new_pimc_buffer():
-    """A deal buffer with the search's scratch after it (``play.new_buffer`` + :data:`PIMC_LEN`)."""
-    return np.zeros(BUF_LEN + PIMC_LEN, dtype=np.int64)
+    """A deal buffer with the searches' scratch after it (``play.new_buffer`` + :data:`PIMC_LEN` +
+    ``bid_search.BID_LEN``)."""
+    return np.zeros(BUF_LEN + PIMC_LEN + BID_LEN, dtype=np.int64)
 
 
-#: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch).
-_play_pimc = _make_play(DISPATCH, CARD=_card_pimc)
+#: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch and the
+#: bid search's decisions), and its inner steps.
+PIMC_PARTS: dict = {}
+_play_pimc = _make_play(DISPATCH, CARD=_card_pimc, DECIDE=SEARCH, parts=PIMC_PARTS)
 
 
 # --- batch kernels of the pimc build (as ``_deal.run_*_bots``) -----------------------------------

@@ -107,6 +107,21 @@ class BotDispatch(NamedTuple):
     card: object
 
 
+class SearchDecisions(NamedTuple):
+    """Decisions made with the deal's context (njit functions): each is called as the
+    :class:`BotDispatch` one of the same name is, with ``rv``, ``kinds``, ``buf`` and ``log``
+    before ``bst`` (the poignée also with ``pos``, the cards already in the trick, after
+    ``log``). What :func:`_make_play` takes as ``DECIDE``: the pimc build's bid, call, écart,
+    chelem and poignée searches read the rules, the seats' bots and their scratch in ``buf``
+    past ``BUF_LEN``."""
+
+    bid: object
+    call: object
+    ecart: object
+    chelem: object
+    poignee: object
+
+
 def build_name(disp, tag):
     """Give an out-of-line closure of one build of a factory its own name (``disp``: its njit
     dispatcher, not compiled yet). numba names a compiled function by its qualified name, its
@@ -117,7 +132,7 @@ def build_name(disp, tag):
     return disp
 
 
-def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
+def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE=None):
     """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
     player's rules, ``random_player.random_*``, are called directly and no bot is typed or
     compiled: the random deal runs, and compiles, as fast as before bots existed); otherwise a
@@ -135,8 +150,11 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
     function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
     ``pimc`` build, ``tarotsim/_builds/pimc.py``: it reads the seat's own écart from the log and keeps its
-    scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
-    (``_play_rest``: a search finishes sampled deals with it).
+    scratch in ``buf`` past ``BUF_LEN``). ``DECIDE`` (bots build only): None for ``BOTS``' own bid,
+    call, écart, chelem and poignée, or a :class:`SearchDecisions` that makes them instead.
+    ``parts``: a dict that receives the inner steps (``play_rest``, out of line: a search finishes
+    sampled deals with it; ``auction``, ``call``, ``chien_and_ecart`` and ``announce_chelem``,
+    inlined where they are called: a search plays sampled deals from the auction on with them).
 
     ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
     bots builds); False: every table but 2, whose steps (``_lay_piles``, ``_take_top``,
@@ -148,10 +166,12 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     ONLY_PILES = TABLE2 is True
     # this build's name, for its out-of-line closures (``build_name``)
     TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
-        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}")
+        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}") + (
+        "" if DECIDE is None else "_" + DECIDE.bid.py_func.__name__)
     # closure constants; in the random build the branches that name them are pruned before typing
     bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
         BOTS if POLICIES else (None,) * 7)
+    ask_bid, ask_call, ask_ecart, ask_chelem, ask_poignee = DECIDE if DECIDE is not None else (None,) * 5
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
@@ -168,7 +188,10 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             if forced_seat >= 0:
                 bid = forced_contract if seat == forced_seat else -1
             else:
-                if POLICIES:
+                if POLICIES and ask_bid is not None:
+                    bid, bst = ask_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
+                                       highest, rv, kinds, buf, log, bst)
+                elif POLICIES:
                     bid, bst = bot_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
                                        highest, bst)
                 else:
@@ -196,11 +219,14 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         return taker, highest, bst
 
     @njit(inline="always")
-    def _call(taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
+    def _call(rv, taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
         """Table 5: the taker calls a card among those R-CALL-1 allows (``_callable``)."""
         ths = ws[WS_HS + taker]
         legal = _callable(ths)
-        if POLICIES:
+        if POLICIES and ask_call is not None:
+            b, bst = ask_call(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ths, pub, legal, rv, kinds, buf,
+                              log, bst)
+        elif POLICIES:
             b, bst = bot_call(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ths, pub, legal, bst)
         else:
             b, bst = random_call(legal, bst)
@@ -229,7 +255,10 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
             # the écart is made from the hand only (R-VAR-TWO): never a face-up pile top (0 but at 2)
             normal = ths & ~pub[PUB_TOPS_S + taker] & ~SW_KINGS
             trumps = tht & ~pub[PUB_TOPS_T + taker] & TW_T2_T20
-            if POLICIES:
+            if POLICIES and ask_ecart is not None:
+                ecart_t, ecart_s, bst = ask_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
+                                                  trumps, n_chien, log, L_ECART, rv, kinds, buf, log, bst)
+            elif POLICIES:
                 ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
                                                   trumps, n_chien, log, L_ECART, bst)
             else:
@@ -250,11 +279,14 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         return bst
 
     @njit(inline="always")
-    def _announce_chelem(first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
+    def _announce_chelem(rv, first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
         """R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
         trick 1, else the first seat does (R-PLAY-1). Returns ``(leader of trick 1, bst)``."""
         taker = ws[WS_TAKER]
-        if POLICIES:
+        if POLICIES and ask_chelem is not None:
+            slam, bst = ask_chelem(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, rv,
+                                   kinds, buf, log, bst)
+        elif POLICIES:
             slam, bst = bot_chelem(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
         else:
             slam, bst = below(bst, np.int64(2))
@@ -281,7 +313,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         hs = ws[WS_HS + seat]
         kind = kinds[seat]
         n_lev, avail = _poignee_levels(rv, seat, ht, ws)
-        if POLICIES:
+        if POLICIES and ask_poignee is not None:
+            lvl, bst = ask_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_lev, rv, kinds, buf, log, pos, bst)
+        elif POLICIES:
             lvl, bst = bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_lev, bst)
         else:
             lvl, bst = below(bst, n_lev + 1)
@@ -408,6 +442,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         # a search finishes its sampled deals with an out-of-line copy: one compiled body that the
         # pimc build calls per rollout (compiled only with that build)
         parts["play_rest"] = build_name(njit(nogil=True, _nrt=False)(_play_rest), TAG)
+        # and plays sampled deals from the auction on with the very steps of the deal (inlined)
+        parts.update(auction=_auction, call=_call, chien_and_ecart=_chien_and_ecart,
+                     announce_chelem=_announce_chelem)
     # Inlined into ``_play`` in every build (measured on the heuristic deal, table 4, against out of
     # line: +2% deals/s, +2.8 s of cold compile, which is the monolithic kernel's compile time).
     _play_rest = njit(inline="always")(_play_rest)
@@ -446,11 +483,11 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         if taker < 0:
             return
         if rv[RV_TABLE] == TABLE_5:
-            bst = _call(taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
+            bst = _call(rv, taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
         bst = _chien_and_ecart(rv, taker, contract, chien_t, chien_s, kinds, params, pol, ub, ws, pub, log, buf,
                                tracing, bst)
         _sides(rv, taker, ws, log)
-        leader, bst = _announce_chelem(first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
+        leader, bst = _announce_chelem(rv, first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
         trick = _open_trick(np.int64(0), leader, log, pub)
         _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, np.int64(0), np.int64(0), trick, bst)
 
