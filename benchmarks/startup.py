@@ -3,11 +3,11 @@
     python -m benchmarks.startup --json                 # warm and cold start-up, peak RSS
 
 * ``score_warm_s``: wall time of ``tarotsim score ...`` (no numba at all on that path);
-* ``simulate_1000_warm_s``: ``tarotsim simulate --deals 1000`` with the numba cache filled;
+* ``simulate_1000_warm_s``: ``tarotsim simulate --deals 1000 --bots random`` with the numba cache filled;
 * ``simulate_1000_cold_s``: the same with an empty cache (everything compiled);
 * ``simulate_1000_heuristic_cold_s``: ``--bots heuristic`` with an empty cache (the deal kernel
   with the bots' dispatch, the built-in bots and the policy defaults compiled);
-* ``peak_rss_mb``: peak resident memory of ``tarotsim simulate --deals N`` without records,
+* ``peak_rss_mb``: peak resident memory of ``tarotsim simulate --deals N --bots random`` (no records),
   for two values of N: it must not grow with the number of deals.
 
 Each wall time is the median of ``--repeat`` runs, in fresh processes.
@@ -45,11 +45,12 @@ def _peak_rss_mb(cmd) -> float:
 
 def measure(repeat: int = 5, rss_deals=(100_000, 10_000_000)) -> dict:
     env_warm = dict(os.environ)
-    _wall(CLI + ["simulate", "--deals", "1000", "--seed", "1"])  # fill the cache
+    _wall(CLI + ["simulate", "--deals", "1000", "--seed", "1", "--bots", "random"])  # fill the cache
     res = {
         "score_warm_s": statistics.median(_wall(SCORE) for _ in range(repeat)),
         "simulate_1000_warm_s": statistics.median(
-            _wall(CLI + ["simulate", "--deals", "1000", "--seed", "1"], env_warm) for _ in range(repeat)),
+            _wall(CLI + ["simulate", "--deals", "1000", "--seed", "1", "--bots", "random"], env_warm)
+            for _ in range(repeat)),
     }
     for key, bots in (("simulate_1000_cold_s", "random"), ("simulate_1000_heuristic_cold_s", "heuristic")):
         colds = []
@@ -57,7 +58,8 @@ def measure(repeat: int = 5, rss_deals=(100_000, 10_000_000)) -> dict:
             env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="tarotsim-cold-"))
             colds.append(_wall(CLI + ["simulate", "--deals", "1000", "--seed", "1", "--bots", bots], env))
         res[key] = statistics.median(colds)
-    res["peak_rss_mb"] = {str(n): round(_peak_rss_mb(CLI + ["simulate", "--deals", str(n), "--seed", "1"]), 1)
+    res["peak_rss_mb"] = {str(n): round(_peak_rss_mb(CLI + ["simulate", "--deals", str(n), "--seed", "1",
+                                                             "--bots", "random"]), 1)
                           for n in rss_deals}
     res = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in res.items()}
     res["repeat"] = repeat

@@ -24,7 +24,6 @@ A file measured at table 2 sets the table-2 thresholds (``prise2``, ``garde2``, 
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
@@ -176,7 +175,8 @@ def _spec(module) -> BotSpec:
 
 #: Every bot the kernels know, by name (codes are ``tarotsim._kernels.layout.BOT_KINDS``).
 REGISTRY: dict[str, BotSpec] = {
-    "random": BotSpec("random", BOT_KINDS["random"], "uniform over the legal choices (the reference bot)"),
+    "random": BotSpec("random", BOT_KINDS["random"], "uniform over the legal choices: a baseline to compare bots "
+                                                     "with (the reference engine's player)"),
     "greedy": _spec(greedy),
     "heuristic": _spec(heuristic),
     "pimc": _spec(pimc),
@@ -199,13 +199,14 @@ def load_thresholds(path: str) -> dict:
     (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); from a
     file whose ``"table"`` is ``"2"``, the same as the table-2 thresholds (``"prise2"`` ..);
     any problem is a one-line :class:`BotError`."""
+    from tarotsim.json_input import JSONInputError, load_file
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = load_file(path, "a thresholds file")
     except OSError as e:
         raise BotError(f"cannot read thresholds file {path}: {e.strerror or e}") from None
-    except ValueError as e:  # bad JSON or bad UTF-8
-        raise BotError(f"thresholds file {path} is not JSON ({' '.join(str(e).split())})") from None
+    except JSONInputError as e:  # bad JSON, nested too deeply, bad UTF-8, too large ...
+        raise BotError(f"thresholds file {path}: {e}") from None
     fmt = data.get("format", THRESHOLDS_FORMAT) if isinstance(data, dict) else None
     th = data.get("thresholds") if isinstance(data, dict) else None
     if fmt != THRESHOLDS_FORMAT or not isinstance(th, dict):

@@ -52,9 +52,9 @@ from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_G
                                       PUB_SLAM, PUB_TAKER, PUB_TRICK_CARDS, U_LEN)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, card_bits
 from tarotsim._kernels.play import SearchDecisions, build_name
-from tarotsim._kernels.steps import (_after_card, _after_lead, _call_restriction, _declare, _legal, _new_bots_view,
-                                     _new_deal, _open_trick, _poignee_levels, _set_called, _show_poignee, _sides)
-from tarotsim._kernels.steps import _seating as _deal_seating
+from tarotsim._kernels.steps import (after_card, after_lead, call_restriction, declare, legal_masks, new_bots_view,
+                                     new_deal, open_trick, poignee_levels, set_called, show_poignee, set_sides)
+from tarotsim._kernels.steps import seating as _deal_seating
 from tarotsim._kernels.workspace import B_MISERES, B_PUB, B_USER, BUF_LEN, WS_HS, WS_HT, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER, K_HAND_S,
                                       K_HAND_T, K_LEN, K_SEAT, K_STAGE, K_TAKER, LOC_PILE, OK, STAGE_AUCTION,
@@ -193,8 +193,8 @@ def _deal_world(rv, pub, row, ws, spub, slog, smis):
     pile."""
     dealer = pub[PUB_DEALER]
     _, dummy, first = _deal_seating(rv, dealer, ws)
-    _new_deal(rv, dealer, np.int64(-1), dealer, dummy, ws, spub, slog, smis)
-    _new_bots_view(rv, spub)
+    new_deal(rv, dealer, np.int64(-1), dealer, dummy, ws, spub, slog, smis)
+    new_bots_view(rv, spub)
     chien_t = np.int64(0)
     chien_s = np.int64(0)
     for c in range(78):
@@ -261,7 +261,7 @@ def _finish_auction(rv, seat, bid, akinds, aparams, sub, ws, spub, slog, rst):
 
 def make_from_auction(parts, tag):
     """The deal from the auction's end, played with the steps of one build of the deal kernel
-    (``parts``: what ``play._make_play`` puts there) in the order of its ``_play``:
+    (``parts``: what ``play.make_play`` puts there) in the order of its ``_play``:
     ``(from_chien, from_auction)``, njit functions of ``(rv, first, taker, contract, chien_t,
     chien_s, kinds, params, pol, buf, log, bst)`` over a deal buffer set up to the auction's end
     (the hands in its workspace, the taker recorded) that play it to the score:
@@ -286,10 +286,10 @@ def make_from_auction(parts, tag):
         tracing = np.bool_(False)  # not a literal: the build's own signature
         bst = chien_step(rv, taker, contract, chien_t, chien_s, kinds, params, pol, ub, ws, pub, log, buf, tracing,
                          bst)
-        _sides(rv, taker, ws, log)
+        set_sides(rv, taker, ws, log)
         leader, bst = chelem_step(rv, first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
         tr = np.int64(0)
-        trick = _open_trick(tr, leader, log, pub)
+        trick = open_trick(tr, leader, log, pub)
         play_rest(rv, kinds, params, pol, ub, buf, log, tracing, tr, tr, trick, bst)
 
     @njit(inline="always")
@@ -432,7 +432,7 @@ def search_call(rv, kinds, params, seat, ht, hs, pub, legal_s, st, wsp, bsp):
         for i in range(n):
             first, chien_t, chien_s = _deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
             _set_taker(seat, contract, ws, spub, slog)
-            _set_called(22 + choice[i], ws, slog, spub)
+            set_called(22 + choice[i], ws, slog, spub)
             _from_chien(rv, first, seat, contract, chien_t, chien_s, rkinds, rparams, None, sbuf, slog, rst)
             total[i] += slog[L_SCORES + seat]
     _count(bsp, STAT_CALL, n_worlds, n)
@@ -556,7 +556,7 @@ def search_ecart(rv, kinds, params, seat, ht, hs, pub, normal, cands, n_ecart, o
             _world_at(rv, seat, pub0, row, tr, ws, spub, smis, slog)
             leader, r = _chelem_step(rv, ws[WS_NEXT + pub[PUB_DEALER]], rkinds, rparams, None, sub, ws, spub, slog,
                                      sbuf, tracing, rst)
-            trick = _open_trick(tr, leader, slog, spub)
+            trick = open_trick(tr, leader, slog, spub)
             _rollout_rest(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, tr, trick, r)
             total[i] += slog[L_SCORES + seat]
     _count(bsp, STAT_ECART, n_worlds, n)
@@ -622,10 +622,10 @@ def search_chelem(rv, kinds, params, seat, ht, hs, pub, log, st, wsp, bsp):
             leader = ws[WS_NEXT + pub[PUB_DEALER]]
             if (h if i == 0 else 1 - h) != 0:  # as the deal kernel's ``_announce_chelem``
                 slog[L_SLAM_ANNOUNCED] = 1
-                _declare(slog, ws, seat, DECL_CHELEM, 0, 0)
+                declare(slog, ws, seat, DECL_CHELEM, 0, 0)
                 spub[PUB_SLAM] = 1
                 leader = seat
-            trick = _open_trick(tr, leader, slog, spub)
+            trick = open_trick(tr, leader, slog, spub)
             _rollout_rest(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, tr, trick, rst)
             total[i] += slog[L_SCORES + seat]
     _count(bsp, STAT_CHELEM, n_worlds, 2)
@@ -643,8 +643,8 @@ def _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
     if pos == 0:
         lt, ls = ht, hs
     else:
-        lt, ls = _legal(ht, hs, fixed, fmask, amask)
-    ls = _call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+        lt, ls = legal_masks(ht, hs, fixed, fmask, amask)
+    ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
     c, bt, bs, rst = bot_card_bits(rkinds[seat], rparams, None, sub, seat, ht, hs, spub, lt, ls, fixed, fmask, amask,
                                    pos, rst)
     ws[WS_HT + seat] = ht ^ bt
@@ -655,9 +655,9 @@ def _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
         spub[PUB_H_LEADER] = seat
     spub[PUB_H_CARDS + pos] = c
     if pos == 0:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, seat)
+        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
     else:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
             c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
     return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), rst
 
@@ -695,8 +695,8 @@ def search_poignee(rv, kinds, params, seat, ht, hs, pub, n_levels, log, pos, st,
         for i in range(n):
             trick = _world_at(rv, seat, pub, worlds[w], pos, ws, spub, smis, slog)
             if choice[i] > 0:
-                _, avail = _poignee_levels(rv, seat, ht, ws)
-                _show_poignee(rv, seat, choice[i], avail, ws, spub, slog)
+                _, avail = poignee_levels(rv, seat, ht, ws)
+                show_poignee(rv, seat, choice[i], avail, ws, spub, slog)
             trick, r = _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
             _rollout_rest(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, pos + 1, trick, r)
             total[i] += slog[L_SCORES + seat]

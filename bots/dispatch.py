@@ -19,7 +19,7 @@ stop the run there (the slow path then names the rule). Kinds are checked by
 is ``search.py``, called by the deal kernel's pimc build only); any other kind plays ``greedy``.
 
 The kernels never import this package: :data:`DISPATCH` is handed to the deal kernel's factory
-(``tarotsim._kernels.play._make_play``) by ``tarotsim/_builds/deal.py``. ``decide_*`` are
+(``tarotsim._kernels.play.make_play``) by ``tarotsim/_builds/deal.py``. ``decide_*`` are
 compiled entry points over the same functions for the slow path's adapter
 (``tarotsim.adapters.FastBotAdapter``).
 """

@@ -37,7 +37,11 @@ Decisions, their ``arg`` and what they return:
 
 Card ids: 0 the Excuse, 1..21 the trumps, 22 + 14*suit + rank - 1 the suit cards
 (``tarotsim.cards``). A choice the rules forbid stops the run with a one-line error naming the
-bot, the deal ``(seed, index)`` and the rule. A decision left out plays a simple default
+bot, the deal ``(seed, index)`` and the rule; so does an exception a function raises (a division
+by zero ...), naming the bot, the seat, the deal and the decision. numba does not check array
+bounds: a write past ``out`` or any array corrupts memory (a crash at best). ``--check-bots``
+(:meth:`PolicySet.checked`) compiles the functions with bounds checking, so such an access
+raises ``IndexError`` and is named in one line too. A decision left out plays a simple default
 (pass, the lowest cards). A bot of a few lines (``examples/my_policy.py``)::
 
     from numba import njit
@@ -56,7 +60,7 @@ policy set plugs in without recompiling them, and numba's cache keeps working.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numba import njit, types
@@ -74,7 +78,7 @@ __all__ = ["DECISIONS", "SIG", "PolicyError", "PolicySet", "draw_below", "lowest
 #: The one signature of every decision function (see the module docstring).
 SIG = types.int64(types.float64[::1], types.int64, types.int64, types.int64, types.int64[::1],
                   types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1])
-#: Decision names, in the order of the kernels' tuple of functions (``play.TR_*`` order).
+#: Decision names, in the order of the kernels' tuple of functions (``workspace.TR_*`` order).
 DECISIONS = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")
 N_DECISIONS = len(DECISIONS)
 
@@ -140,12 +144,13 @@ DEFAULTS = {"bid": default_bid, "call": default_call, "ecart": default_ecart, "c
             "poignee": default_no, "misere": default_no, "card": default_card}
 
 
-def _as_decision(name: str, fn):
+def _as_decision(name: str, fn, boundscheck: bool = False):
     """``fn`` as a dispatcher compiled for exactly :data:`SIG` (what numba types as
     ``FunctionType(SIG)`` in the kernels' tuple): as it is when it was declared ``@njit(SIG)``,
-    else its Python function compiled anew for SIG."""
+    else its Python function compiled anew for SIG. ``boundscheck``: always compiled anew, with
+    numba's bounds checking (an index out of an array's bounds raises ``IndexError``)."""
     if isinstance(fn, CPUDispatcher):
-        if not fn._can_compile and len(fn.overloads) == 1 and SIG.args in fn.overloads:
+        if not boundscheck and not fn._can_compile and len(fn.overloads) == 1 and SIG.args in fn.overloads:
             return fn
         py = fn.py_func
     elif callable(fn):
@@ -153,7 +158,7 @@ def _as_decision(name: str, fn):
     else:
         raise PolicyError(f"decision {name} is {fn!r}, not a function")
     try:
-        d = njit(SIG)(py)
+        d = njit(SIG, boundscheck=True)(py) if boundscheck else njit(SIG)(py)
     except Exception as e:  # the user's code: one line, not numba's page of typing errors
         first = str(e).strip().splitlines()
         raise PolicyError(f"decision {name} does not compile for bots.policy.SIG: "
@@ -177,6 +182,8 @@ class PolicySet:
     card: object = None
     params: tuple = ()
     description: str = ""
+    #: its functions compiled with numba's bounds checking (:meth:`checked`)
+    boundscheck: bool = False
     _fns: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -186,9 +193,18 @@ class PolicySet:
         if len(p) > N_BOT_PARAMS:
             raise PolicyError(f"policy set {self.name}: at most {N_BOT_PARAMS} parameters, not {len(p)}")
         object.__setattr__(self, "params", p)
-        fns = tuple(DEFAULTS[d] if getattr(self, d) is None else _as_decision(d, getattr(self, d))
+        fns = tuple(DEFAULTS[d] if getattr(self, d) is None else _as_decision(d, getattr(self, d), self.boundscheck)
                     for d in DECISIONS)
         object.__setattr__(self, "_fns", fns)
+
+    def checked(self) -> PolicySet:
+        """This policy set with its functions compiled with numba's bounds checking (``tarotsim
+        ... --check-bots``): an index out of an array's bounds (``out``, ``pub``, ``params``)
+        raises ``IndexError``, which stops the run with one line naming the bot, instead of
+        writing over memory that is not the array's (a crash, or silently wrong deals). Bounds
+        are checked in the decision functions themselves and in helpers inlined into them
+        (``inline="always"``), not in other njit functions they call. Slower: for finding bugs."""
+        return self if self.boundscheck else replace(self, boundscheck=True)
 
     @property
     def functions(self) -> tuple:

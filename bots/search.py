@@ -11,14 +11,14 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    one rollout stream per world and rollout: the samples never depend on the hidden cards;
 3. in each world the deal so far is set up in a scratch workspace (hands from the world; the
    sides: the taker and, at table 5, the holder of the called card in that world; the attack's
-   pile, Excuse payments and tricks won by re-running ``play._close_trick`` over the finished
+   pile, Excuse payments and tricks won by re-running ``steps.close_trick`` over the finished
    tricks; the poignée bonuses and misères declared), then for every legal card: the card is
    played and the deal finished by the bots build's ``_play_rest`` with every seat playing the
    rollout policy (the same rollout stream for every card: common random numbers);
 4. the card with the best total score for the seat is played (ties: the lowest card id).
 
 No recursion: the rollouts run the bots build (``tarotsim._builds.deal.BOTS_PARTS``), which knows
-random, greedy and heuristic only; the pimc build of the deal kernel (``play._make_play`` with the
+random, greedy and heuristic only; the pimc build of the deal kernel (``play.make_play`` with the
 card dispatch :func:`_card_pimc`) and its batch kernels are in ``tarotsim/_builds/pimc.py``,
 compiled only when a seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64)
 follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
@@ -40,7 +40,7 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CAL
                                       PILE_CARDS, PILE_SEATS, U_LEN)
 from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import _after_card, _after_lead, _close_trick, _take_top
+from tarotsim._kernels.steps import after_card, after_lead, close_trick, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
                                          WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T,
                                          WS_EXC_ADJ, WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
@@ -69,7 +69,7 @@ ROLLOUT_PARAMS[BOT_GREEDY, :len(GREEDY_PARAMS)] = [p[1] for p in GREEDY_PARAMS]
 ROLLOUT_PARAMS[BOT_HEURISTIC, :len(HEURISTIC_PARAMS)] = [p[1] for p in HEURISTIC_PARAMS]
 
 # --- the search's scratch, int64 offsets in ``buf[BUF_LEN:]`` ------------------------------------
-PW_BUF = 0                              # a rollout's deal buffer (play.new_buffer's layout)
+PW_BUF = 0                              # a rollout's deal buffer (workspace.new_buffer's layout)
 PW_BASE = PW_BUF + BUF_LEN              # the world's position before the candidate card (WS + pub)
 PW_BASE_MIS = PW_BASE + WS_LEN + PUB_LEN
 PW_LOG = PW_BASE_MIS + MAX_SEATS        # a rollout's log
@@ -101,7 +101,7 @@ def _public_piles(rv, ws, pub, piles):
     """Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
     kernel's workspace: each pile's height, and its top when it is face up (a top is one of the
     public ``PUB_TOPS_*``). A pile whose top was played in this trick still holds it in the
-    workspace until the trick is over (``play._turn_up_piles``): seen from the table, it is one
+    workspace until the trick is over (``steps.turn_up_piles``): seen from the table, it is one
     card lower and shows no top (the card under it, face down, is written nowhere). Zeros at the
     other tables."""
     for i in range(PILES_LEN):
@@ -141,7 +141,7 @@ def _deal_under(piles, row, ws, under, st):
     the places under them, and under the piles whose top was played in this trick, by a uniform
     shuffle drawn from ``st`` (those cards are exchangeable: nothing tells one place from
     another). A pile whose top was played is written without it (the card is in the trick): when
-    the trick is over, ``play._turn_up_piles`` finds an unplayed card on top and turns it up.
+    the trick is over, ``steps.turn_up_piles`` finds an unplayed card on top and turns it up.
     Returns the new state."""
     n = 0
     for c in range(78):
@@ -233,7 +233,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     """The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
     hold it before the seat's card: hands, sides, piles and declarations in the workspace ``ws``,
     the public view ``spub`` (a copy of ``pub``), the misères ``smis`` and the log ``slog`` (its
-    tricks so far). Returns the trick state (``play._open_trick``'s tuple) after the cards already
+    tricks so far). Returns the trick state (``steps.open_trick``'s tuple) after the cards already
     in the trick being played."""
     n = rv[RV_N_SEATS]
     na = rv[RV_N_ACTIVE]
@@ -338,7 +338,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
         s = slog[L_LEADER + t]
         trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
         trick = _replay_cards(slog, ws, t, na, s, trick)
-        _close_trick(rv, ws, spub, slog, t, trick)
+        close_trick(rv, ws, spub, slog, t, trick)
     s = slog[L_LEADER + tr]
     trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
     return _replay_cards(slog, ws, tr, pos, s, trick)
@@ -346,17 +346,17 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
 
 @njit(inline="always")
 def _replay_cards(slog, ws, t, k, leader, trick):
-    """The trick state after the first ``k`` cards of trick ``t`` (``play._after_lead``,
-    ``play._after_card``: R-PLAY-3, R-PLAY-5)."""
+    """The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
+    ``steps.after_card``: R-PLAY-3, R-PLAY-5)."""
     _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
     s = leader
     for j in range(k):
         c = slog[L_CARDS + t * MAX_SEATS + j]
         bt, bs = card_bits(c)
         if j == 0:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, s)
+            fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, s)
         else:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+            fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                 c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
         tt |= bt
         ts |= bs
@@ -511,7 +511,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
                 sws[WS_HT + seat] ^= bt
                 sws[WS_HS + seat] ^= bs
                 if two:  # R-VAR-TWO: a face-up top leaves the tops (the deal kernel's own step)
-                    _take_top(seat, bt, bs, spub)
+                    take_top(seat, bt, bs, spub)
                 slog[L_CARDS + tr * MAX_SEATS + pos] = c
                 spub[PUB_TRICK_CARDS + pos] = c
                 if pos == 0:
@@ -519,9 +519,9 @@ def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, pile
                 spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
                 _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
                 if pos == 0:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, seat)
+                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
                 else:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                         c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
                 trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
                 _rollout_rest(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),

@@ -57,7 +57,7 @@ COLUMNS = "80"
 #: a shell example (``sh``, no output shown) asking for more deals plays this many in the tests
 DEALS_CAP = 200
 #: pages whose examples are not run, with the reason (each entry names a page that exists)
-NOT_RUN_PAGES = {
+NOT_RUN_PAGES: dict[str, str] = {
 }
 #: numbers that depend on the machine or the moment: masked on both sides before outputs are compared
 MASKS = (

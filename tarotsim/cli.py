@@ -16,13 +16,13 @@ import click
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
-from .players import Player, Runner, parse_players
+from .players import Player, Runner, baseline_note, parse_players
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
 from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
-from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet
+from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
 
 CHELEM_CHOICES = [k for k in CHELEM_OUTCOMES if k]
 
@@ -93,6 +93,7 @@ def cli():
 @cli.command()
 def options():
     """List the variant options (RULES §14, docs/rules.md) with their default and allowed values."""
+    rows = [("option", "default", "values", "what it sets")]
     for name, (default, allowed, text) in OPTION_SPECS.items():
         if allowed is int:
             values = "a whole number"
@@ -100,7 +101,10 @@ def options():
             values = "deals, or a points target N"
         else:
             values = " | ".join(str(a).lower() for a in allowed)
-        click.echo(f"{name:<26} default {str(default).lower():<12} {values:<24} {text}")
+        rows.append((name, str(default).lower(), values, text))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]  # columns as wide as their widest cell
+    for r in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(r, widths)) + "  " + r[3])
 
 
 @cli.command(name="score")
@@ -207,9 +211,8 @@ def sheet(file, players, table, options_, until, check, as_json):
     # without --players, the players' own columns (Emma, Emma total) name them in playing order
     found = None if players else players_in_header(source, name=source_name)
     players = players or (",".join(found) if found else None)
-    if table is None:
-        n = len(players.split(",")) if players else 4
-        table = {3: "3", 4: "4", 5: "5", 2: "2"}.get(n, "4")
+    if table is None:  # from the number of players (tarotsim.sheet.table_of: never table 2 by a guess)
+        table = table_of([n.strip() for n in players.split(",")] if players else None, found_in_header=bool(found))
     rules = _rules(table, options_, {"game_end": until} if until else None)
     names = _names(players, rules, "--players")
     try:
@@ -260,11 +263,35 @@ PLAY_TABLES = ("3", "4", "5", "5d", "2")
 RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
 
 
-def _players(text: str, rules: Rules) -> list[Player]:
+def _players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
     """``--bots`` -> one Player per seat (:func:`tarotsim.players.parse_players`), bad text as one line."""
     try:
-        return parse_players(text, rules)
+        return parse_players(text, rules, check_bots)
     except ValueError as e:  # PlayersError, BotError, BotLoadError
+        raise BadInput(str(e)) from None
+
+
+def _note(line: str) -> None:
+    """A line for the user on stderr (stdout holds the report)."""
+    click.echo(f"tarotsim: {line}", err=True)
+
+
+def _over_the_bar(line: str) -> None:
+    """A line for the user on a terminal whose progress bar may be drawn already: the bar's line
+    is cleared first, and the bar is drawn again below at its next step."""
+    click.echo(f"\r\x1b[Ktarotsim: {line}", err=True)
+
+
+def _workers(requested: int | None, flag: str, work: int | None = None, unit: str = "deal(s)",
+             quiet: bool = False) -> int:
+    """``--threads`` and the like: at most what the machine and the work can use (one line on
+    stderr when a request is lowered, unless ``quiet``), an absurd request as one line, exit 2
+    (:func:`tarotsim.parallel.bounded_workers`)."""
+    from .parallel import WorkersError, bounded_workers
+
+    try:
+        return bounded_workers(requested, flag, work=work, unit=unit, log=None if quiet else _note)
+    except WorkersError as e:
         raise BadInput(str(e)) from None
 
 
@@ -285,9 +312,12 @@ def _fmt_rate(x) -> str:
 
 def format_summary(sm, n_seats: int) -> str:
     """The summary of a simulation as a short readable report."""
+    from .simulate import compile_text
+
     out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
-           f"bots {sm.bots}",
-           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s", ""]
+           f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
+           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s"
+           f"{compile_text(sm.compile_s)}", ""]
     pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")
     out.append(f"played      {sm.played:>12,}  {pct(sm.played)}")
     out.append(f"thrown in   {sm.thrown_in:>12,}  {pct(sm.thrown_in)}   (all passed, R-BID-3)")
@@ -314,18 +344,27 @@ def format_summary(sm, n_seats: int) -> str:
 def _common_sim_options(f):
     f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
                      help="A variant option (see `tarotsim options`); repeatable.")(f)
-    f = click.option("--bots", default="random", show_default=True, metavar="NAME[,NAME...]",
-                     help="One bot for every seat, or one per seat separated by commas.")(f)
+    f = click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
+                     help="One bot for every seat, or one per seat separated by commas (`tarotsim bots` lists "
+                          "them). random, uniform over the legal choices, is a baseline to compare with.")(f)
     f = click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True,
                      help="Table type.")(f)
     return f
+
+
+def _check_bots_option(f):
+    return click.option("--check-bots", "check_bots", is_flag=True,
+                        help="Compile your policy sets (module:POLICY) with numba's bounds checking: an index "
+                             "out of an array's bounds stops the run with one line naming the bot, instead of "
+                             "a crash or silently wrong deals. Slower; for finding bugs.")(f)
 
 
 def _scale_options(f):
     """Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
     (simulate, tournament, study bidding; the work is in tarotsim.shards and tarotsim.distributed)."""
     f = click.option("--dask-local", type=click.IntRange(min=1), metavar="N",
-                     help="Run on a local Dask cluster of N worker processes (needs the dask extra).")(f)
+                     help="Run on a local Dask cluster of N worker processes, at most one per core and per task "
+                          "(needs the dask extra).")(f)
     f = click.option("--scheduler", metavar="tcp://HOST:PORT",
                      help="Run on the Dask cluster of this scheduler (needs the dask extra).")(f)
     f = click.option("--checkpoint", "checkpoint_path", metavar="FILE",
@@ -355,11 +394,12 @@ def _deal_range(start: int, deals: int, shard: str | None, what: str = "--deals"
 @contextlib.contextmanager
 def _one_line():
     """A saved run, a merge, a checkpoint or Dask that cannot be used: one line, exit code 2."""
+    from .parallel import WorkersError
     from .shards import ShardError
 
     try:
         yield
-    except ShardError as e:
+    except (ShardError, WorkersError) as e:
         raise BadInput(str(e)) from None
 
 
@@ -375,8 +415,10 @@ def _execute(job, *, threads, bar, checkpoint_path, scheduler, dask_local):
             from . import distributed
             executor = distributed.executor(scheduler, dask_local, progress=bar.update, log=distributed.stderr_log,
                                             progress_lines=not sys.stderr.isatty())
+        # the compile notice, like the progress bar, is for a terminal (logs and pipes stay clean);
+        # the report's header says the seconds spent compiling either way
         return shards.execute(job, threads=threads, progress=bar.update, checkpoint=checkpoint_path,
-                              executor=executor, log=lambda line: click.echo(f"tarotsim: {line}", err=True))
+                              executor=executor, log=_note, notice=_over_the_bar if sys.stderr.isatty() else None)
 
 
 def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
@@ -398,7 +440,8 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
               help="Index of the first deal: deal (seed, index) is the same whatever the run "
                    "(start + deals at most 2^63).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core; the results do not depend on it).")
+              help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
+                   "when lowered; the results do not depend on it).")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Write every deal's record (docs/records.md, DESIGN §6); FILE.jsonl.gz compresses, "
                    "- streams to standard output (the summary then goes to stderr).")
@@ -407,8 +450,9 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
                    ".gz compresses, - is standard output; FILE.parquet writes the same columns, typed, "
                    "as Parquet (needs the parquet extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, shard, save_path,
-             checkpoint_path, scheduler, dask_local):
+@_check_bots_option
+def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, check_bots, shard,
+             save_path, checkpoint_path, scheduler, dask_local):
     """Play many deals with bots and summarise them.
 
     Each deal is identified by (seed, index): its cards and every bot's choices derive
@@ -432,12 +476,12 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     from .record import dumps, with_seat_labels
 
     rules = _rules(table, options_)
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     labels = [p.label for p in players]
     seed = _seed(seed)
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
-    threads = sim.default_threads() if threads is None else threads
+    threads = _workers(threads, "--threads", work=deals)
     fast = all(p.fast for p in players)
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
@@ -450,7 +494,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             sim._pyarrow()
         except ImportError as e:
             raise BadInput(f"--facts {facts_path}: {e}") from None
-    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole)
+    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots)
     outputs = {"--records": records_path, "--facts": facts_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
     # the summary must not mix with a file streamed to standard output
@@ -564,8 +608,9 @@ class _NoBar:
 @click.option("--html", "html_path", metavar="FILE.html",
               help="Write a replay page instead: one HTML file, needing nothing else, to step through "
                    "the deal(s) card by card (docs/pictures.md).")
+@_check_bots_option
 @click.pass_context
-def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, html_path):
+def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, html_path, check_bots):
     """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
     trick with its leader and winner, the count and the scores.
 
@@ -606,7 +651,7 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
             raise BadInput("--line N needs FILE, a deal-records file")
         if seed is None:
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
-        rec = shown = _played_deal(table, options_, bots, seed, index)
+        rec = shown = _played_deal(table, options_, bots, seed, index, check_bots)
         if html_path is not None:
             return _show_html(None, (), rec, names, html_path)
     rules = Rules.from_options(rec["table"], rec.get("options") or {})
@@ -617,10 +662,10 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
         click.echo(format_record(shown, names_))
 
 
-def _played_deal(table, options_, bots, seed, index) -> dict:
+def _played_deal(table, options_, bots, seed, index, check_bots: bool = False) -> dict:
     """The record of deal (seed, index) played by the bots of ``--bots``."""
     rules = _rules(table, options_)
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     return Runner(rules, seed, players).block(index, index + 1, with_records=True)[1][0]
 
 
@@ -635,16 +680,24 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
 
 
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
-    """The record of ``line`` of ``file`` as read, and completed for display (result, scores)."""
+    """The record of ``line`` of ``file`` as read, and completed for display (result, scores).
+
+    A line that holds no record of the right shape is one line, exit 2. A record that `replay`
+    flags (an illegal card, a wrong score, an edited identity) is shown as recorded, after a
+    warning naming what is wrong with it: looking at it is how one finds out why."""
     from .record import RecordError, complete, record_at
 
     try:
         lineno, rec = record_at(file, line)
-        return rec, complete(rec, lineno)
     except RecordError as e:
         raise BadInput(f"{_file_label(file)}: {e}") from None
     except OSError as e:
         raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
+    try:
+        return rec, complete(rec, lineno)
+    except RecordError as e:
+        _note(f"warning: {_file_label(file)}: {e}; shown as recorded")
+        return rec, rec
 
 
 @cli.command()
@@ -652,7 +705,8 @@ def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
 @click.option("--verify", is_flag=True,
               help="Also check the recorded result and scores against the ones recomputed.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes (default: every core); the output is the same for any number.")
+              help="Worker processes (default: every core; at most one per core and per 256 records); the output "
+                   "is the same for any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record, then a summary.")
 def replay(file, verify, workers, as_json):
     """Re-play every deal record of a JSON Lines file through the rules engine.
@@ -664,9 +718,12 @@ def replay(file, verify, workers, as_json):
     """
     from .record import check_file
 
+    # an absurd request is one line before any reading; check_file says why a request is lowered,
+    # once it has read far enough to know
+    _workers(workers, "--workers", quiet=True)
     n = bad = 0
     first_bad = None
-    with contextlib.closing(check_file(file, verify=verify, workers=workers)) as reports:
+    with contextlib.closing(check_file(file, verify=verify, workers=workers, log=_note)) as reports:
         for report in _reading(reports, file):
             n += 1
             if report.ok:
@@ -773,11 +830,13 @@ def bots_cmd(as_json):
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Play every deal once per seat rotation, so each bot holds every seat on the same cards.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core; the results do not depend on it).")
+              help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
+                   "when lowered; the results do not depend on it).")
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_check_bots_option
 @_scale_options
-def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, shard, save_path,
+def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, check_bots, shard, save_path,
                checkpoint_path, scheduler, dask_local):
     """Pit bots against each other, fairly.
 
@@ -793,17 +852,17 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
       tarotsim tournament --table 4 --bots heuristic,random,random,random --deals 20000 --seed 1
     """
     from . import shards
-    from . import simulate as sim
     from .outputs import open_outputs
 
     rules = _rules(table, options_)
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     if len(set(p.label for p in players)) < 2:
         raise BadInput("--bots: a tournament needs at least two different bots")
     start, stop, whole = _deal_range(start, deals, shard)
     seed = _seed(seed)
-    threads = sim.default_threads() if threads is None else threads
-    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate)
+    threads = _workers(threads, "--threads", work=stop - start)
+    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate,
+                        check_bots=check_bots)
     _check_run_outputs({"--save": save_path}, checkpoint_path)
     with open_outputs({"--save": save_path}) as outs:  # checked before the first deal
         with _progress(stop - start, "tournament") as bar:
@@ -879,10 +938,17 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
     seed = _seed(seed)
     records = None
     if records_path is not None:
+        from .record import RecordError, check_appendable
+
         if records_path == "-" or records_path.endswith(".gz"):
             raise BadInput(f"--records {records_path}: play appends plain JSON Lines to a file (FILE.jsonl)")
         try:
+            unended = check_appendable(records_path)  # never JSON glued onto another kind of file
             records = open(records_path, "a", encoding="utf-8")
+            if unended:
+                records.write("\n")
+        except RecordError as e:
+            raise BadInput(f"--records {records_path} is not a deal-records file ({e}): name another file") from None
         except OSError as e:
             raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
     try:
@@ -934,7 +1000,8 @@ def study_group():
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Worker threads (default: every core; the results do not depend on it).")
+              help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
+                   "when lowered; the results do not depend on it).")
 @click.option("--bucket", type=click.IntRange(min=1), default=5, show_default=True,
               help="Width of the hand-points buckets.")
 @click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
@@ -953,10 +1020,11 @@ def study_group():
               help="With --hand: the seat holding it (0..n-1 in playing order).")
 @click.option("--dealer", type=click.IntRange(min=0), default=None,
               help="With --hand: the dealer (default: the seat before --seat, which then speaks first).")
+@_check_bots_option
 @_scale_options
 def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, min_deals, options_, as_json,
-                  csv_path, plot_path, calibrate_path, hand, seat, dealer, shard, save_path, checkpoint_path,
-                  scheduler, dask_local):
+                  csv_path, plot_path, calibrate_path, hand, seat, dealer, check_bots, shard, save_path,
+                  checkpoint_path, scheduler, dask_local):
     """Measure the hand strength each contract needs.
 
     For every deal the first player to speak is studied: his hand gets the heuristic
@@ -983,10 +1051,10 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     """
     if hand is not None:
         _study_hand(table, deals, seed, start, bots, contracts, threads, options_, as_json, csv_path, plot_path,
-                    calibrate_path, hand, seat, dealer, shard, save_path, checkpoint_path, scheduler, dask_local)
+                    calibrate_path, hand, seat, dealer, check_bots, shard, save_path, checkpoint_path, scheduler,
+                    dask_local)
         return
     from . import shards
-    from . import simulate as sim
     from . import study
     from .outputs import open_outputs
 
@@ -995,8 +1063,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     bots_text = bots
     start, stop, whole = _deal_range(start, deals, shard, "the number of deals")
     deals = stop - start
-    if threads is None:  # every core this process may use
-        threads = sim.default_threads()
+    threads = _workers(threads, "--threads", work=deals)
     plot_fmt = None
     if plot_path:
         try:
@@ -1004,7 +1071,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             plot_fmt = study.plot_format(plot_path)
         except (ImportError, ValueError) as e:
             raise BadInput(str(e)) from None
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     if not all(p.fast for p in players):
         raise BadInput("--bots: the study plays on the fast path: registered bots or policy sets "
                        "(module:POLICY), not a Python bot (module:Class)")
@@ -1016,7 +1083,7 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
             raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
-    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole,
+    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole, check_bots=check_bots,
                         contracts=list(plan.contracts), bucket=bucket, min_deals=min_deals)
     outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
@@ -1050,10 +1117,10 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
 
 
 def _study_hand(table, deals, seed, start, bots, contracts, threads, options_, as_json, csv_path, plot_path,
-                calibrate_path, hand, seat, dealer, shard, save_path, checkpoint_path, scheduler, dask_local):
+                calibrate_path, hand, seat, dealer, check_bots, shard, save_path, checkpoint_path, scheduler,
+                dask_local):
     """`study bidding --hand`: the study of one hand (tarotsim.hand_study), run here and printed."""
     from . import hand_study
-    from . import simulate as sim
 
     others = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--shard": shard,
               "--save": save_path, "--checkpoint": checkpoint_path, "--scheduler": scheduler,
@@ -1063,12 +1130,12 @@ def _study_hand(table, deals, seed, start, bots, contracts, threads, options_, a
         raise BadInput(f"--hand studies one hand here: leave out {', '.join(given)}")
     rules = _rules(table, options_)
     seed = _seed(seed)
-    players = _players(bots, rules)
+    players = _players(bots, rules, check_bots)
     if not all(p.fast for p in players):
         raise BadInput("--bots: the study plays on the fast path: registered bots or policy sets "
                        "(module:POLICY), not a Python bot (module:Class)")
     engine_bots = [p.engine_bot for p in players] if any(p.policy is not None for p in players) else bots
-    threads = sim.default_threads() if threads is None else threads
+    threads = _workers(threads, "--threads", work=deals)
     try:
         hand_study.plan(rules, hand, seat, seed, deals, start=start, bots=engine_bots, contracts=contracts,
                         dealer=dealer)
@@ -1147,8 +1214,9 @@ def main(argv=None) -> None:
 
     try:
         rv = cli.main(args=argv, prog_name="tarotsim", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("tarotsim: aborted", err=True)
+    except click.exceptions.Abort as e:  # Ctrl-C (click's Abort from the KeyboardInterrupt)
+        kept = _kept(e.__cause__)
+        click.echo("tarotsim: aborted" + (f"; {kept}; no other output file was written" if kept else ""), err=True)
         sys.exit(1)
     except _NO_ARGS_IS_HELP as e:  # the help itself, not squashed into one line
         click.echo(e.format_message(), err=True)
@@ -1173,11 +1241,19 @@ def main(argv=None) -> None:
         click.echo(f"tarotsim: error: {e}", err=True)
         sys.exit(2)
     except Terminated as e:  # SIGTERM / SIGHUP: the outputs were cleaned up on the way out
-        click.echo(f"tarotsim: stopped by {e.name}; no output file was written", err=True)
+        kept = _kept(e)
+        click.echo(f"tarotsim: stopped by {e.name}; " + (f"{kept}; no other output file was written" if kept
+                                                         else "no output file was written"), err=True)
         sys.exit(e.code)
     except BrokenPipeError:
         sys.exit(1)
     sys.exit(rv or 0)
+
+
+def _kept(e: BaseException | None) -> str | None:
+    """What an interrupted run kept (a checkpoint: ``tarotsim.shards.checkpoint_kept``), or None."""
+    notes = getattr(e, "__notes__", None) or []
+    return "; ".join(notes) or None
 
 
 #: click >= 8.2 raises this for a group named without a command (older click prints the help

@@ -134,5 +134,7 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
             out.append("; ".join(extras))
         out.append(f"Value V = {res['value']:+d} per defender")
     out.append("")
-    out.append("Scores: " + ", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(rec["scores"])))
+    scores = rec.get("scores")
+    out.append("Scores: " + (", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(scores)) if scores is not None
+                             else "not recorded"))
     return "\n".join(out)

@@ -10,7 +10,8 @@ an existing cluster (``--scheduler tcp://HOST:PORT``) or a local one of N worker
   and the range), so a resumed run asks for the same tasks;
 - before the timed work every worker loads (or compiles) the numba kernels once, through a
   worker plugin that also runs on workers joining later;
-- a task whose worker dies is run again elsewhere by the scheduler (its ``allowed-failures``);
+- a task whose worker dies is run again elsewhere by the scheduler (its ``allowed-failures``),
+  and a line says so;
 - results are streamed back with ``as_completed(..., with_results=True)`` and summed on the
   client in integers, so the totals are those of a local run whatever the workers or the order;
   two tasks per worker thread are in flight, so the scheduler holds few tasks however long the
@@ -79,7 +80,10 @@ class _WarmUp(_PluginBase):
         self.name = f"tarotsim-warm-up-{job.key()}"
 
     def setup(self, worker=None):
-        self.job.warm_up()
+        try:
+            self.job.warm_up()
+        except Exception:  # a bot that fails on the first deal: its task reports it, in one line
+            pass
 
     def teardown(self, worker=None):
         pass
@@ -95,6 +99,7 @@ def connect(scheduler: str | None = None, local_workers: int | None = None):
     if (scheduler is None) == (local_workers is None):
         raise ShardError("give one of --scheduler and --dask-local")
     if scheduler is not None:
+        check_address(scheduler)
         try:
             client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:
@@ -104,16 +109,35 @@ def connect(scheduler: str | None = None, local_workers: int | None = None):
             yield client
         return
     import logging
-    # a local cluster is ours: quiet its start-up and shut-down chatter, keep its errors
+    # a local cluster is ours: quiet its start-up and shut-down chatter here, keep its errors; its
+    # workers say nothing (a task's error comes back to this process, and is told in one line)
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker"):
         logging.getLogger(name).setLevel(logging.ERROR)
     assert local_workers is not None  # no scheduler given: a local cluster
     import dask
     with dask.config.set(QUIET_WORKERS):  # the nannies hand these to their workers, restarted ones too
         with distributed.LocalCluster(n_workers=int(local_workers), threads_per_worker=1, processes=True,
-                                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
+                                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
             with distributed.Client(cluster, set_as_default=False) as client:
                 yield client
+
+
+def check_address(scheduler: str) -> None:
+    """A scheduler's address as Dask takes it (``tcp://HOST:PORT``, ``tls://``, ``HOST:PORT``), or
+    a :class:`ShardError` of one line, before any connection is tried (a client built on a bad
+    address hangs on its way out)."""
+    from distributed.comm.addressing import get_address_host_port
+
+    hint = "give the scheduler's address, tcp://HOST:PORT"
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise ShardError(f"--scheduler: an empty address: {hint}")
+    try:
+        host, port = get_address_host_port(scheduler.strip())
+    except (ValueError, TypeError) as e:
+        raise ShardError(f"--scheduler {scheduler}: not a scheduler address ({' '.join(str(e).split())}): "
+                         f"{hint}") from None
+    if not host or not 1 <= int(port) <= 65535:
+        raise ShardError(f"--scheduler {scheduler}: not a scheduler address (host {host!r}, port {port}): {hint}")
 
 
 def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:
@@ -184,6 +208,7 @@ def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: 
 
     first = [f for f in (submit() for _ in range(window)) if f is not None]
     done_deals, last = 0, time.monotonic()
+    workers = set(client.nthreads())
     ac = distributed.as_completed(first, with_results=True, loop=client.loop)
     try:
         for fut, totals in ac:
@@ -193,9 +218,11 @@ def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: 
             done_deals += b - a
             if progress is not None:
                 progress(b - a)
-            if log is not None and progress_lines and time.monotonic() - last >= PROGRESS_EVERY:
-                last = time.monotonic()
-                log(f"dask: {done_deals:,} of {total:,} deals done")
+            if log is not None:
+                workers = _tell_lost_workers(client, workers, log)
+                if progress_lines and (time.monotonic() - last >= PROGRESS_EVERY or done_deals == total):
+                    last = time.monotonic()
+                    log(f"dask: {done_deals:,} of {total:,} deals done")
             nxt = submit()
             if nxt is not None:
                 ac.add(nxt)
@@ -207,12 +234,33 @@ def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: 
     return threads
 
 
+def _tell_lost_workers(client, known: set, log) -> set:
+    """The workers of ``client`` now; one line for each of ``known`` that left (it died, or its
+    nanny restarted it): the scheduler runs its tasks again elsewhere, each range still counted
+    once (``tarotsim.shards.execute``)."""
+    try:
+        now = set(client.nthreads())
+    except Exception:  # the scheduler did not answer: asked again after the next task
+        return known
+    for address in sorted(known - now):
+        log(f"dask: worker {address} left the cluster: the scheduler runs its task(s) again on another worker")
+    return now
+
+
 def executor(scheduler: str | None = None, local_workers: int | None = None, *, task_deals: int | None = None,
              progress=None, log=None, progress_lines: bool = True, client=None):
     """An ``executor`` for :func:`tarotsim.shards.execute` that runs the ranges on Dask: on
     ``client`` when given, else on the scheduler at ``scheduler`` or on a local cluster of
-    ``local_workers`` processes (opened when the run starts, closed when it ends)."""
+    ``local_workers`` processes (opened when the run starts, closed when it ends), at most one per
+    core and per task (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when
+    ``local_workers`` is lowered; an absurd number is a ``WorkersError`` here, before any run)."""
+    from .parallel import bounded_workers
+
     require()
+    if local_workers is not None:
+        bounded_workers(local_workers, "--dask-local")
+    if scheduler is not None and client is None:
+        check_address(scheduler)
 
     def run(job: Job, ranges, on_done, on_start=None) -> int:
         if not ranges:
@@ -220,7 +268,15 @@ def executor(scheduler: str | None = None, local_workers: int | None = None, *, 
         kw = dict(task_deals=task_deals, progress=progress, log=log, progress_lines=progress_lines)
         if client is not None:
             return run_ranges(client, job, ranges, on_done, on_start, **kw)
-        with connect(scheduler, local_workers) as c:
+        workers = local_workers
+        if workers is not None:  # a process per core at most, and per task
+            tasks = tail_pieces(ranges, task_deals or job.task_deals(), bounded_workers(workers, "--dask-local"))
+            workers = bounded_workers(workers, "--dask-local", work=len(tasks), unit="task(s)", log=log)
+            about = job.compile_seconds()  # the local workers share this machine's numba cache
+            if about is not None and log is not None:
+                log(f"dask: the workers compile the kernels first, once: about {about} s (numba keeps them in its "
+                    f"cache)")
+        with connect(scheduler, workers) as c:
             return run_ranges(c, job, ranges, on_done, on_start, **kw)
 
     return run
@@ -230,5 +286,6 @@ def stderr_log(line: str) -> None:
     print(f"tarotsim: {line}", file=sys.stderr, flush=True)
 
 
-__all__ = ["CONNECT_TIMEOUT", "DaskMissing", "INSTALL_HINT", "QUIET_WORKERS", "TAIL_SPLIT", "connect", "executor",
+__all__ = ["CONNECT_TIMEOUT", "DaskMissing", "INSTALL_HINT", "QUIET_WORKERS", "TAIL_SPLIT", "check_address", "connect",
+           "executor",
            "require", "run_ranges", "tail_pieces"]

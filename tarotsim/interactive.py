@@ -653,13 +653,16 @@ class Session:
             why = _personal(str(e), self.seat)
         else:  # cannot happen: a barred card is refused
             why = "restricted"
-        return f"  {why}; the Excuse may always be played instead (R-EXC-1)"
+        excuse = any(c.is_excuse for c in playable)  # only to a player who holds it
+        return f"  {why}" + ("; the Excuse may always be played instead (R-EXC-1)" if excuse else "")
 
     def hint(self, game: Game) -> str:
         """What the strongest bot would do here (its own random stream: no change to the deal)."""
         if self._hint_bot is None:
             from .adapters import FastBotAdapter
-            self._hint_bot = FastBotAdapter(hint_bot_name(self.rules))
+            name = hint_bot_name(self.rules)
+            self.say(self._thinking(name))
+            self._hint_bot = FastBotAdapter(name)
         bot = self._hint_bot
         name = getattr(bot, "name", "bot")
         answer = bot.choose(game.view(self.seat), game.legal_actions(), self._hint_rng)
@@ -681,6 +684,20 @@ class Session:
         extra = " (its card searched over sampled deals)" if kind == "card" and name == "pimc" else ""
         return f"  hint: {name} would {what}{extra}"
 
+    @staticmethod
+    def _thinking(name: str) -> str:
+        """What the first hint says before its bot answers: it is thinking, and, when numba's
+        cache lacks the bot's kernels, that they are compiled first (once) and for about how long."""
+        from ._builds.runs import hint_kernels
+
+        from ._kernels._cache import is_cached
+
+        kernels, about = hint_kernels(name)
+        search = " (it plays each card out on sampled deals)" if name == "pimc" else ""
+        if is_cached(kernels):
+            return f"  hint: {name} is thinking{search}..."
+        return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."
+
     # -- what the person sees --------------------------------------------------------------------
     def format_view(self, game: Game) -> str:
         """What the person's seat may see now (DESIGN §4, :meth:`Game.view`)."""
@@ -692,9 +709,7 @@ class Session:
             assert v.contract is not None  # a taker has a contract
             text = f"{self.who(v.taker)} {v.contract.replace('_', ' ')}"
             if v.called is not None:
-                partner = ("nobody: the taker plays alone" if v.partner is None and self._called_out(v)
-                           else self.who(v.partner) if v.partner is not None else "not known yet")
-                text += f"; called {self.card(v.called)}, partner {partner}"
+                text += f"; called {self.card(v.called)}, partner {self._partner(v)}"
             rows.append(("contract", text))
         if v.chien is not None:
             rows.append(("chien", self.cards(v.chien)))
@@ -726,6 +741,22 @@ class Session:
         rows += self.pile_rows(v)
         w = max(len(k) for k, _ in rows)
         return "\n".join(f"  {k.ljust(w)}  {t}" for k, t in rows)
+
+    def _partner(self, v) -> str:
+        """The partner as the person's seat knows him (R-CALL-2, R-CALL-3): named once the called
+        card is played and to the partner himself (the view says so); known at once to the taker
+        whose own hand or écart holds it, and to all when the shown chien held it."""
+        if v.partner is not None:
+            return self.who(v.partner)
+        if v.taker == self.seat and v.called in v.hand:
+            return "nobody: you hold the card you called, you play alone (R-CALL-2)"
+        if v.taker == self.seat and v.ecart and v.called in v.ecart:
+            return "nobody: the called card is in your écart, you play alone (R-CALL-2)"
+        if v.chien and v.called in v.chien:
+            return "nobody: the called card was in the chien, the taker plays alone (R-CALL-2)"
+        if self._called_out(v):
+            return "nobody: the taker plays alone"
+        return "not known yet"
 
     def _called_out(self, v) -> bool:
         return any(c == v.called for _, plays, _ in v.tricks for _, c in plays) or any(c == v.called for _, c in v.trick)

@@ -136,7 +136,12 @@ class FrenchTarotState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.game is None:
-            self.dealt.append(int(action))
+            card = int(action)
+            if not 0 <= card < len(DECK):
+                raise ValueError(f"chance action {card}: not a card id 0..{len(DECK) - 1}")
+            if card in self.dealt:  # each card is dealt once (R-CARD-1): refused now, not at the 78th card
+                raise ValueError(f"chance action {card}: {DECK[card]} is dealt already")
+            self.dealt.append(card)
             if len(self.dealt) == len(DECK):
                 self._start()
         else:

@@ -1,8 +1,10 @@
-"""The one thread pool of the batch runs: chunks of deals pulled by worker threads.
+"""The one thread pool of the batch runs, and how many workers a run may start.
 
-The numba kernels release the GIL, so threads run deals in parallel. Results never depend on
-the number of threads: each deal is identified by ``(seed, index)`` alone and the totals are
-integer sums.
+The numba kernels release the GIL, so threads run deals in parallel (:func:`run_chunks`).
+Results never depend on the number of threads: each deal is identified by ``(seed, index)``
+alone and the totals are integer sums. :func:`bounded_workers` is the one rule for every count
+of workers a user gives (``--threads``, ``replay --workers``, ``--dask-local``): at most what the
+machine and the work can use, and never an absurd number.
 """
 
 from __future__ import annotations
@@ -10,10 +12,56 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 S = TypeVar("S")
+
+#: More workers than this is a mistake (a typo, an overflow), whatever the machine.
+MAX_WORKERS = 4096
+
+
+class WorkersError(ValueError):
+    """A count of workers that makes no sense: one line for the user."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system tells it, else every
+    core of the machine. The default number of workers everywhere."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except OSError:
+            pass
+    return max(1, os.cpu_count() or 1)
+
+
+def bounded_workers(requested: int | None, what: str = "workers", *, work: int | None = None,
+                    unit: str = "deal(s)", log: Callable[[str], None] | None = None) -> int:
+    """How many workers (threads or processes) to start when ``requested`` were asked for (None:
+    one per core): at most :func:`available_cores` and, when ``work`` is given, at most one per
+    unit of work (``work`` deals, files, tasks ..., named by ``unit``), and at least 1.
+
+    ``what`` names the request in messages (``"--threads"``). A request of fewer than 1 or more
+    than :data:`MAX_WORKERS` raises :class:`WorkersError`. A request that is lowered calls
+    ``log`` with one line saying why (a default of one per core is lowered silently)."""
+    cores = available_cores()
+    if requested is not None:
+        if isinstance(requested, bool) or not isinstance(requested, int):
+            raise WorkersError(f"{what}: a whole number of workers, not {requested!r}")
+        if not 1 <= requested <= MAX_WORKERS:
+            raise WorkersError(f"{what} {requested}: give 1 to {MAX_WORKERS:,} (this machine has {cores} "
+                               f"core(s))")
+    n = cores if requested is None else requested
+    reason = None
+    if n > cores:
+        n, reason = cores, f"this process may use {cores} core(s)"
+    if work is not None and n > max(1, work):
+        n, reason = max(1, work), f"the work is {work:,} {unit}"
+    if requested is not None and n < requested and log is not None:
+        log(f"{what} {requested} lowered to {n}: {reason}")
+    return n
 
 
 def run_chunks(start: int, stop: int, chunk_size: int, threads: int, new_state: Callable[[], S],
@@ -24,9 +72,14 @@ def run_chunks(start: int, stop: int, chunk_size: int, threads: int, new_state: 
     Each of ``threads`` workers makes its own ``state = new_state()`` (running totals, say) and
     pulls the next chunk until none is left; the states are returned, one per worker. ``work``
     returning ``False`` stops every worker after its current chunk (a bot broke a rule: the run
-    ends). So does an exception in any worker, or in the main thread while it waits (Ctrl-C,
-    SIGTERM): no worker takes another chunk, so an interrupted run stops within one chunk.
-    ``progress(n)`` is called under a lock after every chunk of ``n`` deals.
+    ends). So does an exception in any worker (the first one is raised here).
+
+    The workers are daemon threads, even for one thread, and the calling thread only waits for
+    them: an exception in it while it waits (Ctrl-C, or SIGTERM turned into an exception by
+    :func:`tarotsim.outputs.signals_raise`) is raised at once, without waiting for the chunks in
+    progress. So a user's function that never returns (a policy set looping inside the kernels)
+    cannot keep a run from stopping cleanly; the workers take no further chunk, and the process
+    exits without them. ``progress(n)`` is called under a lock after every chunk of ``n`` deals.
     """
     chunk_size = max(1, int(chunk_size))
     n_chunks = (stop - start + chunk_size - 1) // chunk_size
@@ -43,24 +96,34 @@ def run_chunks(start: int, stop: int, chunk_size: int, threads: int, new_state: 
                 break
             a = start + k * chunk_size
             b = min(stop, a + chunk_size)
-            try:
-                if work(a, b, state) is False:
-                    halt.set()
-            except BaseException:
+            if work(a, b, state) is False:
                 halt.set()
-                raise
-            if progress is not None:
+            if progress is not None and not halt.is_set():  # a stopped run reports no more progress
                 with lock:
                     progress(b - a)
         return state
 
-    threads = max(1, int(threads))
-    if threads == 1 or n_chunks <= 1:
-        return [worker()]
-    pool = ThreadPoolExecutor(max_workers=min(threads, n_chunks))
+    n_workers = max(1, min(int(threads), n_chunks))
+    states: list = [None] * n_workers
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            states[i] = worker()
+        except BaseException as e:  # raised in the calling thread, below
+            halt.set()
+            errors.append(e)
+
+    pool = [threading.Thread(target=run, args=(i,), name=f"tarotsim-worker-{i}", daemon=True)
+            for i in range(n_workers)]
+    for t in pool:
+        t.start()
     try:
-        futures = [pool.submit(worker) for _ in range(min(threads, n_chunks))]
-        return [f.result() for f in futures]
-    finally:
-        halt.set()
-        pool.shutdown(wait=True)
+        for t in pool:
+            t.join()
+    except BaseException:
+        halt.set()  # no worker takes another chunk; the ones in progress are not waited for
+        raise
+    if errors:
+        raise errors[0]
+    return states

@@ -67,11 +67,13 @@ def _segments(text: str) -> list[str]:
     return out
 
 
-def parse_players(text: str, rules: Rules) -> list[Player]:
+def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
     """``--bots`` text -> one :class:`Player` per seat (one bot for every seat, or one per seat).
 
-    Raises :class:`PlayersError`, ``bots.BotError`` or ``slowpath.BotLoadError`` (all
-    ``ValueError``, one line each) for a text that names no playable bots.
+    ``check_bots``: the policy sets' functions compiled with numba's bounds checking
+    (``bots.policy.PolicySet.checked``, ``--check-bots``). Raises :class:`PlayersError`,
+    ``bots.BotError`` or ``slowpath.BotLoadError`` (all ``ValueError``, one line each) for a text
+    that names no playable bots.
     """
     from bots import parse_bots
 
@@ -82,7 +84,7 @@ def parse_players(text: str, rules: Rules) -> list[Player]:
         if is_python_bot(seg):
             bot = load_user_bot(seg)
             if hasattr(bot, "functions"):  # a policy set: fast path
-                players.append(Player(seg, bot.name, bot.params, policy=bot))
+                players.append(Player(seg, bot.name, bot.params, policy=bot.checked() if check_bots else bot))
             else:
                 players.append(Player(seg, seg, (), bot))
             continue
@@ -100,6 +102,12 @@ def kernel_path(rules: Rules, players: list[Player]) -> bool:
     """Whether the kernels play these seats at this table: every seat a registered bot or a policy
     set, at a table the kernels play (every table, table 2 included: R-VAR-TWO)."""
     return rules.table in KERNEL_TABLES and all(p.fast for p in players)
+
+
+def baseline_note(labels) -> str:
+    """What a report adds where it names its bots (``labels``): ``random`` is said to be a
+    baseline, not a player whose results mean much."""
+    return " (random: a baseline, uniform over the legal choices)" if "random" in labels else ""
 
 
 def players_label(players: list[Player]) -> str:
@@ -130,8 +138,9 @@ class Runner:
         from . import simulate as sim
         from . import slowpath
 
-        if self.fast:
-            f = sim.facts(self.rules, self.seed, a, b, bots=self.bots, threads=self.threads, forced=self.forced)
+        if self.fast:  # the block shared out between the threads (one chunk each)
+            f = sim.facts(self.rules, self.seed, a, b, bots=self.bots, threads=self.threads, forced=self.forced,
+                          chunk_size=max(1, -(-(b - a) // max(1, self.threads))))
             recs = sim.records(self.rules, self.seed, range(a, b), bots=self.bots, forced=self.forced) \
                 if with_records else None
             return f, recs

@@ -27,6 +27,7 @@ import zlib
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 
+from . import json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
 from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
@@ -245,14 +246,10 @@ def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
         text = text[1:]
     if not text.strip():
         return None
-    try:
-        record = json.loads(text.rstrip("\r\n"))  # an error at the end of the line is in its last column
-    except json.JSONDecodeError as e:
-        raise RecordError(lineno, None, None, f"malformed JSON: {e.msg} (column {e.colno})") from None
-    except RecursionError:
-        raise RecordError(lineno, None, None, "JSON nested too deeply to be a deal record") from None
-    except ValueError:  # a number of thousands of digits (int max str digits)
-        raise RecordError(lineno, None, None, "a JSON number too long to be part of a deal record") from None
+    try:  # an error at the end of the line is in its last column
+        record = json_input.loads(text.rstrip("\r\n"), "a deal record")
+    except json_input.JSONInputError as e:
+        raise RecordError(lineno, None, None, str(e)) from None
     check_record(record, lineno)
     return Record(record)
 
@@ -340,6 +337,26 @@ def with_seat_labels(record: dict, players=None, bots=None) -> dict:
 
 # --------------------------------------------------------------------------------------------
 # shape of a record
+
+
+def check_appendable(path: str) -> bool:
+    """Check that records may be appended to the plain file ``path`` (``tarotsim play
+    --records``): missing or empty, or a records file whose first record reads (its shape, not
+    its replay). Returns whether a newline must be written first (the last line is not ended).
+    A file that is not a records file raises :class:`RecordError` (its line and why), so new
+    JSON is never glued onto something else; an unreadable one ``OSError``."""
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        return False
+    if size == 0:
+        return False
+    with open(path, "rb") as f:
+        for lineno, raw in read_lines(f):
+            if parse_line(raw, lineno) is not None:  # raises for what is not a deal record
+                break
+        f.seek(size - 1)
+        return f.read(1) != b"\n"
 
 
 def _is_int(x) -> bool:
@@ -619,41 +636,36 @@ class LineReport:
 CHUNK_LINES = 256
 
 
-def check_file(path_or_file, verify: bool = False, workers: int | None = 1) -> Iterator[LineReport]:
+def check_file(path_or_file, verify: bool = False, workers: int | None = 1, log=None) -> Iterator[LineReport]:
     """Replay (or with ``verify``, verify) every record of a JSON Lines file, in line order.
 
     Yields one :class:`LineReport` per record (blank lines are skipped), the bad ones included;
     after a report with ``stop`` set (the file is broken there) nothing more is read. With
     ``workers`` > 1 the records are checked in that many processes, in chunks of
     :data:`CHUNK_LINES` lines (None: one per core); the reports are the same, in the same
-    order, whatever the number. ``path_or_file`` is read as by :func:`load` (gzip, ``"-"``).
+    order, whatever the number. The processes are at most one per core and per chunk
+    (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when ``workers`` is
+    lowered; more than ``MAX_WORKERS`` is a ``ValueError``). ``path_or_file`` is read as by
+    :func:`load` (gzip, ``"-"``).
     """
-    if workers is None:
-        workers = available_cores()
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    from .parallel import bounded_workers
+
+    n = bounded_workers(workers, "--workers")  # an absurd request: refused before the file is opened
     with open_records(path_or_file) as f:
         chunks = _chunks(f)
-        first = next(chunks, None)
-        if first is None:
+        ahead = list(itertools.islice(chunks, n))  # a process per chunk at most, however many were asked for
+        if not ahead:
             return
-        second = next(chunks, None) if workers > 1 else None
-        if second is None:  # one worker, or one chunk (not worth starting processes)
-            for chunk in itertools.chain([first], chunks):
+        n = bounded_workers(workers, "--workers", work=len(ahead) if len(ahead) < n else None,
+                            unit=f"chunk(s) of {CHUNK_LINES} records", log=log)
+        if n == 1 or len(ahead) == 1:  # one worker, or one chunk (not worth starting processes)
+            for chunk in itertools.chain(ahead, chunks):
                 reports = _check_chunk(chunk, verify)
                 yield from reports
                 if reports and reports[-1].stop:
                     return
             return
-        yield from _check_in_pool(itertools.chain([first, second], chunks), verify, workers)
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        yield from _check_in_pool(itertools.chain(ahead, chunks), verify, n)
 
 
 def _chunks(f) -> Iterator[list | RecordError]:
@@ -811,6 +823,33 @@ class _Replayer:
         self._tricks()
         return VerifyResult(d.outcome, d.result, list(d.scores), d)
 
+    def _identity(self):
+        """A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
+        deals (DESIGN §3: dealer, hands, chien, piles): an edited seed or index would give the
+        record, and ``show``, a false identity."""
+        rec = self.rec
+        seed, index = rec.get("seed"), rec.get("index")
+        if seed is None or index is None:  # a hand-entered deal: no identity to check
+            return
+        from .rng import DealIdError, deal_with_piles
+
+        try:
+            dealer, hands, chien, piles = deal_with_piles(self.d.rules, seed, index)
+        except DealIdError as e:
+            self.fail("field seed" if "seed" in str(e) else "field index", None, str(e))
+        ident = f"deal ({seed}, {index})"
+        edited = "the record's seed or index was edited, or its cards (DESIGN §3)"
+        if rec["dealer"] != dealer:
+            self.fail("field dealer", None, f"{ident} is dealt by seat {dealer}, not seat {rec['dealer']}: {edited}")
+        for seat, hand in enumerate(rec["hands"]):
+            if sorted(Card.parse(c).id for c in hand) != hands[seat]:
+                self.fail(f"field hands[{seat}]", None, f"{ident} deals seat {seat} other cards: {edited}")
+        if sorted(Card.parse(c).id for c in rec["chien"]) != chien:
+            self.fail("field chien", None, f"{ident} puts other cards in the chien: {edited}")
+        if rec.get("piles") and [[[Card.parse(c).id for c in p] for p in ps] for ps in rec["piles"]] != \
+                [[list(p) for p in ps] for ps in piles]:
+            self.fail("field piles", None, f"{ident} lays other piles: {edited}")
+
     def _not_played(self) -> VerifyResult:
         rec, d = self.rec, self.d
         for f in ("taker", "contract", "called", "partner"):
@@ -918,9 +957,10 @@ class _Replayer:
         if d.phase != "done":
             self.fail("field tricks", "R-DEAL-1", f"{len(tricks)} tricks: the deal has {d.n_tricks} at table {d.table}")
 
-    # -- the recorded result and scores ------------------------------------------------------
+    # -- the recorded identity, result and scores --------------------------------------------
     def compare(self, out: VerifyResult):
         rec = self.rec
+        self._identity()
         if out.outcome == "played":
             assert out.result is not None  # replay computes the result of a played deal
             if rec.get("result") is None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__
+from . import __version__, json_input
 from .rules import CONTRACTS, Rules
 
 #: The saved-run file format (``--save``, ``--checkpoint``); its version changes with its layout.
@@ -125,6 +125,9 @@ class Job:
     settings: dict = field(default_factory=dict)
     #: the whole run this job is a part of (``--shard K/N``), default its own range
     whole: tuple | None = None
+    #: the policy sets compiled with bounds checking (``--check-bots``): the same totals, so not
+    #: part of the configuration
+    check_bots: bool = False
 
     def __post_init__(self):
         if self.command not in COMMANDS:
@@ -132,10 +135,10 @@ class Job:
 
     @classmethod
     def of(cls, command: str, rules: Rules, seed: int, start: int, stop: int, bots: str, *, whole=None,
-           **settings) -> Job:
+           check_bots: bool = False, **settings) -> Job:
         """The job of a command's arguments, checked (bad bots raise ``ValueError``)."""
         job = cls(command, rules.table, rules.non_default_options(), str(bots), int(seed), int(start), int(stop),
-                  settings, tuple(whole) if whole is not None else None)
+                  settings, tuple(whole) if whole is not None else None, bool(check_bots))
         job.config()  # parses the bots: one error line now rather than on a worker
         return job
 
@@ -145,9 +148,9 @@ class Job:
     def players(self):
         from .players import parse_players
 
-        key = (self.table, json.dumps(self.options, sort_keys=True), self.bots)
+        key = (self.table, json.dumps(self.options, sort_keys=True), self.bots, self.check_bots)
         if key not in _PLAYERS:
-            _PLAYERS[key] = parse_players(self.bots, self.rules())
+            _PLAYERS[key] = parse_players(self.bots, self.rules(), self.check_bots)
         return _PLAYERS[key]
 
     def _engine_bots(self):
@@ -216,6 +219,23 @@ class Job:
         """Load (or compile) the kernels this job runs, on one deal: done once per process
         before the timed work."""
         self.compute(self.start, self.start + 1)
+
+    def compile_seconds(self) -> int | None:
+        """About how many seconds numba takes to compile the kernels this job runs when its cache
+        lacks them (a first run, or sources changed), else None (loaded; also for Python bots,
+        whose deals the kernels do not play whole)."""
+        from ._builds.runs import first_kernel
+
+        from . import simulate as sim
+        from ._kernels._cache import is_cached
+
+        players = self.players()
+        if not all(p.fast for p in players):
+            return None
+        kinds = sim.bot_arrays(self.rules(), [p.engine_bot for p in players])[0]
+        kernel, seconds = first_kernel(kinds, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
+                                                                                                  "study"))
+        return None if is_cached([kernel]) else seconds
 
 
 def zero_simulate() -> np.ndarray:
@@ -291,6 +311,7 @@ class Saved:
     totals: object
     elapsed_s: float = 0.0
     threads: int = 1
+    compile_s: float = 0.0   # numba compiling the kernels before the timed work (a cold cache)
 
     @property
     def command(self) -> str:
@@ -312,7 +333,7 @@ class Saved:
     def to_json(self) -> dict:
         d = {"format": FORMAT, "config": self.config, "run": list(self.run), "done": [list(r) for r in self.done],
              "totals": None if self.totals is None else _totals_json(self.command, self.totals),
-             "elapsed_s": float(self.elapsed_s), "threads": int(self.threads)}
+             "elapsed_s": float(self.elapsed_s), "threads": int(self.threads), "compile_s": float(self.compile_s)}
         d["checksum"] = _checksum(d)
         return d
 
@@ -339,9 +360,11 @@ def write(saved: Saved, path: str, flag: str = "--save") -> None:
 def loads(text: str, name: str = "saved run") -> Saved:
     """Read a saved run, checking its format, checksum, shape and consistency (:class:`ShardError`)."""
     try:
-        d = json.loads(text)
-    except ValueError:
-        raise ShardError(f"{name}: not a complete tarotsim saved run (not JSON: truncated?)") from None
+        d = json_input.loads(text, "a tarotsim saved run")
+    except json_input.JSONInputError as e:
+        if str(e).startswith("malformed JSON"):
+            raise ShardError(f"{name}: not a complete tarotsim saved run (not JSON: truncated?)") from None
+        raise ShardError(f"{name}: {e}") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         got = d.get("format") if isinstance(d, dict) else None
         raise ShardError(f"{name}: not a tarotsim saved run (format {got!r}, expected {FORMAT!r})")
@@ -361,7 +384,7 @@ def loads(text: str, name: str = "saved run") -> Saved:
         totals = None if d["totals"] is None else _totals_from_json(command, d["totals"])
         if (totals is None) != (not done):
             raise ValueError("totals")
-        saved = Saved(cfg, run, done, totals, float(d["elapsed_s"]), int(d["threads"]))
+        saved = Saved(cfg, run, done, totals, float(d["elapsed_s"]), int(d["threads"]), float(d.get("compile_s", 0.0)))
     except (KeyError, TypeError, ValueError, IndexError):
         raise ShardError(f"{name}: a damaged tarotsim saved run (its fields are not what {FORMAT} holds)") from None
     counted = _deals_counted(command, totals) if totals is not None else 0
@@ -371,12 +394,14 @@ def loads(text: str, name: str = "saved run") -> Saved:
 
 
 def load(path: str) -> Saved:
-    """:func:`loads` of the file ``path`` (an unreadable file is a :class:`ShardError`)."""
+    """:func:`loads` of the file ``path`` (an unreadable file, one too large to be a saved run or
+    not UTF-8 is a :class:`ShardError`)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ShardError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        text = json_input.read_text(path, "a tarotsim saved run")
+    except OSError as e:
+        raise ShardError(f"cannot read {path}: {e.strerror or e}") from None
+    except json_input.JSONInputError as e:
+        raise ShardError(f"{path}: {e}") from None
     return loads(text, path)
 
 
@@ -424,6 +449,7 @@ def merge(parts: list[tuple[str, Saved]]) -> Saved:
             out.done.append((a, b))
         out.totals = add(out.command, out.totals, p.totals) if p.totals is not None else out.totals
         out.elapsed_s += p.elapsed_s
+        out.compile_s += p.compile_s
         out.threads = max(out.threads, p.threads)
     out.done = _coalesce(out.done)
     return out
@@ -449,7 +475,7 @@ def resume(job: Job, path: str) -> Saved:
 
 
 def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None = None, executor=None,
-            log=None) -> Saved:
+            log=None, notice=None) -> Saved:
     """Run the deals of ``job`` not yet done and return the whole run's :class:`Saved`.
 
     ``checkpoint``: a file that records every finished piece as it arrives (at most every
@@ -459,7 +485,8 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
     ``on_start()`` when the timed work starts (the workers ready) and ``on_done(a, b, totals)``
     for each finished range, and returns the threads it ran on; without it the ranges
     run here on ``threads`` threads. ``progress(n)`` is called with every ``n`` deals finished;
-    ``log(line)`` gets a line when a checkpoint is resumed."""
+    ``log(line)`` gets a line when a checkpoint is resumed, ``notice(line)`` one before numba
+    compiles the kernels (a cold cache, :func:`warm_up`)."""
     saved = resume(job, checkpoint) if checkpoint else Saved.empty(job)
     todo = missing((job.start, job.stop), saved.done)
     if checkpoint and saved.done and log is not None:
@@ -490,18 +517,49 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
         if executor is not None:
             saved.threads = executor(job, todo, on_done, on_start) or 1
         else:
-            if todo:
-                job.warm_up()  # the kernels loaded before the clock starts
+            if todo:  # the kernels loaded (or compiled, and told) before the clock starts
+                saved.compile_s += warm_up(job, notice)
             on_start()
             saved.threads = max(1, int(threads))
             work = pieces(todo, job.task_deals()) if checkpoint else todo
             for a, b in work:
                 on_done(a, b, job.compute(a, b, threads=threads, progress=progress))
         saved.elapsed_s = base + time.perf_counter() - t0[0]
+    except (KeyboardInterrupt, SystemExit) as e:  # Ctrl-C, SIGTERM (outputs.Terminated): say what was kept
+        if checkpoint:
+            e.add_note(checkpoint_kept(checkpoint, saved))
+        raise
     finally:
         if checkpoint and (saved.done or os.path.exists(checkpoint)):
             flush(force=True)
     return saved
+
+
+def warm_up(job: Job, log=None) -> float:
+    """Load the kernels ``job`` runs from numba's cache, or compile them: then ``log`` is told
+    first, with about how long it takes (``tarotsim._builds.runs.COMPILE_SECONDS``), and the seconds spent
+    are returned (0 when loaded: the time of a report is the deals' alone)."""
+    about = job.compile_seconds()
+    if about is None:
+        job.warm_up()
+        return 0.0
+    if log is not None:
+        what = "the bidding study of " if job.command == "study bidding" else ""
+        from .players import players_label
+        log(f"compiling the kernels for {what}{players_label(job.players())}, once: about {about} s "
+            f"(numba keeps them in its cache)")
+    t0 = time.perf_counter()
+    job.warm_up()
+    return time.perf_counter() - t0
+
+
+def checkpoint_kept(path: str, saved: Saved) -> str:
+    """What an interrupted run with a checkpoint kept, in one clause for the user."""
+    total = saved.run[1] - saved.run[0]
+    if not saved.done:
+        return f"--checkpoint {path} holds no finished deal yet: the same command starts the run again"
+    return (f"--checkpoint {path} holds {saved.deals:,} of the run's {total:,} deals: the same command resumes "
+            f"from there")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -523,7 +581,7 @@ def report(saved: Saved):
         assert isinstance(saved.totals, np.ndarray)  # load() and execute() give simulate's accumulator
         sm = sim.summary_from_totals(saved.totals, rules, cfg["seed"], start, stop)
         sm.bots = cfg["bots"]
-        sm.threads, sm.elapsed_s = saved.threads, saved.elapsed_s
+        sm.threads, sm.elapsed_s, sm.compile_s = saved.threads, saved.elapsed_s, saved.compile_s
         sm.deals_per_s = (stop - start) / saved.elapsed_s if saved.elapsed_s > 0 else 0.0
         return sm
     if saved.command == "tournament":
@@ -531,14 +589,17 @@ def report(saved: Saved):
         from .players import Player
         seats = [Player(s["label"], s["bot"], tuple(s["params"])) for s in cfg["seats"]]
         assert isinstance(saved.totals, tour.TournamentTotals)
-        return tour.result(rules, cfg["seed"], start, stop - start, seats, cfg["duplicate"], saved.totals,
-                           saved.elapsed_s)
+        res = tour.result(rules, cfg["seed"], start, stop - start, seats, cfg["duplicate"], saved.totals,
+                          saved.elapsed_s)
+        res.compile_s = saved.compile_s
+        return res
     from . import study
     assert isinstance(saved.totals, tuple)  # the study's three accumulators
     bins, oud, misc = saved.totals
     t = study.StudyTotals(rules.table, cfg["seed"], start, stop - start, cfg["label"], rules.non_default_options(),
                           tuple(c for c in CONTRACTS if c in cfg["contracts"]), bins, oud, misc, cfg["current"],
-                          cfg["current_source"], cfg["shift"], saved.threads, study.DEFAULT_CHUNK, saved.elapsed_s)
+                          cfg["current_source"], cfg["shift"], saved.threads, study.DEFAULT_CHUNK, saved.elapsed_s,
+                          saved.compile_s)
     return study.report(t, bucket=cfg["bucket"], min_deals=cfg["min_deals"])
 
 

@@ -237,6 +237,21 @@ def players_in_header(source, *, name: str | None = None) -> list[str] | None:
     return found or None
 
 
+def table_of(names: list[str] | None, found_in_header: bool = False) -> str:
+    """The table a sheet is scored at when none is given: 3, 4 or 5 from its players (default
+    4). Two players are refused (:class:`SheetError`): table 2 is a variant (R-VAR-TWO), and two
+    players found in the header are more likely a sheet that writes two players' scores only."""
+    n = len(names) if names else 4
+    if n == 2:
+        where = "the header names 2 players" if found_in_header else "2 players"
+        raise SheetError(f"{where} ({', '.join(names or [])}): give --table 2 to score the two-player variant "
+                         f"(R-VAR-TWO), or --players with every player of the table")
+    if n not in (3, 4, 5):
+        raise SheetError(f"{n} players ({', '.join(names or [])}): a table seats 3, 4 or 5 (R-GEN-1); "
+                         f"give --players and --table")
+    return str(n)
+
+
 def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[SheetRow]:
     """Read a score sheet into rows of facts, every row checked.
 
@@ -270,6 +285,9 @@ def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[
     missing = [c for c in REQUIRED_COLUMNS if c not in named]
     if missing:
         raise SheetError(f"{name}: the header lacks column(s) {', '.join(missing)}")
+    if rules.table == "5" and "partner" not in named:  # every deal would be scored as the taker alone
+        raise SheetError(f"{name}: table 5 needs a partner column: each deal's called partner, left empty when the "
+                         f"taker played alone (R-CALL-2)")
     written_names = {c for columns in written_columns.values() for c in columns}
     unknown = [h for h in named if h not in SHEET_COLUMNS and h not in written_names]
     if unknown:

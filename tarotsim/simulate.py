@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .cards import DECK, cards_of
-from .parallel import run_chunks
+from .parallel import available_cores, run_chunks
 from .rng import check_count, check_index, check_seed, check_stop
 from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
+from .engine import BotRaisedError
 from ._kernels import layout as L
 from ._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
@@ -141,12 +142,38 @@ def _bots_label(bots) -> str:
     return ",".join(b if isinstance(b, str) else b.name if hasattr(b, "functions") else b[0] for b in bots)
 
 
-def bot_error(rules, seed, index: int, bots, forced=None) -> Exception:
-    """The error of deal ``index`` in which a policy set chose what the rules forbid: replayed
-    on the slow path, whose :class:`~tarotsim.engine.IllegalPlayError` names the bot, the deal
-    ``(seed, index)`` and the rule."""
-    from .adapters import FastBotAdapter, PolicyAdapter
+class PolicyRaisedError(BotRaisedError):
+    """A policy set raised inside the kernels in deal ``(seed, index)``, and the slow path played
+    that deal through: the kernels' exception, in one line."""
+
+    def __init__(self, error: BaseException, seed: int, index: int):
+        text = " ".join(str(error).split())
+        Exception.__init__(self, f"a policy set raised {type(error).__name__}{': ' + text if text else ''} "
+                                 f"in deal ({seed}, {index})")
+        self.error, self.seed, self.index = error, seed, index
+
+
+def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException | None = None) -> Exception:
+    """The error of deal ``index`` in which a policy set chose what the rules forbid, or raised
+    (``raised``: the exception the kernels passed on): :func:`slow_path_error`, whose message
+    names the bot, the seat, the deal ``(seed, index)``, the decision and the rule; a line from
+    the kernels' own exception when the slow path plays the deal through."""
     from .engine import IllegalPlayError
+
+    e = slow_path_error(rules, seed, index, bots, forced)
+    if e is not None:
+        return e
+    if raised is not None:
+        return PolicyRaisedError(raised, int(seed), int(index))
+    return IllegalPlayError("R-PLAY-6", f"a bot chose what the rules forbid in deal ({int(seed)}, {int(index)})")
+
+
+def slow_path_error(rules, seed, index: int, bots, forced=None) -> Exception | None:
+    """Deal ``index`` played again on the slow path, every seat's bot through its adapter: the
+    :class:`~tarotsim.engine.IllegalPlayError` or :class:`~tarotsim.engine.BotRaisedError` it
+    stops with (naming the bot, the seat, the deal, the decision and the rule), or None."""
+    from .adapters import FastBotAdapter, PolicyAdapter
+    from .engine import BotRaisedError, IllegalPlayError
     from .slowpath import play_record
 
     r = _rules(rules)
@@ -156,9 +183,28 @@ def bot_error(rules, seed, index: int, bots, forced=None) -> Exception:
                for s in range(r.n_seats)]
     try:
         play_record(r, int(seed), int(index), players, forced)
-    except IllegalPlayError as e:
+    except (IllegalPlayError, BotRaisedError) as e:
         return e
-    return IllegalPlayError("R-PLAY-6", f"a bot chose what the rules forbid in deal ({int(seed)}, {int(index)})")
+    return None
+
+
+def _first_raising(a: int, b: int, play) -> tuple[int, BaseException]:
+    """The first deal of ``a .. b - 1`` whose play raises, and its exception: ``play(x, y)`` plays
+    deals ``x .. y - 1`` on the kernels and raises for ``a .. b - 1``. Deals are independent, so
+    halving finds it in about ``b - a`` deals played."""
+    while b - a > 1:
+        mid = (a + b) // 2
+        try:
+            play(a, mid)
+        except Exception:  # the first half holds it
+            b = mid
+        else:
+            a = mid
+    try:
+        play(a, b)
+    except Exception as e:
+        return a, e
+    raise AssertionError(f"deals {a}..{b - 1} raised, then did not")  # deals depend on (seed, index) alone
 
 
 def _forced(rules: Rules, forced) -> tuple[int, int]:
@@ -208,16 +254,9 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
 
 
 def default_threads() -> int:
-    """The default number of worker threads everywhere: every core this process may use (its
-    CPU affinity where the system tells it). Results never depend on the number of threads."""
-    import os
-
-    if hasattr(os, "sched_getaffinity"):
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except OSError:
-            pass
-    return max(1, os.cpu_count() or 1)
+    """The default number of worker threads everywhere: every core this process may use
+    (:func:`tarotsim.parallel.available_cores`). Results never depend on the number of threads."""
+    return available_cores()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,15 +274,38 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
     """
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     out = np.zeros(stop - start, dtype=FACTS_DTYPE)
+    raised: list[tuple[int, int]] = []  # chunks in which a user's policy set raised
 
-    def work(a, b, _):
+    def play(a, b):
         run_facts(rv, s, a, fs, fc, kinds, params, out[a - start:b - start], pol)
 
+    def work(a, b, _):
+        try:
+            play(a, b)
+        except Exception:
+            if pol is None:  # the engine's own bots: a bug, not the user's
+                raise
+            raised.append((a, b))
+            return False
+        return None
+
     run_chunks(start, stop, chunk_size, threads, lambda: None, work)
-    bad = np.flatnonzero(out["outcome"] == L.OUTCOME_BOT_ERROR)
-    if bad.size:
-        raise bot_error(r, seed, int(out["index"][bad[0]]), bots, forced)
+    _raise_first(r, seed, bots, forced, out["outcome"], out["index"], _first_raising(*min(raised), play)
+                 if raised else None)  # the chunks below the lowest stopped one are all done
     return out
+
+
+def _raise_first(r: Rules, seed, bots, forced, outcomes: np.ndarray, indices: np.ndarray, raising) -> None:
+    """Stop the run at its first deal in which a policy set broke a rule (``outcomes`` and
+    ``indices`` of the deals played, ``bot_error`` marked) or raised (``raising``: the first such
+    deal and its exception, or None), with the slow path's one line (:func:`bot_error`)."""
+    bad = np.flatnonzero(outcomes == L.OUTCOME_BOT_ERROR)
+    first = [(int(indices[bad[0]]), None)] if bad.size else []
+    if raising is not None:
+        first.append((int(raising[0]), raising[1]))
+    if first:
+        index, error = min(first, key=lambda x: x[0])
+        raise bot_error(r, seed, index, bots, forced, error)
 
 
 #: Columns of the readable facts table (``tarotsim simulate --facts``, docs/records.md): names, not
@@ -430,9 +492,16 @@ class Summary:
     chunk_size: int = DEFAULT_CHUNK
     elapsed_s: float = 0.0
     deals_per_s: float = 0.0
+    compile_s: float = 0.0        # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def compile_text(seconds: float) -> str:
+    """How a report's header tells the time numba spent compiling the kernels before the run
+    (a cold cache): nothing when it loaded them."""
+    return f" (and {seconds:.1f} s compiling the kernels first, once)" if seconds > 0 else ""
 
 
 def _summary_from_acc(acc: np.ndarray | list[int], r: Rules, **meta) -> Summary:
@@ -488,10 +557,16 @@ def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
     threads = max(1, int(threads))
     chunk_size = max(1, int(chunk_size))
-    bad_chunks = []  # a chunk in which a policy set broke a rule: the run stops
+    bad_chunks = []  # a chunk in which a policy set broke a rule or raised: the run stops
 
     def work(a, b, acc):
-        run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc, pol)
+        try:
+            run_aggregate(rv, s, a, b - a, fs, fc, kinds, params, acc, pol)
+        except Exception:  # a user's policy set raised inside the kernels
+            if pol is None:
+                raise
+            bad_chunks.append((a, b))
+            return False
         if acc[L.ACC_BOT_ERRORS]:
             bad_chunks.append((a, b))
             return False
@@ -505,7 +580,7 @@ def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced
     total = np.sum(parts, axis=0)
     if bad_chunks:
         a, b = min(bad_chunks)
-        facts(r, seed, a, b, bots=bots, forced=forced)  # raises, naming the deal and the rule
+        facts(r, seed, a, b, bots=bots, forced=forced)  # raises, naming the bot, the deal and the rule
     return total, time.perf_counter() - t0, (start, stop, threads, chunk_size)
 
 
@@ -572,10 +647,21 @@ def logs(rules, seed, indices, bots="random", forced=None) -> np.ndarray:
     kinds, params, pol = bot_setup(r, bots)
     fs, fc = _forced(r, forced)
     out = np.zeros((idx.size, L.L_LEN), dtype=np.int64)
-    run_logs(r.to_vector(), _seed(seed), idx, fs, fc, kinds, params, out, pol)
-    bad = np.flatnonzero(out[:, L.L_OUTCOME] == L.OUTCOME_BOT_ERROR)
-    if bad.size:
-        raise bot_error(r, seed, int(idx[bad[0]]), bots, forced)
+    rv, s = r.to_vector(), _seed(seed)
+
+    def play(a, b):
+        run_logs(rv, s, idx[a:b], fs, fc, kinds, params, out[a:b], pol)
+
+    raising = None
+    try:
+        play(0, idx.size)
+    except Exception:  # a user's policy set raised inside the kernels
+        if pol is None:
+            raise
+        k, error = _first_raising(0, idx.size, play)
+        out[k:] = 0  # the deals from it on: not played
+        raising = (int(idx[k]), error)
+    _raise_first(r, seed, bots, forced, out[:, L.L_OUTCOME], idx, raising)
     return out
 
 
@@ -681,6 +767,6 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
 
 __all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES", "ParquetFacts",
            "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "facts_arrow",
-           "facts_pandas", "facts_polars", "facts_schema", "logs",
+           "facts_pandas", "facts_polars", "facts_schema", "logs", "slow_path_error",
            "record_from_log", "records",
            "summarize", "summary_from_totals", "totals"]

@@ -29,13 +29,14 @@ class BotLoadError(ValueError):
 
 
 def bot_label(bot) -> str:
-    """How a Python bot is named in messages: its ``name`` and, when that differs, its class."""
+    """How a Python bot is named in messages: its ``name`` and, when that differs, its class (not
+    for the library's adapters of the fast bots: a policy set is named by its name alone)."""
     cls = type(bot)
     where = f"{cls.__module__}:{cls.__qualname__}"
     name = getattr(bot, "name", None)
     if not isinstance(name, str) or not name:
         return where
-    return name if name == where else f"{name} ({where})"
+    return name if name == where or cls.__module__ == "tarotsim.adapters" else f"{name} ({where})"
 
 
 class _Guarded:

@@ -48,6 +48,7 @@ import numpy as np
 
 from . import simulate as sim
 from .parallel import run_chunks
+from .players import baseline_note
 from ._kernels import layout as L
 from ._kernels import study as K
 from .rng import check_run, check_seed
@@ -188,6 +189,7 @@ class StudyTotals:
     threads: int = 1
     chunk_size: int = DEFAULT_CHUNK
     elapsed_s: float = 0.0
+    compile_s: float = 0.0  # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     @property
     def annulled(self) -> int:
@@ -210,24 +212,64 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
     mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
     stop = p.start + p.deals
 
-    def new_acc():
+    def new_acc():  # the three totals, then the chunk's first bot error (``K.new_bad``)
         return (np.zeros((K.N_CONTRACTS, K.N_BINS, K.N_FIELDS), np.int64),
-                np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64))
+                np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64), K.new_bad())
 
     from ._builds import study as B  # the study's loops play the bots: they live with the builds
 
     kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
 
-    def work(a, b, acc):
-        kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *acc)
+    def play(a, b, acc=None):
+        kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *(acc or new_acc()))
 
-    work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
+    raised: list[tuple[int, int]] = []  # chunks in which a user's policy set raised
+
+    def work(a, b, acc):
+        try:
+            play(a, b, acc)
+        except Exception:
+            if p.pol is None:  # the engine's own bots: a bug, not the user's
+                raise
+            raised.append((a, b))
+            return False
+        return False if acc[3][K.BAD_INDEX] >= 0 else None  # a bot broke a rule: the study stops
+
+    play(p.start, p.start)  # load (or compile) the kernel before the clock starts
     t0 = time.perf_counter()
     parts = run_chunks(p.start, stop, chunk_size, threads, new_acc, work, progress)
     elapsed = time.perf_counter() - t0
+    _raise_bot_error(p, bots, [q[3] for q in parts], sim._first_raising(*min(raised), play) if raised else None)
     bins, oud, misc = (np.sum([q[i] for q in parts], axis=0) for i in range(3))
     return StudyTotals(p.rules.table, p.seed, p.start, p.deals, p.bots, p.rules.non_default_options(), p.contracts,
                        bins, oud, misc, p.current, p.current_source, p.shift, threads, chunk_size, elapsed)
+
+
+def studied_seat(rules: Rules, index: int) -> int:
+    """The seat studied in deal ``index``: the first to speak, as the kernels' ``_studied_seat``."""
+    return (index % rules.n_seats + 1) % rules.n_seats
+
+
+def _raise_bot_error(p: Plan, bots, bads: list[np.ndarray], raising) -> None:
+    """Stop the study at its first deal in which a policy set chose what the rules forbid (the
+    workers' ``bad`` arrays) or raised (``raising``: the first such deal and its exception, or
+    None). The deal is played again on the slow path with each studied contract forced, whose
+    error names the bot, the seat, the deal, the decision and the rule, as ``simulate`` and
+    ``tournament`` do. Such a deal is never counted as annulled: only a real petit sec is
+    (R-DEAL-4)."""
+    found = [(int(b[K.BAD_INDEX]), int(b[K.BAD_CONTRACT]), None) for b in bads if b[K.BAD_INDEX] >= 0]
+    if raising is not None:
+        found.append((raising[0], -1, raising[1]))
+    if not found:
+        return
+    index, c, error = min(found, key=lambda x: x[0])
+    contracts = [CONTRACTS[c]] if c >= 0 else list(p.contracts)  # the kernels play them in this order
+    seat = studied_seat(p.rules, index)
+    for contract in contracts:
+        e = sim.slow_path_error(p.rules, p.seed, index, bots, forced=(seat, contract))
+        if e is not None:
+            raise e
+    raise sim.bot_error(p.rules, p.seed, index, bots, forced=(seat, contracts[0]), raised=error)
 
 
 def _slow_players(rules: Rules, bots) -> list:
@@ -255,9 +297,8 @@ def _study_slow(p: Plan, players: list, a: int, b: int, mask: np.ndarray, acc) -
     log = np.zeros(L.L_LEN, dtype=np.int64)
     score = np.zeros(K.N_CONTRACTS, dtype=np.int64)
     made = np.zeros(K.N_CONTRACTS, dtype=np.int64)
-    n = p.rules.n_seats
     for index in range(a, b):
-        seat = (index % n + 1) % n   # the first to speak, as K._studied_seat
+        seat = studied_seat(p.rules, index)
         ok = True
         for c in range(K.N_CONTRACTS):
             if mask[c]:
@@ -420,6 +461,7 @@ def report(t: StudyTotals, bucket: int = DEFAULT_BUCKET, min_deals: int = DEFAUL
            "bots": t.bots, "options": t.options, "studied_seat": "first to speak (the seat after the dealer)",
            "contracts": list(t.contracts), "played": t.played, "annulled": t.annulled,
            "plays": t.played * len(studied), "threads": t.threads, "elapsed_s": t.elapsed_s,
+           "compile_s": t.compile_s,
            "plays_per_s": t.played * len(studied) / t.elapsed_s if t.elapsed_s > 0 else None,
            "bucket": bucket, "min_deals": min_deals,
            "count": "heuristic hand points (18-card scale); garde sans and garde contre add 3 x the void points",
@@ -518,10 +560,10 @@ def format_report(d: dict) -> str:
     """The study as readable tables (what ``tarotsim study bidding`` prints)."""
     last = d["start"] + d["deals"] - 1
     out = [f"bidding study · table {d['table']} · {d['deals']:,} deals (index {d['start']:,}..{last:,}) · "
-           f"seed {d['seed']} · bots {d['bots']}"
+           f"seed {d['seed']} · bots {d['bots']}{baseline_note(d['bots'].split(','))}"
            + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items()) if d["options"] else ""),
            f"{d['plays']:,} plays ({len(d['contracts'])} per deal) · {d['threads']} thread(s) · "
-           f"{d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s",
+           f"{d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s{sim.compile_text(d['compile_s'])}",
            "studied seat: the first to speak, forced to take each contract on the same cards",
            f"annulled (petit sec, R-DEAL-4): {d['annulled']:,} deal(s), left out",
            "points: the heuristic bot's hand count (18-card scale; garde sans and garde contre add 3 x the",

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import simulate as sim
 from .rng import check_run, check_seed
-from .players import Player, Runner
+from .players import Player, Runner, baseline_note
 from .rules import CONTRACTS, Rules
 from .stats import mean_ci, mean_sd
 
@@ -204,6 +204,7 @@ class TournamentResult:
     pairs: list           # dicts, one per pair of distinct bots
     elapsed_s: float = 0.0
     options: dict = field(default_factory=dict)
+    compile_s: float = 0.0   # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     def to_dict(self) -> dict:
         """JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
@@ -213,7 +214,7 @@ class TournamentResult:
             "table": self.table, "seed": self.seed, "start": self.start, "deals": self.deals,
             "duplicate": self.duplicate, "rotations": self.rotations,
             "seats": [e.label for e in self.entries], "options": self.options,
-            "bots": self.bots, "pairs": self.pairs, "elapsed_s": self.elapsed_s,
+            "bots": self.bots, "pairs": self.pairs, "elapsed_s": self.elapsed_s, "compile_s": self.compile_s,
             "interval": f"{CONFIDENCE:.0%} Student t over deals (n - 1 degrees of freedom)",
             "min_deals_for_verdict": MIN_VERDICT_DEALS})
 
@@ -361,8 +362,8 @@ def format_result(res: TournamentResult) -> str:
     """The tournament as readable tables."""
     mode = f"duplicate, {res.rotations} seat rotations" if res.duplicate else "no duplicate"
     out = [f"tournament · table {res.table} · {res.deals:,} deals ({mode}) · seed {res.seed} · "
-           f"{res.elapsed_s:.1f} s",
-           "seats: " + ", ".join(e.label for e in res.entries), ""]
+           f"{res.elapsed_s:.1f} s{sim.compile_text(res.compile_s)}",
+           "seats: " + ", ".join(e.label for e in res.entries) + baseline_note([e.label for e in res.entries]), ""]
     w = max(10, *(len(b["name"]) for b in res.bots))
     out.append(f"{'bot'.ljust(w)}  {'deals':>10}  {'seat-plays':>10}  {'mean/deal':>9}  {'95% CI':>19}  "
                f"{'take':>6}  {'made':>6}  {'as taker':>9}  {'as defender':>11}")

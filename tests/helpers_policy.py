@@ -1,6 +1,6 @@
 """Policy sets (``bots.policy``) for the tests: ``RANDOM`` mirrors the built-in ``random`` bot
 draw for draw (docs/engine-contract.md), so its deals must be the random bot's deals; the
-``CHEATS`` each break one rule at one kind of decision."""
+``CHEATS`` each break one rule at one kind of decision; ``RARE_CHEAT`` breaks one only sometimes."""
 
 from __future__ import annotations
 
@@ -123,10 +123,52 @@ def call_trump(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rn
     return 21
 
 
+@njit(SIG, cache=True)
+def lowest_in_hand_with_t19_to_t21(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    # wrong only sometimes: the lowest card of its hand while it holds trumps 19, 20 and 21
+    if (hand_t >> 19) & 7 == 7:
+        return lowest_card(hand_t, hand_s)
+    return lowest_card(legal_t, legal_s)
+
+
+#: breaks R-PLAY-4 in about one deal in a hundred (a bot wrong only sometimes)
+RARE_CHEAT = PolicySet("rare_cheat", card=lowest_in_hand_with_t19_to_t21)
+
 CHEATS = {
     "card": PolicySet("cheat_card", card=lowest_in_hand),
     "bid": PolicySet("cheat_bid", bid=bid_nine),
     "ecart": PolicySet("cheat_ecart", bid=garde, ecart=ecart_kings),
     "poignee": PolicySet("cheat_poignee", poignee=always_triple),
     "call": PolicySet("cheat_call", bid=take_garde_contre, call=call_trump),
+}
+
+
+# --- misbehaving functions: an exception, an out-of-bounds write, a loop that never ends ------
+
+@njit(SIG, cache=True)
+def divide_by_zero_at_trick_3(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    if popcount(hand_t) + popcount(hand_s) == 15:  # its fourth card at table 4 (18 cards)
+        return 10 // (arg - arg)
+    return lowest_card(legal_t, legal_s)
+
+
+@njit(SIG, cache=True)
+def write_past_out(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    out[out.shape[0] + seat] = 1  # one past the end of the écart array, or further
+    return lowest_card(legal_t, legal_s)
+
+
+@njit(SIG, cache=True)
+def loop_forever(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    k = np.int64(1)
+    while k != 0:  # k is never 0: the function never returns
+        k = (k * 3 + 1) % 1000003 + 1
+        out[0] = k
+    return lowest_card(legal_t, legal_s)
+
+
+MISBEHAVING = {
+    "raises": PolicySet("divider", card=divide_by_zero_at_trick_3),
+    "out_of_bounds": PolicySet("scribbler", card=write_past_out),
+    "loops": PolicySet("looper", card=loop_forever),
 }

@@ -6,6 +6,7 @@ theirs (this folder is on ``sys.path`` under pytest, see tests/helpers_bots.py).
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -202,3 +203,106 @@ def test_cli_calibration_on_few_deals_warns_on_one_line_and_still_writes(capsys,
     assert err.count("\n") == 1 and err.startswith("tarotsim: warning: the thresholds rest on too little data: ")
     assert "fewer than 20,000" in err and str(cal) in err
     assert json.loads(cal.read_text())["deals"] == 2000
+
+
+# ---------------------------------------------------------------------------------------------
+# bounded parallelism: at most what the machine and the work can use, the absurd refused
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["simulate", "--deals", "10", "--threads", "9223372036854775807"], "--threads"),
+    (["tournament", "--bots", "heuristic,random,random,random", "--deals", "10", "--threads", "5000"], "--threads"),
+    (["study", "bidding", "--deals", "10", "--threads", "99999999999999999999"], "--threads"),
+    (["simulate", "--deals", "10", "--dask-local", "99999999999999999999"], "--dask-local"),
+    (["replay", "--workers", "4097", "-"], "--workers"),
+])
+def test_an_absurd_worker_count_is_one_line_exit_2_before_any_work(capsys, argv, flag):
+    code, out, err = cli(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"tarotsim: error: {flag} ") and "give 1 to 4,096" in err
+
+
+def test_a_worker_count_above_the_cores_is_lowered_with_one_line(capsys, monkeypatch):
+    from tarotsim import parallel
+
+    monkeypatch.setattr(parallel, "available_cores", lambda: 2)
+    code, out, err = cli(capsys, "simulate", "--deals", "300", "--seed", "1", "--threads", "1000")
+    assert code == 0 and err == "tarotsim: --threads 1000 lowered to 2: this process may use 2 core(s)\n"
+    assert "2 thread(s)" in out
+    code, out, err = cli(capsys, "simulate", "--deals", "1", "--seed", "1", "--threads", "2")
+    assert code == 0 and err == "tarotsim: --threads 2 lowered to 1: the work is 1 deal(s)\n"
+
+
+def test_replay_starts_no_more_processes_than_cores_and_chunks(capsys, monkeypatch, tmp_path):
+    """`replay --workers 1000` starts at most a process per core and per chunk of records."""
+    import concurrent.futures
+    import json
+
+    from tarotsim import parallel
+    from tarotsim import simulate as sim
+
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in sim.records("4", 1, range(600))))  # 3 chunks of 256
+    started = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def counting(n, *a, **k):
+        started.append(n)
+        return real(n, *a, **k)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
+    for cores, expected, why in ((2, 2, "this process may use 2 core(s)"), (16, 3, "the work is 3 chunk(s) of 256 records")):
+        monkeypatch.setattr(parallel, "available_cores", lambda cores=cores: cores)
+        started.clear()
+        code, out, err = cli(capsys, "replay", "--workers", "1000", str(path))
+        assert code == 0 and out.endswith("600 record(s) replayed, 0 bad\n")
+        assert started == [expected] and err == f"tarotsim: --workers 1000 lowered to {expected}: {why}\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# a cold numba cache says so, once, and the header says which part of the time was compiling
+
+
+def test_is_cached_tells_a_kernel_numba_has_to_compile_from_one_it_loads(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    from tarotsim._kernels._cache import is_cached
+
+    (tmp_path / "cold_mod.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n"
+                                          "    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("cold_mod")
+    try:
+        assert not is_cached([mod.twice])
+        assert mod.twice(21) == 42 and is_cached([mod.twice])
+        assert is_cached([object()])  # cannot tell: no warning
+    finally:
+        sys.modules.pop("cold_mod", None)
+
+
+@pytest.mark.parametrize("argv,what,head", [
+    (["simulate", "--bots", "random"], "random", 1),
+    (["tournament", "--bots", "heuristic,random,random,random"], "heuristic,random,random,random", 0),
+    (["study", "bidding", "--bots", "random"], "the bidding study of random", 1),
+])
+def test_a_cold_cache_is_told_before_compiling_and_the_header_says_the_compile_time(capsys, monkeypatch, argv,
+                                                                                    what, head):
+    import re
+
+    from tarotsim._kernels import _cache
+
+    monkeypatch.setattr(_cache, "is_cached", lambda kernels: False)  # as on a first run
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the notice is for a terminal
+    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    # on a line of its own, over a progress bar already drawn (the bar is drawn again below it)
+    assert code == 0 and re.search(rf"(^|\r\x1b\[K)tarotsim: compiling the kernels for {what}, once: about \d+ s "
+                                   r"\(numba keeps them in its cache\)\n", err), err
+    assert re.search(r" s\b.* \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[head])
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)  # a pipe or a log: only the header says it
+    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    assert code == 0 and err == ""
+    assert re.search(r" \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[head])
+    monkeypatch.undo()
+    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    assert code == 0 and err == "" and "compiling" not in out

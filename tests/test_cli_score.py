@@ -104,6 +104,18 @@ def test_options_lists_every_variant(capsys):
     assert code == 0
     for name in ("pab_multiplied", "poignee_to", "defence_slam_bonus", "misere", "excuse_slam_lead"):
         assert name in out
+    # the columns never run together: each row is 4 cells apart by two spaces or more, aligned
+    import re
+
+    from tarotsim.rules import OPTION_SPECS
+    lines = out.splitlines()
+    assert len(lines) == 1 + len(OPTION_SPECS) and lines[0].split() == ["option", "default", "values", "what", "it",
+                                                                        "sets"]
+    cells = [re.split(r" {2,}", line, maxsplit=3) for line in lines]
+    assert all(len(c) == 4 for c in cells), [c for c in cells if len(c) != 4]
+    starts = {tuple(line.index(c, len(" ".join(row[:i]))) for i, c in enumerate(row)) for line, row in zip(lines, cells)}
+    assert len(starts) == 1  # every column starts at one place
+    assert "excuse_slam_lead          either_side  either_side | attack_only    which side" in out
 
 
 SHEET = """taker,contract,oudlers,points,defence_points,petit_au_bout,poignees,chelem

@@ -34,7 +34,7 @@ def test_show_line_is_the_display_of_that_record_and_json_is_the_record(capsys):
 
 
 def test_show_a_simulated_deal_from_its_record_as_from_its_seed(capsys, tmp_path):
-    rec = sim.records(Rules("5"), 7, [12])[0]
+    rec = sim.records(Rules("5"), 7, [12], bots="heuristic")[0]  # show's default bots, as simulate's
     path = tmp_path / "deals.jsonl.gz"
     path.write_bytes(gzip.compress((json.dumps(rec) + "\n").encode()))
     from_seed = run(capsys, "show", "--table", "5", "--seed", "7", "--index", "12", "--names", "A,B,C,D,E")
@@ -75,8 +75,6 @@ def bad_file(tmp_path) -> Path:
 
 @pytest.mark.parametrize("line, message", [
     (2, "line 2: a blank line: no deal record there"),
-    (3, "line 3: field scores: recomputed [-52, 104, -52], recorded [-42, 104, -52] (R-SCORE-2)"),
-    (4, "line 4: trick 2, seat 0 plays T8: must follow spades: holds 4S (R-PLAY-4a)"),
     (5, "line 5: malformed JSON: Expecting ',' delimiter (column 13)"),
     (6, "line 6: field piles: missing field: at table 2 each player has 6 piles of 3 cards (R-VAR-TWO)"),
     (7, "line 7: not UTF-8 text (byte 0xe9 at column 1)"),
@@ -87,6 +85,41 @@ def test_show_a_line_that_is_not_a_good_record_is_one_line_exit_2(capsys, tmp_pa
     for extra in ([], ["--json"]):
         code, out, err = run(capsys, "show", str(path), "--line", str(line), *extra)
         assert (code, out, err) == (2, "", f"tarotsim: error: {path}: {message}\n")
+
+
+@pytest.mark.parametrize("line, message", [
+    (3, "line 3: field scores: recomputed [-52, 104, -52], recorded [-42, 104, -52] (R-SCORE-2)"),
+    (4, "line 4: trick 2, seat 0 plays T8: must follow spades: holds 4S (R-PLAY-4a)"),
+])
+def test_show_a_record_replay_flags_shows_it_as_recorded_with_a_warning(capsys, tmp_path, line, message):
+    """The very record `replay` names as bad can be looked at: shown as recorded, the problem on stderr."""
+    path = bad_file(tmp_path)
+    rec = json.loads(path.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1])
+    code, out, err = run(capsys, "show", str(path), "--line", str(line))
+    assert code == 0 and out == format_record(rec) + "\n"
+    assert err == f"tarotsim: warning: {path}: {message}; shown as recorded\n"
+    code, out, err = run(capsys, "replay", "--verify", str(path))
+    assert f"line {line}: BAD  {message.split(': ', 1)[1]}" in out
+
+
+def test_show_and_replay_verify_name_a_record_whose_seed_or_index_was_edited(capsys, tmp_path):
+    """DESIGN §3: a record with a seed and an index holds the deal they deal; an edited one is
+    flagged by replay --verify, and shown with a warning (not with a false identity alone)."""
+    rec = sim.records(Rules("4"), 7, [12], bots="heuristic")[0]
+    for field, value in (("seed", 8), ("index", 13)):
+        edited = dict(rec, **{field: value})
+        path = tmp_path / f"{field}.jsonl"
+        path.write_text(json.dumps(edited) + "\n")
+        seed, index = edited["seed"], edited["index"]
+        what = (f"deal ({seed}, {index}) is dealt by seat 1, not seat 0" if field == "index" else
+                f"field hands[0]: deal ({seed}, {index}) deals seat 0 other cards")
+        code, out, err = run(capsys, "replay", "--verify", str(path))
+        assert code == 1 and what in out and "the record's seed or index was edited" in out, out
+        code, out, err = run(capsys, "show", str(path))
+        assert code == 0 and what in err and err.startswith("tarotsim: warning: ") and err.count("\n") == 1
+    path = tmp_path / "ok.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    assert run(capsys, "replay", "--verify", str(path))[0] in (0, None)
 
 
 def test_show_line_1_of_the_bad_file_is_fine(capsys, tmp_path):

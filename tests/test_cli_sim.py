@@ -28,8 +28,8 @@ def test_simulate_json_matches_the_library_and_any_thread_count(capsys):
     code, out, _ = run(capsys, "simulate", "--table", "5", "--deals", "3000", "--seed", "9", "--json",
                        "--threads", "2")
     d = json.loads(out)
-    ref = sim.aggregate(Rules("5"), 9, 0, 3000)
-    assert code == 0 and d["seed"] == 9 and d["deals"] == 3000
+    ref = sim.aggregate(Rules("5"), 9, 0, 3000, bots="heuristic")  # the command's default bots
+    assert code == 0 and d["seed"] == 9 and d["deals"] == 3000 and d["bots"] == "heuristic"
     assert d["taken"] == ref.taken and d["mean_score"] == ref.mean_score
 
 
@@ -99,7 +99,7 @@ def test_show_is_readable_and_json_is_the_record(capsys):
         assert word in out
     _, out, _ = run(capsys, "show", "--table", "5", "--seed", "7", "--index", "12", "--json")
     rec = json.loads(out)
-    assert rec == sim.records(Rules("5"), 7, [12])[0]
+    assert rec == sim.records(Rules("5"), 7, [12], bots="heuristic")[0]  # the command's default bots
     verify(rec)
 
 
@@ -124,3 +124,16 @@ def test_replay_examples(capsys):
     from pathlib import Path
     code, out, _ = run(capsys, "replay", str(Path(__file__).parent / "data" / "examples.jsonl"), "--verify")
     assert code == 0 and "6 record(s) verified, 0 bad" in out
+
+
+def test_simulate_plays_heuristic_bots_by_default_and_calls_random_a_baseline(capsys):
+    """A newcomer's first screen shows a sensible game; random stays one flag away, labelled."""
+    code, out, err = run(capsys, "simulate", "--deals", "2000", "--seed", "1")
+    assert code == 0 and out.splitlines()[0].endswith("· seed 1 · bots heuristic")
+    ref = sim.aggregate(Rules("4"), 1, 0, 2000, bots="heuristic")
+    assert f"mean score of the taker: {ref.mean_taker_score:+.2f}" in out and ref.mean_taker_score > 0
+    code, out, err = run(capsys, "simulate", "--deals", "2000", "--seed", "1", "--bots", "random")
+    assert code == 0
+    assert out.splitlines()[0].endswith("· bots random (random: a baseline, uniform over the legal choices)")
+    code, out, err = run(capsys, "bots")
+    assert "random     uniform over the legal choices: a baseline to compare bots with" in out

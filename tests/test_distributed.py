@@ -119,8 +119,15 @@ def test_a_worker_killed_during_the_run_changes_no_total(client):
             killed.append(pids[0])
             os.kill(pids[0], signal.SIGKILL)
 
-    on_dask = shards.execute(job, executor=tdist.executor(client=client, task_deals=100_000, progress=kill_once))
+    lines = []
+    on_dask = shards.execute(job, executor=tdist.executor(client=client, task_deals=100_000, progress=kill_once,
+                                                          log=lines.append))
     assert killed and on_dask.done == [(0, 1_200_000)]
+    # the re-run is told, and the progress lines reach the end of the run
+    assert any(line.startswith("dask: worker ") and line.endswith("left the cluster: the scheduler runs its "
+                                                                   "task(s) again on another worker")
+               for line in lines), lines
+    assert lines[-1] == "dask: 1,200,000 of 1,200,000 deals done"
     local = shards.execute(job, threads=2)
     assert (on_dask.totals == local.totals).all()
     client.wait_for_workers(2, timeout=60)  # the nanny restarted it: the cluster is whole again
@@ -145,10 +152,53 @@ def test_dask_local_from_the_command_line(capsys, tmp_path, monkeypatch):
         main(argv)
     single = capsys.readouterr().out
     saved = tmp_path / "d.json"
+    from tarotsim._kernels import _cache
+    monkeypatch.setattr(_cache, "is_cached", lambda kernels: False)  # as on a first run: the workers compile
     with pytest.raises(SystemExit) as exc:
         main([*argv, "--dask-local", "2", "--save", str(saved)])
     out, err = capsys.readouterr()
-    assert exc.value.code == 0 and "dask: 1 task(s) of up to 1,000,000 deals on 2 worker(s)" in err
+    assert "tarotsim: dask: the workers compile the kernels first, once: about " in err
+    # one task: one worker process is all the run can use (tarotsim.parallel.bounded_workers)
+    assert exc.value.code == 0 and "tarotsim: --dask-local 2 lowered to 1: the work is 1 task(s)\n" in err
+    assert "dask: 1 task(s) of up to 1,000,000 deals on 1 worker(s)" in err
     strip = (lambda text: "\n".join(line for line in text.splitlines() if "thread(s)" not in line))
-    assert strip(out) == strip(single) and "2 thread(s)" in out
-    assert shards.load(str(saved)).threads == 2
+    assert strip(out) == strip(single) and "1 thread(s)" in out
+    assert shards.load(str(saved)).threads == 1
+
+
+@pytest.mark.parametrize("address,why", [
+    ("nonsense", "not a scheduler address (missing port number in address 'nonsense')"),
+    ("", "an empty address"),
+    ("tcp://localhost:99999", "not a scheduler address (host 'localhost', port 99999)"),
+])
+def test_a_bad_scheduler_address_is_one_line_at_once(capsys, tmp_path, address, why):
+    """No connection is tried (a client built on a bad address hangs 20 s on its way out)."""
+    import time
+
+    t0 = time.monotonic()
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--deals", "100", "--scheduler", address, "--save", str(tmp_path / "s.json")])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == "" and err.count("\n") == 1 and time.monotonic() - t0 < 10
+    assert err.startswith(f"tarotsim: error: --scheduler{' ' + address if address else ''}: {why}")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_bot_error_under_dask_local_is_the_one_line_of_a_local_run(tmp_path):
+    """No worker traceback before it: the task's error comes back and is told as a local run tells it."""
+    import subprocess
+    import sys
+
+    (tmp_path / "cheat_mod.py").write_text("from helpers_policy import RARE_CHEAT as CHEAT\n")
+    tests = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), tests, REPO]))
+    argv = [sys.executable, "-m", "tarotsim.cli", "simulate", "--deals", "3000", "--seed", "3", "--bots",
+            "heuristic,heuristic:garde=30,cheat_mod:CHEAT,heuristic:prise=20"]
+    local = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+    dask = subprocess.run(argv + ["--dask-local", "2"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=600)
+    assert local.returncode == dask.returncode == 2 and local.stdout == dask.stdout == ""
+    line = local.stderr
+    assert line.startswith("tarotsim: error: bot rare_cheat at seat 2, deal (3, ") and line.count("\n") == 1
+    assert dask.stderr.endswith(line) and "Traceback" not in dask.stderr and "Compute Failed" not in dask.stderr
+    assert all(x.startswith("tarotsim: ") for x in dask.stderr.splitlines()), dask.stderr

@@ -64,7 +64,7 @@ def test_every_build_names_its_out_of_line_closures_apart():
     from tarotsim._builds import deal as _deal, pimc as _pimc
     from tarotsim._kernels import play
 
-    builds = [play._play_random, play._play_random_two, _deal._play_bots, _deal._play_traced, _pimc._play_pimc,
+    builds = [play.play_random, play.play_random_two, _deal._play_bots, _deal._play_traced, _pimc._play_pimc,
               _deal.BOTS_PARTS["play_rest"]]
     names = [b.py_func.__qualname__ for b in builds]
     assert len(set(names)) == len(names), names

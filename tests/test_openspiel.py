@@ -68,3 +68,15 @@ def test_without_the_extra_the_error_names_the_install_command(monkeypatch):
         importlib.import_module("tarotsim.openspiel_game")
     assert str(err.value) == "tarotsim.openspiel_game needs OpenSpiel: pip install 'tarotsim[openspiel]'"
     assert og.SHORT_NAME == "python_french_tarot"
+
+
+def test_an_impossible_chance_action_is_refused_at_once_R_CARD_1():
+    """Each of the 78 cards is dealt once (R-CARD-1): a card dealt already, or no card at all, is
+    refused when it is applied, and the state is left as it was."""
+    game = pyspiel.load_game("python_french_tarot")
+    state = game.new_initial_state()
+    state.apply_action(5)
+    for action, why in ((5, "chance action 5: T5 is dealt already"), (78, "chance action 78: not a card id 0..77")):
+        with pytest.raises(ValueError, match=why):
+            state.apply_action(action)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 77

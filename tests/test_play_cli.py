@@ -162,7 +162,11 @@ def check_game(tmp_path, capsys, table, seed, seat, person, kinds_needed, option
     if any(rule.startswith("R-PLAY-4") for _, rule in person.refusals):  # in the person's words
         assert re.search(r"refused: must (follow|trump|overtrump|play a trump)[^\n]*: you hold ", out)
     assert "not understood: 'xyzzy' is not a bid" in out
-    assert f"hint: {interactive.hint_bot_name(rules)} would bid" in out
+    name = interactive.hint_bot_name(rules)
+    assert f"hint: {name} would bid" in out
+    # the first hint says it is thinking (and, with a cold numba cache, that it compiles first), once
+    assert out.count(f"hint: {name} is thinking") == 1 and out.index(f"hint: {name} is thinking") < out.index(
+        f"hint: {name} would bid")
     assert "the auction (R-BID-2)" in out  # the answer to ?
     # the final scores: the sheet's totals are the records' scores, summed
     assert totals_line(out) == [sum(r["scores"][s] for r in records) for s in range(rules.n_seats)]
@@ -352,9 +356,11 @@ def test_records_that_cannot_be_written_stop_with_one_line(tmp_path):
 
 
 def test_question_mark_at_a_card_names_the_duty():
-    """`?` at a restricted card decision says why, with the rule (R-PLAY-4a, R-PLAY-4b, R-PLAY-4c)."""
+    """`?` at a restricted card decision says why, with the rule (R-PLAY-4a, R-PLAY-4b, R-PLAY-4c),
+    and offers the Excuse (R-EXC-1) only to a player who holds it."""
     rules = Rules("4")
-    for index in range(20):
+    seen = set()
+    for index in range(60):
         game = Game(rules, 3, index)
         rng = Rng.for_deal(3, index, STREAM_BOTS)
         while (d := game.decision) is not None:
@@ -363,10 +369,50 @@ def test_question_mark_at_a_card_names_the_duty():
                 with pytest.raises(IllegalPlayError) as e:
                     game.verify_play(next(c for c in game.hand(d.seat) if c not in game.legal_cards()))
                 text = session.explain(game)
-                assert f"({e.value.rule_id})" in text and "the Excuse may always be played instead (R-EXC-1)" in text
-                return
+                holds = Card.parse("EX") in game.hand(d.seat)
+                assert f"({e.value.rule_id})" in text
+                assert ("the Excuse may always be played instead (R-EXC-1)" in text) == holds, text
+                seen.add(holds)
+                if seen == {True, False}:
+                    return
+                break
             game.apply(heuristic().choose(game.view(d.seat), game.legal_actions(), rng))
-    raise AssertionError("no restricted card decision in 20 deals")
+    raise AssertionError("no restricted card decision with and without the Excuse in 60 deals")
+
+
+def test_the_partner_line_says_what_the_seat_knows_at_table_5_R_CALL_2():
+    """A taker who called his own king knows he plays alone; the holder of the called card knows
+    he is the partner (the view tells him); the others do not know yet (R-CALL-2, R-CALL-3)."""
+    rules = Rules("5")
+    found = {}
+    for index in range(200):
+        game = Game(rules, 5, index)
+        rng = Rng.for_deal(5, index, STREAM_BOTS)
+        while (d := game.decision) is not None and d.kind != "call":
+            game.apply(heuristic().choose(game.view(d.seat), game.legal_actions(), rng))
+        if d is None:
+            continue
+        taker = d.seat
+        kings = [c for c in game.legal_actions() if c.rank == 14]
+        own = [c for c in kings if c in game.hand(taker)]
+        other = [c for c in kings if any(c in game.hand(s) for s in range(5) if s != taker)]  # not in the chien
+        case = "own" if own and "own" not in found else "other" if other and "other" not in found else None
+        if case is None:
+            continue
+        called = (own or other)[0] if case == "own" else other[0]
+        game.apply(called)
+        holder = next(s for s in range(5) if called in game.hand(s))
+        views = {s: interactive.Session(rules, s, [None] * 5, 5, color=False).format_view(game) for s in range(5)}
+        bystander = next(s for s in range(5) if s not in (taker, holder))
+        found[case] = (views[taker], views[holder], views[bystander])
+        if len(found) == 2:
+            break
+    taker_view, _, bystander_view = found["own"]
+    assert "partner nobody: you hold the card you called, you play alone (R-CALL-2)" in taker_view
+    assert "partner not known yet" in bystander_view
+    taker_view, holder_view, bystander_view = found["other"]
+    assert "partner not known yet" in taker_view and "partner not known yet" in bystander_view
+    assert "partner you\n" in holder_view
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,3 +500,24 @@ def test_play_table_2_shows_no_card_under_a_top_played_in_the_trick():
                 return
             game.apply(heuristic().choose(v, game.legal_actions(), rng))
     raise AssertionError(f"only {checked} met in 40 deals")
+
+
+def test_records_are_appended_only_to_a_records_file(capsys, tmp_path):
+    """--records never glues JSON onto a file of another kind; a records file whose last line is
+    not ended gets its newline first, so every line stays one record."""
+    notes = tmp_path / "notes.csv"
+    notes.write_text("name,score\nEmma,12\n")
+    with pytest.raises(SystemExit) as e:
+        main(["play", "--seed", "3", "--deals", "1", "--records", str(notes)])
+    out, err = capsys.readouterr()
+    assert e.value.code == 2 and out == "" and err.count("\n") == 1
+    assert err == (f"tarotsim: error: --records {notes} is not a deal-records file (line 1: malformed JSON: "
+                   f"Expecting value (column 1)): name another file\n")
+    assert notes.read_text() == "name,score\nEmma,12\n"
+    lines, records, _ = script(Rules("4"), 3, 0, 1, Person())
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps(records[0]))  # one record, its line not ended
+    res = CliRunner().invoke(cli, ["play", "--seed", "3", "--deals", "1", "--records", str(path)],
+                             input="".join(f"{x}\n" for x in lines))
+    assert res.exit_code == 0, res.output
+    assert [json.loads(x) for x in path.read_text().splitlines()] == records * 2

@@ -150,3 +150,112 @@ def test_a_new_policy_set_does_not_recompile_the_kernels():
     # one build for tables with policy sets (and at most one more without any)
     assert sum("FunctionType" in str(sig) for sig in P.run_aggregate_bots.signatures) == 1
     assert sm.deals == 50
+
+
+# --- a policy set that raises, writes out of bounds or never returns -------------------------
+
+def _cli(capsys, *argv):
+    from tarotsim.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_a_raising_policy_set_stops_at_its_first_deal_naming_bot_seat_deal_and_decision():
+    """The kernels pass the exception on; the first deal that raises is named, whatever the threads."""
+    from helpers_policy import MISBEHAVING
+
+    from tarotsim.engine import BotRaisedError
+
+    r = Rules("4")
+    bots = ["heuristic", MISBEHAVING["raises"], "heuristic", "heuristic"]
+    with pytest.raises(BotRaisedError) as one:
+        simulate.aggregate(r, 5, 0, 3000, bots=bots, threads=1)
+    msg = str(one.value)
+    assert msg.startswith("bot divider raised ZeroDivisionError: ") and "at seat 1, deal (5, " in msg, msg
+    assert msg.endswith("(card decision)")
+    with pytest.raises(BotRaisedError) as two:
+        simulate.facts(r, 5, 0, 3000, bots=bots, threads=2, chunk_size=37)
+    assert str(two.value) == msg
+    index = one.value.index
+    assert simulate.facts(r, 5, 0, index, bots=bots).size == index  # the deals before it play through
+    with pytest.raises(BotRaisedError) as three:
+        simulate.records(r, 5, [index + 1, index, 0], bots=bots)
+    assert str(three.value) == msg
+
+
+@pytest.mark.parametrize("argv", [["simulate", "--deals", "3000"], ["tournament", "--deals", "3000"],
+                                  ["study", "bidding", "--deals", "3000"], ["show", "--index", "{index}"]])
+def test_cli_raising_policy_set_is_one_line_exit_2(capsys, tmp_path, monkeypatch, argv):
+    from helpers_policy import MISBEHAVING
+
+    (tmp_path / "bad_mod.py").write_text("from helpers_policy import MISBEHAVING\nRAISES = MISBEHAVING['raises']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bots = ["heuristic", MISBEHAVING["raises"], "heuristic", "heuristic"]
+    with pytest.raises(Exception) as e:
+        simulate.facts(Rules("4"), 5, 0, 3000, bots=bots)
+    argv = [a.replace("{index}", str(e.value.index)) for a in argv]
+    code, out, err = _cli(capsys, *argv, "--seed", "5", "--bots", "heuristic,bad_mod:RAISES,heuristic,heuristic")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("tarotsim: error: bot divider raised ZeroDivisionError: ")
+    assert ", deal (5, " in err and err.endswith("(card decision)\n")
+
+
+def test_check_bots_turns_an_out_of_bounds_write_into_one_line(capsys, tmp_path, monkeypatch):
+    """--check-bots compiles the policy sets with numba's bounds checking (PolicySet.checked)."""
+    from helpers_policy import MISBEHAVING
+
+    checked = MISBEHAVING["out_of_bounds"].checked()
+    assert checked.boundscheck and checked.checked() is checked and checked.name == "scribbler"
+    (tmp_path / "oob_mod.py").write_text("from helpers_policy import MISBEHAVING\nOOB = MISBEHAVING['out_of_bounds']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, err = _cli(capsys, "simulate", "--deals", "100", "--seed", "2", "--check-bots",
+                          "--bots", "oob_mod:OOB,random,random,random")
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err == ("tarotsim: error: bot scribbler raised IndexError: index is out of bounds at seat 0, "
+                   "deal (2, 0) (card decision)\n")
+
+
+def test_a_policy_set_that_never_returns_still_stops_on_sigterm_with_outputs_untouched(tmp_path):
+    """SIGTERM while the kernels are inside a user's function that loops forever: the usual line
+    and exit code, the old records file as it was, no temporary file left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    records = tmp_path / "r.jsonl"
+    records.write_text("old\n")
+    (tmp_path / "loop_mod.py").write_text("from helpers_policy import MISBEHAVING\nLOOPS = MISBEHAVING['loops']\n")
+    driver = (
+        "import os, signal, threading, time\n"
+        "def stop_when_running():  # the kernels run in the workers, once compiled\n"
+        "    while not any(t.name.startswith('tarotsim-worker') for t in threading.enumerate()):\n"
+        "        time.sleep(0.05)\n"
+        "    time.sleep(0.5)\n"
+        "    print('signal', flush=True)\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "threading.Thread(target=stop_when_running, daemon=True).start()\n"
+        "from tarotsim.cli import main\n"
+        f"main(['simulate', '--deals', '1000', '--seed', '1', '--bots', 'loop_mod:LOOPS,random,random,random', "
+        f"'--records', {str(records)!r}])\n")
+    tests = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), tests, os.path.dirname(tests)]))
+    proc = subprocess.Popen([sys.executable, "-c", driver], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "signal\n"
+        t0 = time.monotonic()
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert time.monotonic() - t0 < 60
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert err == "tarotsim: stopped by SIGTERM; no output file was written\n"
+    assert records.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "__pycache__") == ["loop_mod.py", "r.jsonl"]

@@ -162,6 +162,8 @@ def test_merge_refuses_a_truncated_an_edited_or_a_foreign_file(capsys, tmp_path)
         "edited.json": (text.replace('"seed": 11', '"seed": 12'), "checksum does not match"),
         "foreign.json": ('{"format": "tarotsim-deal/1"}', "not a tarotsim saved run"),
         "empty.json": ("", "not a complete tarotsim saved run"),
+        "nested.json": ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply to be a tarotsim saved run"),
+        "long.json": ('{"a": ' + "9" * 5000 + "}", "a JSON number too long to be part of a tarotsim saved run"),
     }
     d = json.loads(text)
     d["totals"][0] += 1  # deals counted no longer match the ranges: re-sealed, still refused
@@ -295,4 +297,48 @@ def test_saved_file_is_readable_json_with_its_configuration(capsys, tmp_path):
     assert cfg["tarotsim"] and [s["label"] for s in cfg["seats"]] == ["greedy"] + ["random"] * 4
     assert all(len(s["params"]) > 0 for s in cfg["seats"])
     np.testing.assert_equal(sorted(d), sorted(["format", "config", "run", "done", "totals", "elapsed_s", "threads",
-                                               "checksum"]))
+                                               "compile_s", "checksum"]))
+
+
+def test_a_deeply_nested_checkpoint_is_one_line_and_kept(capsys, tmp_path):
+    """The checkpoint reader has the guard of every JSON reader (tarotsim.json_input)."""
+    ck = tmp_path / "ck.json"
+    ck.write_text("[" * 100_000 + "]" * 100_000)
+    code, out, err = cli(capsys, *RUNS["simulate"], "--checkpoint", str(ck))
+    assert code == 2 and out == "" and err == f"tarotsim: error: {ck}: JSON nested too deeply to be a tarotsim saved run\n"
+    assert ck.read_text().startswith("[[[") and os.listdir(tmp_path) == ["ck.json"]
+
+
+@pytest.mark.parametrize("stop,code,first", [
+    ("SIGTERM", 128 + 15, "tarotsim: stopped by SIGTERM; "),
+    ("Ctrl-C", 1, "tarotsim: aborted; "),
+])
+def test_an_interrupted_checkpoint_run_says_what_the_checkpoint_holds(capsys, tmp_path, monkeypatch, stop, code,
+                                                                      first):
+    """Not "no output file was written": the checkpoint holds the finished pieces, and the same
+    command resumes from it (to the very report of an uninterrupted run)."""
+    import signal
+
+    from tarotsim.outputs import Terminated
+
+    monkeypatch.setattr(shards, "TASK_DEALS", {"simulate": 700})
+    monkeypatch.setattr(shards, "CHECKPOINT_EVERY", 0.0)
+    ck, saved = tmp_path / "ck.json", tmp_path / "s.json"
+    _, single, _ = cli(capsys, *RUNS["simulate"])
+    real, calls = shards.Job.compute, []
+
+    def compute(self, a, b, **kw):
+        calls.append(a)
+        if len(calls) == 4:  # the warm-up, two pieces, then the signal
+            raise Terminated(signal.SIGTERM) if stop == "SIGTERM" else KeyboardInterrupt
+        return real(self, a, b, **kw)
+
+    monkeypatch.setattr(shards.Job, "compute", compute)
+    got, out, err = cli(capsys, *RUNS["simulate"], "--checkpoint", str(ck), "--save", str(saved))
+    assert got == code and out == ""
+    assert err.strip() == (f"{first}--checkpoint {ck} holds 1,400 of the run's 3,000 deals: the same command "
+                           f"resumes from there; no other output file was written")
+    assert not saved.exists() and shards.load(str(ck)).done == [(0, 1400)]
+    monkeypatch.setattr(shards.Job, "compute", real)
+    got, out, err = cli(capsys, *RUNS["simulate"], "--checkpoint", str(ck))
+    assert got == 0 and "resuming, 1,400 deal(s) done, 1,600 to go" in err and untimed(out) == untimed(single)

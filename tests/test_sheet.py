@@ -178,3 +178,35 @@ def test_game_to_n_points_that_nobody_reached_names_no_winner():
 def test_score_sheet_checks_the_target(until):
     with pytest.raises(SheetError):
         score_sheet(rows_of(EVENING), R4, NAMES, until=until)
+
+
+# --- no silent guess: table 5 without partners, table 2 from two columns ----------------------
+
+def test_table_5_without_a_partner_column_is_refused_R_CALL_2():
+    """Without the column every deal would be scored as the taker alone (R-CALL-2)."""
+    msg = error(b"taker,contract,oudlers,points\nA,garde,2,45\n", list("ABCDE"), Rules("5"))
+    assert msg == ("s.csv: table 5 needs a partner column: each deal's called partner, left empty when the taker "
+                   "played alone (R-CALL-2)")
+    rows = rows_of(b"taker,contract,oudlers,points,partner\nA,garde,2,45,\n", list("ABCDE"), Rules("5"))
+    assert rows[0].facts.partner is None  # the column given, an empty cell: alone
+
+
+def test_table_of_never_guesses_table_2_R_VAR_TWO(capsys, tmp_path):
+    from tarotsim.cli import main
+    from tarotsim.sheet import table_of
+
+    assert table_of(None) == "4" and table_of(["A", "B", "C"]) == "3" and table_of(list("ABCDE")) == "5"
+    for names in (["A", "B"], list("ABCDEF")):
+        with pytest.raises(SheetError):
+            table_of(names)
+    p = tmp_path / "two.csv"
+    p.write_text("taker,contract,oudlers,points,Emma,Nico\nEmma,garde,2,45,100,-100\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["sheet", str(p), "--check"])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err == ("tarotsim: error: the header names 2 players (Emma, Nico): give --table 2 to score the two-player "
+                   "variant (R-VAR-TWO), or --players with every player of the table\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["sheet", str(p), "--check", "--table", "2"])
+    assert exc.value.code == 1 and "1 deal(s) checked" in capsys.readouterr().out  # asked for: scored at table 2

@@ -285,7 +285,9 @@ def test_calibration_round_trip_sets_the_four_thresholds(tmp_path):
 
 
 @pytest.mark.parametrize("text,why", [
-    ("{", "not JSON"),
+    ("{", "malformed JSON"),
+    ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply to be a thresholds file"),
+    ('{"thresholds": {"prise": ' + "9" * 5000 + "}}", "a JSON number too long"),
     ('{"thresholds": {"prise": 1}}', "garde must be a finite number"),
     ('{"format": "other", "thresholds": {}}', "not a thresholds file"),
     ('[1, 2]', "not a thresholds file"),
@@ -417,3 +419,41 @@ def test_study_takes_a_policy_set_and_refuses_a_python_bot(capsys, monkeypatch):
     assert json.loads(out)["bots"] == "eight_trumps,heuristic,heuristic,heuristic"
     code, out, err = cli(capsys, "study", "bidding", "--deals", "20", "--bots", "examples.my_bot:CautiousBot")
     assert code == 2 and "fast path" in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# a policy set that breaks a rule stops the study (no silent loss, R-DEAL-4)
+
+
+def test_a_policy_set_breaking_a_rule_stops_the_study_never_counted_as_petit_sec_R_DEAL_4():
+    """A forbidden card (R-PLAY-4) in one play of the study is the error simulate gives for the same
+    deal played with that contract forced: never a petit sec (R-DEAL-4) that would drop the deal."""
+    from helpers_policy import RARE_CHEAT
+
+    from tarotsim.engine import IllegalPlayError
+
+    bots = ["heuristic", "heuristic", RARE_CHEAT, "heuristic"]
+    with pytest.raises(IllegalPlayError) as e:
+        study.run("4", 3, 3000, bots=bots, threads=2, chunk_size=100)
+    msg = str(e.value)
+    assert "bot rare_cheat at seat 2, deal (3, " in msg and "(R-PLAY-4" in msg, msg
+    index = int(msg.split("deal (3, ")[1].split(")")[0])
+    assert index > 0  # the deals before it are studied, not dropped
+    with pytest.raises(IllegalPlayError) as one:  # the first bad deal, whatever the threads and chunks
+        study.run("4", 3, index + 1, bots=bots, threads=1)
+    assert str(one.value) == msg
+    before = study.run("4", 3, index, bots=bots, threads=1)  # the deals before it: none annulled wrongly
+    f = sim.facts(Rules("4"), 3, 0, index, bots=bots)
+    assert before.annulled == int(np.sum(f["outcome"] == L.OUTCOME_PETIT_SEC))
+
+
+def test_study_with_a_rule_breaking_policy_exits_2_and_writes_no_calibration(capsys, tmp_path, monkeypatch):
+    """``study bidding --calibrate``: one line naming bot, seat, deal and rule; exit 2; no file."""
+    (tmp_path / "cheat_mod.py").write_text("from helpers_policy import RARE_CHEAT as CHEAT\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cal = tmp_path / "cal.json"
+    code, out, err = cli(capsys, "study", "bidding", "--deals", "3000", "--seed", "3", "--threads", "1",
+                         "--bots", "heuristic,heuristic,cheat_mod:CHEAT,heuristic", "--calibrate", str(cal))
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("tarotsim: error: bot rare_cheat at seat 2, deal (3, ") and "(R-PLAY-4" in err
+    assert not cal.exists()

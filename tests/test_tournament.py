@@ -95,7 +95,7 @@ def test_user_bot_example_from_the_readme(capsys):
 
 
 def test_python_random_bot_gives_the_fast_path_summary(capsys):
-    _, fast, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json")
+    _, fast, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json", "--bots", "random")
     _, slow, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json",
                      "--bots", "tarotsim.engine:PyRandomBot")
     f, s = json.loads(fast), json.loads(slow)
@@ -181,3 +181,23 @@ def test_the_library_plays_a_python_bot_on_the_slow_path_by_itself():
     slow = run(Rules("4"), 3, 40, [Player("py", "py", obj=PyRandomBot())] + [Entry("random", "random")] * 3)
     fast = run(Rules("4"), 3, 40, [Entry("py", "random")] + [Entry("random", "random")] * 3)
     assert slow.pairs == fast.pairs and slow.bots == fast.bots
+
+
+def test_a_block_of_a_tournament_is_shared_between_its_threads(monkeypatch):
+    """Runner.block cuts its block into one chunk per thread: a block of a tournament (20,000
+    deals) in one chunk of the kernels' size (65,536) would run on one core whatever --threads."""
+    from tarotsim import simulate as sim
+    from tarotsim.players import Runner, parse_players
+
+    calls = []
+    real = sim.facts
+
+    def facts(*a, **k):
+        calls.append((k["threads"], k["chunk_size"]))
+        return real(*a, **k)
+
+    monkeypatch.setattr(sim, "facts", facts)
+    r = Rules("4")
+    for threads in (1, 2, 3):
+        Runner(r, 1, parse_players("greedy,random,random,random", r), threads).block(0, 1000)
+    assert calls == [(1, 1000), (2, 500), (3, 334)]

@@ -2,7 +2,7 @@
 bots' decisions, and the batch loops over those builds.
 
 The kernels (``tarotsim._kernels``) never import the bots: their factories
-(``tarotsim._kernels.play._make_play``, ``tarotsim._kernels.env._make_env_step``) take the bots'
+(``tarotsim._kernels.play.make_play``, ``tarotsim._kernels.env.make_env_step``) take the bots'
 dispatch (``bots.dispatch.DISPATCH``) as an argument, and this package hands it to them:
 
 * ``deal.py``: the bots build of the deal kernel, its traced twin and their batch kernels;

@@ -21,7 +21,7 @@ from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import BOT_RANDOM, L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
-from tarotsim._kernels.play import _accumulate, _make_play, _play_random, _store_facts
+from tarotsim._kernels.play import accumulate_deal, make_play, play_random, store_facts
 from tarotsim._kernels.workspace import new_buffer
 from tarotsim.rules import RV_N_SEATS, RV_TABLE, TABLE_2
 
@@ -31,8 +31,8 @@ from . import sources
 
 #: the bots build's inner steps: the search (``bots/search.py``) finishes its sampled deals with its ``_play_rest``
 BOTS_PARTS: dict = {}
-_play_bots = _make_play(DISPATCH, parts=BOTS_PARTS)
-_play_traced = _make_play(DISPATCH, TRACE=True)
+_play_bots = make_play(DISPATCH, parts=BOTS_PARTS)
+_play_traced = make_play(DISPATCH, TRACE=True)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -54,7 +54,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
     if traced:
         _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
     else:
-        _play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
+        play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
 
 
 @njit(cache=True, nogil=True)
@@ -63,7 +63,7 @@ def run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params,
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
         _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _store_facts(log, out, i)
+        store_facts(log, out, i)
         if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
             return
 
@@ -74,7 +74,7 @@ def run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kin
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
         _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
+        accumulate_deal(log, acc, rv[RV_N_SEATS])
         if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
             return
 

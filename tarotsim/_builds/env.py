@@ -13,19 +13,19 @@ from pathlib import Path
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.env import _make_env_step
+from tarotsim._kernels.env import make_env_step
 
 from bots.dispatch import DISPATCH
 
 from . import sources
 
-_step_bots = _make_env_step(DISPATCH)
+_step_bots = make_env_step(DISPATCH)
 
 
 @njit(cache=True, nogil=True)
 def env_step_bots(rv, cfg, seed, lo, hi, actions, kinds, params, bufs, logs, est, bsts, obs, masks, to_play,
                   rewards, terminated, final_logs):
-    """The step kernel with the opponents' bots (``tarotsim._kernels.env._make_env_step``)."""
+    """The step kernel with the opponents' bots (``tarotsim._kernels.env.make_env_step``)."""
     _step_bots(rv, cfg, seed, lo, hi, actions, kinds, params, None, bufs, logs, est, bsts, obs, masks, to_play,
                rewards, terminated, final_logs)
 

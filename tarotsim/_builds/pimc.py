@@ -16,7 +16,7 @@ from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
-from tarotsim._kernels.play import _accumulate, _make_play, _store_facts
+from tarotsim._kernels.play import accumulate_deal, make_play, store_facts
 from tarotsim._kernels.workspace import BUF_LEN
 from tarotsim.rules import RV_N_SEATS
 
@@ -29,7 +29,7 @@ from . import sources
 
 @njit(cache=True, nogil=True)
 def new_pimc_buffer():
-    """A deal buffer with the searches' scratch after it (``play.new_buffer`` + :data:`PIMC_LEN` +
+    """A deal buffer with the searches' scratch after it (``workspace.new_buffer`` + :data:`PIMC_LEN` +
     ``bid_search.BID_LEN``)."""
     return np.zeros(BUF_LEN + PIMC_LEN + BID_LEN, dtype=np.int64)
 
@@ -37,7 +37,7 @@ def new_pimc_buffer():
 #: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch and the
 #: bid search's decisions), and its inner steps.
 PIMC_PARTS: dict = {}
-_play_pimc = _make_play(DISPATCH, CARD=_card_pimc, DECIDE=SEARCH, parts=PIMC_PARTS)
+_play_pimc = make_play(DISPATCH, CARD=_card_pimc, DECIDE=SEARCH, parts=PIMC_PARTS)
 
 
 # --- batch kernels of the pimc build (as ``_deal.run_*_bots``) -----------------------------------
@@ -48,7 +48,7 @@ def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params,
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
         _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _store_facts(log, out, i)
+        store_facts(log, out, i)
         if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
             return
 
@@ -59,7 +59,7 @@ def run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kin
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
         _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
+        accumulate_deal(log, acc, rv[RV_N_SEATS])
         if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
             return
 
@@ -80,7 +80,7 @@ def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
         _play_pimc(rv, seed, start + i, np.int64(-1), np.int64(0), kinds, params, None, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
+        accumulate_deal(log, acc, rv[RV_N_SEATS])
     for k in range(3):
         stats[k] += buf[BUF_LEN + PW_STATS + k]
 

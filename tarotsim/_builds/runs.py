@@ -37,6 +37,45 @@ def _pimc(kinds):
     return None
 
 
+#: About how long numba takes to compile each build's batch kernels, once (seconds, one core of
+#: the 2-core machine of BENCHMARKS.md), for the notice of a cold cache: the random build, the
+#: bots build (greedy, heuristic, policy sets), the pimc build, and the bidding study's loops.
+COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "study": 20, "study_pimc": 40}
+
+
+def build(kinds) -> str:
+    """The build of the deal kernel that plays these seats: ``random``, ``pimc`` or ``bots``."""
+    return "random" if _all_random(kinds) else "pimc" if _pimc(kinds) is not None else "bots"
+
+
+def first_kernel(kinds, what: str = "aggregate") -> tuple:
+    """The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
+    ``facts`` for ``tournament``, ``study`` for the bidding study) and about how long compiling
+    it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
+    notice of a cold numba cache checks and says."""
+    b = build(kinds)
+    if what == "study":
+        from . import study
+        return (study.run_study_pimc, COMPILE_SECONDS["study_pimc"]) if b == "pimc" else \
+            (study.run_study, COMPILE_SECONDS["study"])
+    search = _pimc(kinds)
+    kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots),
+               "pimc": (search.run_aggregate_pimc, search.run_facts_pimc) if search is not None else ()}[b]
+    return kernels[what == "facts"], COMPILE_SECONDS[b]
+
+
+def hint_kernels(name: str) -> tuple[list, int]:
+    """The kernels a registered bot's decisions call on the slow path (``tarotsim play``'s hint
+    through its adapter) and about how long compiling them takes, once."""
+    from bots import dispatch
+
+    kernels = [dispatch.decide_bid, dispatch.decide_card]
+    if name == "pimc":
+        from .pimc import decide_pimc_card
+        return kernels + [decide_pimc_card], COMPILE_SECONDS["pimc"]
+    return kernels, COMPILE_SECONDS["bots"]
+
+
 def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
     if _all_random(kinds):

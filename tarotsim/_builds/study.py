@@ -17,7 +17,7 @@ from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.layout import L_HAND_S, L_HAND_T, L_LEN, L_PILES, PILE_CARDS
 from tarotsim.rules import PILE_DEPTH, RV_TABLE, TABLE_2
 from tarotsim._kernels.workspace import new_buffer
-from tarotsim._kernels.study import M_DEALS, N_CONTRACTS, _add_deal, _keep_play, _studied_seat
+from tarotsim._kernels.study import M_DEALS, N_CONTRACTS, _add_deal, _bot_erred, _keep_play, _studied_seat
 
 from bots.heuristic import evaluate
 
@@ -49,7 +49,7 @@ def _seen_at_bid(rv, seat, log):
 
 
 @njit(cache=True, nogil=True)
-def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
+def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc, bad):
     """Study deals ``start .. start + count - 1``, adding into the accumulators.
 
     Parameters
@@ -77,6 +77,9 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
         Per contract and number of oudlers in the hand, modified in place.
     misc : int64[M_LEN]
         Deals, annulled, played; modified in place.
+    bad : int64[BAD_LEN]
+        Set to the deal and contract in which a policy set chose what the rules forbid; the loop
+        stops there (``-1`` left when none).
     """
     buf = new_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)
@@ -90,6 +93,8 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
             if contracts[c] != 0:
                 # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
                 _play_bots(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+                if _bot_erred(log, index, c, bad):
+                    return
                 ok = _keep_play(log, seat, c, score, made)
                 if not ok:
                     break
@@ -109,7 +114,8 @@ def add_played_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin,
 
 
 @njit(cache=True, nogil=True)
-def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc):
+def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc,
+                   bad):
     """:func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
     kernel (``pimc._play_pimc``, whose buffer carries the search's scratch)."""
     buf = new_pimc_buffer()
@@ -123,6 +129,8 @@ def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, cont
         for c in range(N_CONTRACTS):
             if contracts[c] != 0:
                 _play_pimc(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+                if _bot_erred(log, index, c, bad):
+                    return
                 ok = _keep_play(log, seat, c, score, made)
                 if not ok:
                     break

@@ -59,3 +59,13 @@ def guard_cache(tag: str, dispatchers, files: Iterable[Path]) -> None:
                 Path(stamp).write_text(digest)
     except Exception:
         pass
+
+
+def is_cached(dispatchers) -> bool:
+    """Whether numba's cache holds an entry for each of ``dispatchers`` (cached njit functions), so
+    that their first call loads rather than compiles (a fresh install, or sources changed since the
+    stamp: :func:`guard_cache` flushed them). True when it cannot tell: a guess never warns."""
+    try:  # an index that is missing, stale or empty (what a flush leaves) holds no compiled code
+        return all(bool(d._cache._cache_file._load_index()) for d in dispatchers)
+    except Exception:
+        return True

@@ -2,20 +2,20 @@
 
 ``tarotsim.env.VecEnv`` keeps, per slot, the deal kernel's arrays (workspace and public view
 ``buf``, ``log``: ``play.py``'s layouts) and the state of a deal paused at a decision (``est``,
-``E_*`` below: what ``play._make_play`` keeps in locals between its steps). One call of the step
+``E_*`` below: what ``play.make_play`` keeps in locals between its steps). One call of the step
 kernel takes an action id (:mod:`tarotsim.actions`) per slot, applies it, lets the opponents
 (kernel bots) play until the agent's next decision, and writes the observation
 (:mod:`tarotsim.observations`' layout), the mask of legal action ids and the seat to decide.
 
-The rules are the deal kernel's own steps, imported from ``play.py`` (``_seating``,
-``_deal_cards``, ``_petit_sec``, ``_callable``, ``_set_called``, ``_sides``, ``_poignee_levels``,
-``_show_poignee``, ``_misere_eligible``, ``_declare_misere``, ``_open_trick``, ``_legal``,
-``_call_restriction``, ``_after_lead``, ``_after_card``, ``_close_trick``, ``_track_trick``,
-``_count``, ``_score``), in the order of docs/engine-contract.md; an opponent's decision draws
+The rules are the deal kernel's own steps, imported from ``play.py`` (``seating``,
+``deal_cards``, ``annul_petit_sec``, ``callable_cards``, ``set_called``, ``set_sides``, ``poignee_levels``,
+``show_poignee``, ``misere_eligible``, ``declare_misere``, ``open_trick``, ``legal_masks``,
+``call_restriction``, ``after_lead``, ``after_card``, ``close_trick``, ``track_trick``,
+``count_points``, ``score_deal``), in the order of docs/engine-contract.md; an opponent's decision draws
 from the deal's bots stream as in the deal kernel. Slot ``i`` plays deals ``start + i``,
 ``start + i + N``, ... of ``(seed, index)``; nothing depends on other slots or on threads.
 
-Like the deal kernel it is built by a factory (:func:`_make_env_step`): here with the engine's
+Like the deal kernel it is built by a factory (:func:`make_env_step`): here with the engine's
 random player for the opponents; ``bots/_env.py`` builds it with the bots' dispatch (this module
 never imports the bots).
 """
@@ -43,10 +43,10 @@ from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS, L_CONTRA
 from .masks import SW_KINGS, TW_T2_T20
 from .play import build_name
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
-from .steps import (_after_card, _after_lead, _call_restriction, _callable, _close_trick, _count, _deal_cards,
-                    _declare, _declare_misere, _legal, _misere_eligible, _new_bots_view, _new_deal, _open_trick,
-                    _petit_sec, _poignee_levels, _score, _seating, _set_called, _show_poignee, _sides,
-                    _track_trick)
+from .steps import (after_card, after_lead, call_restriction, callable_cards, close_trick, count_points, deal_cards,
+                    declare, declare_misere, legal_masks, misere_eligible, new_bots_view, new_deal, open_trick,
+                    annul_petit_sec, poignee_levels, score_deal, seating, set_called, show_poignee, set_sides,
+                    track_trick)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, WS_CALLED, WS_ECART_T, WS_HS, WS_HT,
                         WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
 
@@ -73,7 +73,7 @@ E_PICK_S = E_PICK_T + 1
 E_NPICK = E_PICK_S + 1
 E_TR = E_NPICK + 1              # the trick being played
 E_POS = E_TR + 1                # cards already in it
-E_TRICK = E_POS + 1             # play._open_trick's tuple (9 values)
+E_TRICK = E_POS + 1             # steps.open_trick's tuple (9 values)
 E_NLEV = E_TRICK + 9            # poignée levels the seat to decide may show (R-POIG-1)
 E_AVAIL = E_NLEV + 1            # and the trumps it may show (R-POIG-3)
 E_PL_T = E_AVAIL + 1            # per seat, the cards it has played (trump word, suit word)
@@ -120,13 +120,13 @@ def _begin(rv, seed, index, buf, log, e):
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
     miseres = buf[B_MISERES:B_MISERES + MAX_SEATS]
-    dealer, dummy, first = _seating(rv, index, ws)
-    _new_deal(rv, index, -1, dealer, dummy, ws, pub, log, miseres)
-    _new_bots_view(rv, pub)
+    dealer, dummy, first = seating(rv, index, ws)
+    new_deal(rv, index, -1, dealer, dummy, ws, pub, log, miseres)
+    new_bots_view(rv, pub)
     for s in range(MAX_SEATS):  # the slot's log is reused: the 5d dummy's hand is dealt nothing
         log[L_HAND_T + s] = 0
         log[L_HAND_S + s] = 0
-    chien_t, chien_s = _deal_cards(rv, seed, index, first, ws, log)
+    chien_t, chien_s = deal_cards(rv, seed, index, first, ws, log)
     e[E_INDEX] = index
     e[E_FIRST] = first
     e[E_NBIDS] = 0
@@ -146,7 +146,7 @@ def _begin(rv, seed, index, buf, log, e):
         e[E_CEIL + s] = 21
         e[E_MIS + s] = 0
     e[E_SEAT] = first
-    e[E_KIND] = K_DONE if _petit_sec(rv, first, ws, log) else K_BID
+    e[E_KIND] = K_DONE if annul_petit_sec(rv, first, ws, log) else K_BID
     return stream_state(seed, np.uint64(index), U_STREAM_BOTS)
 
 
@@ -157,7 +157,7 @@ def _turn(rv, buf, e):
     seat = e[E_TRICK]
     e[E_SEAT] = seat
     if e[E_TR] == 0:
-        n_lev, avail = _poignee_levels(rv, seat, ws[WS_HT + seat], ws)
+        n_lev, avail = poignee_levels(rv, seat, ws[WS_HT + seat], ws)
         e[E_NLEV] = n_lev
         e[E_AVAIL] = avail
         e[E_KIND] = K_POIGNEE
@@ -173,7 +173,7 @@ def _after_declarations(rv, buf, e, which):
     seat = e[E_SEAT]
     if rv[RV_MISERE]:
         for w in range(which, 2):
-            if _misere_eligible(rv, w, ws[WS_HT + seat], ws[WS_HS + seat]):
+            if misere_eligible(rv, w, ws[WS_HT + seat], ws[WS_HS + seat]):
                 e[E_KIND] = K_MISERE_ATOUT + w
                 return
     e[E_KIND] = K_CARD
@@ -227,7 +227,7 @@ def _after_call(rv, buf, log, e):
     if contract == 2:
         ws[WS_PILE_T] = e[E_CHIEN_T]
         ws[WS_PILE_S] = e[E_CHIEN_S]
-    _sides(rv, taker, ws, log)
+    set_sides(rv, taker, ws, log)
     e[E_KIND] = K_CHELEM
 
 
@@ -247,7 +247,7 @@ def _lay_ecart(rv, buf, log, e, et, es):
     ws[WS_PILE_S] = es
     e[E_PICK_T] = et
     e[E_PICK_S] = es
-    _sides(rv, taker, ws, log)
+    set_sides(rv, taker, ws, log)
     e[E_KIND] = K_CHELEM
 
 
@@ -263,9 +263,9 @@ def _card_legal(rv, buf, e):
     if pos == 0:
         lt, ls = ht, hs
     else:
-        lt, ls = _legal(ht, hs, fixed, e[E_TRICK + 2], e[E_TRICK + 3])
+        lt, ls = legal_masks(ht, hs, fixed, e[E_TRICK + 2], e[E_TRICK + 3])
     if e[E_TR] == 0:
-        ls = _call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+        ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
     return lt, ls
 
 
@@ -311,9 +311,9 @@ def _play_card(rv, buf, log, e, c, policies):
             pub[PUB_H_LEADER + tr] = seat
         pub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
     if pos == 0:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, seat)
+        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
     else:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
             c, bt, seat, fixed, fmask, amask, e[E_TRICK + 4], e[E_TRICK + 5], e[E_TRICK + 6])
     nxt = ws[WS_NEXT + seat]
     tt = e[E_TRICK + 7] | bt
@@ -333,11 +333,11 @@ def _play_card(rv, buf, log, e, c, policies):
         _turn(rv, buf, e)
         return
     trick = (nxt, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts)
-    winner, pab = _close_trick(rv, ws, pub, log, tr, trick)
-    _track_trick(pub, log, ws, tr, na, ws[WS_CALLED], winner, tt, ts)
+    winner, pab = close_trick(rv, ws, pub, log, tr, trick)
+    track_trick(pub, log, ws, tr, na, ws[WS_CALLED], winner, tt, ts)
     if tr == KERNEL_HAND_SIZE[rv[RV_TABLE]] - 1:
-        attack_hp, oudlers, slam_side = _count(rv, ws, log)
-        _score(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, buf[B_STEPS:B_STEPS + ST_LEN],
+        attack_hp, oudlers, slam_side = count_points(rv, ws, log)
+        score_deal(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, buf[B_STEPS:B_STEPS + ST_LEN],
                buf[B_SCORES:B_SCORES + MAX_SEATS], buf[B_MISERES:B_MISERES + MAX_SEATS])
         e[E_KIND] = K_DONE
         return
@@ -347,7 +347,7 @@ def _play_card(rv, buf, log, e, c, policies):
 
 @njit(inline="always")
 def _start_trick(tr, leader, buf, log, e):
-    t = _open_trick(np.int64(tr), leader, log, buf[B_PUB:B_PUB + PUB_LEN])
+    t = open_trick(np.int64(tr), leader, log, buf[B_PUB:B_PUB + PUB_LEN])
     e[E_TR] = tr
     e[E_POS] = 0
     e[E_TRICK] = t[0]
@@ -384,7 +384,7 @@ def _apply(rv, buf, log, e, a, policies):
         if k + 1 == rv[RV_N_ACTIVE]:
             _close_auction(rv, buf, log, e)
     elif kind == K_CALL:  # R-CALL-1
-        _set_called(a, ws, log, pub)
+        set_called(a, ws, log, pub)
         _after_call(rv, buf, log, e)
     elif kind == K_ECART:  # one card of the écart (R-CHIEN-2 in the mask)
         log[L_ECART + e[E_NPICK]] = a
@@ -400,7 +400,7 @@ def _apply(rv, buf, log, e, a, policies):
         log[L_SLAM_ANNOUNCED] = slam
         leader = e[E_FIRST]
         if slam:
-            _declare(log, ws, seat, DECL_CHELEM, 0, 0)
+            declare(log, ws, seat, DECL_CHELEM, 0, 0)
             pub[PUB_SLAM] = 1
             leader = seat
         _start_trick(0, leader, buf, log, e)
@@ -408,12 +408,12 @@ def _apply(rv, buf, log, e, a, policies):
     elif kind == K_POIGNEE:  # R-POIG-1, R-POIG-2, R-POIG-3
         lvl = a - POIGNEE_NONE
         if lvl > 0:
-            _show_poignee(rv, seat, lvl, e[E_AVAIL], ws, pub, log)
+            show_poignee(rv, seat, lvl, e[E_AVAIL], ws, pub, log)
         _after_declarations(rv, buf, e, 0)
     elif kind == K_MISERE_ATOUT or kind == K_MISERE_TETE:  # R-MIS-1
         which = kind - K_MISERE_ATOUT
         if a - MISERE_NO:
-            _declare_misere(seat, which, ws, pub, log, buf[B_MISERES:B_MISERES + MAX_SEATS])
+            declare_misere(seat, which, ws, pub, log, buf[B_MISERES:B_MISERES + MAX_SEATS])
             e[E_MIS + seat] |= np.int64(1) << which
             if policies:
                 pub[PUB_MISERE_KINDS + seat] |= np.int64(1) << which
@@ -445,7 +445,7 @@ def _fill_mask(rv, buf, e, row):
         for b in range(e[E_HIGHEST] + 1, 4):  # R-BID-2: above the highest bid
             row[CONTRACT_BASE + b] = 1
     elif kind == K_CALL:
-        _set_bits(row, 0, np.int64(0), _callable(ws[WS_HS + e[E_SEAT]]))
+        _set_bits(row, 0, np.int64(0), callable_cards(ws[WS_HS + e[E_SEAT]]))
     elif kind == K_ECART:
         # R-CHIEN-2 after each pick: the eligible non-trumps left; trumps T2..T20 while short
         _set_bits(row, 0, np.int64(0), e[E_NORMAL] & ~e[E_PICK_S])
@@ -538,7 +538,7 @@ def _fill_obs(rv, buf, log, e, seat, row):
 
 # --- the step kernel, built for the opponents -------------------------------------------------------
 
-def _make_env_step(BOTS=None):
+def make_env_step(BOTS=None):
     """The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
     bots' dispatch (a ``play.BotDispatch``; ``bots/_env.py``)."""
     POLICIES = BOTS is not None
@@ -563,7 +563,7 @@ def _make_env_step(BOTS=None):
                 bid, bst = random_bid(e[E_HIGHEST], bst)
             return CONTRACT_BASE + bid, bst
         if kind == K_CALL:
-            legal = _callable(hs)
+            legal = callable_cards(hs)
             if POLICIES:
                 b, bst = bot_call(kinds[seat], params, pol, ub, seat, ht, hs, pub, legal, bst)
             else:
@@ -692,13 +692,13 @@ def _make_env_step(BOTS=None):
     return step
 
 
-_step_random = _make_env_step()
+_step_random = make_env_step()
 
 
 @njit(cache=True, nogil=True)
 def env_step_random(rv, cfg, seed, lo, hi, actions, kinds, params, bufs, logs, est, bsts, obs, masks, to_play,
                     rewards, terminated, final_logs):
-    """The step kernel with random opponents (see ``_make_env_step``)."""
+    """The step kernel with random opponents (see ``make_env_step``)."""
     _step_random(rv, cfg, seed, lo, hi, actions, kinds, params, None, bufs, logs, est, bsts, obs, masks, to_play,
                  rewards, terminated, final_logs)
 

@@ -8,31 +8,31 @@ Nothing is allocated per deal; ``play_deal`` is compiled without NRT (no referen
 
 The deal is a short sequence of named steps (``_play``), each citing the rules it implements,
 in the order of docs/engine-contract.md. The steps that ask a bot are built here (closures of
-:func:`_make_play`); the others are the rule steps of ``steps.py``, and the workspace they share
+:func:`make_play`); the others are the rule steps of ``steps.py``, and the workspace they share
 is laid out in ``workspace.py``:
 
 ===========================  ====================================================================
-``_seating``, ``_new_deal``  dealer, 5d dummy, playing order (R-GEN-2, R-DEAL-6); facts' defaults
-``_deal_cards``              shuffle and deal (R-DEAL-1, R-DEAL-2)
-``_lay_piles``               table 2: 6 piles of 3 per player, tops face up (R-VAR-TWO)
-``_petit_sec``               R-DEAL-4 (not at table 2)
+``seating``, ``new_deal``  dealer, 5d dummy, playing order (R-GEN-2, R-DEAL-6); facts' defaults
+``deal_cards``              shuffle and deal (R-DEAL-1, R-DEAL-2)
+``lay_piles``               table 2: 6 piles of 3 per player, tops face up (R-VAR-TWO)
+``annul_petit_sec``               R-DEAL-4 (not at table 2)
 ``_auction``                 R-BID-1, R-BID-2, R-BID-3, or a forced contract
-``_call``, ``_sides``        R-CALL-1; partner and sides (R-CALL-2, R-GEN-3)
+``_call``, ``set_sides``        R-CALL-1; partner and sides (R-CALL-2, R-GEN-3)
 ``_chien_and_ecart``         R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4
 ``_announce_chelem``         R-SLAM-1, leader of trick 1 (R-PLAY-1)
-``_play_rest``               the tricks, then ``_count`` and ``_score``:
+``_play_rest``               the tricks, then ``count_points`` and ``score_deal``:
 ``_first_turn``              poignée (R-POIG-1, R-POIG-2, R-POIG-3), misères (R-MIS-1); not at 2
 ``_card_step``               one card, any trick: R-PLAY-2, R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
-                             R-PLAY-5, R-EXC-1, R-CALL-4; table 2: ``_take_top``
-``_turn_up_piles``           table 2, after each trick: the next card of a pile turns up
-``_close_trick``             winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
+                             R-PLAY-5, R-EXC-1, R-CALL-4; table 2: ``take_top``
+``turn_up_piles``           table 2, after each trick: the next card of a pile turns up
+``close_trick``             winner, the Excuse (R-EXC-2, R-EXC-3, R-EXC-4), petit au bout
                              (R-PAB-1, R-PAB-2), the attack's pile (R-COUNT-1)
-``_count``                   R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2
-``_score``                   ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
+``count_points``                   R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2
+``score_deal``                   ``tarotsim.scoring.score_core`` (R-COUNT-3, R-COUNT-4, R-SCORE-1, ...)
 ===========================  ====================================================================
 
 Table 2 (R-VAR-TWO) runs the same steps, selected by the table code (or by the build: ``TABLE2``
-of :func:`_make_play`): a seat's hand slots
+of :func:`make_play`): a seat's hand slots
 (``WS_HT``, ``WS_HS``) hold what it may play, its hand and its face-up pile tops, so the duties of
 R-PLAY-4 count them all and the card step of the other tables is unchanged; the piles are in the
 workspace (``WS_STACK``, ``WS_HEIGHT``), the tops in the public view (``PUB_TOPS_*``), the dealt
@@ -40,8 +40,8 @@ piles in the log (``L_PILES``) and the chien and écart are made from the hand a
 
 The steps are inlined (one compiled body per build), except ``_first_turn``: numba inlines by
 copying the callee's IR at every level, so a big step nested in others costs seconds of cold
-compile (the comments there give the figures). The small scalar helpers (``_legal``,
-``_after_card``, ``_after_lead``, the random stream and bit tricks) are ``_bits.scalar``: compiled
+compile (the comments there give the figures). The small scalar helpers (``legal_masks``,
+``after_card``, ``after_lead``, the random stream and bit tricks) are ``_bits.scalar``: compiled
 once, inlined by LLVM. A search gets an out-of-line ``_play_rest``. The card loop holds no call
 at tricks 2 and later (trick 1, with its declarations, has a loop of its own; table 2's piles
 give up their played tops after the trick): a call in the loop made LLVM keep the trick's state
@@ -51,9 +51,9 @@ What a deal carries between steps lives in the workspace (``WS_*``), the log and
 only the trick being played is a tuple of locals. So ``_play_rest`` can finish a deal from any
 card, for instance a position set up by a search.
 
-The deal is built by a factory (:func:`_make_play`): here for tables of random bots only
-(:data:`_play_random`, the engine's random player, exactly the random deal of before the other
-bots existed; :data:`_play_random_two` at table 2, so that the piles' steps cost the other tables
+The deal is built by a factory (:func:`make_play`): here for tables of random bots only
+(:data:`play_random`, the engine's random player, exactly the random deal of before the other
+bots existed; :data:`play_random_two` at table 2, so that the piles' steps cost the other tables
 no compile time); the package that owns the bots builds it with its dispatch (a
 :class:`BotDispatch`), the public bookkeeping the bots read (``layout.PUB_*``) and an optional
 decision trace (``tarotsim/_builds/``): the kernels never import the bots.
@@ -84,10 +84,10 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_BOT_ERRORS, A
                      U_LEN)
 from .masks import SW_KINGS, TW_T2_T20
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
-from .steps import (_after_card, _after_lead, _call_restriction, _callable, _close_trick, _count, _deal_cards,
-                    _declare, _declare_misere, _lay_piles, _legal, _misere_eligible, _new_bots_view, _new_deal,
-                    _open_trick, _petit_sec, _poignee_levels, _score, _seating, _set_called, _show_poignee, _sides,
-                    _take_top, _trace, _track_trick, _turn_up_piles)
+from .steps import (after_card, after_lead, call_restriction, callable_cards, close_trick, count_points, deal_cards,
+                    declare, declare_misere, lay_piles, legal_masks, misere_eligible, new_bots_view, new_deal,
+                    open_trick, annul_petit_sec, poignee_levels, score_deal, seating, set_called, show_poignee, set_sides,
+                    take_top, trace_decision, track_trick, turn_up_piles)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, CHIEN_SIZE, N_TRICKS, new_buffer, TR_BID,
                         TR_CALL, TR_CARD, TR_CHELEM, TR_ECART, TR_MISERE, TR_POIGNEE, WS_CALLED, WS_ECART_T, WS_HS,
                         WS_HT, WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
@@ -95,7 +95,7 @@ from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, CH
 
 class BotDispatch(NamedTuple):
     """The bots' decisions as the deal kernel calls them (njit functions, signatures as
-    ``bots.dispatch.bot_*``): what the package that owns the bots hands to :func:`_make_play`,
+    ``bots.dispatch.bot_*``): what the package that owns the bots hands to :func:`make_play`,
     so that the engine never imports it."""
 
     bid: object
@@ -111,7 +111,7 @@ class SearchDecisions(NamedTuple):
     """Decisions made with the deal's context (njit functions): each is called as the
     :class:`BotDispatch` one of the same name is, with ``rv``, ``kinds``, ``buf`` and ``log``
     before ``bst`` (the poignée also with ``pos``, the cards already in the trick, after
-    ``log``). What :func:`_make_play` takes as ``DECIDE``: the pimc build's bid, call, écart,
+    ``log``). What :func:`make_play` takes as ``DECIDE``: the pimc build's bid, call, écart,
     chelem and poignée searches read the rules, the seats' bots and their scratch in ``buf``
     past ``BUF_LEN``."""
 
@@ -132,7 +132,7 @@ def build_name(disp, tag):
     return disp
 
 
-def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE=None):
+def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE=None):
     """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
     player's rules, ``random_player.random_*``, are called directly and no bot is typed or
     compiled: the random deal runs, and compiles, as fast as before bots existed); otherwise a
@@ -157,8 +157,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
     inlined where they are called: a search plays sampled deals from the auction on with them).
 
     ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
-    bots builds); False: every table but 2, whose steps (``_lay_piles``, ``_take_top``,
-    ``_turn_up_piles``) are pruned before typing, so they cost the random deal of the other
+    bots builds); False: every table but 2, whose steps (``lay_piles``, ``take_top``,
+    ``turn_up_piles``) are pruned before typing, so they cost the random deal of the other
     tables no compile time; True: table 2 only.
     """
     POLICIES = BOTS is not None
@@ -197,7 +197,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
                 else:
                     bid, bst = random_bid(highest, bst)
                 if TRACE and tracing:
-                    _trace(buf, TR_BID, seat, ws[WS_HT + seat], ws[WS_HS + seat], highest, 0, 0, 0, 0, 0, bid, 0,
+                    trace_decision(buf, TR_BID, seat, ws[WS_HT + seat], ws[WS_HS + seat], highest, 0, 0, 0, 0, 0, bid, 0,
                            pub, 0)
             log[L_BID_SEAT + k] = seat
             log[L_BID + k] = bid
@@ -220,9 +220,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
 
     @njit(inline="always")
     def _call(rv, taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
-        """Table 5: the taker calls a card among those R-CALL-1 allows (``_callable``)."""
+        """Table 5: the taker calls a card among those R-CALL-1 allows (``callable_cards``)."""
         ths = ws[WS_HS + taker]
-        legal = _callable(ths)
+        legal = callable_cards(ths)
         if POLICIES and ask_call is not None:
             b, bst = ask_call(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ths, pub, legal, rv, kinds, buf,
                               log, bst)
@@ -231,8 +231,8 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
         else:
             b, bst = random_call(legal, bst)
         if TRACE and tracing:
-            _trace(buf, TR_CALL, taker, ws[WS_HT + taker], ths, legal, 0, 0, 0, 0, 0, b, 0, pub, 0)
-        _set_called(22 + b, ws, log, pub)
+            trace_decision(buf, TR_CALL, taker, ws[WS_HT + taker], ths, legal, 0, 0, 0, 0, 0, b, 0, pub, 0)
+        set_called(22 + b, ws, log, pub)
         return bst
 
     @njit(inline="always")
@@ -264,7 +264,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
             else:
                 ecart_t, ecart_s, bst = random_ecart(normal, trumps, n_chien, log, L_ECART, bst)
             if TRACE and tracing:
-                _trace(buf, TR_ECART, taker, tht, ths, normal, trumps, n_chien, 0, 0, 0, ecart_t, ecart_s,
+                trace_decision(buf, TR_ECART, taker, tht, ths, normal, trumps, n_chien, 0, 0, 0, ecart_t, ecart_s,
                        pub, 0)
             log[L_N_ECART] = n_chien
             ws[WS_HT + taker] = tht & ~ecart_t
@@ -291,10 +291,10 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
         else:
             slam, bst = below(bst, np.int64(2))
         if TRACE and tracing:
-            _trace(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
+            trace_decision(buf, TR_CHELEM, taker, ws[WS_HT + taker], ws[WS_HS + taker], 0, 0, 0, 0, 0, 0, slam, 0, pub, 0)
         log[L_SLAM_ANNOUNCED] = slam
         if slam:
-            _declare(log, ws, taker, DECL_CHELEM, 0, 0)
+            declare(log, ws, taker, DECL_CHELEM, 0, 0)
             pub[PUB_SLAM] = 1
             return taker, bst
         return first, bst
@@ -312,7 +312,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
         kind = kinds[seat]
-        n_lev, avail = _poignee_levels(rv, seat, ht, ws)
+        n_lev, avail = poignee_levels(rv, seat, ht, ws)
         if POLICIES and ask_poignee is not None:
             lvl, bst = ask_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_lev, rv, kinds, buf, log, pos, bst)
         elif POLICIES:
@@ -320,20 +320,20 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
         else:
             lvl, bst = below(bst, n_lev + 1)
         if TRACE and tracing:
-            _trace(buf, TR_POIGNEE, seat, ht, hs, n_lev, 0, 0, 0, 0, 0, lvl, 0, pub, pos)
+            trace_decision(buf, TR_POIGNEE, seat, ht, hs, n_lev, 0, 0, 0, 0, 0, lvl, 0, pub, pos)
         if lvl > 0:
-            _show_poignee(rv, seat, lvl, avail, ws, pub, log)
+            show_poignee(rv, seat, lvl, avail, ws, pub, log)
         if rv[RV_MISERE]:
             for which in range(2):
-                if _misere_eligible(rv, which, ht, hs):
+                if misere_eligible(rv, which, ht, hs):
                     if POLICIES:
                         yes, bst = bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, bst)
                     else:
                         yes, bst = below(bst, np.int64(2))
                     if TRACE and tracing:
-                        _trace(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
+                        trace_decision(buf, TR_MISERE, seat, ht, hs, which, 0, 0, 0, 0, 0, yes, 0, pub, pos)
                     if yes:
-                        _declare_misere(seat, which, ws, pub, log, miseres)
+                        declare_misere(seat, which, ws, pub, log, miseres)
                         if POLICIES:
                             pub[PUB_MISERE_KINDS + seat] |= np.int64(1) << which
         return bst
@@ -345,9 +345,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
 
         ``first`` (trick 1): the seat first declares
         (``_first_turn``) and R-CALL-4 binds the lead. The legal cards are R-PLAY-3, R-PLAY-4a,
-        R-PLAY-4b, R-PLAY-4c, R-PLAY-4d and R-PLAY-4e with R-EXC-1 (``_legal``); the card leaves
+        R-PLAY-4b, R-PLAY-4c, R-PLAY-4d and R-PLAY-4e with R-EXC-1 (``legal_masks``); the card leaves
         the hand, joins the trick (log and public view) and updates the trick state
-        (``_after_card``, R-PLAY-5). ``trick``: the tuple of ``_open_trick``; returns the new one
+        (``after_card``, R-PLAY-5). ``trick``: the tuple of ``open_trick``; returns the new one
         and ``bst``.
         """
         seat, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
@@ -357,14 +357,14 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
         # tops (R-VAR-TWO: every duty of R-PLAY-4 counts them all)
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
-        # the leader is free (R-PLAY-3): what ``_legal`` gives, on a short path (measured: 7% of a
+        # the leader is free (R-PLAY-3): what ``legal_masks`` gives, on a short path (measured: 7% of a
         # random deal, the card chain of a trick being latency-bound)
         if pos == 0:
             lt, ls = ht, hs
         else:
-            lt, ls = _legal(ht, hs, fixed, fmask, amask)
+            lt, ls = legal_masks(ht, hs, fixed, fmask, amask)
         if first:
-            ls = _call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+            ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
         if POLICIES:
             if CARD is None:
                 c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask,
@@ -375,11 +375,11 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
         else:
             c, bt, bs, bst = random_card_bits(lt, ls, bst)
         if TRACE and tracing:
-            _trace(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, pos, c, 0, pub, pos)
+            trace_decision(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, pos, c, 0, pub, pos)
         ws[WS_HT + seat] = ht ^ bt
         ws[WS_HS + seat] = hs ^ bs
         if PILES and two:  # R-VAR-TWO: a face-up pile top leaves the tops
-            _take_top(seat, bt, bs, pub)
+            take_top(seat, bt, bs, pub)
         log[L_CARDS + tr * MAX_SEATS + pos] = c
         pub[PUB_TRICK_CARDS + pos] = c
         if POLICIES:  # the history, for a search (public: who led, what was played)
@@ -387,9 +387,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
                 pub[PUB_H_LEADER + tr] = seat
             pub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
         if pos == 0:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_lead(c, bt, seat)
+            fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
         else:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = _after_card(
+            fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                 c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
         return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), bst
 
@@ -398,7 +398,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
 
         Everything it reads is in the arrays (hands, sides, called card and R-CALL-4 ban,
         piles, declarations in the workspace ``WS_*``; the tricks so far in the log; the public
-        view) but for the trick in progress, ``trick`` (``_open_trick``'s tuple, after the
+        view) but for the trick in progress, ``trick`` (``open_trick``'s tuple, after the
         cards already in it), and the bots stream ``bst``. The deal calls it at the first card
         of trick 1; a search that samples the hidden cards can set those arrays to any position
         and finish the deal from there with the same code. Returns ``bst``.
@@ -421,18 +421,18 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
                 for j in range(pos, na):
                     trick, bst = _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing,
                                             False, two, tr, j, trick, bst)
-            winner, pab = _close_trick(rv, ws, pub, log, tr, trick)
+            winner, pab = close_trick(rv, ws, pub, log, tr, trick)
             if PILES and two:
-                _turn_up_piles(ws, pub)
+                turn_up_piles(ws, pub)
             if POLICIES:
-                _track_trick(pub, log, ws, tr, na, ws[WS_CALLED], winner, trick[7], trick[8])
+                track_trick(pub, log, ws, tr, na, ws[WS_CALLED], winner, trick[7], trick[8])
             if tr == last:
                 break
             tr += 1
             pos = 0
-            trick = _open_trick(tr, winner, log, pub)
-        attack_hp, oudlers, slam_side = _count(rv, ws, log)
-        _score(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, buf[B_STEPS:B_STEPS + ST_LEN],
+            trick = open_trick(tr, winner, log, pub)
+        attack_hp, oudlers, slam_side = count_points(rv, ws, log)
+        score_deal(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, buf[B_STEPS:B_STEPS + ST_LEN],
                buf[B_SCORES:B_SCORES + MAX_SEATS], miseres)
         return bst
 
@@ -453,7 +453,7 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
     # of the nine array arguments (measured: ~15% of the time of a deal).
     @njit(nogil=True, _nrt=False)
     def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
-        """:func:`play_deal` (this build: ``POLICIES`` of :func:`_make_play`): the steps of
+        """:func:`play_deal` (this build: ``POLICIES`` of :func:`make_play`): the steps of
         docs/engine-contract.md in order."""
         # one scratch buffer (fewer arguments to pass per deal): workspace, public view, scorer
         ws = buf[0:WS_LEN]
@@ -468,14 +468,14 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
         if tracing:
             buf[BUF_LEN] = 0
 
-        dealer, dummy, first = _seating(rv, index, ws)
-        _new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres)
+        dealer, dummy, first = seating(rv, index, ws)
+        new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres)
         if POLICIES:
-            _new_bots_view(rv, pub)
-        chien_t, chien_s = _deal_cards(rv, seed, index, first, ws, log)
+            new_bots_view(rv, pub)
+        chien_t, chien_s = deal_cards(rv, seed, index, first, ws, log)
         if PILES and (ONLY_PILES or rv[RV_TABLE] == TABLE_2):
-            _lay_piles(rv, first, ws, pub, log)
-        if _petit_sec(rv, first, ws, log):
+            lay_piles(rv, first, ws, pub, log)
+        if annul_petit_sec(rv, first, ws, log):
             return
         bst = stream_state(seed, np.uint64(index), U_STREAM_BOTS)
         taker, contract, bst = _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log,
@@ -486,9 +486,9 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
             bst = _call(rv, taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
         bst = _chien_and_ecart(rv, taker, contract, chien_t, chien_s, kinds, params, pol, ub, ws, pub, log, buf,
                                tracing, bst)
-        _sides(rv, taker, ws, log)
+        set_sides(rv, taker, ws, log)
         leader, bst = _announce_chelem(rv, first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
-        trick = _open_trick(np.int64(0), leader, log, pub)
+        trick = open_trick(np.int64(0), leader, log, pub)
         _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, np.int64(0), np.int64(0), trick, bst)
 
     build_name(_play, TAG)
@@ -507,12 +507,12 @@ def _make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECID
 
 #: The random builds: every seat plays the engine's random player; tables 3, 4, 5 and 5d, and table 2
 #: (R-VAR-TWO), whose piles would cost the others' cold start a third of a second of compile time.
-_play_random = _make_play(TABLE2=False)
-_play_random_two = _make_play(TABLE2=True)
+play_random = make_play(TABLE2=False)
+play_random_two = make_play(TABLE2=True)
 
 
 @njit(inline="always")
-def _store_facts(log, out, i):
+def store_facts(log, out, i):
     r = out[i]
     r.index = log[L_INDEX]
     r.dealer = log[L_DEALER]
@@ -539,7 +539,7 @@ def _store_facts(log, out, i):
 
 
 @njit(inline="always")
-def _accumulate(log, acc, n):
+def accumulate_deal(log, acc, n):
     """Add one deal's log into the aggregate ``acc`` (``ACC_*``)."""
     acc[ACC_DEALS] += 1
     outcome = log[L_OUTCOME]
@@ -587,10 +587,10 @@ def run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, param
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(out.shape[0]):
         if not_two is not None:
-            _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+            play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         if two is not None:
-            _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
-        _store_facts(log, out, i)
+            play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        store_facts(log, out, i)
 
 
 @njit(cache=True, nogil=True)
@@ -599,10 +599,10 @@ def run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, k
     log = np.zeros(L_LEN, dtype=np.int64)
     for i in range(count):
         if not_two is not None:
-            _play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+            play_random(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
         if two is not None:
-            _play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
-        _accumulate(log, acc, rv[RV_N_SEATS])
+            play_random_two(rv, seed, start + i, forced_seat, forced_contract, kinds, params, None, log, buf)
+        accumulate_deal(log, acc, rv[RV_N_SEATS])
 
 
 @njit(cache=True, nogil=True)
@@ -610,6 +610,6 @@ def run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, para
     buf = new_buffer()
     for i in range(indices.shape[0]):
         if not_two is not None:
-            _play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
+            play_random(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
         if two is not None:
-            _play_random_two(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)
+            play_random_two(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, None, logs[i], buf)

@@ -1,7 +1,7 @@
 """The ``random`` player's draws (private): uniform over the legal choices, in the draw order of
 docs/engine-contract.md, from the deal's bots stream.
 
-They are the engine's own player: the deal kernel's random build (``play._make_play`` without a
+They are the engine's own player: the deal kernel's random build (``play.make_play`` without a
 bot dispatch) calls them directly, and the bots' dispatch (``bots/dispatch.py``) calls them for
 a seat of kind ``random``. A leaf module: it imports only ``_bits`` and ``_rng``.
 """

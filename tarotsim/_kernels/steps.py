@@ -53,7 +53,7 @@ SUIT_BIT_OF = np.array([0] * 22 + [1 << i for i in range(56)], dtype=np.int64)
 
 
 @scalar
-def _legal(ht, hs, fixed, fmask, amask):
+def legal_masks(ht, hs, fixed, fmask, amask):
     """Legal cards (trump word, suit word) of a hand, branch-free.
 
     ``fixed``: the led suit is fixed (a card other than the Excuse was played; before that the
@@ -77,7 +77,7 @@ def _legal(ht, hs, fixed, fmask, amask):
 
 
 @scalar
-def _after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
+def after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
     """Trick state after ``seat`` plays ``c`` (trump-word bit ``bt``) (R-PLAY-3, R-PLAY-5)."""
     if not fixed:  # only after an Excuse lead: a branch, so followers skip the table load
         fmask = FOLLOW_MASK[c]
@@ -90,15 +90,15 @@ def _after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
 
 
 @scalar
-def _after_lead(c, bt, seat):
-    """Trick state after ``seat`` leads ``c`` (trump-word bit ``bt``): ``_after_card`` from an empty
+def after_lead(c, bt, seat):
+    """Trick state after ``seat`` leads ``c`` (trump-word bit ``bt``): ``after_card`` from an empty
     trick, written out (R-PLAY-3: the suit is fixed unless ``c`` is the Excuse; R-PLAY-5)."""
     amask = TW_TRUMPS & -(bt << 1) if bt > 1 else TW_TRUMPS
     return c != 0, FOLLOW_MASK[c], amask, CARD_KEY_LED[c], seat, (seat if c == 0 else np.int64(-1))
 
 
 @njit(nogil=True, _nrt=False)
-def _trace(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub, pos):
+def trace_decision(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub, pos):
     """Append a decision record to the trace (``pub`` as the bot saw it; the trick slots past
     ``pos``, left over from an earlier trick, are zeroed in the copy)."""
     k = buf[BUF_LEN]
@@ -125,7 +125,7 @@ def _trace(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub, pos):
 
 
 @njit(nogil=True, _nrt=False)
-def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
+def track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
     """Public facts of finished trick ``tr`` for the bots: who played what, the voids shown by
     not following (R-PLAY-4a, R-PLAY-4b), the partner once the called card is out (R-CALL-3), the tricks
     and card points each seat won. Once per trick, and only when a bot reads them."""
@@ -166,11 +166,11 @@ def _track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
 
 
 # --- the deal's steps, in the order of docs/engine-contract.md ----------------------------------
-# The steps that ask a bot are in ``_make_play`` (they depend on its build flags), the others
+# The steps that ask a bot are in ``make_play`` (they depend on its build flags), the others
 # are here.
 
 @njit(inline="always")
-def _seating(rv, index, ws):
+def seating(rv, index, ws):
     """Dealer, 5d dummy and first seat to speak and play; ``WS_NEXT`` (R-GEN-2, R-DEAL-3, R-DEAL-6).
 
     Seat ``s`` is followed by ``s + 1`` mod n, the 5d dummy (the dealer) skipped; the first
@@ -185,7 +185,7 @@ def _seating(rv, index, ws):
 
 
 @njit(inline="always")
-def _new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
+def new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
     """The facts' defaults (a deal that ends early keeps them), the workspace and public view
     emptied."""
     log[L_INDEX] = index
@@ -254,9 +254,9 @@ def _new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
 
 
 @njit(inline="always")
-def _new_bots_view(rv, pub):
+def new_bots_view(rv, pub):
     """The bots' public bookkeeping (voids, who played what, tricks won), emptied; kept up to date
-    only in the build where some seat reads it (``_track_trick``)."""
+    only in the build where some seat reads it (``track_trick``)."""
     pub[PUB_TRICK] = 0
     pub[PUB_LEADER] = -1
     pub[PUB_TABLE] = rv[RV_TABLE]
@@ -275,7 +275,7 @@ def _new_bots_view(rv, pub):
 
 
 @njit(inline="always")
-def _deal_cards(rv, seed, index, first, ws, log):
+def deal_cards(rv, seed, index, first, ws, log):
     """Shuffle with the cards stream and deal (R-DEAL-1, R-DEAL-2; ``tarotsim.rng.deal``): hands
     of the table's size to the active seats in dealing order from ``first``, the rest is the
     chien. Returns the chien (trump word, suit word)."""
@@ -318,7 +318,7 @@ def _deal_cards(rv, seed, index, first, ws, log):
 
 
 @njit(inline="always")
-def _lay_piles(rv, first, ws, pub, log):
+def lay_piles(rv, first, ws, pub, log):
     """Table 2 (R-VAR-TWO; ``tarotsim.rng.deal_with_piles``): after the hands, each player in
     dealing order from ``first`` lays the next 18 cards of the pack in 6 piles of 3, each from
     bottom to top; the top of each pile is face up (public)."""
@@ -332,19 +332,19 @@ def _lay_piles(rv, first, ws, pub, log):
         for p in range(N_PILES):
             ws[WS_HEIGHT + seat * N_PILES + p] = PILE_DEPTH
         seat = ws[WS_NEXT + seat]
-    _turn_up_piles(ws, pub)
+    turn_up_piles(ws, pub)
 
 
 # out of line: table 2 only, once a trick; the card loop of the other tables keeps no call
 @njit(nogil=True, _nrt=False)
-def _turn_up_piles(ws, pub):
+def turn_up_piles(ws, pub):
     """Table 2 (R-VAR-TWO): every non-empty pile shows its top card (after the deal, and after
     each trick: a pile whose top was played turns its next card up; the others show the same),
     which joins what its owner may play (``WS_HT``, ``WS_HS``: hand and face-up tops).
 
-    A top played in the trick left the tops at once (``_take_top``); its pile gives it up here,
+    A top played in the trick left the tops at once (``take_top``); its pile gives it up here,
     when the trick is over: a pile whose top place holds a played card (``PUB_PLAYED_*``, which
-    ``_close_trick`` has just updated) loses it."""
+    ``close_trick`` has just updated) loses it."""
     played_t = pub[PUB_PLAYED_T]
     played_s = pub[PUB_PLAYED_S]
     for seat in range(PILE_SEATS):
@@ -369,17 +369,17 @@ def _turn_up_piles(ws, pub):
 
 
 @njit(inline="always")
-def _take_top(seat, bt, bs, pub):
+def take_top(seat, bt, bs, pub):
     """Table 2 (R-VAR-TWO): ``seat`` played the card of bits ``bt``, ``bs``; if it was one of its
     face-up tops, it leaves the public tops now, and its pile gives it up when the trick is over
-    (``_turn_up_piles``): the card under it stays face down until then. No call and no loop, so
+    (``turn_up_piles``): the card under it stays face down until then. No call and no loop, so
     the card step of the other tables pays one branch for table 2."""
     pub[PUB_TOPS_T + seat] &= ~bt
     pub[PUB_TOPS_S + seat] &= ~bs
 
 
 @njit(inline="always")
-def _petit_sec(rv, first, ws, log):
+def annul_petit_sec(rv, first, ws, log):
     """R-DEAL-4 (option ``petit_sec``): the first seat in dealing order holding the Petit as its
     only trump, without the Excuse, annuls the deal. Returns True when it does. Not at table 2
     (R-VAR-TWO)."""
@@ -396,7 +396,7 @@ def _petit_sec(rv, first, ws, log):
 
 
 @njit(inline="always")
-def _callable(ths):
+def callable_cards(ths):
     """The cards the taker may call (R-CALL-1), suit word: the kings; the queens if he holds
     every king; the knights if every king and queen; the jacks if every king, queen and knight."""
     legal = SW_KINGS
@@ -410,7 +410,7 @@ def _callable(ths):
 
 
 @njit(inline="always")
-def _set_called(called, ws, log, pub):
+def set_called(called, ws, log, pub):
     """Record the called card, and what R-CALL-4 bans in trick 1: the other cards of its suit."""
     log[L_CALLED] = called
     pub[PUB_CALLED] = called
@@ -421,7 +421,7 @@ def _set_called(called, ws, log, pub):
 
 
 @njit(inline="always")
-def _sides(rv, taker, ws, log):
+def set_sides(rv, taker, ws, log):
     """The partner (R-CALL-2): at table 5, the holder of the called card among the other seats
     once the chien is dealt with, else none (the taker plays alone; so at 3, 4 and 5d). The
     attack is the taker and his partner (R-GEN-3, ``WS_ATT``). Returns the partner or -1."""
@@ -440,7 +440,7 @@ def _sides(rv, taker, ws, log):
 
 
 @njit(inline="always")
-def _declare(log, ws, seat, kind, level, cards):
+def declare(log, ws, seat, kind, level, cards):
     """Append a declaration (``DECL_*``) to the log."""
     n_decl = ws[WS_N_DECL]
     d = L_DECL + DECL_FIELDS * n_decl
@@ -452,7 +452,7 @@ def _declare(log, ws, seat, kind, level, cards):
 
 
 @njit(inline="always")
-def _poignee_levels(rv, seat, ht, ws):
+def poignee_levels(rv, seat, ht, ws):
     """The poignée levels ``seat`` may declare (R-POIG-1, R-POIG-3), and the trumps it may show.
 
     Trumps available: those in hand, plus (R-POIG-3, option ``poignee_ecart_trumps``) the trumps
@@ -470,7 +470,7 @@ def _poignee_levels(rv, seat, ht, ws):
 
 
 @njit(inline="always")
-def _show_poignee(rv, seat, lvl, avail, ws, pub, log):
+def show_poignee(rv, seat, lvl, avail, ws, pub, log):
     """Show a poignée of level ``lvl`` (R-POIG-2, R-POIG-3): the lowest ``size`` trumps available,
     or all of them and the Excuse when it holds exactly size - 1; its bonus (R-POIG-1: 20, 30,
     40) goes to the declarer's side's tally (R-POIG-4 gives it to the winner at scoring)."""
@@ -480,7 +480,7 @@ def _show_poignee(rv, seat, lvl, avail, ws, pub, log):
         shown = avail & ((np.int64(2) << top) - 1)
     else:
         shown = avail | 1
-    _declare(log, ws, seat, DECL_POIGNEE, lvl, shown)
+    declare(log, ws, seat, DECL_POIGNEE, lvl, shown)
     pub[PUB_POIGNEE_T + seat] = shown
     if ws[WS_ATT + seat]:
         ws[WS_POIG_ATT] += KERNEL_POIGNEE_BONUS[lvl]
@@ -489,7 +489,7 @@ def _show_poignee(rv, seat, lvl, avail, ws, pub, log):
 
 
 @njit(inline="always")
-def _misere_eligible(rv, which, ht, hs):
+def misere_eligible(rv, which, ht, hs):
     """R-MIS-1, judged on the hand now (taker: after the écart): misère d'atout (``which`` 0) no
     trump (nor the Excuse under option ``misere_excuse_is_trump``); de tête (1) no K, Q, N, J."""
     if which == 0:
@@ -498,16 +498,16 @@ def _misere_eligible(rv, which, ht, hs):
 
 
 @njit(inline="always")
-def _declare_misere(seat, which, ws, pub, log, miseres):
+def declare_misere(seat, which, ws, pub, log, miseres):
     """Record a misère (R-MIS-1) of ``seat``; the scorer pays it (R-MIS-2)."""
-    _declare(log, ws, seat, DECL_MISERE_ATOUT if which == 0 else DECL_MISERE_TETE, 0, 0)
+    declare(log, ws, seat, DECL_MISERE_ATOUT if which == 0 else DECL_MISERE_TETE, 0, 0)
     miseres[seat] += 1
     ws[WS_N_MIS] += 1
     pub[PUB_MISERES + seat] += 1
 
 
 @njit(inline="always")
-def _open_trick(tr, leader, log, pub):
+def open_trick(tr, leader, log, pub):
     """Trick ``tr`` led by ``leader`` (R-PLAY-1): the state of a trick before its first card.
 
     The trick state is a tuple ``(seat to play, fixed, fmask, amask, best_key, best_seat,
@@ -519,12 +519,12 @@ def _open_trick(tr, leader, log, pub):
     log[L_LEADER + tr] = leader
     pub[PUB_TRICK] = tr
     pub[PUB_LEADER] = leader
-    # np.bool_: a literal False would compile ``_legal`` and ``_after_card`` twice (``_bits.scalar``)
+    # np.bool_: a literal False would compile ``legal_masks`` and ``after_card`` twice (``_bits.scalar``)
     return (leader, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0), np.int64(0))
 
 
 @njit(inline="always")
-def _call_restriction(rv, ws, pos, fixed, ht, hs, ls):
+def call_restriction(rv, ws, pos, fixed, ht, hs, ls):
     """R-CALL-4: in trick 1 the leader may not lead a card of the called suit but the called card
     itself, lifted when every card he holds is of that suit; after an Excuse lead the second
     player is free, unless option ``called_suit_after_excuse`` is ``restricted``. Returns the
@@ -537,7 +537,7 @@ def _call_restriction(rv, ws, pos, fixed, ht, hs, ls):
 
 
 @njit(inline="always")
-def _close_trick(rv, ws, pub, log, tr, trick):
+def close_trick(rv, ws, pub, log, tr, trick):
     """Close trick ``tr``: its winner (R-PLAY-5) and where its cards go, the Excuse apart.
 
     * R-EXC-2: outside the last trick the Excuse stays with its owner's side (to the attack's
@@ -598,7 +598,7 @@ def _close_trick(rv, ws, pub, log, tr, trick):
 
 
 @njit(inline="always")
-def _count(rv, ws, log):
+def count_points(rv, ws, log):
     """Count the attack's pile (R-COUNT-1, R-COUNT-2) and the chelem (R-SLAM-2).
 
     The pile already holds the écart (prise, garde: R-CHIEN-1) or the chien (garde sans:
@@ -625,7 +625,7 @@ def _count(rv, ws, log):
 
 
 @njit(inline="always")
-def _score(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, steps, scores, miseres):
+def score_deal(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, steps, scores, miseres):
     """Score the deal with ``tarotsim.scoring.score_core``, the one formula (R-COUNT-3 target,
     R-COUNT-4 made and difference, R-PAB-3, R-POIG-4, R-SLAM-3, R-SCORE-1, R-SCORE-2, R-MIS-2),
     into the log. Taker, contract, partner and chelem announce are read from the log, the

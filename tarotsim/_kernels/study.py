@@ -18,6 +18,9 @@ any split of the deals into chunks and threads, and memory does not grow with th
 * ``acc_oud`` int64[4, 4, N_FIELDS]: the same per contract and number of oudlers in the hand.
 * ``misc`` int64[M_LEN]: deals, annulled deals (petit sec, R-DEAL-4: nobody plays, so the deal
   is counted there and nowhere else), deals played.
+* ``bad`` int64[BAD_LEN]: the first deal of the chunk in which a policy set chose what the rules
+  forbid (its index and the contract being played; -1 when none). The loop stops there: such a
+  deal is neither annulled nor played, and the caller names the bot and the rule.
 
 Fields (one studied play each): ``F_N`` plays, ``F_MADE`` contracts made, ``F_S`` / ``F_S2``
 the taker's score and its square, ``F_D`` / ``F_D2`` the paired difference with the next lower
@@ -34,7 +37,7 @@ from numba import njit
 
 from ..rules import RV_N_SEATS
 from ._bits import popcount
-from .layout import L_HAND_S, L_HAND_T, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_PLAYED
+from .layout import L_HAND_S, L_HAND_T, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_BOT_ERROR, OUTCOME_PLAYED
 from .masks import SW_KINGS, SW_SUITS, TW_MAJORS, TW_OUDLERS, TW_T21, TW_TRUMPS
 
 #: bins of the hand count, one point wide: 0 .. N_BINS - 1 (a count below 0 goes to the first, one
@@ -47,6 +50,8 @@ N_FIELDS = 13
 FEATURES = ("oudlers", "trumps", "trumps_16_21", "kings", "longest_suit", "voids")
 M_DEALS, M_ANNULLED, M_PLAYED = range(3)
 M_LEN = 3
+BAD_INDEX, BAD_CONTRACT = range(2)
+BAD_LEN = 2
 
 HIGH_TRUMPS = np.int64(TW_MAJORS | TW_T21)  # trumps 16..21
 
@@ -81,6 +86,22 @@ def _studied_seat(rv, index, misc):
     misc[M_DEALS] += 1
     n = rv[RV_N_SEATS]
     return (index % n + 1) % n
+
+
+def new_bad() -> np.ndarray:
+    """The ``bad`` array of a chunk's state: no bot error yet."""
+    return np.full(BAD_LEN, -1, dtype=np.int64)
+
+
+@njit(inline="always")
+def _bot_erred(log, index, c, bad):
+    """True when a policy set chose what the rules forbid in this play (the deal kernel's outcome
+    ``bot_error``): ``bad`` then holds the deal and the contract, and the loop stops."""
+    if log[L_OUTCOME] != OUTCOME_BOT_ERROR:
+        return False
+    bad[BAD_INDEX] = index
+    bad[BAD_CONTRACT] = c
+    return True
 
 
 @njit(inline="always")
