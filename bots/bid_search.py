@@ -266,7 +266,7 @@ def make_from_auction(parts, tag):
     chien_s, kinds, params, pol, buf, log, bst)`` over a deal buffer set up to the auction's end
     (the hands in its workspace, the taker recorded) that play it to the score:
 
-    * ``from_chien``: the chien and écart (R-CHIEN-1 .. R-CHIEN-4), the sides (R-CALL-2), the
+    * ``from_chien``: the chien and écart (R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4), the sides (R-CALL-2), the
       chelem (R-SLAM-1), the tricks and the score (``play_rest``, out of line);
     * ``from_auction``: the call at table 5 (R-CALL-1), then ``from_chien``.
 

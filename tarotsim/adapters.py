@@ -256,9 +256,11 @@ class FastBotAdapter:
     def _searches(self, view: SeatView) -> bool:
         """Whether this bot makes its bid, call, écart and declarations by search
         (``pimc:bid_search=1``; not at table 2)."""
-        from bots.pimc import P_BID_SEARCH
+        from bots import REGISTRY
         from ._kernels import layout as L
-        return self.code == L.BOT_PIMC and bool(self.params[P_BID_SEARCH]) and view.table != "2"
+        if self.code != L.BOT_PIMC or view.table == "2":
+            return False
+        return bool(REGISTRY["pimc"].values(self.params)["bid_search"])
 
     def _search(self, what, view: SeatView, legal, ht, hs, pub, a, st):
         """The bid search's decision (``tarotsim._builds.bid_search.decide_*``) on the kernel's
