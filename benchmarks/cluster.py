@@ -1,4 +1,4 @@
-"""The Dask path against the plain local run on the same deals, as JSON (issue 13).
+"""The Dask path against the plain local run on the same deals, as JSON.
 
     python -m benchmarks.cluster --table 4 --bots random --deals 10000000 --workers 1,2 --json
 

@@ -1,6 +1,6 @@
 """Speed of a tournament with a Python bot (``module:Class``), as JSON: the batched engine
 (:mod:`tarotsim.pybatch`, what the library chooses) against the step-by-step reference engine
-(the slow path, what it chose before issue 14), on the same deals with the same results.
+(the slow path, the fallback for a deal the batch cannot take), on the same deals with the same results.
 
     python -m benchmarks.pybots --table 4 --bots examples.my_bot:CautiousBot,greedy,greedy,greedy --deals 200 --json
 
@@ -29,7 +29,8 @@ def main(argv=None) -> int:
         p.error("--deals must be >= 1")
 
     from tarotsim import tournament
-    from tarotsim.players import Runner, parse_players
+    from tarotsim.players import parse_players
+    from tarotsim.runner import Runner
     from tarotsim.rules import Rules
 
     rules = Rules(a.table)
@@ -37,7 +38,7 @@ def main(argv=None) -> int:
 
     def slow(rules, seed, lo, hi, seats, threads):
         runner = Runner(rules, seed, seats, threads)
-        runner.batched = False  # the step-by-step engine, as before issue 14
+        runner.batched = False  # the step-by-step engine
         return runner.block(lo, hi)[0]
 
     tournament.run(rules, a.seed, 2, entries, threads=1)  # compile or load the kernels

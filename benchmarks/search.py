@@ -11,6 +11,13 @@ run (deals, bidding and the other seats included), so ``ms_per_decision`` is an 
 decision's cost. ``compile_s``: the first call on a few deals (numba compiles the pimc build, or
 loads it from its on-disk cache; ``--cold``: a fresh empty cache, so a real compilation).
 
+With a seat playing ``pimc:infer=1`` (worlds weighed by the other seats' decisions,
+``bots/inference.py``), ``inference`` gives the decisions weighed, the candidates drawn and the
+distinct worlds kept per decision, the effective sample size (ESS) of the candidates' weights
+(mean) and its distribution: ``ess_histogram[k]`` counts the decisions whose ESS lay in
+[2^k, 2^(k+1)) (the last bin: 2^12 or more); with ``moves``, the swaps proposed and accepted per
+decision.
+
 ``--decision bid`` / ``ecart``: the bid search of the first seat (``pimc:bid_search=1``,
 ``bots/bid_search.py``) alone, timed on a batch of positions in one compiled loop
 (``tarotsim._builds.bid_search.run_decisions``): every bid of the heuristic's auctions of
@@ -53,6 +60,7 @@ def main(argv=None) -> int:
 
     from tarotsim import simulate
     from tarotsim._kernels import layout as L
+    from bots import inference as I
     from tarotsim._builds import pimc as K
     from tarotsim.rules import Rules
 
@@ -66,7 +74,7 @@ def main(argv=None) -> int:
 
     def run(start, count):
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-        stats = np.zeros(3, dtype=np.int64)
+        stats = np.zeros(3 + I.N_STATS, dtype=np.int64)
         K.run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats)
         return acc, stats
 
@@ -76,7 +84,8 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     acc, stats = run(1_000_000, a.deals)
     dt = time.perf_counter() - t0
-    decisions, worlds, rollouts = (int(x) for x in stats)
+    decisions, worlds, rollouts = (int(x) for x in stats[:3])
+    inf = stats[3:]
     out = {
         "benchmark": "search", "table": a.table, "bots": bots, "deals": a.deals, "threads": 1,
         "played": int(acc[L.ACC_PLAYED]), "compile_s": round(compile_s, 3), "seconds": round(dt, 3),
@@ -86,6 +95,17 @@ def main(argv=None) -> int:
         "ms_per_decision": round(1000 * dt / decisions, 4) if decisions else None,
         "rollouts_per_decision": round(rollouts / decisions, 1) if decisions else None,
     }
+    weighed = int(inf[I.ST_DECISIONS])
+    if weighed:
+        out["inference"] = {
+            "decisions": weighed,
+            "candidates_per_decision": round(int(inf[I.ST_CANDIDATES]) / weighed, 1),
+            "kept_per_decision": round(int(inf[I.ST_KEPT]) / weighed, 2),
+            "ess_mean": round(int(inf[I.ST_ESS_MILLI]) / 1000 / weighed, 2),
+            "ess_histogram": [int(x) for x in inf[I.ST_ESS_HIST:I.ST_ESS_HIST + I.N_ESS_BINS]],
+            "moves_proposed_per_decision": round(int(inf[I.ST_PROPOSED]) / weighed, 1),
+            "moves_accepted_per_decision": round(int(inf[I.ST_ACCEPTED]) / weighed, 1),
+        }
     if a.json:
         print(json.dumps(out))
     else:

@@ -5,8 +5,9 @@
 
 Throughput for tables 3, 4, 5, 5d x bots random, greedy, heuristic x one thread and all cores
 (each in a fresh process, after compilation), the pure-Python baseline (the reference engine)
-measured in the same run, start-up and memory of the command line, the pimc search and the world
-sampler's kernels (``benchmarks.worlds``). Every figure comes with the command that reproduces it.
+measured in the same run, start-up and memory of the command line, the pimc search, the world
+sampler's kernels (``benchmarks.worlds``) and the exact solver (``benchmarks.solver``). Every figure
+comes with the command that reproduces it.
 Ratios (speedup, scaling) are computed from figures of this run.
 """
 
@@ -19,6 +20,7 @@ import re
 import subprocess
 import sys
 
+from benchmarks import solver as solver_bench
 from benchmarks import worlds as worlds_bench
 
 TABLES = ("3", "4", "5", "5d", "2")  # table 2: R-VAR-TWO
@@ -30,6 +32,13 @@ SEARCH_DEALS = {8: 2000, 32: 1000, 128: 300}
 #: the world sampler (``benchmarks.worlds``): heuristic deals per table, worlds per batch
 WORLDS_DEALS = 20
 WORLDS_BATCH = 10_000
+#: the exact solver (``benchmarks.solver``): positions per table and tricks left, whole deals
+SOLVER_DEALS = 40
+SOLVER_LEFT = "4,6,8,10,12"
+SOLVER_FULL = 10
+#: the solver issue's goals: (what, tricks left, figure, wanted at most, ms)
+SOLVER_GOALS = (("value, 6 tricks left, median", 6, "median", 3.0), ("value, 6 tricks left, p99", 6, "p99", 100.0),
+                ("value, 10 tricks left, median", 10, "median", 100.0))
 
 
 def _run(module: str, *args: str) -> dict:
@@ -59,6 +68,8 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
         search.append(dict(r, worlds=w))
     worlds = _run("benchmarks.worlds", "--deals", str(max(2, WORLDS_DEALS // scale)),
                   "--batch", str(WORLDS_BATCH // scale))
+    solver = _run("benchmarks.solver", "--deals", str(max(4, SOLVER_DEALS // scale)), "--left",
+                  "4,6,8" if quick else SOLVER_LEFT, "--full", str(max(1, SOLVER_FULL // scale)))
     baseline = _run("benchmarks.baseline", "--table", "4", "--deals", str(2000 // scale))
     startup = _run("benchmarks.startup", "--repeat", "3" if not quick else "1",
                    "--rss-deals", "100000,10000000" if not quick else "10000,1000000")
@@ -72,7 +83,7 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
         "scaling_heuristic_t4_all_cores": round(rate("4", "heuristic", cores) / rate("4", "heuristic", 1), 2),
     }
     return {"machine": machine, "throughput": rows, "baseline": baseline, "startup": startup, "ratios": ratios,
-            "search": search, "worlds": worlds}
+            "search": search, "worlds": worlds, "solver": solver}
 
 
 #: The targets of the benchmark issue: (what, key function of the results, comparison, target, unit)
@@ -153,7 +164,32 @@ def markdown(res: dict) -> str:
                          f"`{r['command']}` |")
     if res.get("worlds"):
         lines += ["", *worlds_section(res["worlds"])]
+    if res.get("solver"):
+        lines += ["", *solver_section(res["solver"])]
     return "\n".join(lines) + "\n"
+
+
+def solver_section(r: dict) -> list[str]:
+    """The lines of the ``## Solver (exact, open cards)`` section from a ``benchmarks.solver`` result:
+    its goals (table 4), then its table; a ``note`` the result carries (how it was measured) follows
+    its command."""
+    goals = ["| goal (table 4, one core) | measured | wanted | met |", "|---|---|---|---|"]
+    for what, left, key, want in SOLVER_GOALS:
+        row = next((x for x in r["rows"] if x["table"] == "4" and x["left"] == left), None)
+        if row is None or not row["value"]["ms"]:
+            continue
+        x = row["value"]["ms"][key]
+        done = row["value"]["finished"] == row["positions"]
+        ok = done and x <= want
+        note = "" if done else f" ({row['value']['finished']}/{row['positions']} finished)"
+        goals.append(f"| {what} | {x:,.2f} ms{note} | <= {want:,.0f} ms | {'yes' if ok else '**no**'} |")
+    return ["## Solver (exact, open cards)", "",
+            f"`tarotsim.solver` on positions of {r['deals']} heuristic deals per table (seed {r['seed']}) at the "
+            f"start of a trick, one thread, an empty transposition table of 2**{r['table_bits']} entries per "
+            f"question, at most {r['budget']:,} nodes each; questions and figures as the docstring of "
+            f"`benchmarks/solver.py` defines them. Command: `{r['command']}`."
+            + (f" {r['note']}" if r.get("note") else ""), "",
+            *goals, "", *solver_bench.markdown(r).rstrip("\n").splitlines()]
 
 
 def worlds_section(w: dict) -> list[str]:

@@ -6,8 +6,8 @@
 ``--cold`` uses a fresh empty cache directory so the figure is a real compilation).
 ``deals_per_s`` is steady state: the timed run starts after that first call. It is measured on
 code loaded from numba's cache: a child process compiles first when the cache lacks it (code
-compiled in the measuring process ran several percent faster or slower, by where it landed in
-memory: the same source measured 1.065 and 1.17 M deals/s). ``--cold`` and ``--compile-here``
+compiled in the measuring process runs several percent faster or slower, by where it lands in
+memory; BENCHMARKS.md, "Design measurements"). ``--cold`` and ``--compile-here``
 compile in this process. ``--mode
 aggregate`` (default) is the streaming summary; ``--mode facts`` fills the facts table.
 """

@@ -34,7 +34,7 @@ from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
 from . import greedy, heuristic, pimc
 
 __all__ = ["BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY", "load_thresholds",
-           "parse_bots"]
+           "parse_bot", "parse_bots", "split_bots"]
 
 
 class BotError(ValueError):
@@ -57,7 +57,9 @@ class Param:
     hi: float | None = None  # the largest
 
     def coerce(self, value, bot: str = "") -> float:
-        """``value`` (a Python value or a command-line string) as the float stored in the vector;
+        """Check a value of this parameter and convert it to a float.
+
+        ``value`` (a Python value or a command-line string) as the float stored in the vector;
         raises :class:`BotError` when it is not of the parameter's type."""
         where = f"bot {bot} parameter {self.name}" if bot else f"parameter {self.name}"
         text = value.strip() if isinstance(value, str) else value
@@ -115,7 +117,9 @@ class Param:
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A registered bot: ``name``, kernel ``code`` (``layout.BOT_KINDS``), one-line ``description``
+    """A registered bot: its name, kernel code, description and parameters.
+
+    A registered bot: ``name``, kernel ``code`` (``layout.BOT_KINDS``), one-line ``description``
     and its ``params`` in parameter-vector order."""
 
     name: str
@@ -131,7 +135,9 @@ class BotSpec:
         raise BotError(f"bot {self.name} has no parameter {name!r} (known: {known})")
 
     def vector(self, **overrides) -> np.ndarray:
-        """The float64[N_BOT_PARAMS] parameter vector: the defaults, with ``overrides`` (values or
+        """The bot's parameter vector, with overrides checked.
+
+        The float64[N_BOT_PARAMS] parameter vector: the defaults, with ``overrides`` (values or
         strings) checked against each parameter's type."""
         v = np.zeros(N_BOT_PARAMS, dtype=np.float64)
         for i, p in enumerate(self.params):
@@ -143,7 +149,9 @@ class BotSpec:
         return v
 
     def row(self, params=None, where: str = "") -> np.ndarray:
-        """The parameter row of a seat from what a caller gives: None (the defaults), a
+        """A seat's parameter row from what a caller gives.
+
+        The parameter row of a seat from what a caller gives: None (the defaults), a
         ``{name: value}`` mapping (checked, as :meth:`vector`) or a vector whose first values
         replace the defaults (at most ``N_BOT_PARAMS``; ``where`` names the seat in the error)."""
         if isinstance(params, dict):
@@ -195,7 +203,9 @@ THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
 
 
 def load_thresholds(path: str) -> dict:
-    """``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
+    """Read the bidding thresholds of a calibration file.
+
+    ``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
     (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); from a
     file whose ``"table"`` is ``"2"``, the same as the table-2 thresholds (``"prise2"`` ..);
     any problem is a one-line :class:`BotError`."""
@@ -230,43 +240,65 @@ def get_spec(name: str) -> BotSpec:
     return spec
 
 
-def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
-    """``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
-    parameters ``"heuristic:garde=56,prise=40,random,random,random"`` -> one ``(name, vector)``
-    per seat. A comma-token holding ``=`` and no ``:`` continues the previous bot's parameters."""
+def split_bots(text: str) -> list[str]:
+    """The ``--bots`` grammar: one text per bot, in seat order.
+
+    Bots are separated by commas: ``heuristic`` (every seat), ``heuristic,random,random,random``
+    (one per seat). A bot's parameters follow a colon, ``heuristic:garde=56``; a comma-token that
+    holds ``=`` and no ``:`` continues the parameters of the bot before it
+    (``heuristic:garde=56,prise=40,random`` is two bots). A user's bot is ``module:NAME``
+    (``tarotsim.players.parse_players`` loads it). Raises :class:`BotError` (one line) for an
+    empty text, an empty name or a parameter before any bot.
+    """
     if not isinstance(text, str) or not text.strip():
         raise BotError("no bot given: name one bot for every seat, or one per seat separated by commas")
-    groups: list[tuple[str, list[str]]] = []
+    out: list[str] = []
     for tok in (t.strip() for t in text.split(",")):
         if not tok:
             raise BotError(f"empty bot name in {text!r}")
         if "=" in tok and ":" not in tok:
-            if not groups:
+            if not out:
                 raise BotError(f"parameter {tok!r} comes before any bot name in {text!r}")
-            groups[-1][1].append(tok)
+            out[-1] += "," + tok
+        else:
+            out.append(tok)
+    return out
+
+
+def parse_bot(text: str) -> tuple[str, np.ndarray]:
+    """Parse one registered bot of the ``--bots`` grammar.
+
+    One registered bot of the ``--bots`` grammar (:func:`split_bots`), ``heuristic`` or
+    ``heuristic:garde=56,prise=40``: its name and its parameter vector (the defaults, the
+    ``thresholds`` file's values, then the parameters given by name)."""
+    name, colon, rest = text.strip().partition(":")
+    if colon and not rest.split(",")[0].strip():
+        raise BotError(f"nothing after ':' in {name.strip() + ':'!r}: give NAME=VALUE")
+    spec = get_spec(name)
+    overrides, from_file = {}, None
+    for a in (x.strip() for x in rest.split(",")) if colon else ():
+        key, eq, value = (x.strip() for x in a.partition("="))
+        if not eq or not key:
+            raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
+        if key in FILE_PARAMS.get(spec.name, ()):
+            if from_file is not None:
+                raise BotError(f"bot {spec.name}: {key} given twice")
+            from_file = load_thresholds(value)
             continue
-        name, colon, rest = tok.partition(":")
-        if colon and not rest.strip():
-            raise BotError(f"nothing after ':' in {tok!r}: give NAME=VALUE")
-        groups.append((name.strip(), [rest.strip()] if colon else []))
-    out = []
-    for name, assigns in groups:
-        spec = get_spec(name)
-        overrides, from_file = {}, None
-        for a in assigns:
-            key, eq, value = (x.strip() for x in a.partition("="))
-            if not eq or not key:
-                raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
-            if key in FILE_PARAMS.get(spec.name, ()):
-                if from_file is not None:
-                    raise BotError(f"bot {spec.name}: {key} given twice")
-                from_file = load_thresholds(value)
-                continue
-            spec.param(key)
-            if key in overrides:
-                raise BotError(f"bot {spec.name}: parameter {key} given twice")
-            overrides[key] = value
-        out.append((spec.name, spec.vector(**{**(from_file or {}), **overrides})))
+        spec.param(key)
+        if key in overrides:
+            raise BotError(f"bot {spec.name}: parameter {key} given twice")
+        overrides[key] = value
+    return spec.name, spec.vector(**{**(from_file or {}), **overrides})
+
+
+def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
+    """Parse a ``--bots`` text into one ``(name, vector)`` per seat.
+
+    ``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
+    parameters ``"heuristic:garde=56,prise=40,random,random,random"`` -> one ``(name, vector)``
+    per seat (:func:`split_bots`, :func:`parse_bot`): registered bots only."""
+    out = [parse_bot(seg) for seg in split_bots(text)]
     if len(out) == 1:
         out = [(out[0][0], out[0][1].copy()) for _ in range(n_seats)]
     if len(out) != n_seats:

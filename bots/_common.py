@@ -19,19 +19,19 @@ from tarotsim._kernels.seats import next_seat  # noqa: F401  (the bots' seating 
 from tarotsim._kernels.layout import (PUB_CALLED, PUB_CHIEN_S, PUB_DUMMY, PUB_LEADER, PUB_N_ACTIVE,
                                       PUB_PARTNER, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER,
                                       PUB_TRICK_CARDS)
-
-
-TABLE_3, TABLE_5 = 0, 2  # rules.TABLE_3, rules.TABLE_5 (literal: no numpy-heavy import here)
+from tarotsim.rules import KERNEL_ECART_MADE, TABLE_3, TABLE_5  # noqa: F401  (the bots' table codes)
 
 
 @njit(inline="always")
 def bid_by_thresholds(params, seat, first, count, count_no_ecart, shift, highest):
-    """The highest contract k (0..3) whose threshold ``params[seat, first + k] + shift`` the hand's
-    count reaches (``count_no_ecart`` for garde sans / contre, which keep no chien to fix the
-    hand), if it beats ``highest``; else -1 (pass)."""
+    """The highest contract the hand's count reaches, or -1 (pass).
+
+    The highest contract k (0..3) whose threshold ``params[seat, first + k] + shift`` the hand's
+    count reaches (``count_no_ecart`` for the contracts without an écart, garde sans and contre,
+    which keep no chien to fix the hand), if it beats ``highest``; else -1 (pass)."""
     bid = -1
     for k in range(4):
-        c = count_no_ecart if k >= 2 else count
+        c = count if KERNEL_ECART_MADE[k] else count_no_ecart
         if c >= params[seat, first + k] + shift:
             bid = k
     return bid if bid > highest else -1
@@ -39,7 +39,9 @@ def bid_by_thresholds(params, seat, first, count, count_no_ecart, shift, highest
 
 @njit(inline="always")
 def lowest_ecart(normal, cands, n_ecart, out, out_pos):
-    """The écart of the lowest cards by id: ``normal`` (suit word) first, then the lowest trumps
+    """Lay the écart of the lowest cards by id (R-CHIEN-2).
+
+    The écart of the lowest cards by id: ``normal`` (suit word) first, then the lowest trumps
     of ``cands`` when those run short (R-CHIEN-2); ids written at ``out[out_pos:]``; returns
     ``(trump word, suit word)`` of the écart."""
     et = np.int64(0)
@@ -81,7 +83,9 @@ def trumps_above(t):
 
 @njit(_nrt=False)
 def partner_seat(pub, pos, n_seats, dummy):
-    """Table 5: the seat that played the called card (finished tricks, or the ``pos`` cards of
+    """The seat that played the called card at table 5, or -1.
+
+    Table 5: the seat that played the called card (finished tricks, or the ``pos`` cards of
     the trick being played), else -1."""
     p = pub[PUB_PARTNER]
     if p >= 0 or pub[PUB_TABLE] != TABLE_5:
@@ -97,7 +101,9 @@ def partner_seat(pub, pos, n_seats, dummy):
 
 @njit(_nrt=False)
 def sides(pub, seat, hs, partner):
-    """``(allies, opponents)`` as seat bit masks, as far as ``seat`` knows (R-CALL-3);
+    """The seat's allies and opponents as far as it knows (R-CALL-3).
+
+    ``(allies, opponents)`` as seat bit masks, as far as ``seat`` knows (R-CALL-3);
     ``partner``: :func:`partner_seat` (-1 while the called card is not played).
 
     Seats in neither mask are unknown (table 5, before the called card is played). The seat
@@ -137,7 +143,9 @@ def sides(pub, seat, hs, partner):
 
 @njit(_nrt=False)
 def trick_state(pub, pos, n_seats, dummy):
-    """The trick so far: ``(best seat, best key, led suit (0..3, 4 trumps, -1 none), trump word,
+    """The state of the trick so far.
+
+    The trick so far: ``(best seat, best key, led suit (0..3, 4 trumps, -1 none), trump word,
     suit word, half-points of its cards (the Excuse aside), my seat)``.
 
     Keys as the kernel: trump t -> 32 + t, a card of the led suit -> its rank, others 0, Excuse -1.

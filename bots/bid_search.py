@@ -19,7 +19,8 @@ What each choice is played out with:
   auction by the other seats' own bidders (their kinds and parameters, as the deal has them; a
   policy set's seat and a search seat bid as the heuristic from their thresholds), then the
   deal from the auction's end with every seat playing the rollout ``policy`` (the call, the
-  chien and écart, the chelem, the cards: the bots build's own steps, ``BOTS_PARTS``);
+  chien and écart, the chelem, the cards: the bots build's own steps, handed to
+  :func:`make_bid_search`);
 * a call (table 5, R-CALL-1): each card the taker may call, then the deal from the chien on;
 * an écart (R-CHIEN-2): a shortlist of ``ecart_candidates`` écarts (:func:`_shortlist`: the
   heuristic's first, then voids of the suits it may empty with its face cards banked or its
@@ -29,16 +30,23 @@ What each choice is played out with:
 * a poignée level, none included (R-POIG-1, R-POIG-3), shown before its first card (R-POIG-2),
   that card by the rollout policy, then the deal.
 
-No recursion: every rollout runs the bots build, which knows random, greedy and heuristic only.
-Table 2 (R-VAR-TWO) is not searched: there the bot decides as the heuristic does.
+No recursion: every rollout runs the steps the search is built on (:func:`make_bid_search`),
+the bots build's (``tarotsim._builds.deal.BOTS_PARTS``), which know random, greedy and heuristic
+only. Table 2 (R-VAR-TWO) is not searched: there the bot decides as the heuristic does. The
+build of the deal kernel that makes these decisions (``play.make_play`` with the card search as
+its card dispatch and :attr:`BidSearch.decisions` as its ``DECIDE``) and its batch kernels are in
+``tarotsim/_builds/bid_search.py``, compiled only when a seat has ``bid_search`` on: the bots never
+import the builds.
 
 Scratch: the card search's (``search.PW_*``: a rollout's buffer and log, the sampler's
 workspace, the worlds, the rollout seats), which no two decisions use at once, then this
-module's (``BS_*``, :data:`BID_LEN` int64) after it, in the pimc build's buffer
-(``buf[BUF_LEN + PIMC_LEN:]``, ``tarotsim/_builds/pimc.py``).
+module's (``BS_*``, :data:`BID_LEN` int64) after it, in that build's buffer
+(``buf[BUF_LEN + PIMC_LEN:]``).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -59,9 +67,8 @@ from tarotsim._kernels.workspace import B_MISERES, B_PUB, B_USER, BUF_LEN, WS_HS
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER, K_HAND_S,
                                       K_HAND_T, K_LEN, K_SEAT, K_STAGE, K_TAKER, LOC_PILE, OK, STAGE_AUCTION,
                                       STAGE_ECART, WF_LEN, WI_LEN, derive, sample_worlds)
-from tarotsim.rules import RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
+from tarotsim.rules import KERNEL_ECART_MADE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
 
-from tarotsim._builds.deal import BOTS_PARTS
 
 from ._common import CARD_HP
 from .dispatch import bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_poignee
@@ -70,9 +77,6 @@ from .pimc import MAX_ECARTS, MAX_WORLDS, P_BID_SEARCH, P_BID_WORLDS, P_ECART_CA
 from .search import (PILES_LEN, PIMC_LEN, PW_BUF, PW_CONS, PW_KINDS, PW_KNOW, PW_LOG, PW_PARAMS, PW_PILES, PW_WF,
                      PW_WI, PW_WORLDS, ROLLOUT_PARAMS, _know, _set_up_world)
 
-#: The bots build's steps the rollouts play (random, greedy, heuristic only: no recursion).
-_rollout_rest = BOTS_PARTS["play_rest"]
-_chelem_step = BOTS_PARTS["announce_chelem"]
 
 #: Most choices one decision compares (the écart shortlist is the longest).
 MAX_CHOICES = MAX_ECARTS
@@ -115,7 +119,9 @@ def _worlds_of(params, seat, which):
 
 @njit(inline="always")
 def _rollout_seats(params, seat, wsp):
-    """Every seat of a rollout plays the rollout policy (``policy``) with its default
+    """Seat every rollout seat with the rollout policy and its defaults.
+
+    Every seat of a rollout plays the rollout policy (``policy``) with its default
     parameters: ``(kinds, params)`` in the card search's scratch."""
     policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
     kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
@@ -129,7 +135,9 @@ def _rollout_seats(params, seat, wsp):
 
 @njit(inline="always")
 def _auction_seats(rv, kinds, params, bsp):
-    """The other seats' own bidders for the rest of the auction: ``(kinds, params)``. Random,
+    """The other seats' own bidders for the rest of the auction.
+
+    The other seats' own bidders for the rest of the auction: ``(kinds, params)``. Random,
     greedy and heuristic seats bid as they do; a ``pimc`` seat (searching or not) bids as the
     heuristic from its thresholds (its first parameters); a policy set's seat as the heuristic
     with its defaults (its functions are not called in a rollout)."""
@@ -150,7 +158,9 @@ def _auction_seats(rv, kinds, params, bsp):
 
 @njit(inline="always")
 def _know_before_play(seat, stage, ht, hs, pub, know):
-    """The seat's knowledge (``worlds.K_*``) before the first card: its hand (at the écart, with
+    """Write the seat's knowledge before the first card.
+
+    The seat's knowledge (``worlds.K_*``) before the first card: its hand (at the écart, with
     the shown chien, which the sampler places in it: R-CHIEN-1), the dealer, and once the auction
     is over the taker, the contract and, at table 5, the called card."""
     for i in range(K_LEN):
@@ -187,7 +197,9 @@ def _draw_worlds(rv, n_worlds, wsp, st):
 
 @njit(inline="always")
 def _deal_world(rv, pub, row, ws, spub, slog, smis):
-    """The deal of world ``row`` before the auction's end, as the deal kernel holds it: seating,
+    """Set a world's deal up as the deal kernel holds it before the auction's end.
+
+    The deal of world ``row`` before the auction's end, as the deal kernel holds it: seating,
     the facts' defaults, the hands (the world's seats) and the bids said so far (``pub``).
     Returns ``(first seat, chien trump word, chien suit word)``: the chien is the world's hidden
     pile."""
@@ -224,7 +236,9 @@ def _set_taker(taker, contract, ws, spub, slog):
 
 @njit(inline="always")
 def _finish_auction(rv, seat, bid, akinds, aparams, sub, ws, spub, slog, rst):
-    """The rest of the auction after ``seat`` says ``bid`` (R-BID-2): every seat that has not
+    """Finish the auction after the seat's bid with the other seats' own bidders.
+
+    The rest of the auction after ``seat`` says ``bid`` (R-BID-2): every seat that has not
     spoken, in playing order, passes or bids above the highest bid so far with its own bidder;
     the highest bidder takes (R-BID-3). Returns ``(taker, contract, rst)``, taker -1 when all
     passed."""
@@ -260,7 +274,9 @@ def _finish_auction(rv, seat, bid, akinds, aparams, sub, ws, spub, slog, rst):
 # a world's deal, from the auction's end on (a build's own steps)
 
 def make_from_auction(parts, tag):
-    """The deal from the auction's end, played with the steps of one build of the deal kernel
+    """Build the deal from the auction's end on one build's steps.
+
+    The deal from the auction's end, played with the steps of one build of the deal kernel
     (``parts``: what ``play.make_play`` puts there) in the order of its ``_play``:
     ``(from_chien, from_auction)``, njit functions of ``(rv, first, taker, contract, chien_t,
     chien_s, kinds, params, pol, buf, log, bst)`` over a deal buffer set up to the auction's end
@@ -302,14 +318,12 @@ def make_from_auction(parts, tag):
     return build_name(from_chien, tag), from_auction
 
 
-#: The rollouts' deal from the auction's end (the bots build: every seat the rollout policy).
-_from_chien, _from_auction = make_from_auction(BOTS_PARTS, "bots")
-
-
 # out of line: one compiled body of the deal kernel's steps it replays for the three searches in the play
 @njit(nogil=True, _nrt=False)
 def _world_at(rv, seat, pub, row, pos, ws, spub, smis, slog):
-    """``search._set_up_world``: the deal of world ``row`` as the deal kernel holds it before the
+    """Set a world up before the seat's card, as the deal kernel holds it (out of line).
+
+    ``search._set_up_world``: the deal of world ``row`` as the deal kernel holds it before the
     seat's card at position ``pos`` of the trick being played; the trick state after the cards
     already in it."""
     return _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog)
@@ -342,58 +356,15 @@ def _count(bsp, which, n_worlds, n_choices):
 # ---------------------------------------------------------------------------------------------
 # the bid and the call
 
-@njit(nogil=True, _nrt=False)
-def search_bid(rv, kinds, params, seat, ht, hs, pub, highest, st, wsp, bsp):
-    """The bid of a searching seat: ``(bid, st)``, -1 (pass) or a contract above ``highest``
-    (R-BID-2), the one with the best total score over the worlds (ties: the lower one).
 
-    Parameters
-    ----------
-    rv : int64[RV_LEN]
-        The rules vector.
-    kinds : int64[n_seats]
-        Every seat's bot kind (the other seats bid the rest of the auction with their own).
-    params : float64[n_seats, N_BOT_PARAMS]
-        Every seat's parameters; row ``seat``: ``bots/pimc.py``'s.
-    seat, ht, hs, pub, highest :
-        The seat, its hand (trump word, suit word), the public view and the highest bid so far
-        (-1: none), as every bot gets them.
-    st : uint64
-        The bots stream: the worlds, then one rollout stream per world, are drawn from it.
-    wsp, bsp : int64[PIMC_LEN], int64[BID_LEN]
-        The card search's scratch and this module's.
-    """
-    n = 4 - highest  # passing, then each contract above the highest bid (R-BID-2)
-    if n == 1:
-        return np.int64(-1), st
-    n_worlds = _worlds_of(params, seat, P_BID_WORLDS)
-    _know_before_play(seat, STAGE_AUCTION, ht, hs, pub, wsp[PW_KNOW:PW_KNOW + K_LEN])
-    status, worlds, st = _draw_worlds(rv, n_worlds, wsp, st)
-    if status != OK:  # never with true information: bid as the heuristic from its thresholds then
-        return heuristic_bid(params, seat, ht, hs, pub, highest), st
-    akinds, aparams = _auction_seats(rv, kinds, params, bsp)
-    rkinds, rparams = _rollout_seats(params, seat, wsp)
-    sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
-    total = bsp[BS_SUM:BS_SUM + n]
-    for i in range(n):
-        total[i] = 0
-    for w in range(n_worlds):
-        rst, st = next_u64(st)
-        for i in range(n):
-            bid = highest + i if i > 0 else np.int64(-1)
-            first, chien_t, chien_s = _deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
-            taker, contract, r = _finish_auction(rv, seat, bid, akinds, aparams, sub, ws, spub, slog, rst)
-            if taker >= 0:  # else all passed: the deal is thrown in, 0 (R-BID-3)
-                _from_auction(rv, first, taker, contract, chien_t, chien_s, rkinds, rparams, None, sbuf, slog, r)
-                total[i] += slog[L_SCORES + seat]
-    _count(bsp, STAT_BID, n_worlds, n)
-    best = _best(total, n)
-    return (highest + best if best > 0 else np.int64(-1)), st
-
+# ---------------------------------------------------------------------------------------------
+# the call's choices, the écart's shortlist, the chelem's and poignée's worlds
 
 @njit(inline="always")
 def _call_choices(params, seat, ht, hs, pub, legal_s, bsp):
-    """The cards the taker may call (R-CALL-1) as suit-word bits at ``bsp[BS_CHOICE_S:]``, the
+    """The cards the taker may call, the heuristic's first.
+
+    The cards the taker may call (R-CALL-1) as suit-word bits at ``bsp[BS_CHOICE_S:]``, the
     heuristic's first; returns their number."""
     choice = bsp[BS_CHOICE_S:BS_CHOICE_S + MAX_CHOICES]
     h = heuristic_call(params, seat, ht, hs, pub, legal_s)
@@ -407,44 +378,11 @@ def _call_choices(params, seat, ht, hs, pub, legal_s, bsp):
     return n
 
 
-@njit(nogil=True, _nrt=False)
-def search_call(rv, kinds, params, seat, ht, hs, pub, legal_s, st, wsp, bsp):
-    """The call of a searching taker (table 5, R-CALL-1): ``(suit-word bit of the card, st)``,
-    among ``legal_s``, the best total score over the worlds (ties: the heuristic's call).
-    Arguments as :func:`search_bid`'s (``legal_s``: the cards it may call, suit word)."""
-    n = _call_choices(params, seat, ht, hs, pub, legal_s, bsp)
-    choice = bsp[BS_CHOICE_S:BS_CHOICE_S + n]
-    if n == 1:
-        return choice[0], st
-    n_worlds = _worlds_of(params, seat, P_BID_WORLDS)
-    _know_before_play(seat, STAGE_AUCTION, ht, hs, pub, wsp[PW_KNOW:PW_KNOW + K_LEN])
-    status, worlds, st = _draw_worlds(rv, n_worlds, wsp, st)
-    if status != OK:
-        return choice[0], st
-    rkinds, rparams = _rollout_seats(params, seat, wsp)
-    sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
-    total = bsp[BS_SUM:BS_SUM + n]
-    for i in range(n):
-        total[i] = 0
-    contract = pub[PUB_CONTRACT]
-    for w in range(n_worlds):
-        rst, st = next_u64(st)
-        for i in range(n):
-            first, chien_t, chien_s = _deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
-            _set_taker(seat, contract, ws, spub, slog)
-            set_called(22 + choice[i], ws, slog, spub)
-            _from_chien(rv, first, seat, contract, chien_t, chien_s, rkinds, rparams, None, sbuf, slog, rst)
-            total[i] += slog[L_SCORES + seat]
-    _count(bsp, STAT_CALL, n_worlds, n)
-    return choice[_best(total, n)], st
-
-
-# ---------------------------------------------------------------------------------------------
-# the écart
-
 @njit(inline="always")
 def _fill(hs, normal, es, k, bank):
-    """``es`` (suit word) with ``k`` more cards of ``normal``, one at a time: with ``bank`` the
+    """Fill an écart up one card at a time, banking points or shortening suits.
+
+    ``es`` (suit word) with ``k`` more cards of ``normal``, one at a time: with ``bank`` the
     card worth most (its points are the attack's whatever happens, R-COUNT-1; ties: the higher
     rank), else the lowest card of the shortest suit left in the hand ``hs`` (a void comes
     sooner)."""
@@ -480,7 +418,9 @@ def _add_choice(choice, n, es):
 
 @njit(inline="always")
 def _shortlist(hs, normal, n_ecart, h_s, n_max, bsp):
-    """At most ``n_max`` écarts of ``n_ecart`` suit cards of ``normal`` (R-CHIEN-2: no king,
+    """The écarts the search compares, the heuristic's first.
+
+    At most ``n_max`` écarts of ``n_ecart`` suit cards of ``normal`` (R-CHIEN-2: no king,
     trump or Excuse; the caller makes sure ``normal`` holds more than ``n_ecart``), as suit
     words at ``bsp[BS_CHOICE_S:]``: the heuristic's ``h_s`` first; then, for every set of suits
     without a king it may empty within the écart (the smaller sets first, the empty set
@@ -511,77 +451,12 @@ def _shortlist(hs, normal, n_ecart, h_s, n_max, bsp):
     return n
 
 
-@njit(nogil=True, _nrt=False)
-def search_ecart(rv, kinds, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st, wsp, bsp):
-    """The écart of a searching taker (prise or garde, R-CHIEN-1, R-CHIEN-2): ``(écart trump
-    word, écart suit word, st)``, its card ids written at ``out[out_pos:]``, the shortlist's
-    écart with the best total score over the worlds (ties: the heuristic's). When the suit cards
-    it may lay (``normal``: no king) are too few to choose among, R-CHIEN-2 decides and the
-    heuristic's écart is laid (the lowest trumps). ``ht``, ``hs``: the hand with the chien;
-    other arguments as :func:`search_bid`'s and ``bots.dispatch.bot_ecart``'s."""
-    h_t, h_s = heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
-    if popcount(normal) <= n_ecart:
-        return h_t, h_s, st
-    n_max = min(max(np.int64(params[seat, P_ECART_CANDIDATES]), 1), MAX_CHOICES)
-    n = _shortlist(hs, normal, n_ecart, h_s, n_max, bsp)
-    if n == 1:
-        return h_t, h_s, st
-    choice = bsp[BS_CHOICE_S:BS_CHOICE_S + n]
-    n_worlds = _worlds_of(params, seat, P_ECART_WORLDS)
-    _know_before_play(seat, STAGE_ECART, ht, hs, pub, wsp[PW_KNOW:PW_KNOW + K_LEN])
-    status, worlds, st = _draw_worlds(rv, n_worlds, wsp, st)
-    if status != OK:
-        return h_t, h_s, st
-    rkinds, rparams = _rollout_seats(params, seat, wsp)
-    sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
-    total = bsp[BS_SUM:BS_SUM + n]
-    for i in range(n):
-        total[i] = 0
-    pub0 = bsp[BS_PUB:BS_PUB + PUB_LEN]   # the view after the écart: no trump shown in it
-    for i in range(PUB_LEN):
-        pub0[i] = pub[i]
-    pub0[PUB_ECART_T] = 0
-    row = bsp[BS_ROW:BS_PUB].view(np.int8)[:78].reshape((1, 78))[0]  # a row, as a world's
-    tracing = np.bool_(False)
-    tr = np.int64(0)
-    for w in range(n_worlds):
-        rst, st = next_u64(st)
-        for i in range(n):
-            for c in range(78):
-                row[c] = worlds[w, c]
-            rem = choice[i]
-            while rem:  # the écart joins the attack's pile (R-CHIEN-1)
-                row[22 + tzcnt(rem)] = LOC_PILE
-                rem &= rem - 1
-            _world_at(rv, seat, pub0, row, tr, ws, spub, smis, slog)
-            leader, r = _chelem_step(rv, ws[WS_NEXT + pub[PUB_DEALER]], rkinds, rparams, None, sub, ws, spub, slog,
-                                     sbuf, tracing, rst)
-            trick = open_trick(tr, leader, slog, spub)
-            _rollout_rest(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, tr, trick, r)
-            total[i] += slog[L_SCORES + seat]
-    _count(bsp, STAT_ECART, n_worlds, n)
-    best = _best(total, n)
-    if best == 0:
-        return h_t, h_s, st
-    es = choice[best]
-    k = 0
-    rem = es
-    while rem:
-        out[out_pos + k] = 22 + tzcnt(rem)
-        rem &= rem - 1
-        k += 1
-    return np.int64(0), es, st
-
-
-# ---------------------------------------------------------------------------------------------
-# the chelem and the poignée
-
 @njit(inline="always")
 def _own_ecart(seat, pub, log):
     """The seat's own écart when it is the taker at prise or garde (its own knowledge), else 0."""
     et = np.int64(0)
     es = np.int64(0)
-    if seat == pub[PUB_TAKER] and pub[PUB_CONTRACT] <= 1:
+    if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
         for i in range(log[L_N_ECART]):
             bt, bs = card_bits(log[L_ECART + i])
             et |= bt
@@ -591,50 +466,20 @@ def _own_ecart(seat, pub, log):
 
 @njit(nogil=True, _nrt=False)
 def _play_worlds(rv, seat, ht, hs, pub, log, pos, n_worlds, wsp, st):
-    """The seat's knowledge in the play (``search._know``: its écart too when it made one, the
+    """Draw worlds of the seat's knowledge in the play.
+
+    The seat's knowledge in the play (``search._know``: its écart too when it made one, the
     cards of the trick so far) and ``n_worlds`` worlds of it: ``(status, worlds, st)``."""
     et, es = _own_ecart(seat, pub, log)
     _know(rv, seat, ht, hs, pub, et, es, pos, wsp[PW_PILES:PW_PILES + PILES_LEN], wsp[PW_KNOW:PW_KNOW + K_LEN])
     return _draw_worlds(rv, n_worlds, wsp, st)
 
 
-@njit(nogil=True, _nrt=False)
-def search_chelem(rv, kinds, params, seat, ht, hs, pub, log, st, wsp, bsp):
-    """Announce a chelem? (the taker, after the call and the écart, R-SLAM-1): ``(0 or 1, st)``,
-    the better total score over the worlds (ties: the heuristic's answer); announced, the taker
-    leads trick 1 (R-PLAY-1). ``log``: the deal's, for its own écart."""
-    h = heuristic_chelem(params, seat, ht, hs, pub)
-    n_worlds = _worlds_of(params, seat, P_ECART_WORLDS)
-    status, worlds, st = _play_worlds(rv, seat, ht, hs, pub, log, np.int64(0), n_worlds, wsp, st)
-    if status != OK:
-        return h, st
-    rkinds, rparams = _rollout_seats(params, seat, wsp)
-    sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
-    total = bsp[BS_SUM:BS_SUM + 2]
-    total[0] = 0
-    total[1] = 0
-    tracing = np.bool_(False)
-    tr = np.int64(0)
-    for w in range(n_worlds):
-        rst, st = next_u64(st)
-        for i in range(2):
-            _world_at(rv, seat, pub, worlds[w], tr, ws, spub, smis, slog)
-            leader = ws[WS_NEXT + pub[PUB_DEALER]]
-            if (h if i == 0 else 1 - h) != 0:  # as the deal kernel's ``_announce_chelem``
-                slog[L_SLAM_ANNOUNCED] = 1
-                declare(slog, ws, seat, DECL_CHELEM, 0, 0)
-                spub[PUB_SLAM] = 1
-                leader = seat
-            trick = open_trick(tr, leader, slog, spub)
-            _rollout_rest(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, tr, trick, rst)
-            total[i] += slog[L_SCORES + seat]
-    _count(bsp, STAT_CHELEM, n_worlds, 2)
-    return (h if total[1] <= total[0] else 1 - h), st
-
-
 @njit(inline="always")
 def _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst):
-    """The seat's first card, by the rollout policy, after its declarations: played as the deal
+    """Play the seat's first card by the rollout policy, after its declarations.
+
+    The seat's first card, by the rollout policy, after its declarations: played as the deal
     kernel's ``_card_step`` plays it (R-PLAY-3, R-PLAY-4, R-CALL-4). Returns the trick state
     after it and ``rst``."""
     _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
@@ -662,125 +507,366 @@ def _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
     return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), rst
 
 
-@njit(nogil=True, _nrt=False)
-def search_poignee(rv, kinds, params, seat, ht, hs, pub, n_levels, log, pos, st, wsp, bsp):
-    """The poignée of a searching seat at its first turn, before its card (R-POIG-2): ``(level,
-    st)``, 0 none or 1..``n_levels`` (R-POIG-1, R-POIG-3), the best total score over the worlds
-    (ties: the heuristic's). ``pos``: the cards already in trick 1; ``log``: the deal's, for the
-    taker's own écart."""
-    h = heuristic_poignee(params, seat, ht, hs, pub, n_levels)
-    if n_levels == 0:
-        return h, st
-    n = n_levels + 1
-    choice = bsp[BS_CHOICE_S:BS_CHOICE_S + n]
-    choice[0] = h
-    k = 1
-    for lvl in range(n):
-        if lvl != h:
-            choice[k] = lvl
-            k += 1
-    n_worlds = _worlds_of(params, seat, P_ECART_WORLDS)
-    status, worlds, st = _play_worlds(rv, seat, ht, hs, pub, log, pos, n_worlds, wsp, st)
-    if status != OK:
-        return h, st
-    rkinds, rparams = _rollout_seats(params, seat, wsp)
-    sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
-    total = bsp[BS_SUM:BS_SUM + n]
-    for i in range(n):
-        total[i] = 0
-    tracing = np.bool_(False)
-    tr = np.int64(0)
-    for w in range(n_worlds):
-        rst, st = next_u64(st)
-        for i in range(n):
-            trick = _world_at(rv, seat, pub, worlds[w], pos, ws, spub, smis, slog)
-            if choice[i] > 0:
-                _, avail = poignee_levels(rv, seat, ht, ws)
-                show_poignee(rv, seat, choice[i], avail, ws, spub, slog)
-            trick, r = _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
-            _rollout_rest(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, pos + 1, trick, r)
-            total[i] += slog[L_SCORES + seat]
-    _count(bsp, STAT_POIGNEE, n_worlds, n)
-    return choice[_best(total, n)], st
-
-
 # ---------------------------------------------------------------------------------------------
-# the decisions of the pimc build (``play.SearchDecisions``): the search for a searching seat,
-# the bots' dispatch for every other
+# the searches, built on the steps of the build their worlds are played with (:func:`make_bid_search`)
+
+def _make_bid_and_call(from_auction, from_chien, tag):
+    """The bid and the call searches, their worlds played from the auction's end with ``from_auction``, ``from_chien``."""
+
+    @njit(nogil=True, _nrt=False)
+    def search_bid(rv, kinds, params, seat, ht, hs, pub, highest, st, wsp, bsp):
+        """The bid of a searching seat.
+
+        The bid of a searching seat: ``(bid, st)``, -1 (pass) or a contract above ``highest``
+        (R-BID-2), the one with the best total score over the worlds (ties: the lower one).
+
+        Parameters
+        ----------
+        rv : int64[RV_LEN]
+            The rules vector.
+        kinds : int64[n_seats]
+            Every seat's bot kind (the other seats bid the rest of the auction with their own).
+        params : float64[n_seats, N_BOT_PARAMS]
+            Every seat's parameters; row ``seat``: ``bots/pimc.py``'s.
+        seat, ht, hs, pub, highest :
+            The seat, its hand (trump word, suit word), the public view and the highest bid so far
+            (-1: none), as every bot gets them.
+        st : uint64
+            The bots stream: the worlds, then one rollout stream per world, are drawn from it.
+        wsp, bsp : int64[PIMC_LEN], int64[BID_LEN]
+            The card search's scratch and this module's.
+        """
+        n = 4 - highest  # passing, then each contract above the highest bid (R-BID-2)
+        if n == 1:
+            return np.int64(-1), st
+        n_worlds = _worlds_of(params, seat, P_BID_WORLDS)
+        _know_before_play(seat, STAGE_AUCTION, ht, hs, pub, wsp[PW_KNOW:PW_KNOW + K_LEN])
+        status, worlds, st = _draw_worlds(rv, n_worlds, wsp, st)
+        if status != OK:  # never with true information: bid as the heuristic from its thresholds then
+            return heuristic_bid(params, seat, ht, hs, pub, highest), st
+        akinds, aparams = _auction_seats(rv, kinds, params, bsp)
+        rkinds, rparams = _rollout_seats(params, seat, wsp)
+        sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
+        total = bsp[BS_SUM:BS_SUM + n]
+        for i in range(n):
+            total[i] = 0
+        for w in range(n_worlds):
+            rst, st = next_u64(st)
+            for i in range(n):
+                bid = highest + i if i > 0 else np.int64(-1)
+                first, chien_t, chien_s = _deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
+                taker, contract, r = _finish_auction(rv, seat, bid, akinds, aparams, sub, ws, spub, slog, rst)
+                if taker >= 0:  # else all passed: the deal is thrown in, 0 (R-BID-3)
+                    from_auction(rv, first, taker, contract, chien_t, chien_s, rkinds, rparams, None, sbuf, slog, r)
+                    total[i] += slog[L_SCORES + seat]
+        _count(bsp, STAT_BID, n_worlds, n)
+        best = _best(total, n)
+        return (highest + best if best > 0 else np.int64(-1)), st
+
+
+    @njit(nogil=True, _nrt=False)
+    def search_call(rv, kinds, params, seat, ht, hs, pub, legal_s, st, wsp, bsp):
+        """The call of a searching taker (table 5).
+
+        The call of a searching taker (table 5, R-CALL-1): ``(suit-word bit of the card, st)``,
+        among ``legal_s``, the best total score over the worlds (ties: the heuristic's call).
+        Arguments as :func:`search_bid`'s (``legal_s``: the cards it may call, suit word)."""
+        n = _call_choices(params, seat, ht, hs, pub, legal_s, bsp)
+        choice = bsp[BS_CHOICE_S:BS_CHOICE_S + n]
+        if n == 1:
+            return choice[0], st
+        n_worlds = _worlds_of(params, seat, P_BID_WORLDS)
+        _know_before_play(seat, STAGE_AUCTION, ht, hs, pub, wsp[PW_KNOW:PW_KNOW + K_LEN])
+        status, worlds, st = _draw_worlds(rv, n_worlds, wsp, st)
+        if status != OK:
+            return choice[0], st
+        rkinds, rparams = _rollout_seats(params, seat, wsp)
+        sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
+        total = bsp[BS_SUM:BS_SUM + n]
+        for i in range(n):
+            total[i] = 0
+        contract = pub[PUB_CONTRACT]
+        for w in range(n_worlds):
+            rst, st = next_u64(st)
+            for i in range(n):
+                first, chien_t, chien_s = _deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
+                _set_taker(seat, contract, ws, spub, slog)
+                set_called(22 + choice[i], ws, slog, spub)
+                from_chien(rv, first, seat, contract, chien_t, chien_s, rkinds, rparams, None, sbuf, slog, rst)
+                total[i] += slog[L_SCORES + seat]
+        _count(bsp, STAT_CALL, n_worlds, n)
+        return choice[_best(total, n)], st
+
+    return build_name(search_bid, tag), build_name(search_call, tag)
+
+
+def _make_ecart(rollout, chelem_step, tag):
+    """The écart search, its worlds played with the chelem step ``chelem_step`` and the tricks ``rollout``."""
+
+    @njit(nogil=True, _nrt=False)
+    def search_ecart(rv, kinds, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st, wsp, bsp):
+        """The écart of a searching taker.
+
+        The écart of a searching taker (prise or garde, R-CHIEN-1, R-CHIEN-2): ``(écart trump
+        word, écart suit word, st)``, its card ids written at ``out[out_pos:]``, the shortlist's
+        écart with the best total score over the worlds (ties: the heuristic's). When the suit cards
+        it may lay (``normal``: no king) are too few to choose among, R-CHIEN-2 decides and the
+        heuristic's écart is laid (the lowest trumps). ``ht``, ``hs``: the hand with the chien;
+        other arguments as :func:`search_bid`'s and ``bots.dispatch.bot_ecart``'s."""
+        h_t, h_s = heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
+        if popcount(normal) <= n_ecart:
+            return h_t, h_s, st
+        n_max = min(max(np.int64(params[seat, P_ECART_CANDIDATES]), 1), MAX_CHOICES)
+        n = _shortlist(hs, normal, n_ecart, h_s, n_max, bsp)
+        if n == 1:
+            return h_t, h_s, st
+        choice = bsp[BS_CHOICE_S:BS_CHOICE_S + n]
+        n_worlds = _worlds_of(params, seat, P_ECART_WORLDS)
+        _know_before_play(seat, STAGE_ECART, ht, hs, pub, wsp[PW_KNOW:PW_KNOW + K_LEN])
+        status, worlds, st = _draw_worlds(rv, n_worlds, wsp, st)
+        if status != OK:
+            return h_t, h_s, st
+        rkinds, rparams = _rollout_seats(params, seat, wsp)
+        sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
+        total = bsp[BS_SUM:BS_SUM + n]
+        for i in range(n):
+            total[i] = 0
+        pub0 = bsp[BS_PUB:BS_PUB + PUB_LEN]   # the view after the écart: no trump shown in it
+        for i in range(PUB_LEN):
+            pub0[i] = pub[i]
+        pub0[PUB_ECART_T] = 0
+        row = bsp[BS_ROW:BS_PUB].view(np.int8)[:78].reshape((1, 78))[0]  # a row, as a world's
+        tracing = np.bool_(False)
+        tr = np.int64(0)
+        for w in range(n_worlds):
+            rst, st = next_u64(st)
+            for i in range(n):
+                for c in range(78):
+                    row[c] = worlds[w, c]
+                rem = choice[i]
+                while rem:  # the écart joins the attack's pile (R-CHIEN-1)
+                    row[22 + tzcnt(rem)] = LOC_PILE
+                    rem &= rem - 1
+                _world_at(rv, seat, pub0, row, tr, ws, spub, smis, slog)
+                leader, r = chelem_step(rv, ws[WS_NEXT + pub[PUB_DEALER]], rkinds, rparams, None, sub, ws, spub, slog,
+                                         sbuf, tracing, rst)
+                trick = open_trick(tr, leader, slog, spub)
+                rollout(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, tr, trick, r)
+                total[i] += slog[L_SCORES + seat]
+        _count(bsp, STAT_ECART, n_worlds, n)
+        best = _best(total, n)
+        if best == 0:
+            return h_t, h_s, st
+        es = choice[best]
+        k = 0
+        rem = es
+        while rem:
+            out[out_pos + k] = 22 + tzcnt(rem)
+            rem &= rem - 1
+            k += 1
+        return np.int64(0), es, st
+
+    return build_name(search_ecart, tag)
+
+
+def _make_chelem_and_poignee(rollout, tag):
+    """The chelem and poignée searches, their worlds played to the end with ``rollout`` (a build's ``play_rest``)."""
+
+    @njit(nogil=True, _nrt=False)
+    def search_chelem(rv, kinds, params, seat, ht, hs, pub, log, st, wsp, bsp):
+        """Whether a searching taker announces a chelem.
+
+        Announce a chelem? (the taker, after the call and the écart, R-SLAM-1): ``(0 or 1, st)``,
+        the better total score over the worlds (ties: the heuristic's answer); announced, the taker
+        leads trick 1 (R-PLAY-1). ``log``: the deal's, for its own écart."""
+        h = heuristic_chelem(params, seat, ht, hs, pub)
+        n_worlds = _worlds_of(params, seat, P_ECART_WORLDS)
+        status, worlds, st = _play_worlds(rv, seat, ht, hs, pub, log, np.int64(0), n_worlds, wsp, st)
+        if status != OK:
+            return h, st
+        rkinds, rparams = _rollout_seats(params, seat, wsp)
+        sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
+        total = bsp[BS_SUM:BS_SUM + 2]
+        total[0] = 0
+        total[1] = 0
+        tracing = np.bool_(False)
+        tr = np.int64(0)
+        for w in range(n_worlds):
+            rst, st = next_u64(st)
+            for i in range(2):
+                _world_at(rv, seat, pub, worlds[w], tr, ws, spub, smis, slog)
+                leader = ws[WS_NEXT + pub[PUB_DEALER]]
+                if (h if i == 0 else 1 - h) != 0:  # as the deal kernel's ``_announce_chelem``
+                    slog[L_SLAM_ANNOUNCED] = 1
+                    declare(slog, ws, seat, DECL_CHELEM, 0, 0)
+                    spub[PUB_SLAM] = 1
+                    leader = seat
+                trick = open_trick(tr, leader, slog, spub)
+                rollout(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, tr, trick, rst)
+                total[i] += slog[L_SCORES + seat]
+        _count(bsp, STAT_CHELEM, n_worlds, 2)
+        return (h if total[1] <= total[0] else 1 - h), st
+
+
+    @njit(nogil=True, _nrt=False)
+    def search_poignee(rv, kinds, params, seat, ht, hs, pub, n_levels, log, pos, st, wsp, bsp):
+        """The poignée a searching seat shows at its first turn.
+
+        The poignée of a searching seat at its first turn, before its card (R-POIG-2): ``(level,
+        st)``, 0 none or 1..``n_levels`` (R-POIG-1, R-POIG-3), the best total score over the worlds
+        (ties: the heuristic's). ``pos``: the cards already in trick 1; ``log``: the deal's, for the
+        taker's own écart."""
+        h = heuristic_poignee(params, seat, ht, hs, pub, n_levels)
+        if n_levels == 0:
+            return h, st
+        n = n_levels + 1
+        choice = bsp[BS_CHOICE_S:BS_CHOICE_S + n]
+        choice[0] = h
+        k = 1
+        for lvl in range(n):
+            if lvl != h:
+                choice[k] = lvl
+                k += 1
+        n_worlds = _worlds_of(params, seat, P_ECART_WORLDS)
+        status, worlds, st = _play_worlds(rv, seat, ht, hs, pub, log, pos, n_worlds, wsp, st)
+        if status != OK:
+            return h, st
+        rkinds, rparams = _rollout_seats(params, seat, wsp)
+        sbuf, ws, spub, smis, sub, slog = _rollout_buffers(wsp)
+        total = bsp[BS_SUM:BS_SUM + n]
+        for i in range(n):
+            total[i] = 0
+        tracing = np.bool_(False)
+        tr = np.int64(0)
+        for w in range(n_worlds):
+            rst, st = next_u64(st)
+            for i in range(n):
+                trick = _world_at(rv, seat, pub, worlds[w], pos, ws, spub, smis, slog)
+                if choice[i] > 0:
+                    _, avail = poignee_levels(rv, seat, ht, ws)
+                    show_poignee(rv, seat, choice[i], avail, ws, spub, slog)
+                trick, r = _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
+                rollout(rv, rkinds, rparams, None, sub, sbuf, slog, tracing, tr, pos + 1, trick, r)
+                total[i] += slog[L_SCORES + seat]
+        _count(bsp, STAT_POIGNEE, n_worlds, n)
+        return choice[_best(total, n)], st
+
+    return build_name(search_chelem, tag), build_name(search_poignee, tag)
+
 
 I64 = np.int64  # every scalar a plain int64: a literal argument would build the decision once more
 
 
-@njit(nogil=True, _nrt=False)
-def _ask_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, rv, kinds, buf, log, bst):
-    if _searching(kind, params, seat, rv):
-        wsp, bsp = _scratch(buf)
-        return search_bid(rv, kinds, params, seat, ht, hs, pub, highest, bst, wsp, bsp)
-    return bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, bst)
+def _make_decisions(search_bid, search_call, search_ecart, search_chelem, search_poignee, tag):
+    """The bid search build's decisions (``play.SearchDecisions``): the search for a searching seat, the bots' dispatch for any other."""
 
 
-@njit(nogil=True, _nrt=False)
-def _ask_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, rv, kinds, buf, log, bst):
-    if _searching(kind, params, seat, rv):
-        wsp, bsp = _scratch(buf)
-        return search_call(rv, kinds, params, seat, ht, hs, pub, legal_s, bst, wsp, bsp)
-    return bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, bst)
+    @njit(nogil=True, _nrt=False)
+    def _ask_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, rv, kinds, buf, log, bst):
+        if _searching(kind, params, seat, rv):
+            wsp, bsp = _scratch(buf)
+            return search_bid(rv, kinds, params, seat, ht, hs, pub, highest, bst, wsp, bsp)
+        return bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, bst)
 
 
-@njit(nogil=True, _nrt=False)
-def _ask_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, rv, kinds, buf, log,
-               bst):
-    if _searching(kind, params, seat, rv):
-        wsp, bsp = _scratch(buf)
-        return search_ecart(rv, kinds, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, bst, wsp, bsp)
-    return bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, bst)
+    @njit(nogil=True, _nrt=False)
+    def _ask_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, rv, kinds, buf, log, bst):
+        if _searching(kind, params, seat, rv):
+            wsp, bsp = _scratch(buf)
+            return search_call(rv, kinds, params, seat, ht, hs, pub, legal_s, bst, wsp, bsp)
+        return bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, bst)
 
 
-@njit(nogil=True, _nrt=False)
-def _ask_chelem(kind, params, pol, ub, seat, ht, hs, pub, rv, kinds, buf, log, bst):
-    if _searching(kind, params, seat, rv):
-        wsp, bsp = _scratch(buf)
-        return search_chelem(rv, kinds, params, seat, ht, hs, pub, log, bst, wsp, bsp)
-    return bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, bst)
+    @njit(nogil=True, _nrt=False)
+    def _ask_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, rv, kinds, buf, log,
+                   bst):
+        if _searching(kind, params, seat, rv):
+            wsp, bsp = _scratch(buf)
+            return search_ecart(rv, kinds, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, bst, wsp, bsp)
+        return bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, bst)
 
 
-@njit(nogil=True, _nrt=False)
-def _ask_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, rv, kinds, buf, log, pos, bst):
-    if _searching(kind, params, seat, rv):
-        wsp, bsp = _scratch(buf)
-        return search_poignee(rv, kinds, params, seat, ht, hs, pub, n_levels, log, pos, bst, wsp, bsp)
-    return bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, bst)
+    @njit(nogil=True, _nrt=False)
+    def _ask_chelem(kind, params, pol, ub, seat, ht, hs, pub, rv, kinds, buf, log, bst):
+        if _searching(kind, params, seat, rv):
+            wsp, bsp = _scratch(buf)
+            return search_chelem(rv, kinds, params, seat, ht, hs, pub, log, bst, wsp, bsp)
+        return bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, bst)
 
 
-@njit(inline="always")
-def ask_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, rv, kinds, buf, log, bst):
-    return _ask_bid(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(highest), rv, kinds, buf, log,
-                    bst)
+    @njit(nogil=True, _nrt=False)
+    def _ask_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, rv, kinds, buf, log, pos, bst):
+        if _searching(kind, params, seat, rv):
+            wsp, bsp = _scratch(buf)
+            return search_poignee(rv, kinds, params, seat, ht, hs, pub, n_levels, log, pos, bst, wsp, bsp)
+        return bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, bst)
 
 
-@njit(inline="always")
-def ask_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, rv, kinds, buf, log, bst):
-    return _ask_call(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(legal_s), rv, kinds, buf, log,
-                     bst)
+    @njit(inline="always")
+    def ask_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, rv, kinds, buf, log, bst):
+        return _ask_bid(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(highest), rv, kinds, buf, log,
+                        bst)
 
 
-@njit(inline="always")
-def ask_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, rv, kinds, buf, log,
-              bst):
-    return _ask_ecart(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(normal), I64(cands),
-                      I64(n_ecart), out, I64(out_pos), rv, kinds, buf, log, bst)
+    @njit(inline="always")
+    def ask_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, rv, kinds, buf, log, bst):
+        return _ask_call(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(legal_s), rv, kinds, buf, log,
+                         bst)
 
 
-@njit(inline="always")
-def ask_chelem(kind, params, pol, ub, seat, ht, hs, pub, rv, kinds, buf, log, bst):
-    return _ask_chelem(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, rv, kinds, buf, log, bst)
+    @njit(inline="always")
+    def ask_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, rv, kinds, buf, log,
+                  bst):
+        return _ask_ecart(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(normal), I64(cands),
+                          I64(n_ecart), out, I64(out_pos), rv, kinds, buf, log, bst)
 
 
-@njit(inline="always")
-def ask_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, rv, kinds, buf, log, pos, bst):
-    return _ask_poignee(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(n_levels), rv, kinds, buf,
-                        log, I64(pos), bst)
+    @njit(inline="always")
+    def ask_chelem(kind, params, pol, ub, seat, ht, hs, pub, rv, kinds, buf, log, bst):
+        return _ask_chelem(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, rv, kinds, buf, log, bst)
 
 
-#: The pimc build's bid, call, écart, chelem and poignée (``tarotsim/_builds/pimc.py``).
-SEARCH = SearchDecisions(bid=ask_bid, call=ask_call, ecart=ask_ecart, chelem=ask_chelem, poignee=ask_poignee)
+    @njit(inline="always")
+    def ask_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, rv, kinds, buf, log, pos, bst):
+        return _ask_poignee(I64(kind), params, pol, ub, I64(seat), I64(ht), I64(hs), pub, I64(n_levels), rv, kinds, buf,
+                            log, I64(pos), bst)
+
+    for ask in (_ask_bid, _ask_call, _ask_ecart, _ask_chelem, _ask_poignee):
+        build_name(ask, tag)
+    return SearchDecisions(bid=ask_bid, call=ask_call, ecart=ask_ecart, chelem=ask_chelem, poignee=ask_poignee)
+
+
+
+
+class BidSearch(NamedTuple):
+    """The bid search built on one build's steps (:func:`make_bid_search`).
+
+    ``bid``, ``call``, ``ecart``, ``chelem``, ``poignee``: the searches (njit, out of line:
+    ``search_bid(rv, kinds, params, seat, ht, hs, pub, highest, st, wsp, bsp)`` and the others
+    as documented there), for the slow path; ``decisions``: the deal kernel's
+    ``play.SearchDecisions`` that call them for a searching seat."""
+
+    bid: object
+    call: object
+    ecart: object
+    chelem: object
+    poignee: object
+    decisions: SearchDecisions
+
+
+def make_bid_search(parts, tag="bid_search"):
+    """Build the bid, call, écart, chelem and poignée searches on the steps of the bots build.
+
+    ``parts``: the inner steps ``play.make_play`` puts in its ``parts`` dict, of the build whose
+    seats play the rollouts (the bots build, ``tarotsim._builds.deal.BOTS_PARTS``: random, greedy
+    and heuristic only, so no search recurses): ``play_rest`` (out of line), ``call``,
+    ``chien_and_ecart`` and ``announce_chelem`` (inlined). The builds make the search once
+    (``tarotsim/_builds/bid_search.py``) and hand it the steps, as ``search.make_search`` gets its
+    rollout: the bots never import the builds. ``tag`` names the out-of-line closures
+    (``play.build_name``). Returns a :class:`BidSearch`.
+    """
+    from_chien, from_auction = make_from_auction(parts, tag)
+    bid, call = _make_bid_and_call(from_auction, from_chien, tag)
+    ecart = _make_ecart(parts["play_rest"], parts["announce_chelem"], tag)
+    chelem, poignee = _make_chelem_and_poignee(parts["play_rest"], tag)
+    return BidSearch(bid, call, ecart, chelem, poignee, _make_decisions(bid, call, ecart, chelem, poignee, tag))

@@ -1,4 +1,6 @@
-"""The bots' decisions for the deal kernel: one function per decision, dispatching on the seat's
+"""The bots' decisions for the deal kernel, dispatched on each seat's bot kind.
+
+The bots' decisions for the deal kernel: one function per decision, dispatching on the seat's
 bot kind (the bots' side of ``tarotsim._kernels.play.BotDispatch``).
 
 Every decision gets the seat's bot ``kind``, the params table (float64[n_seats, N_BOT_PARAMS],
@@ -83,7 +85,9 @@ def _user_called(pol, ub, params, seat, ht, hs, pub, legal_s, st):
 
 @njit(nogil=True, _nrt=False)
 def _user_ecart(pol, ub, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos, st):
-    """The écart of a policy (R-CHIEN-2): ``n_ecart`` distinct cards of ``normal``, trumps of
+    """Check a policy's écart, or lay the lowest one (R-CHIEN-2).
+
+    The écart of a policy (R-CHIEN-2): ``n_ecart`` distinct cards of ``normal``, trumps of
     ``cands`` only as many as ``normal`` lacks; else the lowest ones (and the answer is marked)."""
     for i in range(MAX_ECART):
         ub[U_OUT + i] = -1
@@ -238,7 +242,9 @@ def _bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st):
 
 @njit(nogil=True, _nrt=False)
 def _bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
-    """Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
+    """Whether the seat declares a misère.
+
+    Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
     (``random``: one draw; ``greedy`` and ``heuristic`` never do)."""
     if kind == BOT_RANDOM:
         return below(st, np.int64(2))  # a literal 2 would compile ``below`` once more
@@ -258,7 +264,9 @@ def _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
 
 @njit(nogil=True, _nrt=False)
 def _bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st):
-    """A card among the legal ones (``lt`` trump word, ``ls`` suit word), as ``(card id,
+    """The bot's card among the legal ones, with its mask bits.
+
+    A card among the legal ones (``lt`` trump word, ``ls`` suit word), as ``(card id,
     trump-word bit, suit-word bit, state)``.
 
     Trick state: ``fixed`` the led suit is fixed; ``fmask`` suit-word mask of the led suit (0
@@ -282,8 +290,8 @@ def _bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmas
 # The dispatchers as the deal kernel calls them: out of line (one build each, so the deal's own
 # typing stays small), every scalar as a plain int64 (``I64``): a literal argument (a constant 0,
 # False or -1 at one call site) would make numba build the dispatch, and the policies under it,
-# once more for each such signature (measured: three builds of the card policies, a third of the
-# cold compile).
+# once more for each such signature, each build of the card policies a good part of the cold
+# compile.
 
 @njit(inline="always")
 def bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):

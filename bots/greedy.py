@@ -112,7 +112,9 @@ def _lowest_rank(m):
 
 @njit(_nrt=False)
 def _lowest(lt, ls):
-    """The cheapest legal card: a low suit card (lowest rank), a trump (not the Petit), a face
+    """The cheapest legal card.
+
+    The cheapest legal card: a low suit card (lowest rank), a trump (not the Petit), a face
     card (lowest), the Petit, the 21; never the Excuse unless it is the only card."""
     low = ls & SW_LOWS
     if low:

@@ -11,14 +11,13 @@ contract whose threshold (``prise``, ``garde``, ``garde_sans``, ``garde_contre``
 beats the bid so far. The weights and thresholds were fitted on forced-contract simulations: the
 count is an estimate of the taker's score, zero near ``prise``.
 At table 2 (R-VAR-TWO) the count is of what it is handed: its 18 cards in hand and its 6 face-up
-pile tops, cards it will play (24 cards, on the 18-card scale; counting the hand alone loses 15
-points a deal or more in duplicate). The two players' auction is a race (a pass leaves the deal
-to the other), and no single shift of the table-4 thresholds fits it, so table 2 has four
-thresholds of its own (``prise2``, ``garde2``, ``garde_sans2``, ``garde_contre2``): 10, 10, 21, 42,
-fitted by duplicate tournaments at table 2 (coordinate descent on the sum of its gains against the
-table-4 thresholds moved by -28, greedy and random; prise and garde pay from the same count there,
-so it bids garde). Fitted against the old bot alone, garde sans on every hand wins (+46 points
-a deal against it) but does 5 points a deal worse than the old bot against greedy.
+pile tops, cards it will play (24 cards, on the 18-card scale; counting the hand alone loses in
+duplicate). The two players' auction is a race (a pass leaves the deal to the other), and no
+single shift of the table-4 thresholds fits it, so table 2 has four thresholds of its own
+(``prise2``, ``garde2``, ``garde_sans2``, ``garde_contre2``), fitted by duplicate tournaments at
+table 2: coordinate descent on the sum of its gains against the table-4 thresholds moved by -28,
+greedy and random, so that no one opponent decides them (prise and garde pay from the same count
+there, so it bids garde). BENCHMARKS.md, "Design measurements", has the figures.
 
 Call (5): the king it lacks in its longest suit (a queen when it holds the four kings ...).
 Écart: voids first (the shortest suits without a king), then the face cards no king protects
@@ -54,7 +53,7 @@ from tarotsim._kernels.layout import (PUB_CALLED, PUB_CONTRACT, PUB_DUMMY, PUB_E
                                       PUB_PARTNER,
                                       PUB_N_TRICKS, PUB_PLAYED_S, PUB_PLAYED_T, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER, PUB_TRICK, PUB_TRICKS_WON,
                                       PUB_VOIDS)
-from tarotsim.rules import TABLE_2
+from tarotsim.rules import KERNEL_ECART_MADE, TABLE_2
 
 from ._common import (SW_ALL, CARD_HP, TW_EXCUSE, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_LOWS, TW_MAJORS, TW_PETIT,
                       SW_QUEENS, SW_SUITS, TW_T21, TABLE_3, TABLE_5, TW_TRUMPS, bid_by_thresholds, hibit, lobit,
@@ -149,7 +148,7 @@ def heuristic_bid(params, seat, ht, hs, pub, highest):
     table = pub[PUB_TABLE]
     # table 2 is a race, not a table-4 auction moved: thresholds of its own. One call of
     # bid_by_thresholds keeps this function small enough for LLVM to inline it into the dispatch
-    # (two made the heuristic deal 2 to 3% slower)
+    # (two calls slow the heuristic deal down)
     first = H_PRISE2 if table == TABLE_2 else H_PRISE
     shift = params[seat, H_SHIFT5] if table == TABLE_5 else params[seat, H_SHIFT3] if table == TABLE_3 else 0.0
     # garde sans / contre: no écart to make voids, so the hand's own voids count 4x
@@ -263,7 +262,9 @@ def heuristic_poignee(params, seat, ht, hs, pub, n_levels):
 
 @njit(_nrt=False)
 def _cheapest(lt, ls, hs):
-    """The card it can best spare: a low suit card (not beside its own face cards when it can
+    """The card the seat can best spare.
+
+    The card it can best spare: a low suit card (not beside its own face cards when it can
     help it, lowest rank), a trump 2-20 (lowest), a face card (lowest), the Petit, the 21."""
     best = -1
     best_score = 1 << 30
@@ -356,6 +357,142 @@ def _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
 
 
 @njit(_nrt=False)
+def _tricks_all_ours(pub, allies):
+    """Whether the seat's side has won every trick so far (at least one)."""
+    won = 0
+    m = allies
+    while m:
+        s = lobit(m)
+        m &= m - 1
+        won += pub[PUB_TRICKS_WON + s]
+    return pub[PUB_TRICK] > 0 and won == pub[PUB_TRICK]
+
+
+@njit(_nrt=False)
+def _keep_for_the_end(pub, allies, lt, ls, my_t, out_t, has_exc, left):
+    """Keep the Excuse and the Petit for the end of the deal.
+
+    The Excuse, played at the latest with ``EXCUSE_BY`` tricks left unless its side has won
+    every trick (then it is led to the last one, R-EXC-4), and the Petit kept for the last trick
+    when nobody else holds a trump (petit au bout). Returns ``(card or -1, legal trump word)``."""
+    if has_exc and left <= EXCUSE_BY and not _tricks_all_ours(pub, allies):
+        return np.int64(0), lt
+    if (my_t & TW_PETIT) != 0 and out_t == 0 and left > 1:
+        lt_np = lt & ~TW_PETIT
+        if lt_np != 0 or ls != 0:
+            return np.int64(-1), lt_np
+    return np.int64(-1), lt
+
+
+@njit(_nrt=False)
+def _seats_after(me, na, pos, n_seats, dummy):
+    """Seat mask of the players after ``me`` in this trick."""
+    after = np.int64(0)
+    s = me
+    for _ in range(na - pos - 1):
+        s = next_seat(s, n_seats, dummy)
+        after |= np.int64(1) << s
+    return after
+
+
+@njit(_nrt=False)
+def _taker_played(pub, pos, taker, n_seats, dummy):
+    """Whether the taker has played in this trick.
+
+    Whether the taker has played in this trick (table 5, partner unknown: a seat that beat the
+    taker's card is most likely a defender)."""
+    s = pub[PUB_LEADER]
+    for _ in range(pos):
+        if s == taker:
+            return True
+        s = next_seat(s, n_seats, dummy)
+    return False
+
+
+@njit(_nrt=False)
+def _follow_plain(pub, suit, led, best_key, safe_ally, ally_win, has_exc, out_t, out_s, opp_after, n_after):
+    """Follow the led plain suit.
+
+    Following the led plain suit with the legal cards ``suit``: a partner's safe trick gets the
+    richest card; else the lowest winner nobody behind can beat; else the lowest card, or the
+    Excuse instead of a queen or king."""
+    if safe_ally:
+        return _richest(suit)
+    if best_key < 33:
+        win = suit & -(np.int64(1) << (14 * led + best_key))
+        if win:
+            if n_after == 0:
+                return 22 + lobit(win)
+            w = win
+            while w:
+                b = lobit(w)
+                w &= w - 1
+                if not _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
+                    return 22 + b
+    low = 22 + lobit(suit)
+    if has_exc and CARD_HP[low] >= EXCUSE_SAVES and not ally_win:
+        return np.int64(0)
+    return low
+
+
+@njit(_nrt=False)
+def _overtrump(pub, lt_tr, out_t, opp_after, trick_hp, tt, has_exc):
+    """Trump to take the trick.
+
+    Trumping to take the trick: the Petit when nobody behind can trump over it (it wins and is
+    saved), else the lowest trump, a master one when points are at stake and someone behind may
+    overtrump."""
+    if (lt_tr & TW_PETIT) and not _trump_threat(pub, np.int64(1), out_t, opp_after):
+        return np.int64(1)
+    cand = lt_tr & ~TW_PETIT
+    if cand == 0:
+        return np.int64(0) if has_exc else np.int64(1)
+    lo = lobit(cand)
+    if not _trump_threat(pub, lo, out_t, opp_after):
+        return lo
+    if trick_hp >= 5 or (tt & TW_PETIT):
+        hi_out = hibit(out_t) if out_t else 0
+        masters = cand & -(np.int64(2) << hi_out)
+        if masters:
+            mm = masters & ~TW_T21
+            if mm:
+                return lobit(mm)
+            if trick_hp >= 7:
+                return np.int64(21)
+    return lo
+
+
+@njit(_nrt=False)
+def _undertrump(lt_tr, safe_ally, has_exc):
+    """Trump without taking the trick.
+
+    Trumping without taking the trick: the Petit under a partner's safe trick, else the lowest
+    trump but the Petit (the Excuse rather than the Petit alone)."""
+    if (lt_tr & TW_PETIT) and safe_ally:
+        return np.int64(1)
+    cand = lt_tr & ~TW_PETIT
+    if cand == 0:
+        return np.int64(0) if has_exc else np.int64(1)
+    return lobit(cand)
+
+
+@njit(_nrt=False)
+def _discard(ls, hs, safe_ally, ally_win, has_exc):
+    """Discard, with no card of the led suit and no trump.
+
+    No card of the led suit and no trump: the richest card on a partner's safe trick, else the
+    cheapest, or the Excuse instead of a queen or king."""
+    if ls == 0:
+        return np.int64(0)
+    if safe_ally:
+        return _richest(ls)
+    low = _cheapest(np.int64(0), ls, hs)  # np.int64: a literal 0 compiles it once more
+    if has_exc and CARD_HP[low] >= EXCUSE_SAVES and not ally_win:
+        return np.int64(0)
+    return low
+
+
+@njit(_nrt=False)
 def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     """The card to play (see the module docstring); arguments as ``bots.dispatch.bot_card_bits``."""
     if popcount(lt) + popcount(ls) == 1:
@@ -376,45 +513,19 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     best_seat, best_key, led, tt, ts, trick_hp, me = trick_state(pub, pos, n_seats, dummy)
     out_t = TW_TRUMPS & ~(pub[PUB_PLAYED_T] | tt | ht | pub[PUB_ECART_T])
     out_s = SW_ALL & ~(pub[PUB_PLAYED_S] | ts | hs)
-    my_t = ht & TW_TRUMPS
     has_exc = (lt & TW_EXCUSE) != 0
-
-    # tricks won by my side so far: all of them -> keep the Excuse to lead the last (R-EXC-4)
-    won = 0
-    m = allies
-    while m:
-        s = lobit(m)
-        m &= m - 1
-        won += pub[PUB_TRICKS_WON + s]
-    all_ours = pub[PUB_TRICK] > 0 and won == pub[PUB_TRICK]
-    if has_exc and left <= EXCUSE_BY and not all_ours:
-        return 0
-    # the Petit with nobody else holding a trump: keep it for the last trick (petit au bout)
-    if (my_t & TW_PETIT) != 0 and out_t == 0 and left > 1:
-        lt_np = lt & ~TW_PETIT
-        if lt_np != 0 or ls != 0:
-            lt = lt_np
-
+    kept, lt = _keep_for_the_end(pub, allies, lt, ls, ht & TW_TRUMPS, out_t, has_exc, left)
+    if kept >= 0:
+        return kept
     if pos == 0 or not fixed:
         return _lead(params, seat, ht, hs, pub, lt, ls, allies, opps_or_unknown, attack, taker, out_t, out_s,
                      left, na, partner_unknown)
 
-    # seats after me in this trick
-    after = np.int64(0)
-    s = me
-    for _ in range(na - pos - 1):
-        s = next_seat(s, n_seats, dummy)
-        after |= np.int64(1) << s
     n_after = na - pos - 1
-    opp_after = after & opps_or_unknown
+    opp_after = _seats_after(me, na, pos, n_seats, dummy) & opps_or_unknown
     ally_win = ((allies >> best_seat) & 1) != 0
     if not ally_win and not attack and ((opps >> best_seat) & 1) == 0:
-        # table 5, partner unknown: a seat that beat the taker's card is most likely a defender
-        s = pub[PUB_LEADER]
-        for _ in range(pos):
-            if s == taker:
-                ally_win = True
-            s = next_seat(s, n_seats, dummy)
+        ally_win = _taker_played(pub, pos, taker, n_seats, dummy)
     if best_key >= 33:
         threat = _trump_threat(pub, best_key - 32, out_t, opp_after)
     else:
@@ -422,163 +533,143 @@ def heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     safe_ally = ally_win and not threat
 
     if led < 4 and (ls & fmask) != 0:
-        # ---- following a plain suit
-        suit = ls & fmask
-        if safe_ally:
-            return _richest(suit)
-        if best_key < 33:
-            win = suit & -(np.int64(1) << (14 * led + best_key))
-            if win:
-                if n_after == 0:
-                    return 22 + lobit(win)
-                # the lowest winner nobody behind can beat
-                w = win
-                while w:
-                    b = lobit(w)
-                    w &= w - 1
-                    if not _suit_threat(pub, b, out_t, out_s, opp_after, n_after):
-                        return 22 + b
-        low = 22 + lobit(suit)
-        if has_exc and CARD_HP[low] >= EXCUSE_SAVES and not ally_win:
-            return 0
-        return low
-
+        return _follow_plain(pub, ls & fmask, led, best_key, safe_ally, ally_win, has_exc, out_t, out_s, opp_after,
+                             n_after)
     lt_tr = lt & TW_TRUMPS
-    if lt_tr:
-        # ---- trumping (void in a plain suit) or a trump lead
-        can_win = best_key < 33 or (lt_tr & amask) == lt_tr
-        if can_win:
-            # the Petit wins and is saved when nobody behind can trump over it
-            if (lt_tr & TW_PETIT) and not _trump_threat(pub, np.int64(1), out_t, opp_after):
-                return 1
-            cand = lt_tr & ~TW_PETIT
-            if cand == 0:
-                return 0 if has_exc else 1
-            lo = lobit(cand)
-            if not _trump_threat(pub, lo, out_t, opp_after):
-                return lo
-            # someone behind may overtrump: with points at stake, play a master trump
-            if trick_hp >= 5 or (tt & TW_PETIT):
-                hi_out = hibit(out_t) if out_t else 0
-                masters = cand & -(np.int64(2) << hi_out)
-                if masters:
-                    mm = masters & ~TW_T21
-                    if mm:
-                        return lobit(mm)
-                    if trick_hp >= 7:
-                        return 21
-            return lo
-        # cannot take the trick: undertrump
-        if (lt_tr & TW_PETIT) and safe_ally:
-            return 1
-        cand = lt_tr & ~TW_PETIT
-        if cand == 0:
-            if has_exc:
-                return 0
-            return 1
-        return lobit(cand)
-
-    # ---- discarding (no card of the led suit, no trump)
-    if ls == 0:
-        return 0
-    if safe_ally:
-        return _richest(ls)
-    low = _cheapest(np.int64(0), ls, hs)  # np.int64: a literal 0 compiles it once more
-    if has_exc and CARD_HP[low] >= EXCUSE_SAVES and not ally_win:
-        return 0
-    return low
+    if lt_tr:  # trumping (void in a plain suit) or a trump lead
+        if best_key < 33 or (lt_tr & amask) == lt_tr:
+            return _overtrump(pub, lt_tr, out_t, opp_after, trick_hp, tt, has_exc)
+        return _undertrump(lt_tr, safe_ally, has_exc)
+    return _discard(ls, hs, safe_ally, ally_win, has_exc)
 
 
 @njit(_nrt=False)
-def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t, out_s, left, na,
-          partner_unknown):
-    """Lead (or play second after an Excuse lead, which leaves the suit open)."""
-    my_t = lt & TW_TRUMPS
-    n_my_t = popcount(ht & TW_TRUMPS)
-    n_out_t = popcount(out_t)
-    opp_trumpers = opps & ~_void_in(pub, opps, 4)
-    if out_t == 0:
-        opp_trumpers = np.int64(0)
-    table = pub[PUB_TABLE]
-    # slam: my side won every trick; lead the Excuse to the last one (R-EXC-4)
-    if (lt & TW_EXCUSE) and left == 1:
-        return 0
+def _call_partner(pub, seat, taker, hs, ls, partner_unknown):
+    """Table 5, the taker while his partner is unknown: a low card of the called suit, or -1."""
+    if pub[PUB_TABLE] != TABLE_5 or seat != taker or not partner_unknown:
+        return np.int64(-1)
+    called = pub[PUB_CALLED]
+    mine = ls & SW_SUITS[(called - 22) // 14] & SW_LOWS
+    if mine and (hs & (np.int64(1) << (called - 22))) == 0:
+        return 22 + lobit(mine)
+    return np.int64(-1)
 
-    if attack:
-        # table 5: call for the partner in the called suit (low card) while he is unknown
-        if table == TABLE_5 and seat == taker:
-            called = pub[PUB_CALLED]
-            cs = SW_SUITS[(called - 22) // 14]
-            mine = ls & cs & SW_LOWS
-            if partner_unknown and mine and (hs & (np.int64(1) << (called - 22))) == 0:
-                return 22 + lobit(mine)
-        # draw trumps when long (and the opponents still hold some)
-        if my_t and opp_trumpers and n_my_t >= n_out_t + (table != TABLE_5):
-            top = hibit(my_t)
-            if (out_t & trumps_above(top)) == 0:
-                return top
-            cand = my_t & ~TW_PETIT
-            if cand and (my_t & TW_PETIT) == 0:
-                return lobit(cand) if n_my_t > n_out_t + 2 else hibit(cand)
-        # cash a master in a suit the opponents still follow
-        best = -1
-        best_n = 1
-        for su in range(4):
-            mine = ls & SW_SUITS[su]
-            if mine == 0:
-                continue
-            hb = hibit(mine)
-            higher_out = out_s & SW_SUITS[su] & -(np.int64(2) << hb)
-            if higher_out:
-                continue
-            n_out = popcount(out_s & SW_SUITS[su])
-            if opp_trumpers and (_void_in(pub, opps, su) & opp_trumpers):
-                continue
-            if n_out > best_n:
-                best_n = n_out
-                best = hb
-        if best >= 0:
-            return 22 + best
-        # a low card of my longest suit (no face card to lose)
-        best = -1
-        best_n = 0
-        for su in range(4):
-            mine = ls & SW_SUITS[su]
-            lows = mine & SW_LOWS
-            if lows and popcount(mine) > best_n:
-                best_n = popcount(mine)
-                best = lobit(lows)
-        if best >= 0:
-            return 22 + best
+
+@njit(_nrt=False)
+def _draw_trumps(my_t, n_my_t, out_t, n_out_t, opp_trumpers, table):
+    """Draw trumps for the attack, or -1.
+
+    The attack draws trumps when it holds more than all the others (and they still hold
+    some): a master, else a low or high one but the Petit; -1 when it does not."""
+    if not (my_t and opp_trumpers and n_my_t >= n_out_t + (table != TABLE_5)):
+        return np.int64(-1)
+    top = hibit(my_t)
+    if (out_t & trumps_above(top)) == 0:
+        return top
+    cand = my_t & ~TW_PETIT
+    if cand and (my_t & TW_PETIT) == 0:
+        return lobit(cand) if n_my_t > n_out_t + 2 else hibit(cand)
+    return np.int64(-1)
+
+
+@njit(_nrt=False)
+def _attack_master(pub, ls, out_s, opps, opp_trumpers):
+    """A master card in the suit the opponents follow most (not one a void lets them trump), -1 none."""
+    best = -1
+    best_n = 1
+    for su in range(4):
+        mine = ls & SW_SUITS[su]
+        if mine == 0:
+            continue
+        hb = hibit(mine)
+        if out_s & SW_SUITS[su] & -(np.int64(2) << hb):
+            continue
+        n_out = popcount(out_s & SW_SUITS[su])
+        if opp_trumpers and (_void_in(pub, opps, su) & opp_trumpers):
+            continue
+        if n_out > best_n:
+            best_n = n_out
+            best = hb
+    return 22 + best if best >= 0 else np.int64(-1)
+
+
+@njit(_nrt=False)
+def _low_of_longest(ls):
+    """A low card of the longest suit that holds one (no face card to lose), -1 none."""
+    best = -1
+    best_n = 0
+    for su in range(4):
+        mine = ls & SW_SUITS[su]
+        lows = mine & SW_LOWS
+        if lows and popcount(mine) > best_n:
+            best_n = popcount(mine)
+            best = lobit(lows)
+    return 22 + best if best >= 0 else np.int64(-1)
+
+
+@njit(_nrt=False)
+def _lead_attack(pub, seat, ht, hs, lt, ls, opps, taker, out_t, out_s, partner_unknown, opp_trumpers):
+    """The attack's lead.
+
+    The attack's lead: call for the partner (table 5), draw trumps, cash a master, a low card
+    of the longest suit, else the cheapest card."""
+    c = _call_partner(pub, seat, taker, hs, ls, partner_unknown)
+    if c < 0:
+        c = _draw_trumps(lt & TW_TRUMPS, popcount(ht & TW_TRUMPS), out_t, popcount(out_t), opp_trumpers,
+                         pub[PUB_TABLE])
+    if c < 0:
+        c = _attack_master(pub, ls, out_s, opps, opp_trumpers)
+    if c < 0:
+        c = _low_of_longest(ls)
+    if c < 0:
         c = _cheapest(lt, ls, hs)
-        return c
+    return c
 
-    # ---- defence
-    # hunt the Petit: once few trumps are left out, lead trumps to force it (a master one if
-    # held, to capture it when it drops; else the lowest)
-    # (measured: hunting earlier, or with many trumps, gives the taker the control and loses)
-    if (out_t & TW_PETIT) and my_t and n_out_t <= params[seat, H_HUNT] and \
-            (pub[PUB_VOIDS + taker] >> 4) & 1 == 0:
-        masters = my_t & -(np.int64(2) << hibit(out_t))
-        if masters:
-            return lobit(masters)
-        cand = my_t & ~TW_PETIT
-        if cand:
-            return lobit(cand)
-    # lead into the taker's void: he must trump
-    if ((pub[PUB_VOIDS + taker] >> 4) & 1) == 0 and out_t != 0:
-        vt = pub[PUB_VOIDS + taker]
-        best = -1
-        for su in range(4):
-            if (vt >> su) & 1:
-                lows = ls & SW_SUITS[su] & SW_LOWS
-                if lows:
-                    best = lobit(lows)
-                    break
-        if best >= 0:
-            return 22 + best
+
+@njit(_nrt=False)
+def _hunt_petit(params, seat, pub, my_t, out_t, taker):
+    """Hunt the Petit as a defender, or -1.
+
+    A defender hunts the Petit once few trumps are left out (``hunt``), the taker not shown
+    void in trumps: a master trump if held, to capture it when it drops, else the lowest but the
+    Petit; -1 when it does not (hunting earlier, or with many trumps, gives the taker the
+    control and loses)."""
+    if not ((out_t & TW_PETIT) and my_t and popcount(out_t) <= params[seat, H_HUNT]
+            and (pub[PUB_VOIDS + taker] >> 4) & 1 == 0):
+        return np.int64(-1)
+    masters = my_t & -(np.int64(2) << hibit(out_t))
+    if masters:
+        return lobit(masters)
+    cand = my_t & ~TW_PETIT
+    return lobit(cand) if cand else np.int64(-1)
+
+
+@njit(_nrt=False)
+def _into_taker_void(pub, ls, out_t, taker):
+    """Lead into the taker's void, or -1.
+
+    A low card of the first suit the taker has shown void in, while he may still trump: he
+    must trump; -1 none."""
     vt = pub[PUB_VOIDS + taker]
-    # cash a master when the taker still follows the suit
+    if (vt >> 4) & 1 or out_t == 0:
+        return np.int64(-1)
+    for su in range(4):
+        if (vt >> su) & 1:
+            lows = ls & SW_SUITS[su] & SW_LOWS
+            if lows:
+                return 22 + lobit(lows)
+    return np.int64(-1)
+
+
+@njit(_nrt=False)
+def _defence_master(pub, ls, out_s, taker, na):
+    """Lead a master face card in a suit the taker follows, or -1.
+
+    A master face card in a suit the taker still follows: he has shown a card of it, or kept
+    the whole chien unseen (no écart, ``rules.CONTRACT_TABLE``); -1 none. At table 5 never the
+    called suit before the called card falls."""
+    table = pub[PUB_TABLE]
+    vt = pub[PUB_VOIDS + taker]
     for su in range(4):
         mine = ls & SW_SUITS[su]
         if mine == 0 or (vt >> su) & 1:
@@ -589,12 +680,17 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
         hb = hibit(mine)
         if hb - 14 * su < 10:
             continue
-        # the taker has shown he still holds the suit, or (no écart) has cards enough in it
-        shown = (pub[PUB_SEAT_PLAYED_S + taker] & SW_SUITS[su]) != 0 or pub[PUB_CONTRACT] >= 2
+        shown = (pub[PUB_SEAT_PLAYED_S + taker] & SW_SUITS[su]) != 0 or KERNEL_ECART_MADE[pub[PUB_CONTRACT]] == 0
         if shown and (out_s & SW_SUITS[su] & -(np.int64(2) << hb)) == 0 and \
                 popcount(out_s & SW_SUITS[su]) >= 2 * (na - 1):
             return 22 + hb
-    # a low card, away from my face cards, longest suit first
+    return np.int64(-1)
+
+
+@njit(_nrt=False)
+def _low_away_from_faces(pub, ls):
+    """A low card of the longest suit without face cards (table 5: not the called suit), -1 none."""
+    table = pub[PUB_TABLE]
     best = -1
     best_score = -1
     for su in range(4):
@@ -608,6 +704,35 @@ def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t,
         if score > best_score:
             best_score = score
             best = lobit(lows)
-    if best >= 0:
-        return 22 + best
-    return _cheapest(lt, ls, hs)
+    return 22 + best if best >= 0 else np.int64(-1)
+
+
+@njit(_nrt=False)
+def _lead_defence(params, seat, hs, pub, lt, ls, taker, out_t, out_s, na):
+    """A defender's lead.
+
+    A defender's lead: hunt the Petit, lead into the taker's void, cash a master he follows,
+    a low card away from its face cards, else the cheapest card."""
+    c = _hunt_petit(params, seat, pub, lt & TW_TRUMPS, out_t, taker)
+    if c < 0:
+        c = _into_taker_void(pub, ls, out_t, taker)
+    if c < 0:
+        c = _defence_master(pub, ls, out_s, taker, na)
+    if c < 0:
+        c = _low_away_from_faces(pub, ls)
+    if c < 0:
+        c = _cheapest(lt, ls, hs)
+    return c
+
+
+@njit(_nrt=False)
+def _lead(params, seat, ht, hs, pub, lt, ls, allies, opps, attack, taker, out_t, out_s, left, na,
+          partner_unknown):
+    """Lead (or play second after an Excuse lead, which leaves the suit open)."""
+    # slam: my side won every trick; lead the Excuse to the last one (R-EXC-4)
+    if (lt & TW_EXCUSE) and left == 1:
+        return np.int64(0)
+    if attack:
+        opp_trumpers = opps & ~_void_in(pub, opps, 4) if out_t != 0 else np.int64(0)
+        return _lead_attack(pub, seat, ht, hs, lt, ls, opps, taker, out_t, out_s, partner_unknown, opp_trumpers)
+    return _lead_defence(params, seat, hs, pub, lt, ls, taker, out_t, out_s, na)

@@ -1,4 +1,6 @@
-"""``pimc``: the heuristic's bidding (with its own thresholds), call, écart and declarations; its
+"""``pimc``: the heuristic's bidding, call, écart and declarations; its cards by search.
+
+``pimc``: the heuristic's bidding (with its own thresholds), call, écart and declarations; its
 cards by search.
 
 Perfect-information Monte Carlo (the search itself is ``bots/search.py``, inside the deal
@@ -7,17 +9,30 @@ deals of the cards it cannot see, uniformly among those that agree with what it 
 (``tarotsim.worlds``), plays every legal card (one of each class of equivalent cards) in each of
 them and finishes the deal ``rollouts`` times with every seat playing the rollout ``policy``, the same rollout streams for every card
 (common random numbers); it plays the card with the best mean score for itself (ties: the lowest
-card id). Parameters are counts, never seconds, so results stay deterministic.
+card id). With ``exact_from=K``, in the last ``K`` tricks each world is solved instead, every card
+known (the exact solver, ``tarotsim._kernels.solver``): each card's score for the seat with best
+play by every seat. Parameters are counts, never seconds, so results stay deterministic.
+
+With ``infer`` it reads the table (``bots/inference.py``): it draws ``candidates`` worlds, weighs
+each by how well the heuristic (which with probability ``epsilon`` makes any legal choice instead)
+explains what the other seats did in it (bids, call, écart, declarations, cards), and keeps
+``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``),
+each then moved ``moves`` times by Metropolis-Hastings towards the weighted law. The cards played
+weigh with their own ε, ``card_epsilon``. The defaults of ``epsilon`` and ``card_epsilon`` were
+chosen by duplicate tournaments against pimc on seed 1 (docs/explanation/strength.md).
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``; then the bid search's: with ``bid_search`` on, it also bids, calls, lays its écart,
-shows its poignée and announces a chelem by search (``bots/bid_search.py``: every choice played
-out over ``bid_worlds`` or ``ecart_worlds`` sampled deals with the rollout ``policy``, the
+``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves`` and
+``card_epsilon``; then the bid search's: with ``bid_search`` on, it also bids, calls, lays its
+écart, shows its poignée and announces a chelem by search (``bots/bid_search.py``: every choice
+played out over ``bid_worlds`` or ``ecart_worlds`` sampled deals with the rollout ``policy``, the
 shortlist of ``ecart_candidates`` écarts), except at table 2, where it decides as the heuristic.
 """
 
 from __future__ import annotations
+
+from tarotsim._kernels.layout import BOT_KINDS
 
 from . import heuristic
 
@@ -28,12 +43,20 @@ DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal c
 
 #: Most worlds a decision may sample (the kernel's scratch is sized for it).
 MAX_WORLDS = 4096
+#: Most moves per kept world (``infer``).
+MAX_MOVES = 64
 #: Most rollouts per world.
 MAX_ROLLOUTS = 64
-#: Most écarts in the search's shortlist (``ecart_candidates``).
+#: Most écarts in the bid search's shortlist (``ecart_candidates``).
 MAX_ECARTS = 16
-#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``).
-POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+#: The smallest ε of the opponent model (``infer``): a legal choice is never impossible.
+EPSILON_MIN = 0.001
+#: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
+#: about tenfold a trick: docs/solver.md).
+MAX_EXACT_FROM = 10
+#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``): the bots without a
+#: search.
+POLICIES = {name: BOT_KINDS[name] for name in ("random", "greedy", "heuristic")}
 
 #: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
 #: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots
@@ -49,8 +72,26 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
     ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
                          "deterministic)"),
-    ("policy", 2, int, "rollout policy, by bot code: 2 heuristic, 1 greedy, 0 random"),
-) + (
+    ("policy", POLICIES["heuristic"], int, "rollout policy, by bot code: " + ", ".join(
+        f"{code} {name}" for name, code in sorted(POLICIES.items(), key=lambda x: -x[1]))),
+    ("exact_from", 0, int, f"from this many tricks before the end (the one being played included) each world is "
+                           f"solved exactly (tarotsim.solver, the seat's score) instead of rolled out; 0: never "
+                           f"(0..{MAX_EXACT_FROM}; not at table 2)"),
+    # reading the table (bots/inference.py): the worlds weighed by the other seats' decisions
+    ("infer", False, bool, "weigh the worlds by how well the heuristic explains what the other seats did "
+                           "(bids, call, écart, declarations, cards), then keep `worlds` of them by weight"),
+    ("candidates", 128, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
+                             f"at most {MAX_WORLDS})"),
+    ("epsilon", 0.8, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
+                            "any legal one, for the bids, call, écart and declarations (1, and card_epsilon 1: "
+                            "every world weighs the same)"),
+    ("min_ess", 0, int, "with infer, the effective sample size the weights keep at least: weights that would "
+                        "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
+    ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
+                      f"towards the weighted law (0..{MAX_MOVES})"),
+    ("card_epsilon", 0.8, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
+                                 "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
+    # the bid search (bots/bid_search.py): bids, call, écart and declarations by search
     ("bid_search", False, bool, "bid, call, lay its écart, show its poignée and announce a chelem by search "
                                 "(bots/bid_search.py); off: as the heuristic, from the thresholds above"),
     ("bid_worlds", 48, int, f"bid_search: worlds sampled per bid and per call (1..{MAX_WORLDS})"),
@@ -61,10 +102,20 @@ _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
 P_ROLLOUTS = _IX["rollouts"]
 P_POLICY = _IX["policy"]
+P_EXACT_FROM = _IX["exact_from"]
+P_INFER = _IX["infer"]
+P_CANDIDATES = _IX["candidates"]
+P_EPSILON = _IX["epsilon"]
+P_MIN_ESS = _IX["min_ess"]
+P_MOVES = _IX["moves"]
+P_CARD_EPSILON = _IX["card_epsilon"]
 P_BID_SEARCH = _IX["bid_search"]
 P_BID_WORLDS = _IX["bid_worlds"]
 P_ECART_WORLDS = _IX["ecart_worlds"]
 P_ECART_CANDIDATES = _IX["ecart_candidates"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
-RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS), "policy": (0, 2), "bid_worlds": (1, MAX_WORLDS),
+RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
+          "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
+          "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
+          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "bid_worlds": (1, MAX_WORLDS),
           "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS)}

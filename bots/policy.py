@@ -69,6 +69,7 @@ from numba.core.registry import CPUDispatcher
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below
 from tarotsim._kernels.layout import MAX_SEATS, N_BOT_PARAMS
+from tarotsim.rules import BOT_DECISIONS
 
 from ._common import lowest_ecart
 
@@ -79,7 +80,7 @@ __all__ = ["DECISIONS", "SIG", "PolicyError", "PolicySet", "draw_below", "lowest
 SIG = types.int64(types.float64[::1], types.int64, types.int64, types.int64, types.int64[::1],
                   types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1])
 #: Decision names, in the order of the kernels' tuple of functions (``workspace.TR_*`` order).
-DECISIONS = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")
+DECISIONS = BOT_DECISIONS
 N_DECISIONS = len(DECISIONS)
 
 
@@ -145,7 +146,9 @@ DEFAULTS = {"bid": default_bid, "call": default_call, "ecart": default_ecart, "c
 
 
 def _as_decision(name: str, fn, boundscheck: bool = False):
-    """``fn`` as a dispatcher compiled for exactly :data:`SIG` (what numba types as
+    """Compile a decision function for exactly :data:`SIG`.
+
+    ``fn`` as a dispatcher compiled for exactly :data:`SIG` (what numba types as
     ``FunctionType(SIG)`` in the kernels' tuple): as it is when it was declared ``@njit(SIG)``,
     else its Python function compiled anew for SIG. ``boundscheck``: always compiled anew, with
     numba's bounds checking (an index out of an array's bounds raises ``IndexError``)."""
@@ -168,7 +171,9 @@ def _as_decision(name: str, fn, boundscheck: bool = False):
 
 @dataclass(frozen=True)
 class PolicySet:
-    """A bot of your own on the fast path: one njit function per decision (see the module
+    """A bot of your own on the fast path, one njit function per decision.
+
+    A bot of your own on the fast path: one njit function per decision (see the module
     docstring), the others defaulting to :data:`DEFAULTS`; ``params`` (up to 16 numbers) is
     handed to every decision. Name it on the command line as ``module:ATTRIBUTE``."""
 
@@ -198,7 +203,9 @@ class PolicySet:
         object.__setattr__(self, "_fns", fns)
 
     def checked(self) -> PolicySet:
-        """This policy set with its functions compiled with numba's bounds checking (``tarotsim
+        """This policy set compiled with numba's bounds checking.
+
+        This policy set with its functions compiled with numba's bounds checking (``tarotsim
         ... --check-bots``): an index out of an array's bounds (``out``, ``pub``, ``params``)
         raises ``IndexError``, which stops the run with one line naming the bot, instead of
         writing over memory that is not the array's (a crash, or silently wrong deals). Bounds
@@ -228,6 +235,7 @@ def default_policies() -> tuple:
 
 def policy_tuple(per_seat) -> tuple:
     """The kernels' tuple of ``MAX_SEATS * 7`` functions: seat s's decision d at ``7*s + d``.
+
     ``per_seat``: a PolicySet or None (the defaults, unused by that seat) per seat."""
     out: list = []  # the decision functions (numba dispatchers)
     for s in range(MAX_SEATS):

@@ -1,6 +1,6 @@
-"""The ``pimc`` bot's card search, inside the deal kernel (perfect-information Monte Carlo; private).
+"""The ``pimc`` bot's card search, inside the deal kernel (perfect-information Monte Carlo).
 
-At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc_card`):
+At a card decision of a ``pimc`` seat with more than one legal card (``pimc_card``, :func:`make_search`):
 
 1. its knowledge (``worlds.K_*``) is built from what the seat may see only: its hand, the public
    view ``pub`` (``layout.PUB_*``: the contract, the shown chien and écart trumps, poignées,
@@ -8,7 +8,11 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    écart (the dispatch reads it from the log: it is the seat's own knowledge);
 2. ``worlds`` deals of the cards it cannot see are drawn uniformly among those that agree with it
    (``worlds.derive``, ``worlds.sample_worlds``), from the deal's bots stream, which then gives
-   one rollout stream per world and rollout: the samples never depend on the hidden cards;
+   one rollout stream per world and rollout: the samples never depend on the hidden cards; with
+   ``infer``, ``candidates`` worlds are drawn, weighed by the other seats' decisions
+   (``inference.weigh_worlds``) and ``worlds`` of them kept by weight (``inference.resample``,
+   one more draw): each distinct world is played out once and its scores count as many times as
+   it was drawn;
 3. in each world the deal so far is set up in a scratch workspace (hands from the world; the
    sides: the taker and, at table 5, the holder of the called card in that world; the attack's
    pile, Excuse payments and tricks won by re-running ``steps.close_trick`` over the finished
@@ -17,11 +21,13 @@ At a card decision of a ``pimc`` seat with more than one legal card (:func:`pimc
    rollout policy (the same rollout stream for every card: common random numbers);
 4. the card with the best total score for the seat is played (ties: the lowest card id).
 
-No recursion: the rollouts run the bots build (``tarotsim._builds.deal.BOTS_PARTS``), which knows
-random, greedy and heuristic only; the pimc build of the deal kernel (``play.make_play`` with the
-card dispatch :func:`_card_pimc`) and its batch kernels are in ``tarotsim/_builds/pimc.py``,
-compiled only when a seat plays ``pimc``. The search's scratch (``PW_*``, :data:`PIMC_LEN` int64)
-follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels allocate it once per chunk.
+No recursion: the rollouts run the function the search is built on (:func:`make_search`), the
+bots build's ``_play_rest`` (``tarotsim._builds.deal.BOTS_PARTS``), which knows random, greedy
+and heuristic only. The pimc build of the deal kernel (``play.make_play`` with the search as its card
+dispatch) and its batch kernels are in ``tarotsim/_builds/pimc.py``, compiled only when a seat
+plays ``pimc``: the bots never import the builds. The search's scratch (``PW_*``,
+:data:`PIMC_LEN` int64) follows the deal kernel's buffer (``buf[BUF_LEN:]``); the batch kernels
+allocate it once per chunk.
 """
 
 from __future__ import annotations
@@ -31,37 +37,38 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below, next_u64
-from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
-                                      L_LEADER, L_LEN, L_N_ECART, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
+from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, L_CALLED, L_CARDS, L_CONTRACT,
+                                      L_LEADER, L_LEN, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
                                       MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
                                       PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
                                       PUB_PLAYED_T, PUB_TAKER, PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS,
                                       PILE_CARDS, PILE_SEATS, U_LEN)
-from tarotsim._kernels.masks import SW_LOWS, SW_SUIT, TW_T2_T20, card_bits
+from tarotsim._kernels import solver as SV
+from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
+from tarotsim._kernels.play import build_name
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import after_card, after_lead, close_trick, take_top
+from tarotsim._kernels.steps import after_card, after_lead, close_trick, empty_workspace, set_called, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
-                                         WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED, WS_CALLED_SUIT, WS_ECART_T,
-                                         WS_EXC_ADJ, WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
-                                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_STACK,
+                                         WS_ECART_T,
+                                         WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_MIS, WS_NEXT,
+                                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_STACK,
                                          WS_TAKER)
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER,
                                       K_ECART_KNOWN, K_ECART_S, K_ECART_T, K_HAND_S, K_HAND_T, K_LEADER, K_LEN,
                                       K_MISERE, K_N_PLAYED, K_POIGNEE, K_SEAT, K_STAGE, K_TAKER, K_TOPS_S, K_TOPS_T,
                                       K_UNDER, LOC_PILE, LOC_UNDER, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive,
                                       sample_worlds)
-from tarotsim.rules import KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D
+from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_TRICKS as N_TRICKS,
+                            KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D)
 
-from tarotsim._builds.deal import BOTS_PARTS
-
-from .dispatch import bot_card_bits
 from .greedy import PARAMS as GREEDY_PARAMS
 from .heuristic import PARAMS as HEURISTIC_PARAMS
-from .pimc import MAX_ROLLOUTS, MAX_WORLDS, P_POLICY, P_ROLLOUTS, P_WORLDS
-
-#: The rollouts finish a deal with the bots build's ``_play_rest`` (random, greedy, heuristic only).
-_rollout_rest = BOTS_PARTS["play_rest"]
+from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
+# the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
+from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
+from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
+                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
 
 # the rollout seats' parameters: each policy's defaults
 ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
@@ -85,7 +92,17 @@ PW_WF = PW_WORLDS + (MAX_WORLDS * 78 + 7) // 8  # the sampler's float64 workspac
 PW_STATS = PW_WF + WF_LEN               # counters: decisions searched, worlds, rollouts (benchmarks)
 PW_PILES = PW_STATS + 3                 # table 2: the piles as both players see them (PILES_LEN)
 PW_UNDER = PW_PILES + 2 * PILE_SEATS * N_PILES  # table 2: a world's face-down cards, shuffled
-PIMC_LEN = PW_UNDER + 78
+# ``exact_from``: the exact solver's question, answer, stack and transposition table, and the
+# table's generation (a new one for each world: its sides may differ, R-CALL-2)
+PW_SOLVE_CFG = PW_UNDER + 78
+PW_SOLVE_OUT = PW_SOLVE_CFG + SV.CFG_LEN
+PW_SOLVE_STK = PW_SOLVE_OUT + SV.OUT_LEN
+PW_SOLVE_GEN = PW_SOLVE_STK + SV.MAX_PLY * SV.PL_LEN
+PW_SOLVE_TT = PW_SOLVE_GEN + 1
+#: entries of the transposition table of ``exact_from`` (the last tricks need few)
+SOLVE_TT_ENTRIES = 1 << 14
+PW_INFER = PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN  # with infer: the weighing's scratch (``inference.IW_*``)
+PIMC_LEN = PW_INFER + INFER_LEN
 
 # Table 2 (R-VAR-TWO): the piles as both players see them, int64[PILES_LEN]: per seat and pile
 # (``seat * N_PILES + pile``, the deal's pile order) its height at ``PILE_HEIGHT``, and its face-up top
@@ -97,8 +114,10 @@ PILES_LEN = 2 * PILE_SEATS * N_PILES
 
 
 @njit(inline="always")
-def _public_piles(rv, ws, pub, piles):
-    """Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
+def public_piles(rv, ws, pub, piles):
+    """Table 2: the piles as both players see them, from the deal kernel's workspace.
+
+    Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``) from the deal
     kernel's workspace: each pile's height, and its top when it is face up (a top is one of the
     public ``PUB_TOPS_*``). A pile whose top was played in this trick still holds it in the
     workspace until the trick is over (``steps.turn_up_piles``): seen from the table, it is one
@@ -124,7 +143,9 @@ def _public_piles(rv, ws, pub, piles):
 
 
 def pile_vector(view) -> np.ndarray:
-    """:func:`_public_piles` from a ``tarotsim.engine.SeatView`` (the slow path's adapter), in the
+    """Table 2: the piles as both players see them, from a seat's view.
+
+    :func:`public_piles` from a ``tarotsim.engine.SeatView`` (the slow path's adapter), in the
     same pile order (the deal's, ``tarotsim.rng.deal_with_piles``)."""
     piles = np.zeros(PILES_LEN, dtype=np.int64)
     for seat, (tops, sizes) in enumerate(zip(view.pile_tops, view.pile_sizes)):
@@ -136,7 +157,9 @@ def pile_vector(view) -> np.ndarray:
 
 @njit(inline="always")
 def _deal_under(piles, row, ws, under, st):
-    """Table 2 (R-VAR-TWO): the piles of world ``row`` in the workspace (``WS_STACK``, ``WS_HEIGHT``):
+    """Table 2: deal world ``row``'s piles into the workspace.
+
+    Table 2 (R-VAR-TWO): the piles of world ``row`` in the workspace (``WS_STACK``, ``WS_HEIGHT``):
     every face-up top at the top of its pile, the world's face-down cards (``LOC_UNDER``) dealt to
     the places under them, and under the piles whose top was played in this trick, by a uniform
     shuffle drawn from ``st`` (those cards are exchangeable: nothing tells one place from
@@ -171,7 +194,9 @@ def _deal_under(piles, row, ws, under, st):
 
 @njit(inline="always")
 def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
-    """The seat's knowledge (``worlds.K_*``) from its hand, the public view, its own écart and,
+    """Write the seat's knowledge of where the cards are into ``know``.
+
+    The seat's knowledge (``worlds.K_*``) from its hand, the public view, its own écart and,
     at table 2, the piles as both players see them (``PILE_*``)."""
     for i in range(K_LEN):
         know[i] = 0
@@ -187,7 +212,7 @@ def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
     know[K_HAND_S] = hs
     know[K_CHIEN_T] = pub[PUB_CHIEN_T]
     know[K_CHIEN_S] = pub[PUB_CHIEN_S]
-    if seat == taker and contract <= 1:
+    if seat == taker and KERNEL_ECART_MADE[contract]:
         know[K_ECART_T] = ecart_t
         know[K_ECART_S] = ecart_s
         know[K_ECART_KNOWN] = 1
@@ -230,7 +255,9 @@ def _seating(rv, dealer, ws):
 
 @njit(inline="always")
 def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
-    """The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
+    """Set up the deal so far in world ``row`` and return its trick state.
+
+    The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
     hold it before the seat's card: hands, sides, piles and declarations in the workspace ``ws``,
     the public view ``spub`` (a copy of ``pub``), the misères ``smis`` and the log ``slog`` (its
     tricks so far). Returns the trick state (``steps.open_trick``'s tuple) after the cards already
@@ -243,12 +270,9 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     contract = pub[PUB_CONTRACT]
     called = pub[PUB_CALLED]
     _seating(rv, pub[PUB_DEALER], ws)
+    empty_workspace(ws)
     pile_t = np.int64(0)
     pile_s = np.int64(0)
-    for s in range(MAX_SEATS):
-        ws[WS_HT + s] = 0
-        ws[WS_HS + s] = 0
-        ws[WS_ATT + s] = 0
     for c in range(78):
         loc = row[c]
         if loc < 0 or loc == LOC_UNDER:   # played, or face down in a pile (table 2: ``_deal_under``)
@@ -284,14 +308,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
                     s = ws[WS_NEXT + s]
         if partner == taker:
             partner = -1
-        ws[WS_CALLED] = called
-        suit = SW_SUIT << (14 * ((called - 22) // 14))
-        ws[WS_CALLED_SUIT] = suit
-        ws[WS_CALL_BAN] = suit & ~(np.int64(1) << (called - 22))
-    else:
-        ws[WS_CALLED] = -1
-        ws[WS_CALLED_SUIT] = 0
-        ws[WS_CALL_BAN] = 0
+        set_called(called, ws, slog, spub)
     ws[WS_ATT + taker] = 1
     if partner >= 0:
         ws[WS_ATT + partner] = 1
@@ -304,19 +321,10 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     slog[L_SLAM_ANNOUNCED] = pub[PUB_SLAM]
     # the attack's pile starts with the écart (R-CHIEN-1) or the chien at garde sans (R-CHIEN-3);
     # at garde contre the chien is the defence's (R-CHIEN-4)
-    if contract <= 2:
+    if KERNEL_CHIEN_TO_ATTACK[contract]:
         ws[WS_PILE_T] = pile_t
         ws[WS_PILE_S] = pile_s
-    else:
-        ws[WS_PILE_T] = 0
-        ws[WS_PILE_S] = 0
-    ws[WS_EXC_ADJ] = 0
-    ws[WS_ATT_TRICKS] = 0
-    ws[WS_PREV_T] = 0
-    ws[WS_N_DECL] = 0
     # the poignée bonuses (R-POIG-1) to the declarer's side in this world; the misères (R-MIS-1)
-    ws[WS_POIG_ATT] = 0
-    ws[WS_POIG_DEF] = 0
     n_mis = 0
     for s in range(n):
         shown = pub[PUB_POIGNEE_T + s]
@@ -346,7 +354,9 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
 
 @njit(inline="always")
 def _replay_cards(slog, ws, t, k, leader, trick):
-    """The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
+    """The trick state after the first ``k`` cards of a trick.
+
+    The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
     ``steps.after_card``: R-PLAY-3, R-PLAY-5)."""
     _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
     s = leader
@@ -368,7 +378,9 @@ def _replay_cards(slog, ws, t, k, leader, trick):
 
 @njit(inline="always")
 def _equivalent(prev, c, word_known, plain):
-    """Two legal cards of one word (bit indices ``prev < c``) are equivalent when both are worth
+    """Whether two legal cards of one word are equivalent to the searching seat.
+
+    Two legal cards of one word (bit indices ``prev < c``) are equivalent when both are worth
     one half-point (``plain``: T2..T20 in the trump word, ranks 1..10 in the suit word, R-CARD-4), of the same suit for suit cards, and every card ranked between
     them is already known to be out of the other seats' hands (``word_known``: played, in the
     trick, in the seat's hand or its écart): whatever the hidden cards, they win and lose the
@@ -381,7 +393,9 @@ def _equivalent(prev, c, word_known, plain):
 
 @njit(inline="always")
 def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
-    """The legal cards in id order into ``cand``, the lowest of each class of equivalent cards
+    """Write the legal cards to search into ``cand``, one of each equivalent class.
+
+    The legal cards in id order into ``cand``, the lowest of each class of equivalent cards
     only (:func:`_equivalent`: a search that plays out every candidate spends nothing on
     duplicates). Returns their number. At table 2 (R-VAR-TWO) a face-up pile top is never merged
     with another card: playing it turns up the card under it."""
@@ -417,139 +431,194 @@ def _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand):
     return n
 
 
-@njit(nogil=True, _nrt=False)
-def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp):
-    """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
+@njit(inline="always")
+def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_cand, total, times,
+                 wsp):
+    """Solve one sampled world exactly and add each candidate card's score for the seat to ``total``.
 
-    Parameters
-    ----------
-    rv : int64[RV_LEN]
-        The rules vector.
-    params : float64[n_seats, N_BOT_PARAMS]
-        Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``).
-    seat, ht, hs, pub :
-        The seat, its hand (trump word, suit word) and the public view, as every bot gets them.
-    ecart_t, ecart_s : int64
-        Its own écart when it is the taker at prise or garde (its own knowledge), else ignored.
-    lt, ls, pos :
-        The legal cards (trump word, suit word) and the cards already in the trick.
-    piles : int64[PILES_LEN]
-        Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``), else ignored.
-    st : uint64
-        The bots stream: the worlds, then world by world (at table 2 first the shuffle of its
-        face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
-        it (whatever the hidden cards); a single legal card draws nothing.
-    wsp : int64[PIMC_LEN]
-        The search's scratch (``PW_*``).
+    Each score counts ``times`` over (the world's multiplicity). ``exact_from``: the world set up in ``base_*`` and ``slog``, every card known
+    (``tarotsim._kernels.solver.solve_in``, the seat's score with best play by every seat)."""
+    for k in range(WS_LEN):
+        sbuf[k] = base_ws[k]
+    for k in range(PUB_LEN):
+        sbuf[B_PUB + k] = base_pub[k]
+    for k in range(MAX_SEATS):
+        sbuf[B_MISERES + k] = base_mis[k]
+    cfg = wsp[PW_SOLVE_CFG:PW_SOLVE_CFG + SV.CFG_LEN]
+    out = wsp[PW_SOLVE_OUT:PW_SOLVE_OUT + SV.OUT_LEN]
+    stk = wsp[PW_SOLVE_STK:PW_SOLVE_GEN].reshape((SV.MAX_PLY, SV.PL_LEN))
+    tt = wsp[PW_SOLVE_TT:PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN].reshape((SOLVE_TT_ENTRIES, SV.TT_LEN))
+    wsp[PW_SOLVE_GEN] += 1
+    cfg[SV.CFG_QUESTION] = SV.Q_CARDS
+    cfg[SV.CFG_MODE] = SV.MODE_SCORE + seat
+    cfg[SV.CFG_TARGET] = 0
+    cfg[SV.CFG_GUESS] = SV.NO_GUESS
+    cfg[SV.CFG_BUDGET] = 0
+    cfg[SV.CFG_FLAGS] = SV.F_ALL
+    cfg[SV.CFG_GEN] = wsp[PW_SOLVE_GEN]
+    cfg[SV.CFG_EXACT] = SV.EXACT_TRICKS
+    SV.solve_in(rv, sbuf, slog, trick0, np.int64(tr), np.int64(pos), cfg, tt, stk, out)
+    # the objective is the seat's score counted for the attack (minus it for a defender)
+    sign = 1 if base_ws[WS_ATT + seat] == 1 else -1
+    for i in range(n_cand):
+        total[i] += times * sign * out[SV.OUT_CARDS + cand[i]]
+
+
+def make_search(rollout):
+    """Build the ``pimc`` seat's card decision on ``rollout``.
+
+    The ``pimc`` seat's card decision, built on ``rollout``: the njit function
+    ``pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)``.
+
+    ``rollout`` finishes a deal from a position with the arguments of the bots build's
+    ``_play_rest`` (``tarotsim._builds.deal.BOTS_PARTS["play_rest"]``), every seat playing the
+    rollout policy. The builds make the search once (``tarotsim._builds.pimc``) and hand it the
+    rollout as a closure constant, as the deal kernel's factory gets the bots' dispatch: the bots
+    never import the builds, and the kernels that call it stay in numba's cache.
     """
-    nt = popcount(lt)
-    n_legal = nt + popcount(ls)
-    if n_legal == 1:
-        return (tzcnt(lt) if nt else 22 + tzcnt(ls)), st
-    n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
-    n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
-    policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
-    know = wsp[PW_KNOW:PW_KNOW + K_LEN]
-    cons = wsp[PW_CONS:PW_CONS + C_LEN]
-    wi = wsp[PW_WI:PW_WI + WI_LEN]
-    wf = wsp[PW_WF:PW_WF + WF_LEN].view(np.float64)
-    worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
-    cand = wsp[PW_CAND:PW_CAND + 78]
-    total = wsp[PW_SUM:PW_SUM + 78]
-    # the legal cards, in id order, one per class of equivalent cards
-    n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
-    if n_legal == 1:
-        return cand[0], st
-    _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
-    status = derive(rv, know, cons)
-    if status == OK:
-        status, st = sample_worlds(cons, st, worlds, wf, wi)
-    if status != OK:  # never with true information; play as the rollout policy's first card then
-        return cand[0], st
-    # the rollout seats: every one plays the policy, with its default parameters
-    kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
-    rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
-        (MAX_SEATS, N_BOT_PARAMS))
-    for s in range(MAX_SEATS):
-        kinds[s] = policy
-        for i in range(N_BOT_PARAMS):
-            rparams[s, i] = ROLLOUT_PARAMS[policy, i]
-    for i in range(n_legal):
-        total[i] = 0
-    sbuf = wsp[PW_BUF:PW_BUF + BUF_LEN]
-    sws = sbuf[0:WS_LEN]
-    spub = sbuf[B_PUB:B_PUB + PUB_LEN]
-    smis = sbuf[B_MISERES:B_MISERES + MAX_SEATS]
-    sub = sbuf[B_USER:B_USER + U_LEN]
-    base_ws = wsp[PW_BASE:PW_BASE + WS_LEN]
-    base_pub = wsp[PW_BASE + WS_LEN:PW_BASE + WS_LEN + PUB_LEN]
-    base_mis = wsp[PW_BASE_MIS:PW_BASE_MIS + MAX_SEATS]
-    slog = wsp[PW_LOG:PW_LOG + L_LEN]
-    tr = pub[PUB_TRICK]
-    wsp[PW_STATS] += 1
-    wsp[PW_STATS + 1] += n_worlds
-    wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
-    tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
-    two = rv[RV_TABLE] == TABLE_2
-    under = wsp[PW_UNDER:PW_UNDER + 78]
-    for w in range(n_worlds):
-        trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
-        if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
-            st = _deal_under(piles, worlds[w], base_ws, under, st)
-        for _ in range(n_roll):
-            rst, st = next_u64(st)
-            for i in range(n_legal):
-                for k in range(WS_LEN):
-                    sws[k] = base_ws[k]
-                for k in range(PUB_LEN):
-                    spub[k] = base_pub[k]
-                for k in range(MAX_SEATS):
-                    smis[k] = base_mis[k]
-                # the candidate card, as ``play._card_step`` plays it
-                c = cand[i]
-                bt, bs = card_bits(c)
-                sws[WS_HT + seat] ^= bt
-                sws[WS_HS + seat] ^= bs
-                if two:  # R-VAR-TWO: a face-up top leaves the tops (the deal kernel's own step)
-                    take_top(seat, bt, bs, spub)
-                slog[L_CARDS + tr * MAX_SEATS + pos] = c
-                spub[PUB_TRICK_CARDS + pos] = c
-                if pos == 0:
-                    spub[PUB_H_LEADER + tr] = seat
-                spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-                _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
-                if pos == 0:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-                else:
-                    fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                        c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-                trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
-                _rollout_rest(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
-                          trick, np.uint64(rst))
-                total[i] += slog[L_SCORES + seat]
-    best = 0
-    for i in range(1, n_legal):
-        if total[i] > total[best]:
-            best = i
-    return cand[best], st
 
+    @njit(nogil=True, _nrt=False)
+    def pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp):
+        """The card of a ``pimc`` seat: ``(card id, new bots-stream state)``.
 
-@njit(nogil=True, _nrt=False)
-def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
-    """The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
-    from the log when it is the taker at prise or garde), ``_dispatch.bot_card_bits`` otherwise."""
-    if kind == BOT_PIMC:
-        et = np.int64(0)
-        es = np.int64(0)
-        if seat == pub[PUB_TAKER] and pub[PUB_CONTRACT] <= 1:
-            for i in range(log[L_N_ECART]):
-                bt, bs = card_bits(log[L_ECART + i])
-                et |= bt
-                es |= bs
-        wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
-        piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
-        _public_piles(rv, buf[0:WS_LEN], pub, piles)
-        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
-        bt, bs = card_bits(c)
-        return c, bt, bs, st
-    return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+        Parameters
+        ----------
+        rv : int64[RV_LEN]
+            The rules vector.
+        params : float64[n_seats, N_BOT_PARAMS]
+            Row ``seat``: ``bots/pimc.py``'s parameters (``worlds``, ``rollouts``, ``policy``,
+            ``exact_from``: in the last tricks each world is solved exactly, :func:`_solve_world`).
+        seat, ht, hs, pub :
+            The seat, its hand (trump word, suit word) and the public view, as every bot gets them.
+        ecart_t, ecart_s : int64
+            Its own écart when it is the taker at prise or garde (its own knowledge), else ignored.
+        lt, ls, pos :
+            The legal cards (trump word, suit word) and the cards already in the trick.
+        piles : int64[PILES_LEN]
+            Table 2 (R-VAR-TWO): the piles as both players see them (``PILE_*``), else ignored.
+        st : uint64
+            The bots stream: the worlds (with ``infer``: the candidates, then the resampling's and
+            the moves' draws), then world by world (at table 2 first the shuffle of its
+            face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
+            it (whatever the hidden cards); a single legal card draws nothing.
+        wsp : int64[PIMC_LEN]
+            The search's scratch (``PW_*``).
+        """
+        nt = popcount(lt)
+        n_legal = nt + popcount(ls)
+        if n_legal == 1:
+            return (tzcnt(lt) if nt else 22 + tzcnt(ls)), st
+        n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
+        n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
+        policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+        # reading the table (``inference.py``): draw more worlds, weigh them, keep ``n_worlds`` by weight
+        infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
+        n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS) if infer else n_worlds
+        know = wsp[PW_KNOW:PW_KNOW + K_LEN]
+        cons = wsp[PW_CONS:PW_CONS + C_LEN]
+        wi = wsp[PW_WI:PW_WI + WI_LEN]
+        wf = wsp[PW_WF:PW_WF + WF_LEN].view(np.float64)
+        worlds = wsp[PW_WORLDS:PW_WF].view(np.int8)[:n_draw * 78].reshape((n_draw, 78))
+        cand = wsp[PW_CAND:PW_CAND + 78]
+        total = wsp[PW_SUM:PW_SUM + 78]
+        # the legal cards, in id order, one per class of equivalent cards
+        n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
+        if n_legal == 1:
+            return cand[0], st
+        _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
+        status = derive(rv, know, cons)
+        if status == OK:
+            status, st = sample_worlds(cons, st, worlds, wf, wi)
+        if status != OK:  # never with true information; play as the rollout policy's first card then
+            return cand[0], st
+        # each world's multiplicity: 1, or with infer how often the resampling drew it (the distinct
+        # worlds first in ``worlds``)
+        iw = wsp[PW_INFER:PW_INFER + INFER_LEN]
+        mult = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
+        if infer:
+            eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
+            card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
+            weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, iw)
+            kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
+            n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
+            if n_moves > 0:
+                kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds,
+                                       n_moves, power, eps, card_eps, iw, st)
+            n_worlds = kept
+        else:
+            for w in range(n_worlds):
+                mult[w] = 1
+        # the rollout seats: every one plays the policy, with its default parameters
+        kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
+        rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
+            (MAX_SEATS, N_BOT_PARAMS))
+        for s in range(MAX_SEATS):
+            kinds[s] = policy
+            for i in range(N_BOT_PARAMS):
+                rparams[s, i] = ROLLOUT_PARAMS[policy, i]
+        for i in range(n_legal):
+            total[i] = 0
+        sbuf = wsp[PW_BUF:PW_BUF + BUF_LEN]
+        sws = sbuf[0:WS_LEN]
+        spub = sbuf[B_PUB:B_PUB + PUB_LEN]
+        smis = sbuf[B_MISERES:B_MISERES + MAX_SEATS]
+        sub = sbuf[B_USER:B_USER + U_LEN]
+        base_ws = wsp[PW_BASE:PW_BASE + WS_LEN]
+        base_pub = wsp[PW_BASE + WS_LEN:PW_BASE + WS_LEN + PUB_LEN]
+        base_mis = wsp[PW_BASE_MIS:PW_BASE_MIS + MAX_SEATS]
+        slog = wsp[PW_LOG:PW_LOG + L_LEN]
+        tr = pub[PUB_TRICK]
+        wsp[PW_STATS] += 1
+        wsp[PW_STATS + 1] += n_draw
+        tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
+        two = rv[RV_TABLE] == TABLE_2
+        under = wsp[PW_UNDER:PW_UNDER + 78]
+        exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
+        if not exact:
+            wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
+        for w in range(n_worlds):
+            trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
+            if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
+                st = _deal_under(piles, worlds[w], base_ws, under, st)
+            if exact:
+                _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal, total,
+                             mult[w], wsp)
+                continue
+            for _ in range(n_roll):
+                rst, st = next_u64(st)
+                for i in range(n_legal):
+                    for k in range(WS_LEN):
+                        sws[k] = base_ws[k]
+                    for k in range(PUB_LEN):
+                        spub[k] = base_pub[k]
+                    for k in range(MAX_SEATS):
+                        smis[k] = base_mis[k]
+                    # the candidate card, as ``play._card_step`` plays it
+                    c = cand[i]
+                    bt, bs = card_bits(c)
+                    sws[WS_HT + seat] ^= bt
+                    sws[WS_HS + seat] ^= bs
+                    if two:  # R-VAR-TWO: a face-up top leaves the tops (the deal kernel's own step)
+                        take_top(seat, bt, bs, spub)
+                    slog[L_CARDS + tr * MAX_SEATS + pos] = c
+                    spub[PUB_TRICK_CARDS + pos] = c
+                    if pos == 0:
+                        spub[PUB_H_LEADER + tr] = seat
+                    spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
+                    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
+                    if pos == 0:
+                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
+                    else:
+                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
+                            c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
+                    trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
+                    rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
+                            trick, np.uint64(rst))
+                    total[i] += mult[w] * slog[L_SCORES + seat]
+        best = 0
+        for i in range(1, n_legal):
+            if total[i] > total[best]:
+                best = i
+        return cand[best], st
+
+    return build_name(pimc_card, "pimc")

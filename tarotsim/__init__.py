@@ -59,7 +59,9 @@ def __dir__() -> list[str]:
 
 
 def _numba_cache_dir() -> str:
-    """Where numba keeps the compiled kernels: ``NUMBA_CACHE_DIR`` when the user set it, else a
+    """The folder where numba caches the compiled kernels.
+
+    Where numba keeps the compiled kernels: ``NUMBA_CACHE_DIR`` when the user set it, else a
     per-user cache folder, never inside the installed package. Cache files left in
     ``site-packages/tarotsim`` or ``site-packages/bots`` outlive ``pip uninstall`` and turn those
     folders into namespace packages that shadow a later editable install."""

@@ -61,10 +61,12 @@ NOT_RUN_PAGES: dict[str, str] = {
 }
 #: numbers that depend on the machine or the moment: masked on both sides before outputs are compared
 MASKS = (
+    # a cold numba cache adds its compile seconds to a report's header (simulate.compile_text)
+    (re.compile(r" \(and \d+(?:\.\d+)? s compiling the kernels first, once\)"), ""),
     (re.compile(r"\b\d[\d,]*(?:\.\d+)? ?(k|M)? (deals|plays|decisions|worlds|rollouts|steps)/s\b"), r"# \2/s"),
     (re.compile(r"\b\d+(?:\.\d+)? (s|ms)\b"), r"# \1"),
     (re.compile(r"\b\d+ thread\(s\)"), "# thread(s)"),
-    (re.compile(r'"(threads|elapsed_s|seconds|\w+_per_s)": [-+\d.eE]+'), r'"\1": #'),
+    (re.compile(r'"(threads|elapsed_s|compile_s|seconds|\w+_per_s)": [-+\d.eE]+'), r'"\1": #'),
     (re.compile(r" at 0x[0-9a-f]+>"), " at 0x#>"),
 )
 
@@ -100,7 +102,9 @@ class Block:
 
 @dataclass
 class PageResult:
-    """What running a page gave: its text with every output as the examples print them now,
+    """What running a page gave.
+
+    What running a page gave: its text with every output as the examples print them now,
     the blocks whose shown output differed (``stale``) and the examples that failed (``errors``:
     an exception, an unexpected exit status, a bad directive), each as ``(line, message)``, and
     the wall time of every command run (``times``: ``(seconds, line, command)``)."""
@@ -153,7 +157,9 @@ def _dedent(line: str, indent: str) -> str:
 
 
 def regions(lines: list[str], blocks: list[Block]) -> list[tuple[int, int, str]]:
-    """The generated regions of a page, ``(start marker index, end marker index, generator)``;
+    """The generated regions of a page.
+
+    The generated regions of a page, ``(start marker index, end marker index, generator)``;
     markers shown inside a code block are text."""
     in_block = {i for b in blocks for i in range(b.first, b.last + 1)}
     out = []
@@ -223,7 +229,9 @@ def _environment(workdir: Path) -> Iterator[None]:
 
 
 def in_process_argv(command: str) -> list[str] | None:
-    """The arguments of a plain ``tarotsim ...`` command (run in this process), or None for a
+    """The arguments of a plain ``tarotsim ...`` command, or None.
+
+    The arguments of a plain ``tarotsim ...`` command (run in this process), or None for a
     command that needs a shell (pipes, redirections, variables, globs, quotes, other programs)."""
     if SHELL_SYNTAX & set(command):
         return None
@@ -232,7 +240,9 @@ def in_process_argv(command: str) -> list[str] | None:
 
 
 def run_command(command: str, workdir: Path) -> tuple[int, str]:
-    """Run one shell command in ``workdir``: its exit status and what it printed (standard output
+    """Run one shell command in ``workdir``.
+
+    Run one shell command in ``workdir``: its exit status and what it printed (standard output
     and error together)."""
     argv = in_process_argv(command)
     if argv is not None:
@@ -266,7 +276,9 @@ def run_python(source: str, namespace: dict, workdir: Path, name: str, single: b
 
 
 def split_session(body: list[str]) -> list[tuple[list[str], list[str]]]:
-    """A console block's ``(command lines, output lines)`` pairs: a command starts with ``$ `` and
+    """Split a console block into commands and their outputs.
+
+    A console block's ``(command lines, output lines)`` pairs: a command starts with ``$ `` and
     goes on while its lines end with a backslash."""
     pairs: list[tuple[list[str], list[str]]] = []
     i = 0
@@ -287,7 +299,9 @@ def split_session(body: list[str]) -> list[tuple[list[str], list[str]]]:
 
 
 def split_pycon(body: list[str]) -> list[tuple[int, list[str], list[str]]]:
-    """A Python session's statements: ``(line offset, source lines, output lines)``. A statement
+    """Split a Python session into its statements.
+
+    A Python session's statements: ``(line offset, source lines, output lines)``. A statement
     starts with ``>>> ``, goes on with ``... `` lines, and what follows it up to the next ``>>> ``
     (blank lines included) is its output."""
     out: list[tuple[int, list[str], list[str]]] = []
@@ -410,7 +424,9 @@ class PageRun:
         return body
 
     def shell(self, b: Block, exit_status: int) -> None:
-        """Each command of a block of plain ``tarotsim`` commands in turn; any other block as one
+        """Run the commands of a shell block and check their outputs.
+
+        Each command of a block of plain ``tarotsim`` commands in turn; any other block as one
         ``bash`` script that stops at the first failure."""
         commands = [capped(c) for c in shell_commands(b.body)]
         if not all(in_process_argv(c) is not None for c in commands):
@@ -535,7 +551,9 @@ GENERATORS: dict[str, Callable[[Path], str]] = {"cli-reference": cli_reference}
 
 
 def pages(root: Path = ROOT) -> list[str]:
-    """Every page whose examples run: README.md, CHANGELOG.md and the docs' Markdown pages,
+    """Every page whose examples run.
+
+    Every page whose examples run: README.md, CHANGELOG.md and the docs' Markdown pages,
     less :data:`NOT_RUN_PAGES` (paths relative to ``root``)."""
     found = [p for p in ("README.md", "CHANGELOG.md") if (root / p).exists()]
     found += sorted(str(p.relative_to(root)) for p in (root / "docs").rglob("*.md"))

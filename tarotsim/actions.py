@@ -28,7 +28,7 @@ Plain Python ints only (no numba): the kernels import these constants.
 from __future__ import annotations
 
 from .cards import DECK, N_CARDS
-from .rules import CONTRACTS, POIGNEE_LEVELS
+from .rules import CONTRACTS, DECISION_KINDS, POIGNEE_LEVELS
 
 PASS = N_CARDS                      # 78
 CONTRACT_BASE = PASS + 1            # 79 prise .. 82 garde_contre
@@ -47,16 +47,16 @@ ACTION_NAMES: tuple[str, ...] = (
 assert len(ACTION_NAMES) == N_ACTIONS
 
 #: The ids each decision kind takes (the mask of a decision is a subset of its range).
-KIND_RANGES: dict[str, range] = {
-    "bid": range(PASS, CHELEM_NO),
-    "call": range(0, N_CARDS),
-    "ecart": range(0, N_CARDS),
-    "chelem": range(CHELEM_NO, POIGNEE_NONE),
-    "poignee": range(POIGNEE_NONE, MISERE_NO),
-    "misere_atout": range(MISERE_NO, N_ACTIONS),
-    "misere_tete": range(MISERE_NO, N_ACTIONS),
-    "card": range(0, N_CARDS),
-}
+KIND_RANGES: dict[str, range] = dict(zip(DECISION_KINDS, (
+    range(PASS, CHELEM_NO),              # bid
+    range(0, N_CARDS),                   # call
+    range(0, N_CARDS),                   # ecart
+    range(CHELEM_NO, POIGNEE_NONE),      # chelem
+    range(POIGNEE_NONE, MISERE_NO),      # poignee
+    range(MISERE_NO, N_ACTIONS),         # misere_atout
+    range(MISERE_NO, N_ACTIONS),         # misere_tete
+    range(0, N_CARDS),                   # card
+), strict=True))
 
 
 def action_name(action: int) -> str:

@@ -1,4 +1,6 @@
-"""The fast bots on the slow path: the kernels' bots (and a user's policy set) deciding for one seat
+"""The fast bots on the slow path: kernel bots and policy sets deciding for one seat of a game.
+
+The fast bots on the slow path: the kernels' bots (and a user's policy set) deciding for one seat
 of a :class:`tarotsim.engine.Game`, from that seat's :class:`~tarotsim.engine.SeatView` alone.
 
 :func:`public_view` builds the kernels' public view (``layout.PUB_*``) from a seat's view, exactly
@@ -12,21 +14,32 @@ from __future__ import annotations
 
 from .engine import IllegalPlayError, SeatView
 from .rng import Rng
-from .rules import CONTRACTS, Rules
+from .rules import BOT_DECISIONS, CONTRACT_OF, CONTRACTS, LED_NONE, NO_CEILING, Rules, after_play, play_shows
 
 
 def public_view(view: SeatView, rules: Rules | None = None):
-    """The kernels' public view (``int64[layout.PUB_LEN]``, ``layout.PUB_*``) built from a
+    """The kernels' public view, built from a seat's view alone.
+
+    The kernels' public view (``int64[layout.PUB_LEN]``, ``layout.PUB_*``) built from a
     :class:`SeatView` alone: what the deal kernel hands a bot at the same decision."""
     import numpy as np
 
     from ._kernels import layout as L
-    from .cards import masks_of, parse_cards
-    from .rules import N_TRICKS, TABLES
 
     if rules is None:
         rules = Rules.from_options(view.table, view.options)
     pub = np.zeros(L.PUB_LEN, dtype=np.int64)
+    _view_auction(pub, view)
+    _view_shown(pub, view)
+    _view_trick(pub, view, rules)
+    _view_finished_tricks(pub, view)
+    return pub
+
+
+def _view_auction(pub, view: SeatView) -> None:
+    """Seating, bids, taker, contract and called card (``PUB_DEALER`` .. ``PUB_HIGHEST``)."""
+    from ._kernels import layout as L
+
     pub[L.PUB_DEALER] = view.dealer
     pub[L.PUB_DUMMY] = view.dealer if view.table == "5d" else -1
     pub[L.PUB_TAKER] = -1 if view.taker is None else view.taker
@@ -39,6 +52,16 @@ def public_view(view: SeatView, rules: Rules | None = None):
         pub[L.PUB_BIDS + seat] = k
         highest = max(highest, k)
     pub[L.PUB_HIGHEST] = highest
+
+
+def _view_shown(pub, view: SeatView) -> None:
+    """Fill the public view's part of what was shown to all.
+
+    What was shown to all: the chien, the écart's trumps, the declarations and, at table 2
+    (R-VAR-TWO), both players' face-up pile tops."""
+    from ._kernels import layout as L
+    from .cards import masks_of, parse_cards
+
     if view.chien is not None:
         pub[L.PUB_CHIEN_T], pub[L.PUB_CHIEN_S] = masks_of(view.chien)
     pub[L.PUB_ECART_T] = masks_of(view.ecart_trumps)[0]
@@ -50,54 +73,63 @@ def public_view(view: SeatView, rules: Rules | None = None):
         else:
             pub[L.PUB_MISERES + d["seat"]] += 1
             pub[L.PUB_MISERE_KINDS + d["seat"]] |= 1 if d["kind"] == "misere_atout" else 2
-    # table 2 (R-VAR-TWO): both players' face-up pile tops are public
     for seat, tops in enumerate(view.pile_tops or ()):
         pub[L.PUB_TOPS_T + seat], pub[L.PUB_TOPS_S + seat] = masks_of([c for c in tops if c is not None])
+
+
+def _view_trick(pub, view: SeatView, rules: Rules) -> None:
+    """Fill the public view's table, current trick and play history.
+
+    The table, the trick being played and the history of the play (``PUB_H_*``: for a
+    search), the trick being played included."""
+    from ._kernels import layout as L
+    from .rules import N_TRICKS, PLAY_DECISIONS, TABLES
+
     pub[L.PUB_TABLE] = TABLES.index(view.table)
     pub[L.PUB_N_ACTIVE] = rules.n_active
     pub[L.PUB_N_TRICKS] = N_TRICKS[view.table]
     pub[L.PUB_PARTNER] = -1
     dec = view.decision
-    playing = dec is not None and dec.kind not in ("bid", "call", "ecart", "chelem")
+    playing = dec is not None and dec.kind in PLAY_DECISIONS
     pub[L.PUB_TRICK] = len(view.tricks) if playing else 0
     pub[L.PUB_LEADER] = (view.trick[0][0] if view.trick else dec.seat) if playing and dec is not None else -1
     for j, (_, c) in enumerate(view.trick):
         pub[L.PUB_TRICK_CARDS + j] = c.id
-    # the history (PUB_H_*: for a search), the trick being played included
     history = [(leader, plays) for leader, plays, _ in view.tricks] + ([(view.trick[0][0], view.trick)]
                                                                        if view.trick else [])
     for tr, (leader, plays) in enumerate(history):  # at most MAX_TRICKS (36, table 2)
         pub[L.PUB_H_LEADER + tr] = leader
         for j, (_, c) in enumerate(plays):
             pub[L.PUB_H_CARDS + tr * L.MAX_SEATS + j] = c.id
+
+
+def _view_finished_tricks(pub, view: SeatView) -> None:
+    """Fill the bots' bookkeeping of the finished tricks.
+
+    The bots' bookkeeping of the finished tricks, as ``steps._track_trick`` keeps it: the cards
+    played, per seat and in all, the tricks and card points each seat won, the voids its plays
+    show (``rules.play_shows``) and the partner revealed (R-CALL-3)."""
+    from ._kernels import layout as L
+    from .cards import masks_of
+
+    # table 2: a card not followed may still lie under a pile (R-VAR-TWO): no void is shown
+    voids_shown = view.table != "2"
     for _, plays, winner in view.tricks:
         t, s = masks_of([c for _, c in plays])
         pub[L.PUB_PLAYED_T] |= t
         pub[L.PUB_PLAYED_S] |= s
         pub[L.PUB_TRICKS_WON + winner] += 1
         pub[L.PUB_WON_HP + winner] += sum(c.half_points for _, c in plays if not c.is_excuse)
-    # finished tricks: who played what, the voids shown (R-PLAY-4), the partner revealed (R-CALL-3)
-    for plays in [p for _, p, _ in view.tricks]:
-        led = None
+        led, top = LED_NONE, 0
         for seat, c in plays:
             t, s = masks_of([c])
             pub[L.PUB_SEAT_PLAYED_T + seat] |= t
             pub[L.PUB_SEAT_PLAYED_S + seat] |= s
-            # table 2: a card not followed may still lie under a pile (R-VAR-TWO): no void is shown
-            if led is not None and not c.is_excuse and view.table != "2":
-                if led.is_trump:
-                    if not c.is_trump:
-                        pub[L.PUB_VOIDS + seat] |= 16
-                elif c.suit != led.suit:
-                    assert led.suit is not None  # neither a trump nor the Excuse
-                    pub[L.PUB_VOIDS + seat] |= 1 << led.suit
-                    if not c.is_trump:
-                        pub[L.PUB_VOIDS + seat] |= 16
-            if led is None and not c.is_excuse:
-                led = c
+            if voids_shown:
+                pub[L.PUB_VOIDS + seat], _ = play_shows(c.id, led, top, int(pub[L.PUB_VOIDS + seat]), NO_CEILING)
+            led, top = after_play(c.id, led, top)
             if view.called is not None and c == view.called:
                 pub[L.PUB_PARTNER] = seat
-    return pub
 
 
 def _trick_state(trick) -> tuple[bool, int, int]:
@@ -115,7 +147,9 @@ def _trick_state(trick) -> tuple[bool, int, int]:
 
 
 class FastBotAdapter:
-    """A registered fast-path bot (``bots.REGISTRY``) on the slow path, with the kernels'
+    """A registered fast-path bot deciding on the slow path with the kernels' own decisions.
+
+    A registered fast-path bot (``bots.REGISTRY``) on the slow path, with the kernels'
     decisions: ``choose(view, legal, rng)`` turns the :class:`SeatView` into the kernel's
     arguments (own hand masks, :func:`public_view`, legal masks, the bots-stream state) and calls
     the compiled ``decide_*`` entry points over the same njit policies as the deal kernel.
@@ -155,7 +189,9 @@ class FastBotAdapter:
         return r
 
     def kernel_inputs(self, view: SeatView, legal):
-        """What the deal kernel hands the bot at this decision, from the view alone:
+        """The kernel's inputs for this decision, from the seat's view alone.
+
+        What the deal kernel hands the bot at this decision, from the view alone:
         ``(decision code (workspace.TR_*), ht, hs, args, pub)``; ``args`` are the decision's own
         arguments (bid: highest; call: legal suit word; écart: normal, candidate trumps, size;
         poignée: levels; misère: which; card: legal trump word, legal suit word, fixed, fmask,
@@ -241,7 +277,7 @@ class FastBotAdapter:
             from ._builds.pimc import decide_pimc_card
             from .cards import masks_of
             et = es = 0
-            if view.ecart is not None and view.taker == seat and view.contract in ("prise", "garde"):
+            if view.ecart is not None and view.contract is not None and CONTRACT_OF[view.contract].ecart_made:
                 et, es = masks_of(view.ecart)
             rv = self._rules_of(view).to_vector()
             c, st = decide_pimc_card(rv, params, np.int64(seat), ht, hs, pub, np.int64(et), np.int64(es), a[0], a[1],
@@ -254,8 +290,9 @@ class FastBotAdapter:
         return out
 
     def _searches(self, view: SeatView) -> bool:
-        """Whether this bot makes its bid, call, écart and declarations by search
-        (``pimc:bid_search=1``; not at table 2)."""
+        """Whether this bot makes its bid, call, écart and declarations by search.
+
+        A ``pimc`` bot with ``bid_search`` on, at any table but 2 (R-VAR-TWO)."""
         from bots import REGISTRY
         from ._kernels import layout as L
         if self.code != L.BOT_PIMC or view.table == "2":
@@ -263,7 +300,9 @@ class FastBotAdapter:
         return bool(REGISTRY["pimc"].values(self.params)["bid_search"])
 
     def _search(self, what, view: SeatView, legal, ht, hs, pub, a, st):
-        """The bid search's decision (``tarotsim._builds.bid_search.decide_*``) on the kernel's
+        """The bid search's decision on the kernel's inputs.
+
+        The bid search's decision (``tarotsim._builds.bid_search.decide_*``) on the kernel's
         inputs: ``(answer, new state)``."""
         import numpy as np
 
@@ -287,8 +326,8 @@ class FastBotAdapter:
         if self._scratch is None:
             self._scratch = S.new_scratch()
         rv = rules.to_vector()
-        ecart = np.array([c.id for c in (view.ecart or ()) if view.taker == view.seat
-                          and view.contract in ("prise", "garde")], dtype=np.int64)
+        own = view.taker == view.seat and view.contract is not None and CONTRACT_OF[view.contract].ecart_made
+        ecart = np.array([c.id for c in (view.ecart or ()) if own], dtype=np.int64)
         args = (rv, kinds, params, seat, np.int64(ht), np.int64(hs), pub)
         if what == P.TR_BID:
             b, st = S.decide_search_bid(*args, np.int64(a[0]), st, self._scratch)
@@ -309,12 +348,14 @@ class FastBotAdapter:
 
 
 #: Per decision: the rule a bot's answer breaks when it is not even a choice of that kind.
-DECISION_RULES = {"bid": "R-BID-1", "call": "R-CALL-1", "ecart": "R-CHIEN-2", "chelem": "R-SLAM-1",
-                  "poignee": "R-POIG-5", "misere": "R-MIS-1", "card": "R-PLAY-6"}
+DECISION_RULES = dict(zip(BOT_DECISIONS, ("R-BID-1", "R-CALL-1", "R-CHIEN-2", "R-SLAM-1", "R-POIG-5", "R-MIS-1",
+                                          "R-PLAY-6")))
 
 
 class PolicyAdapter(FastBotAdapter):
-    """A user's policy set (``bots.policy.PolicySet``) on the slow path: the same inputs as in the
+    """A user's policy set deciding on the slow path.
+
+    A user's policy set (``bots.policy.PolicySet``) on the slow path: the same inputs as in the
     deal kernel, its njit functions called from Python, and its answer handed to the
     :class:`Game` as it is, so a forbidden one is refused there, naming the rule (the kernels
     only mark it). ``rng`` advances as on the fast path."""
@@ -351,7 +392,7 @@ class PolicyAdapter(FastBotAdapter):
             arg = a[0]
         elif what == P.TR_CARD:
             lt, ls, arg = a[0], a[1], a[5]
-        decision = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")[what]
+        decision = BOT_DECISIONS[what]
         fn = self.policy.functions[what]
         box = np.array([np.uint64(rng.state)], dtype=np.uint64).view(np.int64)
         self._out[:] = -1

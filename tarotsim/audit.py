@@ -1,4 +1,6 @@
-"""Audit a score sheet: the scores the players wrote down, deal by deal, against the rules, and
+"""Audit a score sheet against the rules, and explain the deals scored wrong.
+
+Audit a score sheet: the scores the players wrote down, deal by deal, against the rules, and
 the known causes that explain each deal scored wrong (``tarotsim sheet FILE --check``).
 
 Each deal is scored from its facts (:func:`tarotsim.sheet.score_sheet`, the rules and the
@@ -26,7 +28,9 @@ from .sheet import TOTAL_SUFFIX, SheetError, SheetRow, _source_name, score_sheet
 
 @dataclass(frozen=True)
 class Deal:
-    """A deal as a cause re-scores it: the facts, their official breakdown, each seat's multiple
+    """A deal as a cause re-scores it.
+
+    A deal as a cause re-scores it: the facts, their official breakdown, each seat's multiple
     of V (R-SCORE-2) and the scores written down."""
 
     facts: DealFacts
@@ -72,7 +76,9 @@ class Match:
 
 
 def shares_of(facts: DealFacts) -> tuple[int, ...]:
-    """Each seat's multiple of V (R-SCORE-2: taker 3, defenders -1 at table 4 ...), read off
+    """Each seat's multiple of V (R-SCORE-2).
+
+    Each seat's multiple of V (R-SCORE-2: taker 3, defenders -1 at table 4 ...), read off
     :func:`~tarotsim.scoring.score_core` itself for a prise made by 0 with these seats, so that
     the distribution keeps its one home."""
     n = facts.rules.n_seats
@@ -91,7 +97,9 @@ def _number(x):
 
 
 def _revalued(deal: Deal, *, shares=None, **terms) -> tuple:
-    """The scores when some terms of V (R-SCORE-1: ``contract``, ``pab``, ``poignee``, ``slam``)
+    """The scores with some terms or shares of V replaced.
+
+    The scores when some terms of V (R-SCORE-1: ``contract``, ``pab``, ``poignee``, ``slam``)
     or the shares of V (R-SCORE-2) are replaced; the misères stay as the rules pay them."""
     b = deal.official
     parts = {"contract": b.contract_term, "pab": b.petit_au_bout_term, "poignee": b.poignee_term,
@@ -119,7 +127,9 @@ def _with_option(option: str, value):
 
 
 def _misere_value_fitting(deal: Deal) -> int | None:
-    """The misère value (option misere_value, R-MIS-2) that gives the written scores, if one does:
+    """The misère value that gives the written scores, if one does.
+
+    The misère value (option misere_value, R-MIS-2) that gives the written scores, if one does:
     the misère part of a score is linear in that value."""
     f = deal.facts
     if not f.miseres:
@@ -228,7 +238,9 @@ VARIANT_OPTIONS = (
 
 
 def _variants():
-    """One cause per entry of :data:`VARIANT_OPTIONS`, and the misère value (a whole number,
+    """The causes of the variant options and of the misère value.
+
+    One cause per entry of :data:`VARIANT_OPTIONS`, and the misère value (a whole number,
     option misere_value) found in the deal."""
     causes = []
     for option, value, text, rules in VARIANT_OPTIONS:
@@ -272,7 +284,9 @@ CAUSE_NAMES = tuple(c.name for c in CAUSES)
 
 
 def explain(facts: DealFacts, written) -> tuple[Match, ...]:
-    """The causes of :data:`CAUSES` that turn ``facts`` into exactly the ``written`` scores (in
+    """The known causes that explain a deal's written scores.
+
+    The causes of :data:`CAUSES` that turn ``facts`` into exactly the ``written`` scores (in
     seat order), when these differ from the rules' (else none: nothing to explain)."""
     official = score(facts)
     written = tuple(written)
@@ -291,7 +305,9 @@ def explain(facts: DealFacts, written) -> tuple[Match, ...]:
 
 @dataclass(frozen=True)
 class RowCheck:
-    """A deal of the sheet checked: what was written (the deal's scores; from the totals'
+    """A deal of the sheet checked.
+
+    A deal of the sheet checked: what was written (the deal's scores; from the totals'
     difference on a sheet of running totals), what the rules give, and why they differ."""
 
     row: int
@@ -313,7 +329,9 @@ class RowCheck:
 
 @dataclass(frozen=True)
 class Audit:
-    """A sheet checked: one :class:`RowCheck` per deal counted; ``unchecked`` the rows of a
+    """A sheet checked.
+
+    A sheet checked: one :class:`RowCheck` per deal counted; ``unchecked`` the rows of a
     sheet of deal scores that leave them empty; ``not_counted`` the rows after a game's end."""
 
     rules: Rules
@@ -414,7 +432,9 @@ def audit_sheet(rows: list[SheetRow], rules: Rules, names, until: int | None = N
 
 
 def format_audit(audit: Audit) -> str:
-    """The report for the terminal: each deal that differs, what was written, what the rules
+    """Format an audit for the terminal.
+
+    The report for the terminal: each deal that differs, what was written, what the rules
     give, and its causes (or that no single known cause explains it); then a summary line."""
     names = audit.names
     width = max(6, *(len(n) for n in names))

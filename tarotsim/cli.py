@@ -7,19 +7,20 @@ Every bad input ends with one line on stderr and exit code 2, never a traceback
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import sys
+from pathlib import Path
 
 import click
 
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed
-from .players import Player, Runner, baseline_note, parse_players
+from .players import Player, kernel_path, parse_players
+from .runner import Runner
 from .reference.errors import RuleViolation
 from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
-from .rules import CONTRACTS, OPTION_SPECS, TABLES, Rules, RulesError
+from .rules import CONTRACTS, KERNEL_TABLES, N_TRICKS, OPTION_SPECS, TABLES, Rules, RulesError
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
 from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
@@ -257,10 +258,9 @@ def sheet(file, players, table, options_, until, check, as_json):
 # ---------------------------------------------------------------------------------------------
 # Simulation: simulate, show, replay
 
-SIM_TABLES = ("3", "4", "5", "5d", "2")
+SIM_TABLES = KERNEL_TABLES  # the tables the kernels play
 #: `play` seats a person at every table (table 2: both players' piles drawn at the prompt, R-VAR-TWO)
-PLAY_TABLES = ("3", "4", "5", "5d", "2")
-RECORD_BLOCK = 20_000   # deals per block when facts or records are written (bounded memory)
+PLAY_TABLES = TABLES
 
 
 def _players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
@@ -277,14 +277,18 @@ def _note(line: str) -> None:
 
 
 def _over_the_bar(line: str) -> None:
-    """A line for the user on a terminal whose progress bar may be drawn already: the bar's line
+    """Write a line to stderr above the progress bar.
+
+    A line for the user on a terminal whose progress bar may be drawn already: the bar's line
     is cleared first, and the bar is drawn again below at its next step."""
     click.echo(f"\r\x1b[Ktarotsim: {line}", err=True)
 
 
 def _workers(requested: int | None, flag: str, work: int | None = None, unit: str = "deal(s)",
              quiet: bool = False) -> int:
-    """``--threads`` and the like: at most what the machine and the work can use (one line on
+    """The number of workers to use, bounded by the machine and the work.
+
+    ``--threads`` and the like: at most what the machine and the work can use (one line on
     stderr when a request is lowered, unless ``quiet``), an absurd request as one line, exit 2
     (:func:`tarotsim.parallel.bounded_workers`)."""
     from .parallel import WorkersError, bounded_workers
@@ -296,7 +300,9 @@ def _workers(requested: int | None, flag: str, work: int | None = None, unit: st
 
 
 def _seed(seed: int | None) -> int:
-    """The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
+    """The seed to use: the one given, checked, or one drawn at random.
+
+    The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
     drawn at random (and reported by the command)."""
     from .rng import check_seed
 
@@ -306,50 +312,32 @@ def _seed(seed: int | None) -> int:
     return check_seed(seed)
 
 
-def _fmt_rate(x) -> str:
-    return "-" if x is None else f"{100 * x:5.1f}%"
+#: What --bots takes, the same for every command (the grammar: ``bots.split_bots``).
+BOTS_HELP = ("One bot for every seat, or one per seat separated by commas: a registered bot with its parameters "
+             "(heuristic:garde=56; `tarotsim bots` lists them), a policy set or a Python bot (module:NAME). "
+             "random, uniform over the legal choices, is a baseline to compare with.")
 
 
-def format_summary(sm, n_seats: int) -> str:
-    """The summary of a simulation as a short readable report."""
-    from .simulate import compile_text
+def _run_options(*, tables=SIM_TABLES, bots: str | None = "heuristic", bots_help: str = BOTS_HELP,
+                 seed_help: str = "Seed (default: drawn at random, and reported).",
+                 json_help: str | None = "Print one JSON object."):
+    """Decorator adding the options shared by every command that plays deals.
 
-    out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
-           f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
-           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s"
-           f"{compile_text(sm.compile_s)}", ""]
-    pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")
-    out.append(f"played      {sm.played:>12,}  {pct(sm.played)}")
-    out.append(f"thrown in   {sm.thrown_in:>12,}  {pct(sm.thrown_in)}   (all passed, R-BID-3)")
-    out.append(f"annulled    {sm.annulled:>12,}  {pct(sm.annulled)}   (petit sec, R-DEAL-4)")
-    out.append("")
-    out.append(f"{'contract':<14}{'taken':>12}{'share':>8}{'made':>8}{'mean points':>13}")
-    for c in CONTRACTS:
-        mp = sm.mean_attack_points[c]
-        out.append(f"{c:<14}{sm.taken[c]:>12,}{pct(sm.taken[c]):>8}{_fmt_rate(sm.made_rate[c]):>8}"
-                   f"{('-' if mp is None else f'{mp:.1f}'):>13}")
-    out.append("")
-    out.append(f"petit au bout: attack {sm.petit_au_bout['attack']:,}, defence {sm.petit_au_bout['defence']:,}")
-    chel = ", ".join(f"{k} {v:,}" for k, v in sm.chelems.items() if v) or "none"
-    out.append(f"chelems: {chel}")
-    out.append(f"deals with a poignée: {sm.deals_with_poignee:,}" + (f" · misères: {sm.miseres:,}" if sm.miseres else ""))
-    if sm.table == "5":
-        out.append(f"taker alone (called card his own or in the chien): {sm.taker_alone:,}")
-    out.append("mean score per seat: " + ", ".join(f"{s}: {m:+.2f}" for s, m in enumerate(sm.mean_score[:n_seats])))
-    if sm.mean_taker_score is not None:
-        out.append(f"mean score of the taker: {sm.mean_taker_score:+.2f}")
-    return "\n".join(out)
-
-
-def _common_sim_options(f):
-    f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
-                     help="A variant option (see `tarotsim options`); repeatable.")(f)
-    f = click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
-                     help="One bot for every seat, or one per seat separated by commas (`tarotsim bots` lists "
-                          "them). random, uniform over the legal choices, is a baseline to compare with.")(f)
-    f = click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True,
-                     help="Table type.")(f)
-    return f
+    The options of every command that plays deals, the same everywhere (a decorator):
+    ``--table`` (one of ``tables``, default 4), ``--bots`` (default ``bots``, None: required),
+    ``--option`` (repeatable), ``--seed`` (0..2^63-1, drawn and reported when not given) and
+    ``--json`` (``json_help``; None: the command has none)."""
+    def add(f):
+        if json_help is not None:
+            f = click.option("--json", "as_json", is_flag=True, help=json_help)(f)
+        f = click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help=seed_help)(f)
+        f = click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
+                         help="A variant option (see `tarotsim options`); repeatable.")(f)
+        f = click.option("--bots", default=bots, required=bots is None, show_default=bots is not None,
+                         metavar="BOT[,BOT...]", help=bots_help)(f)
+        return click.option("--table", type=click.Choice(tables), default="4", show_default=True,
+                            help="Table type.")(f)
+    return add
 
 
 def _check_bots_option(f):
@@ -360,7 +348,9 @@ def _check_bots_option(f):
 
 
 def _scale_options(f):
-    """Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
+    """Decorator adding the options of a run that may be split.
+
+    Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
     (simulate, tournament, study bidding; the work is in tarotsim.shards and tarotsim.distributed)."""
     f = click.option("--dask-local", type=click.IntRange(min=1), metavar="N",
                      help="Run on a local Dask cluster of N worker processes, at most one per core and per task "
@@ -432,10 +422,9 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
 
 
 @cli.command()
-@_common_sim_options
+@_run_options(json_help="Print the summary as one JSON object.")
 @_scale_options
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True, help="Number of deals.")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal: deal (seed, index) is the same whatever the run "
                    "(start + deals at most 2^63).")
@@ -449,7 +438,6 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
               help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
                    ".gz compresses, - is standard output; FILE.parquet writes the same columns, typed, "
                    "as Parquet (needs the parquet extra).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @_check_bots_option
 def simulate(table, bots, options_, deals, seed, start, threads, records_path, facts_path, as_json, check_bots, shard,
              save_path, checkpoint_path, scheduler, dask_local):
@@ -473,16 +461,14 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     from . import shards
     from . import simulate as sim
     from .outputs import open_outputs
-    from .record import dumps, with_seat_labels
 
     rules = _rules(table, options_)
     players = _players(bots, rules, check_bots)
-    labels = [p.label for p in players]
     seed = _seed(seed)
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
     threads = _workers(threads, "--threads", work=deals)
-    fast = all(p.fast for p in players)
+    fast = kernel_path(rules, players)  # the runner's choice (tarotsim.runner.Runner): a slow run shows progress
     if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
         raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
                        "--scheduler and --dask-local")
@@ -494,7 +480,8 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
             sim._pyarrow()
         except ImportError as e:
             raise BadInput(f"--facts {facts_path}: {e}") from None
-    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots)
+    job = shards.Job.of("simulate", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots,
+                        players=players)
     outputs = {"--records": records_path, "--facts": facts_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
     # the summary must not mix with a file streamed to standard output
@@ -506,33 +493,18 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
                                  scheduler=scheduler, dask_local=dask_local)
             sm = shards.report(saved)
         else:
-            runner = Runner(rules, seed, players, threads)
-            facts_csv = records_fh = facts_parquet = None
+            facts_out = None
             if parquet:
-                facts_parquet = sim.ParquetFacts(outs["--facts"].binary, rules, seed)
+                facts_out = sim.ParquetFacts(outs["--facts"].binary, rules, seed)
             elif "--facts" in outs:
-                facts_csv = csv.writer(outs["--facts"].fh)
-                facts_csv.writerow(sim.facts_csv_header(rules))
-            if "--records" in outs:
-                records_fh = outs["--records"].fh
-            acc = None
+                facts_out = sim.CsvFacts(outs["--facts"].fh, rules, seed)
+            records_fh = outs["--records"].fh if "--records" in outs else None
             t0 = time.perf_counter()
-            block = RECORD_BLOCK if fast else 500
-            with _progress(deals, "simulating") as bar, _abandon_on_error(facts_parquet):
-                for a in range(start, stop, block):
-                    b = min(stop, a + block)
-                    f, recs = runner.block(a, b, with_records=records_fh is not None)
-                    part = sim.accumulate(f, rules)
-                    acc = part if acc is None else acc + part
-                    if facts_csv is not None:
-                        facts_csv.writerows(sim.facts_csv_rows(f, rules, seed))
-                    if facts_parquet is not None:
-                        facts_parquet.write(f)
-                    if records_fh is not None:  # each names its seats' bots (``tarotsim stats --by bot``)
-                        records_fh.write("".join(dumps(with_seat_labels(rec, bots=labels)) + "\n" for rec in recs))
-                    bar.update(b - a)
-            if facts_parquet is not None:
-                facts_parquet.close()  # the file's footer, before the output is committed
+            with _progress(deals, "simulating") as bar, _abandon_on_error(facts_out):
+                acc = Runner(rules, seed, players, threads).write(start, stop, facts=facts_out, records=records_fh,
+                                                                  progress=bar.update)
+            if facts_out is not None:
+                facts_out.close()  # a Parquet file's footer, before the output is committed
             saved = shards.Saved(job.config(), whole, [(start, stop)], acc, time.perf_counter() - t0, threads)
             sm = shards.report(saved)
         if save_path:
@@ -542,19 +514,24 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
 
 
 @contextlib.contextmanager
-def _abandon_on_error(parquet):
-    """A Parquet writer is closed quietly when the run fails: its output is dropped anyway."""
+def _abandon_on_error(facts):
+    """Close a facts writer quietly when the run fails.
+
+    A facts writer (a Parquet file's) is closed quietly when the run fails: its output is
+    dropped anyway."""
     try:
         yield
     except BaseException:
-        if parquet is not None:
-            parquet.abandon()
+        if facts is not None:
+            facts.abandon()
         raise
 
 
 def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, records_path=None,
                     facts_path=None) -> None:
     """The report of a simulation: what `simulate` prints, and `merge` of its saved parts."""
+    from . import simulate as sim
+
     if as_json:
         d = sm.to_dict()
         d["options"] = rules.non_default_options()
@@ -564,7 +541,7 @@ def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, re
             d["facts"] = facts_path
         click.echo(json.dumps(d), err=to_stderr)
     else:
-        click.echo(format_summary(sm, rules.n_seats), err=to_stderr)
+        click.echo(sim.format_summary(sm, rules.n_seats), err=to_stderr)
         for what, path in (("records", records_path), ("facts", facts_path)):
             if path and path != "-":
                 click.echo(f"{what} written to {path}", err=to_stderr)
@@ -597,22 +574,23 @@ class _NoBar:
 
 @cli.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
-@_common_sim_options
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal (needed without FILE).")
+@_run_options(seed_help="Seed of the deal (needed without FILE).",
+              json_help="Print the deal record (DESIGN §6) instead.")
 @click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
 @click.option("--line", "lines", type=click.IntRange(min=1), metavar="N", multiple=True,
               help="With FILE: the line of the record to show (default: the first record); "
                    "with --html, repeatable (default: every record of FILE).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
-@click.option("--json", "as_json", is_flag=True, help="Print the deal record (DESIGN §6) instead.")
 @click.option("--html", "html_path", metavar="FILE.html",
               help="Write a replay page instead: one HTML file, needing nothing else, to step through "
                    "the deal(s) card by card (docs/pictures.md).")
 @_check_bots_option
 @click.pass_context
 def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, html_path, check_bots):
-    """Show one deal, readable: hands by suit, bids, chien, écart, declarations, every
-    trick with its leader and winner, the count and the scores.
+    """Show one deal, readable, from its seed or from a file.
+
+    Hands by suit, bids, chien, écart, declarations, every trick with its leader and winner, the
+    count and the scores.
 
     The deal is played again from its seed and index by the bots, or read from FILE, a
     deal-records file (JSON Lines, DESIGN §6; gzip-compressed or - for standard input):
@@ -638,11 +616,7 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
         raise BadInput("several --line: a page shows several deals, give --html FILE.html")
     line = lines[0] if lines else None
     if file is not None:
-        given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
-                 if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
-        if given:
-            raise BadInput(f"{', '.join(given)}: a deal read from FILE is shown as recorded; "
-                           "give FILE --line N, or --seed S --index I")
+        _refuse_deal_options(ctx, "shown")
         if html_path is not None:
             return _show_html(file, lines, None, names, html_path)
         rec, shown = _recorded_deal(file, line)
@@ -662,6 +636,15 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
         click.echo(format_record(shown, names_))
 
 
+def _refuse_deal_options(ctx, done: str) -> None:
+    """Refuse the options that choose a deal to play when the deal is read from FILE (``show``, ``analyse``)."""
+    given = [f"--{p.replace('options_', 'option')}" for p in ("seed", "index", "table", "bots", "options_")
+             if ctx.get_parameter_source(p) is not click.core.ParameterSource.DEFAULT]
+    if given:
+        raise BadInput(f"{', '.join(given)}: a deal read from FILE is {done} as recorded; "
+                       "give FILE --line N, or --seed S --index I")
+
+
 def _played_deal(table, options_, bots, seed, index, check_bots: bool = False) -> dict:
     """The record of deal (seed, index) played by the bots of ``--bots``."""
     rules = _rules(table, options_)
@@ -677,6 +660,15 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
         return _names(names, Rules.from_options(record["table"], record.get("options") or {}), "--names")
 
     write_cli_page(html_path, file, lines, rec, names_for if names else None)
+
+
+def _analysis_page(html_path: str, rec: dict, where: str, line: int | None, names, costs) -> None:
+    """``analyse --html``: the replay page of ``rec`` with the cards' costs, written whole or not at all."""
+    from .replay_page import deal_data, write_page
+
+    write_page(html_path, [deal_data(rec, line, names, costs)], f"tarotsim analysis · {where}")
+    if html_path != "-":
+        click.echo(f"replay page with the cards' costs written to {html_path}", err=True)
 
 
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
@@ -819,12 +811,10 @@ def bots_cmd(as_json):
 
 
 @cli.command()
-@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
-@click.option("--bots", required=True, metavar="BOT,BOT,...",
-              help="One bot per seat, e.g. heuristic,random,random,random (parameters: heuristic:garde=56).")
+@_run_options(bots=None, bots_help="One bot per seat, e.g. heuristic,random,random,random (parameters: "
+                                   "heuristic:garde=56).")
 @click.option("--deals", type=click.IntRange(min=2), default=10_000, show_default=True,
               help="Number of deals (each played once per seat rotation with --duplicate).")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal (start + deals at most 2^63).")
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
@@ -832,8 +822,6 @@ def bots_cmd(as_json):
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
                    "when lowered; the results do not depend on it).")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_check_bots_option
 @_scale_options
 def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as_json, check_bots, shard, save_path,
@@ -861,8 +849,8 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
     start, stop, whole = _deal_range(start, deals, shard)
     seed = _seed(seed)
     threads = _workers(threads, "--threads", work=stop - start)
-    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, duplicate=duplicate,
-                        check_bots=check_bots)
+    job = shards.Job.of("tournament", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots,
+                        players=players, duplicate=duplicate)
     _check_run_outputs({"--save": save_path}, checkpoint_path)
     with open_outputs({"--save": save_path}) as outs:  # checked before the first deal
         with _progress(stop - start, "tournament") as bar:
@@ -889,20 +877,19 @@ def _print_tournament(res, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--table", type=click.Choice(PLAY_TABLES), default="4", show_default=True, help="Table type.")
+@_run_options(tables=PLAY_TABLES, bots_help="One bot for every other seat, or one per other seat in seat order.",
+              json_help=None)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="Your seat, 0..n-1 in playing order (R-GEN-2).")
-@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
-              help="One bot for every other seat, or one per other seat in seat order.")
-@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), help="Seed (default: drawn at random, and reported).")
 @click.option("--deals", type=click.IntRange(min=1), help="Number of deals (default: one round, a deal per seat).")
 @click.option("--until", type=click.IntRange(min=1), metavar="POINTS",
               help="Play until someone's total reaches POINTS, instead of --deals.")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
               help="Append every finished deal's record (DESIGN §6), for `tarotsim show` and `replay`.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colours (output to a pipe never has any).")
-def play(table, seat, bots, seed, deals, until, options_, records_path, no_color):
+@click.option("--analyse", is_flag=True, help="After each deal, what each card cost against best play (as "
+                                              "`tarotsim analyse` shows it).")
+def play(table, seat, bots, seed, deals, until, options_, records_path, no_color, analyse):
     """Play deals yourself, at one seat, against bots at the others.
 
     Each turn shows what your seat may see (your hand by suit, the bids, the chien when
@@ -953,8 +940,10 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
             raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
     try:
         session = interactive.Session(rules, seat, bot_list, seed, deals=deals, until=until, records=records,
-                                      color=False if no_color else None)
+                                      color=False if no_color else None, analyse=analyse)
         result = session.run()
+    except BrokenPipeError:  # the reader of stdout left (`| head`): main() ends quietly, as for every command
+        raise
     except OSError as e:  # the records file could not be written (a full disk …): the deals before are kept
         raise click.ClickException(f"--records: cannot append to {records_path}: {e.strerror or e}") from None
     finally:
@@ -990,13 +979,11 @@ def study_group():
 
 
 @study_group.command(name="bidding")
-@click.option("--table", type=click.Choice(SIM_TABLES), default="4", show_default=True, help="Table type.")
+@_run_options(bots_help="One bot for every seat, or one per seat: registered bots (with parameters) or policy sets.",
+              json_help="Print one JSON object instead of the tables.")
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Number of deals (each played once per contract).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: drawn at random, and reported).")
 @click.option("--start", type=click.IntRange(min=0), default=0, show_default=True, help="Index of the first deal.")
-@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
-              help="One bot for every seat, or one per seat: registered bots (with parameters) or policy sets.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, metavar="C,C,...",
               help="The contracts to play (each compared with the next lower one given).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -1006,8 +993,6 @@ def study_group():
               help="Width of the hand-points buckets.")
 @click.option("--min-deals", type=click.IntRange(min=1), default=100, show_default=True,
               help="Sparse buckets are merged until each holds this many deals.")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
 @click.option("--csv", "csv_path", metavar="FILE", help="Write one CSV row per bucket and contract.")
 @click.option("--plot", "plot_path", metavar="FILE.png",
               help="Draw made rate and mean score against hand points (needs the plot extra).")
@@ -1060,7 +1045,6 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
 
     rules = _rules(table, options_)
     seed = _seed(seed)
-    bots_text = bots
     start, stop, whole = _deal_range(start, deals, shard, "the number of deals")
     deals = stop - start
     threads = _workers(threads, "--threads", work=deals)
@@ -1075,15 +1059,14 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     if not all(p.fast for p in players):
         raise BadInput("--bots: the study plays on the fast path: registered bots or policy sets "
                        "(module:POLICY), not a Python bot (module:Class)")
-    if any(p.policy is not None for p in players):
-        bots = [p.engine_bot for p in players]
     try:
-        plan = study.plan(rules, seed, deals, start=start, bots=bots, contracts=contracts)
+        plan = study.plan(rules, seed, deals, start=start, bots=players, contracts=contracts)
         if calibrate_path and plan.contracts != CONTRACTS:
             raise ValueError("--calibrate needs every contract studied (leave out --contracts)")
     except ValueError as e:  # bad bots, contracts (BotError is a ValueError)
         raise BadInput(" ".join(str(e).split())) from None
-    job = shards.Job.of("study bidding", rules, seed, start, stop, bots_text, whole=whole, check_bots=check_bots,
+    job = shards.Job.of("study bidding", rules, seed, start, stop, bots, whole=whole, check_bots=check_bots,
+                        players=players,
                         contracts=list(plan.contracts), bucket=bucket, min_deals=min_deals)
     outputs = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--save": save_path}
     _check_run_outputs(outputs, checkpoint_path)
@@ -1199,6 +1182,86 @@ def merge(files, as_json):
 from .record_stats import stats_command  # noqa: E402  (registered here, written there)
 
 cli.add_command(stats_command)
+
+
+# ---------------------------------------------------------------------------------------------
+# tarotsim analyse: the exact solver's post-mortem (tarotsim.analysis)
+
+from .analysis import DEFAULT_BUDGET as ANALYSE_BUDGET  # noqa: E402
+from .solver import MODES as SOLVER_MODES  # noqa: E402
+
+
+@cli.command(name="analyse")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--line", type=click.IntRange(min=1), metavar="N",
+              help="With FILE: the line of the record to analyse (default: the first record).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal to play and analyse (without FILE).")
+@click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
+@click.option("--table", type=click.Choice(["3", "4", "5", "5d"]), default="4", show_default=True,
+              help="Table type (with --seed).")
+@click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
+              help="With --seed: one bot for every seat, or one per seat.")
+@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
+@click.option("--from-trick", type=click.IntRange(min=1), metavar="K",
+              help="Analyse from trick K on (default: the first trick the solver values within --budget nodes).")
+@click.option("--budget", type=click.IntRange(min=1), default=ANALYSE_BUDGET, show_default=True, metavar="NODES",
+              help="Most nodes (cards tried by the search) per question: a count, so the output is reproducible.")
+@click.option("--mode", type=click.Choice(SOLVER_MODES), default="points", show_default=True,
+              help="points: the attack's card points; score: the taker's score (petit au bout, slam ...).")
+@click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@click.option("--html", "html_path", metavar="FILE.html",
+              help="Also write the deal's replay page (as `show --html`) with each analysed card's cost on it.")
+@click.pass_context
+def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json,
+                html_path):
+    """What each card of a deal cost against best play, with every card known.
+
+    Replays the deal (line N of FILE, a deal-records file, or the deal --seed S --index I
+    played by --bots) and, from trick K on, solves the position before every card exactly:
+    the deal's value with best play by both sides, and for each card played what it lost
+    against the best card for its side (0: a best card), with the best card(s) where it
+    differs; then each player's total. Points are the attack's card points (91 in a deal);
+    --mode score weighs the taker's score instead. Tricks before K are not analysed: late in
+    the deal the solver is exact and fast, early it may need more than --budget nodes.
+
+    \b
+    Examples:
+      tarotsim analyse deals.jsonl --line 3
+      tarotsim analyse --seed 7 --index 2 --bots heuristic --from-trick 12 --json
+      tarotsim analyse deals.jsonl --line 3 --html deal.html
+    """
+    from .analysis import AnalysisError, analyse, card_costs, format_analysis
+
+    if file is not None:
+        _refuse_deal_options(ctx, "analysed")
+        rec, _ = _recorded_deal(file, line)
+        rules = Rules.from_options(rec["table"], rec.get("options") or {})
+    else:
+        if line is not None:
+            raise BadInput("--line N needs FILE, a deal-records file")
+        if seed is None:
+            raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
+        rules = _rules(table, options_)
+        rec = Runner(rules, seed, _players(bots, rules)).block(index, index + 1, with_records=True)[1][0]
+    names_ = _names(names, rules, "--names") if names else None
+    n = N_TRICKS[rules.table]
+    if from_trick is not None and from_trick > n:
+        raise BadInput(f"--from-trick {from_trick}: the deal has {n} tricks at table {rules.table}")
+    if html_path is not None and mode != "points":
+        raise BadInput(f"--html: the page shows the cards' costs in card points; leave out --mode {mode}")
+    try:
+        a = analyse(rec, mode, None if from_trick is None else from_trick - 1, budget)
+    except AnalysisError as e:
+        raise BadInput(str(e)) from None
+    if html_path is not None:
+        where = (f"{'standard input' if file == '-' else Path(file).name}, line {line or 1}" if file is not None
+                 else f"seed {seed}, index {index}")
+        _analysis_page(html_path, rec, where, line if file is not None else None, names_, card_costs(a, rec))
+    if as_json:
+        click.echo(json.dumps(dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])))
+    else:
+        click.echo(format_analysis(a, names_))
 
 
 # ---------------------------------------------------------------------------------------------

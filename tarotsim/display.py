@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from .cards import SUIT_SYMBOLS, Card, format_points
-from .rules import MULTIPLIERS, CONTRACTS, TARGETS
+from .cards import DECK_HALF_POINTS, SUIT_SYMBOLS, Card, format_points
+from .rules import CONTRACT_OF, TARGETS
 
 
 def display_order(names) -> list[Card]:
-    """A hand as a player holds it (the text view and the pictures alike): trumps high to low,
+    """A hand in the order a player holds it.
+
+    A hand as a player holds it (the text view and the pictures alike): trumps high to low,
     the Excuse, then each suit (♠ ♥ ♦ ♣) high to low."""
     cards = sorted((Card.parse(n) for n in names), reverse=True)
     return ([c for c in cards if c.is_trump] + [c for c in cards if c.is_excuse]
@@ -27,7 +29,9 @@ def hand_by_suit(names) -> str:
 
 
 def trick_seats(rec: dict, trick: dict) -> list[int]:
-    """The seat of each card of a record's ``trick``, from its leader in playing order
+    """The seat of each card of a record's trick.
+
+    The seat of each card of a record's ``trick``, from its leader in playing order
     (R-PLAY-2; the 5d dummy plays no card)."""
     n = len(rec["hands"])
     seats = [(trick["leader"] + k) % n for k in range(n)]
@@ -41,7 +45,9 @@ def _pretty(names) -> str:
 
 
 def piles_line(piles, draw=None) -> str:
-    """One seat's piles (R-VAR-TWO), each from bottom to top, the face-up top in brackets:
+    """One seat's piles at table 2, as a line of text.
+
+    One seat's piles (R-VAR-TWO), each from bottom to top, the face-up top in brackets:
     ``♠3 T5 [♣4]  |  …``. A card the viewer may not see is None, drawn ``#`` (``# # [♣4]``; a
     pile whose top was just played shows ``# #`` until the trick ends); ``draw(card)`` draws a
     card (``Card.pretty`` by default, ``play`` colours it)."""
@@ -57,27 +63,9 @@ def piles_line(piles, draw=None) -> str:
 
 def format_record(rec: dict, names: list[str] | None = None) -> str:
     """The whole deal, readable: hands, bids, chien, écart, declarations, tricks, count, scores."""
-    n = len(rec["hands"])
-    names = names or [f"seat {i}" for i in range(n)]
+    names = names or [f"seat {i}" for i in range(len(rec["hands"]))]
     w = max(len(x) for x in names)
-    out = []
-    ident = f"seed {rec['seed']}, index {rec['index']}" if rec.get("seed") is not None else "hand-entered deal"
-    out.append(f"Table {rec['table']} — {ident} — dealer {names[rec['dealer']]}")
-    if rec.get("options"):
-        out.append("options: " + ", ".join(f"{k}={v}" for k, v in rec["options"].items()))
-    out.append("")
-    out.append("Hands")
-    for seat, hand in enumerate(rec["hands"]):
-        label = "(dummy, sits out)" if rec["table"] == "5d" and seat == rec["dealer"] else hand_by_suit(hand)
-        out.append(f"  {names[seat].ljust(w)}  {label}")
-    out.append(f"  {'chien'.ljust(w)}  {hand_by_suit(rec['chien'])}")
-    pile_cards = set()
-    if rec.get("piles"):
-        out.append("Piles (bottom to top; [face up] at the start)")
-        for seat, piles in enumerate(rec["piles"]):
-            out.append(f"  {names[seat].ljust(w)}  {piles_line(piles)}")
-            pile_cards |= {n for p in piles for n in p}
-    out.append("")
+    out, pile_cards = _deal_lines(rec, names, w)
     if rec["outcome"] == "petit_sec":
         holder = rec.get("petit_sec_seat")
         who = names[holder] if holder is not None else "a player"
@@ -88,17 +76,56 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
     if rec["outcome"] == "all_passed":
         out.append("Everybody passed: the deal is thrown in (R-BID-3).")
         return "\n".join(out)
-    taker = rec["taker"]
-    line = f"Taker: {names[taker]}, {rec['contract']} (x{MULTIPLIERS[CONTRACTS.index(rec['contract'])]})"
+    out += _contract_lines(rec, names)
+    out.append("")
+    out += _trick_lines(rec, names, w, pile_cards)
+    out += _result_lines(rec.get("result"))
+    out.append("")
+    scores = rec.get("scores")
+    out.append("Scores: " + (", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(scores)) if scores is not None
+                             else "not recorded"))
+    return "\n".join(out)
+
+
+def _deal_lines(rec: dict, names: list[str], w: int) -> tuple[list[str], set]:
+    """The lines of the deal: title, options, hands, chien and piles.
+
+    The title, the options, the hands and chien dealt and, at table 2 (R-VAR-TWO), the piles;
+    with the names of the cards dealt in the piles."""
+    ident = f"seed {rec['seed']}, index {rec['index']}" if rec.get("seed") is not None else "hand-entered deal"
+    out = [f"Table {rec['table']} — {ident} — dealer {names[rec['dealer']]}"]
+    if rec.get("options"):
+        out.append("options: " + ", ".join(f"{k}={v}" for k, v in rec["options"].items()))
+    out += ["", "Hands"]
+    for seat, hand in enumerate(rec["hands"]):
+        label = "(dummy, sits out)" if rec["table"] == "5d" and seat == rec["dealer"] else hand_by_suit(hand)
+        out.append(f"  {names[seat].ljust(w)}  {label}")
+    out.append(f"  {'chien'.ljust(w)}  {hand_by_suit(rec['chien'])}")
+    pile_cards: set = set()
+    if rec.get("piles"):
+        out.append("Piles (bottom to top; [face up] at the start)")
+        for seat, piles in enumerate(rec["piles"]):
+            out.append(f"  {names[seat].ljust(w)}  {piles_line(piles)}")
+            pile_cards |= {n for p in piles for n in p}
+    out.append("")
+    return out, pile_cards
+
+
+def _contract_lines(rec: dict, names: list[str]) -> list[str]:
+    """The lines of the taker, the contract, the call and the declarations.
+
+    The taker, his contract (``rules.CONTRACT_TABLE``: multiplier, what becomes of the chien),
+    the call and the declarations."""
+    contract = CONTRACT_OF[rec["contract"]]
+    line = f"Taker: {names[rec['taker']]}, {contract.name} (x{contract.multiplier})"
     if rec.get("called"):
         partner = names[rec["partner"]] if rec.get("partner") is not None else "nobody: the taker plays alone"
         line += f"; calls {Card.parse(rec['called']).pretty()}, partner {partner}"
-    out.append(line)
-    if rec["contract"] in ("prise", "garde"):
+    out = [line]
+    if contract.chien_shown:
         out.append(f"Chien shown: {_pretty(rec['chien'])}; écart: {_pretty(rec['ecart'])}")
     else:
-        side = "attack" if rec["contract"] == "garde_sans" else "defence"
-        out.append(f"Chien unseen, counts for the {side}")
+        out.append(f"Chien unseen, counts for the {contract.chien_to}")
     for d in rec.get("declarations", []):
         who = names[d["seat"]]
         if d["kind"] == "poignee":
@@ -107,34 +134,36 @@ def format_record(rec: dict, names: list[str] | None = None) -> str:
             out.append(f"{who} announces a chelem")
         else:
             out.append(f"{who} declares {d['kind'].replace('_', ' ')}")
-    out.append("")
-    out.append("Tricks (leader first; * = winner" + ("; ^ = from a pile)" if pile_cards else ")"))
+    return out
+
+
+def _trick_lines(rec: dict, names: list[str], w: int, pile_cards: set) -> list[str]:
+    """One line per trick, from its leader, the winner starred and a card from a pile marked."""
+    out = ["Tricks (leader first; * = winner" + ("; ^ = from a pile)" if pile_cards else ")")]
     for i, t in enumerate(rec["tricks"], 1):
-        seats = trick_seats(rec, t)
         cells = []
-        for seat, c in zip(seats, t["cards"]):
+        for seat, c in zip(trick_seats(rec, t), t["cards"]):
             mark = "*" if seat == t["winner"] else " "
             pile = "^" if c in pile_cards else ""
             cells.append(f"{names[seat]}:{Card.parse(c).pretty()}{pile}{mark}")
         out.append(f"  {i:>2}. " + "  ".join(c.ljust(w + 6) for c in cells))
-    res = rec.get("result")
-    if res:
-        out.append("")
-        hp = res["attack_half_points"]
-        target = TARGETS[res["oudlers"]]
-        out.append(f"Attack: {format_points(hp)} points with {res['oudlers']} oudler(s); target {target}; "
-                   f"{'made' if res['made'] else 'failed'} by {abs(res['difference'])}"
-                   f"  (defence {format_points(182 - hp)})")
-        extras = []
-        if res.get("petit_au_bout"):
-            extras.append(f"petit au bout: {res['petit_au_bout']}")
-        if res.get("chelem"):
-            extras.append(f"chelem: {res['chelem']}")
-        if extras:
-            out.append("; ".join(extras))
-        out.append(f"Value V = {res['value']:+d} per defender")
-    out.append("")
-    scores = rec.get("scores")
-    out.append("Scores: " + (", ".join(f"{names[s]} {sc:+d}" for s, sc in enumerate(scores)) if scores is not None
-                             else "not recorded"))
-    return "\n".join(out)
+    return out
+
+
+def _result_lines(res: dict | None) -> list[str]:
+    """The count against the target (R-COUNT-3, R-COUNT-4), petit au bout, chelem and the value."""
+    if not res:
+        return []
+    hp = res["attack_half_points"]
+    out = ["", f"Attack: {format_points(hp)} points with {res['oudlers']} oudler(s); target {TARGETS[res['oudlers']]}; "
+               f"{'made' if res['made'] else 'failed'} by {abs(res['difference'])}"
+               f"  (defence {format_points(DECK_HALF_POINTS - hp)})"]
+    extras = []
+    if res.get("petit_au_bout"):
+        extras.append(f"petit au bout: {res['petit_au_bout']}")
+    if res.get("chelem"):
+        extras.append(f"chelem: {res['chelem']}")
+    if extras:
+        out.append("; ".join(extras))
+    out.append(f"Value V = {res['value']:+d} per defender")
+    return out

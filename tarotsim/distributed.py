@@ -38,8 +38,8 @@ PROGRESS_EVERY = 10.0
 TAIL_SPLIT = 16
 #: Dask settings of the workers a local cluster starts. Each task is one long numba call, so the
 #: worker's statistical profiler (a stack sample every 10 ms) and its system and memory monitors
-#: (every 0.5 s and 0.1 s) only take CPU from the deals: 3 to 7% of a worker's time on this
-#: 2-core machine, against 1 to 2% with these. Workers of an existing cluster take the same from
+#: (every 0.5 s and 0.1 s) only take CPU from the deals; these settings sample less often
+#: (BENCHMARKS.md, "Design measurements"). Workers of an existing cluster take the same from
 #: their environment (docs/how-to/cluster.md).
 QUIET_WORKERS = {
     "distributed.worker.profile.enabled": False,
@@ -91,7 +91,9 @@ class _WarmUp(_PluginBase):
 
 @contextlib.contextmanager
 def connect(scheduler: str | None = None, local_workers: int | None = None):
-    """A Dask client: on the scheduler at ``scheduler`` or on a new local cluster of
+    """A Dask client, on a scheduler or a new local cluster.
+
+    A Dask client: on the scheduler at ``scheduler`` or on a new local cluster of
     ``local_workers`` worker processes of one thread each (closed on exit).
 
     An unreachable scheduler is a :class:`ShardError` of one line."""
@@ -123,7 +125,9 @@ def connect(scheduler: str | None = None, local_workers: int | None = None):
 
 
 def check_address(scheduler: str) -> None:
-    """A scheduler's address as Dask takes it (``tcp://HOST:PORT``, ``tls://``, ``HOST:PORT``), or
+    """Check a Dask scheduler's address.
+
+    A scheduler's address as Dask takes it (``tcp://HOST:PORT``, ``tls://``, ``HOST:PORT``), or
     a :class:`ShardError` of one line, before any connection is tried (a client built on a bad
     address hangs on its way out)."""
     from distributed.comm.addressing import get_address_host_port
@@ -141,12 +145,13 @@ def check_address(scheduler: str) -> None:
 
 
 def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:
-    """:func:`tarotsim.shards.pieces` of ``size`` deals, but shorter near the end of the run:
+    """Cut deal ranges into pieces that shrink near the end of the run.
+
+    :func:`tarotsim.shards.pieces` of ``size`` deals, but shorter near the end of the run:
     each piece holds at most the deals left (from its start) over ``2 * threads``, and at least
     ``size // TAIL_SPLIT``. With pieces of a second each, the run's last second or so would
-    otherwise keep one worker busy while the others wait for nothing (on 2 workers, 10^7
-    random deals in pieces of 10^6: 1.78x over one worker, against 1.97x for two threads of one
-    process). The full pieces keep :func:`~tarotsim.shards.pieces`'s alignment."""
+    otherwise keep one worker busy while the others wait for nothing (BENCHMARKS.md measures
+    the gain). The full pieces keep :func:`~tarotsim.shards.pieces`'s alignment."""
     full = pieces(ranges, size)
     floor = max(1, size // TAIL_SPLIT)
     share = 2 * max(1, threads)
@@ -174,7 +179,9 @@ def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:
 
 def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: int | None = None, progress=None,
                log=None, progress_lines: bool = True) -> int:
-    """Run ``ranges`` of ``job`` as tasks on ``client``'s workers, calling ``on_done(a, b,
+    """Run deal ranges of a job as tasks on Dask workers.
+
+    Run ``ranges`` of ``job`` as tasks on ``client``'s workers, calling ``on_done(a, b,
     totals)`` as each one arrives; returns the number of worker threads.
 
     ``task_deals``: deals per task (default :meth:`Job.task_deals`); ``progress(n)``: called with
@@ -235,7 +242,9 @@ def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: 
 
 
 def _tell_lost_workers(client, known: set, log) -> set:
-    """The workers of ``client`` now; one line for each of ``known`` that left (it died, or its
+    """The client's workers now, with a line for each known one that left.
+
+    The workers of ``client`` now; one line for each of ``known`` that left (it died, or its
     nanny restarted it): the scheduler runs its tasks again elsewhere, each range still counted
     once (``tarotsim.shards.execute``)."""
     try:
@@ -249,7 +258,9 @@ def _tell_lost_workers(client, known: set, log) -> set:
 
 def executor(scheduler: str | None = None, local_workers: int | None = None, *, task_deals: int | None = None,
              progress=None, log=None, progress_lines: bool = True, client=None):
-    """An ``executor`` for :func:`tarotsim.shards.execute` that runs the ranges on Dask: on
+    """An executor that runs the ranges of a run on Dask.
+
+    An ``executor`` for :func:`tarotsim.shards.execute` that runs the ranges on Dask: on
     ``client`` when given, else on the scheduler at ``scheduler`` or on a local cluster of
     ``local_workers`` processes (opened when the run starts, closed when it ends), at most one per
     core and per task (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when

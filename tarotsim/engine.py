@@ -32,14 +32,13 @@ import numpy as np
 
 from .actions import (ACTION_NAMES, CHELEM_NO, CHELEM_YES, KIND_RANGES, MISERE_NO, MISERE_YES, N_ACTIONS,
                       POIGNEE_BASE, POIGNEE_NONE, bid_action)
-from .cards import Card
+from .cards import Card, cards_of, masks_of
 from .observations import information_state, observation
 from .reference.deal import Decision, ReferenceDeal, as_card, as_cards
 from .reference.errors import RuleViolation
 from .reference.play import record_from_deal
-from .reference.tricks import in_order
 from .rng import STREAM_BOTS, Rng, check_index, check_seed, deal_with_piles
-from .rules import CONTRACTS, POIGNEE_LEVELS, Rules
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules, ecart_pick_choices
 
 __all__ = ["BotRaisedError", "Decision", "EcartChoice", "Event", "Game", "IllegalPlayError", "N_ACTIONS",
            "PyRandomBot", "SeatView", "play_game"]
@@ -50,7 +49,9 @@ class IllegalPlayError(RuleViolation):
 
 
 class BotRaisedError(Exception):
-    """A Python bot's ``choose`` raised: the run stops with one line naming the bot, the
+    """A Python bot's ``choose`` raised an exception.
+
+    A Python bot's ``choose`` raised: the run stops with one line naming the bot, the
     exception, the seat, the deal ``(seed, index)`` and the decision (the exception itself is
     the ``__cause__``). ``KeyboardInterrupt`` and ``SystemExit`` are never turned into this."""
 
@@ -64,7 +65,9 @@ class BotRaisedError(Exception):
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened in a deal, as :attr:`Game.events` logs it; :meth:`Game.apply_event`
+    """One thing that happened in a deal.
+
+    One thing that happened in a deal, as :attr:`Game.events` logs it; :meth:`Game.apply_event`
     and :meth:`Game.replay` apply it back. ``value`` has one type per ``kind``:
 
     ===========  ===============================================================
@@ -87,7 +90,9 @@ class Event:
 
 @dataclass(frozen=True)
 class EcartChoice:
-    """What the écart may be (R-CHIEN-2): ``size`` cards among ``normal``; when ``normal`` is
+    """What the écart may be (R-CHIEN-2).
+
+    What the écart may be (R-CHIEN-2): ``size`` cards among ``normal``; when ``normal`` is
     short, all of it plus ``trumps_needed`` trumps among ``trumps``."""
 
     size: int
@@ -168,7 +173,9 @@ class Game:
     # -- state ---------------------------------------------------------------------------------
     @property
     def decision(self) -> Decision | None:
-        """Who acts next and on what (``bid``, ``call``, ``ecart``, ``chelem``, ``poignee``,
+        """Who acts next and on what, or None when the deal is over.
+
+        Who acts next and on what (``bid``, ``call``, ``ecart``, ``chelem``, ``poignee``,
         ``misere_atout``, ``misere_tete``, ``card``), or None when the deal is over."""
         return self._deal.decision()
 
@@ -219,7 +226,9 @@ class Game:
                            d.ecart_trumps_needed())
 
     def legal_actions(self):
-        """The choices of the current decision: bids, callable cards, an :class:`EcartChoice`,
+        """The choices of the current decision.
+
+        The choices of the current decision: bids, callable cards, an :class:`EcartChoice`,
         ``[False, True]`` (chelem, misère), poignée levels with ``None`` first, or cards."""
         d = self.decision
         if d is None:
@@ -238,7 +247,9 @@ class Game:
 
     # -- action ids (tarotsim.actions) -------------------------------------------------------------
     def legal_action_ids(self) -> list[int]:
-        """The ids (:mod:`tarotsim.actions`) of the current decision's legal answers, ascending;
+        """The action ids of the current decision's legal answers.
+
+        The ids (:mod:`tarotsim.actions`) of the current decision's legal answers, ascending;
         empty when the deal is over. At the écart, the cards the next single pick may take
         (R-CHIEN-2 applied to the picks made so far)."""
         d = self.decision
@@ -265,7 +276,9 @@ class Game:
 
     @property
     def ecart_picks(self) -> tuple[Card, ...]:
-        """The écart cards picked so far by :meth:`apply_action` (the écart is laid aside at the
+        """The écart cards picked so far.
+
+        The écart cards picked so far by :meth:`apply_action` (the écart is laid aside at the
         last pick)."""
         return tuple(self._picks)
 
@@ -282,7 +295,9 @@ class Game:
         return d, action
 
     def verify_action(self, action: int) -> None:
-        """Raise :class:`IllegalPlayError` (naming the rule) unless action id ``action`` answers the
+        """Check that an action id answers the current decision legally.
+
+        Raise :class:`IllegalPlayError` (naming the rule) unless action id ``action`` answers the
         current decision legally. The verdict is the reference engine's, as for :meth:`apply_action`."""
         d, a = self._decode(action)
         if d.kind == "bid":
@@ -327,18 +342,18 @@ class Game:
 
     # -- the écart card by card ---------------------------------------------------------------------
     def _pick_choices(self) -> list[Card]:
-        """Cards the next pick may take: R-CHIEN-2 on the picks so far. Eligible non-trumps
+        """The cards the next écart pick may take (R-CHIEN-2).
+
+        Cards the next pick may take: R-CHIEN-2 on the picks so far. Eligible non-trumps
         (``normal``) while some are left; trumps T2..T20 only while the écart still needs one
         (all ``normal`` must then go, so every order of the picks is legal)."""
         d = self._deal
         if d.phase != "ecart":
             return []
-        picked = set(self._picks)
-        trumps_picked = sum(1 for c in self._picks if c.is_trump)
-        out = [c for c in d.ecart_normal() if c not in picked]
-        if trumps_picked < d.ecart_trumps_needed():
-            out += [c for c in d.ecart_trump_choices() if c not in picked]
-        return in_order(out)
+        picked_t, picked_s = masks_of(self._picks)
+        t, s = ecart_pick_choices(masks_of(d.ecart_normal())[1], masks_of(d.ecart_trump_choices())[0],
+                                  d.ecart_trumps_needed(), picked_t, picked_s, sum(c.is_trump for c in self._picks))
+        return cards_of(t, s)
 
     def verify_pick(self, card, seat: int | None = None) -> Card:
         """Raise :class:`IllegalPlayError` unless ``card`` may be the next écart card.
@@ -385,7 +400,9 @@ class Game:
         return seat
 
     def _trial(self, kind: str, seat: int | None, fn, *args) -> ReferenceDeal:
-        """Apply ``fn`` (a ReferenceDeal method) to a copy of the deal: the reference engine's
+        """Try an action on a copy of the deal.
+
+        Apply ``fn`` (a ReferenceDeal method) to a copy of the deal: the reference engine's
         verdict on an action, the game unchanged. Returns the copy."""
         seat = self._seat(kind, seat)
         trial = _clone_deal(self._deal)
@@ -490,7 +507,9 @@ class Game:
         return self._do("chelem", self._deal.announce_chelem, seat, bool(yes), bool(yes))
 
     def verify_poignee(self, level: str | None, cards=None, seat: int | None = None):
-        """Raise :class:`IllegalPlayError` unless showing ``level`` (None: none) with ``cards``
+        """Check that showing this poignée is legal now.
+
+        Raise :class:`IllegalPlayError` unless showing ``level`` (None: none) with ``cards``
         (default: the lowest trumps) is legal now (R-POIG-1, R-POIG-2, R-POIG-3). Returns
         ``(level, cards shown)`` or None."""
         trial = self._trial("poignee", seat, ReferenceDeal.declare_poignee, level, cards)
@@ -587,7 +606,9 @@ class Game:
         return other
 
     def apply_event(self, event: Event) -> Event | None:
-        """Apply a logged :class:`Event` back, verified like any action. A ``trick`` event is a
+        """Apply a logged event back.
+
+        Apply a logged :class:`Event` back, verified like any action. A ``trick`` event is a
         consequence: it is checked against the trick just closed, not applied."""
         k, seat = event.kind, event.seat
         v: Any = event.value  # its type follows ``kind`` (see :class:`Event`)
@@ -624,7 +645,7 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """Everything ``seat`` may see, and nothing more (DESIGN §4)."""
         d = self._deal
-        shown_chien = d.contract in ("prise", "garde") and d.phase not in ("bid", "call")
+        shown_chien = d.contract is not None and CONTRACT_OF[d.contract].chien_shown and d.phase not in ("bid", "call")
         # R-CALL-3: the partner is known to himself, and to all once the called card is played
         called_played = d.called is not None and any(
             c == d.called for c in [c for t in d.tricks for c in t.cards] + [c for _, c in d.trick])
@@ -696,7 +717,7 @@ class PyRandomBot:
 
     def choose(self, view: SeatView, legal, rng: Rng):
         if isinstance(legal, EcartChoice):
-            if len(legal.normal) >= legal.size:
+            if legal.trumps_needed == 0:  # trumps only when short (R-CHIEN-2)
                 return _picks(legal.normal, legal.size, rng)
             return list(legal.normal) + _picks(legal.trumps, legal.trumps_needed, rng)
         return legal[rng.below(len(legal))]
@@ -711,7 +732,9 @@ def _can(verify, *args) -> bool:
 
 
 def _clone_deal(deal: ReferenceDeal) -> ReferenceDeal:
-    """A copy of a reference deal that shares nothing mutable with it: its lists (the hands, a
+    """Copy a reference deal, sharing nothing mutable with it.
+
+    A copy of a reference deal that shares nothing mutable with it: its lists (the hands, a
     list of lists, one level deeper), sets and dicts are copied; cards and tricks are immutable."""
     other = copy.copy(deal)
     for name, value in vars(other).items():

@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ._kernels import env as K
-from ._kernels.layout import BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM
+from ._kernels.layout import BOT_RANDOM
 from .actions import ACTION_NAMES, N_ACTIONS
 from .observations import OBS_DTYPE, OBS_LEN
 from .rng import check_index, check_seed
@@ -99,10 +99,8 @@ class VecEnv:
         else:
             from .simulate import bot_setup
 
-            if isinstance(opponents, str) and "," not in opponents:
-                opponents = [opponents] * n_seats
             kinds, params, pol = bot_setup(self.rules, opponents)
-            if pol is not None or any(k not in (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC) for k in kinds):
+            if pol is not None or any(k not in K.OPPONENT_KINDS for k in kinds):
                 raise ValueError("opponents play random, greedy or heuristic (a policy set or pimc is not "
                                  "offered as an opponent here)")
             if agent_seat is None:

@@ -41,7 +41,9 @@ DEFAULT_CHUNK = 256
 
 
 def parse_hand(rules: Rules, text) -> tuple[Card, ...]:
-    """The hand of ``text`` (card names, ``"T21 T20 EX KH 10S ..."``, or Cards), checked: as many
+    """Read a hand given as card names.
+
+    The hand of ``text`` (card names, ``"T21 T20 EX KH 10S ..."``, or Cards), checked: as many
     distinct cards as a hand holds at this table (R-DEAL-1). ``ValueError`` with a one-line
     message otherwise."""
     try:
@@ -118,7 +120,9 @@ class HandTotals:
 
 def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contracts=None, dealer=None, threads=1,
         chunk_size=DEFAULT_CHUNK, progress=None) -> HandTotals:
-    """Study the hand over deals ``start .. start + deals - 1`` (see the module docstring) on
+    """Run the hand-level bidding study.
+
+    Study the hand over deals ``start .. start + deals - 1`` (see the module docstring) on
     ``threads`` threads; ``progress`` is called with the number of deals of every finished chunk.
     A policy set that chooses what the rules forbid raises ``ValueError`` naming the deal."""
     from ._builds import hand as K
@@ -129,7 +133,7 @@ def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contr
     s = sim._seed(p.seed)
     ht, hs = masks_of(p.hand)
     mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
-    kernel = K.run_hand_pimc if L.BOT_PIMC in p.kinds else K.run_hand_bots
+    kernel = K.run_hand_search if L.BOT_PIMC in p.kinds else K.run_hand_bots
     args = (np.int64(p.seat), np.int64(p.dealer), np.int64(ht), np.int64(hs), p.kinds, p.params, p.pol, mask)
 
     def new_acc():
@@ -190,7 +194,9 @@ def report(t: HandTotals) -> dict:
 
 
 def _sure(rows, best: str) -> bool:
-    """The best contract beats every other studied choice, passing included, with 95% intervals
+    """Whether the best contract beats every other studied choice.
+
+    The best contract beats every other studied choice, passing included, with 95% intervals
     above 0 (the paired difference with the contract below, and each contract's own)."""
     if best == "pass":
         return all(r["score_ci"][1] < 0 for r in rows)

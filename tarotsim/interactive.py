@@ -24,7 +24,7 @@ from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
 from .display import piles_line
 from .engine import Decision, EcartChoice, Game, IllegalPlayError
 from .rng import STREAM_BOTS, Rng, dealing_order, stream_state
-from .rules import CONTRACTS, MULTIPLIERS, POIGNEE_LEVELS, Rules
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
 from .scoring import format_breakdown
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_seat", "first_index", "next_index",
@@ -66,13 +66,17 @@ class BadAnswer(ValueError):
 
 
 def first_index(rules: Rules, seed: int) -> int:
-    """Index of the game's first deal: ``seed mod n``, so its dealer (``index mod n``) is drawn
+    """The index of a game's first deal, whose dealer the seed draws.
+
+    Index of the game's first deal: ``seed mod n``, so its dealer (``index mod n``) is drawn
     from the seed, as the first dealer is drawn at random (R-DEAL-3)."""
     return seed % rules.n_seats
 
 
 def next_index(rules: Rules, index: int, outcome: str) -> int:
-    """Index of the deal after deal ``index``: dealt by the next seat (R-DEAL-3), or at 5d after
+    """The index of the next deal.
+
+    Index of the deal after deal ``index``: dealt by the next seat (R-DEAL-3), or at 5d after
     an all-pass by the same dummy when ``dummy_redeal_same`` is on (R-DEAL-6), with a new index
     whose dealer is that seat, so every deal keeps its own ``(seed, index)``."""
     n = rules.n_seats
@@ -175,7 +179,9 @@ def answer_for(game: Game, text: str):
 
 
 def _poignee_answer(game: Game, text: str, legal: list):
-    """``no``; a level (the lowest trumps shown); a level and the cards; the cards alone (the
+    """Parse the person's answer to a poignée question.
+
+    ``no``; a level (the lowest trumps shown); a level and the cards; the cards alone (the
     level of that size); or a listed number."""
     k = _numbered(text, legal, "choice")
     if k is not None or text.isdigit():
@@ -205,13 +211,17 @@ def _poignee_answer(game: Game, text: str, legal: list):
 
 
 def _ecart_listing(choice: EcartChoice) -> list[Card]:
-    """The cards an écart may hold, numbered for the person: the eligible cards, then the trumps
+    """The cards an écart may hold, in the order they are numbered for the person.
+
+    The cards an écart may hold, numbered for the person: the eligible cards, then the trumps
     when some must go (R-CHIEN-2)."""
     return list(choice.normal) + (list(choice.trumps) if choice.trumps_needed else [])
 
 
 def _personal(message: str, seat: int) -> str:
-    """An engine message said to the person: ``holds`` becomes ``you hold``, ``pile 2 of seat 0``
+    """An engine message reworded for the person it speaks of.
+
+    An engine message said to the person: ``holds`` becomes ``you hold``, ``pile 2 of seat 0``
     becomes ``your pile 2``."""
     for a, b in ((f"seat {seat} does not hold", "you do not hold"), (f"seat {seat} holds", "you hold"),
                  (f"seat {seat} has already", "you have already"), (f"seat {seat} has passed", "you have passed"),
@@ -221,7 +231,9 @@ def _personal(message: str, seat: int) -> str:
 
 
 def hint_bot_name(rules: Rules) -> str:
-    """The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table it does
+    """The name of the bot that gives the hints at this table.
+
+    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table it does
     not play (the players' own check decides, so the hint follows what the bots can do)."""
     from .players import parse_players
 
@@ -238,7 +250,9 @@ def hint_bot_name(rules: Rules) -> str:
 
 @dataclass
 class SessionResult:
-    """What a game came to: the finished deals' records and the players' totals; ``stopped``
+    """What a game came to: the deals' records, the totals and why it stopped.
+
+    What a game came to: the finished deals' records and the players' totals; ``stopped``
     is None for a game played to its end, else ``"eof"``, ``"interrupt"`` or ``"quit"``."""
 
     names: list[str]
@@ -273,13 +287,15 @@ def check_seat(rules: Rules, seat: int) -> int:
 
 
 def bots_for(text: str, rules: Rules, seat: int) -> list:
-    """``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
+    """The slow-path bots for the other seats, from ``--bots``.
+
+    ``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
     order (n - 1 names). Returns one slow-path bot per seat, None at the person's seat; raises
     ``ValueError`` (one line) for a text that names no playable bots."""
-    from .players import _segments, parse_players
+    from .players import bot_texts, parse_players
     from .slowpath import _Guarded
 
-    segs = _segments(text)
+    segs = bot_texts(text)
     others = rules.n_seats - 1
     if len(segs) not in (1, others):
         raise ValueError(f"--bots: you hold seat {seat}; give one bot for the {others} other seats or {others} "
@@ -291,7 +307,9 @@ def bots_for(text: str, rules: Rules, seat: int) -> list:
 
 
 class Session:
-    """One person at ``seat`` against ``bots`` (one Python-protocol bot per seat; the person's
+    """An interactive game: one person against bots at the terminal.
+
+    One person at ``seat`` against ``bots`` (one Python-protocol bot per seat; the person's
     entry is ignored), for ``deals`` deals or until someone's total reaches ``until``.
 
     Parameters
@@ -311,10 +329,12 @@ class Session:
         ``ask(prompt) -> str`` (EOFError ends the game), ``say(text)``; the terminal by default.
     color : bool or None
         Passed to ``click.echo`` by the default ``say``: None colours only a terminal.
+    analyse : bool
+        After each finished deal, the exact solver's post-mortem (``tarotsim.analysis``).
     """
 
     def __init__(self, rules: Rules, seat: int, bots, seed: int, deals: int | None = 1, until: int | None = None,
-                 records=None, ask=None, say=None, color: bool | None = None, hint_bot=None):
+                 records=None, ask=None, say=None, color: bool | None = None, hint_bot=None, analyse: bool = False):
         check_seat(rules, seat)
         self.rules, self.seat, self.bots, self.seed = rules, seat, bots, seed
         self.deals, self.until, self.records_fh = deals, until, records
@@ -325,6 +345,7 @@ class Session:
         self.color = color
         self.game: Game | None = None
         self._tops: tuple = ()  # table 2: the face-up pile tops last told (R-VAR-TWO)
+        self.analyse = analyse
 
     # -- output helpers --------------------------------------------------------------------------
     def style(self, text: str, **kw) -> str:
@@ -360,7 +381,9 @@ class Session:
         return "your" if seat == self.seat else f"{self.who(seat)}'s"
 
     def pile_rows(self, v) -> list[tuple[str, str]]:
-        """Table 2 (R-VAR-TWO): both players' piles as ``v`` shows them, the person's first; drawn
+        """Table 2: the rows that draw both players' piles.
+
+        Table 2 (R-VAR-TWO): both players' piles as ``v`` shows them, the person's first; drawn
         as `show` draws them (:func:`tarotsim.display.piles_line`), a face-down card as ``#``."""
         if not v.pile_tops:
             return []
@@ -373,7 +396,9 @@ class Session:
 
     # -- the game --------------------------------------------------------------------------------
     def run(self) -> SessionResult:
-        """Play the game; end of input, Ctrl-C or ``quit`` stop it cleanly (the deal under way
+        """Play the game until its end or until the person stops it.
+
+        Play the game; end of input, Ctrl-C or ``quit`` stop it cleanly (the deal under way
         is not scored, the finished ones are kept)."""
         res = SessionResult(self.names, totals=[0] * self.rules.n_seats)
         index = first_index(self.rules, self.seed)
@@ -427,10 +452,23 @@ class Session:
             self.tell(game)
         rec = game.record()
         self.say(self.format_count(game, rec))
+        if self.analyse and rec["outcome"] == "played":
+            self.say(self.post_mortem(rec))
         return rec
 
+    def post_mortem(self, rec: dict) -> str:
+        """``--analyse``: what each card of the deal cost against best play (``tarotsim.analysis``)."""
+        from .analysis import AnalysisError, analyse, format_analysis
+
+        try:
+            return "\n" + format_analysis(analyse(rec), self.names)
+        except AnalysisError as e:
+            return f"\nno analysis: {e}"
+
     def bot_turn(self, game: Game, d, rng: Rng):
-        """A bot's decision, applied; a bot's forbidden answer stops the game naming bot, seat,
+        """Ask a bot for its decision and apply it.
+
+        A bot's decision, applied; a bot's forbidden answer stops the game naming bot, seat,
         deal and rule (as on the slow path of ``simulate``)."""
         from .adapters import DECISION_RULES
 
@@ -448,7 +486,9 @@ class Session:
                                          f"answered {answer!r}, not a {d.kind.replace('_', ' ')} choice ({e})") from None
 
     def tell(self, game: Game):
-        """Say what the table has just seen: each new event, the contract once the auction is
+        """Tell the person what the table has just seen.
+
+        Say what the table has just seen: each new event, the contract once the auction is
         over, the chien when it is shown, each trick as it is won."""
         told = self._told
         for ev in game.events[told["events"]:]:
@@ -463,7 +503,9 @@ class Session:
             self.say(f"the chien is shown (R-CHIEN-1): {self.cards(v.chien)}")
 
     def _tell_turned_up(self, v):
-        """Table 2: the cards turned up since the last telling, i.e. after the trick just won, under
+        """Table 2: tell the cards turned up on the piles since the last telling.
+
+        Table 2: the cards turned up since the last telling, i.e. after the trick just won, under
         each pile whose top was played in it (R-VAR-TWO)."""
         turned = [f"{self.whose(s)} pile {k + 1} {self.card(top)}"
                   for s, (old, new) in enumerate(zip(self._tops, v.pile_tops))
@@ -478,11 +520,11 @@ class Session:
             return
         self._told["taker"] = True
         assert v.contract is not None  # a taker has a contract
+        contract = CONTRACT_OF[v.contract]
         text = (f"{self.who(v.taker)} {self.verb(v.taker, 'takes', 'take')}: {v.contract.replace('_', ' ')} "
-                f"(x{MULTIPLIERS[CONTRACTS.index(v.contract)]})")
-        if v.contract in ("garde_sans", "garde_contre"):
-            side = "attack" if v.contract == "garde_sans" else "defence"
-            text += f"; the chien stays unseen and counts for the {side} (R-CHIEN-3, R-CHIEN-4)"
+                f"(x{contract.multiplier})")
+        if not contract.chien_shown:
+            text += f"; the chien stays unseen and counts for the {contract.chien_to} (R-CHIEN-3, R-CHIEN-4)"
         self.say(text)
 
     def verb(self, seat: int, third: str, second: str) -> str:
@@ -594,7 +636,9 @@ class Session:
         return {c for c in tops[self.seat] if c is not None} if tops else set()
 
     def _default_poignee(self, game: Game, level: str) -> list[Card]:
-        """The trumps shown for ``level`` when none are named: the lowest ones (with the Excuse
+        """The trumps a poignée of ``level`` shows when the person names none.
+
+        The trumps shown for ``level`` when none are named: the lowest ones (with the Excuse
         when one trump short), as :meth:`Game.declare_poignee` shows them."""
         v = game.view(self.seat)
         size = _poignee_sizes(self.rules)[POIGNEE_LEVELS.index(level)]
@@ -686,15 +730,18 @@ class Session:
 
     @staticmethod
     def _thinking(name: str) -> str:
-        """What the first hint says before its bot answers: it is thinking, and, when numba's
-        cache lacks the bot's kernels, that they are compiled first (once) and for about how long."""
+        """The note shown while the first hint's bot thinks.
+
+        What the first hint says before its bot answers: it is thinking, and, to a person at a
+        terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
+        for about how long (a transcript written to a file reads the same on every machine)."""
         from ._builds.runs import hint_kernels
 
         from ._kernels._cache import is_cached
 
         kernels, about = hint_kernels(name)
         search = " (it plays each card out on sampled deals)" if name == "pimc" else ""
-        if is_cached(kernels):
+        if not sys.stdout.isatty() or is_cached(kernels):
             return f"  hint: {name} is thinking{search}..."
         return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."
 
@@ -743,7 +790,9 @@ class Session:
         return "\n".join(f"  {k.ljust(w)}  {t}" for k, t in rows)
 
     def _partner(self, v) -> str:
-        """The partner as the person's seat knows him (R-CALL-2, R-CALL-3): named once the called
+        """The partner as the person's seat knows him.
+
+        The partner as the person's seat knows him (R-CALL-2, R-CALL-3): named once the called
         card is played and to the partner himself (the view says so); known at once to the taker
         whose own hand or écart holds it, and to all when the shown chien held it."""
         if v.partner is not None:

@@ -20,7 +20,9 @@ class JSONInputError(ValueError):
 
 
 def loads(text: str, what: str = "a tarotsim file"):
-    """``json.loads(text)``, every failure a :class:`JSONInputError` naming why; ``what`` is what
+    """Parse a JSON text, every failure a :class:`JSONInputError`.
+
+    ``json.loads(text)``, every failure a :class:`JSONInputError` naming why; ``what`` is what
     the text should have been (``"a deal record"``), for the reasons that depend on it."""
     try:
         return json.loads(text)
@@ -34,7 +36,9 @@ def loads(text: str, what: str = "a tarotsim file"):
 
 
 def read_text(path: str, what: str = "a tarotsim file", max_bytes: int = MAX_FILE_BYTES) -> str:
-    """The text of the file ``path`` (UTF-8, a byte-order mark dropped, at most ``max_bytes``). An
+    """Read the text of a JSON input file.
+
+    The text of the file ``path`` (UTF-8, a byte-order mark dropped, at most ``max_bytes``). An
     unreadable file raises ``OSError``; one too large or not UTF-8, :class:`JSONInputError`."""
     with open(path, "rb") as fh:
         data = fh.read(max_bytes + 1)

@@ -1,4 +1,4 @@
-"""Observation and information-state tensors of one seat (issue 14): the layout, written once.
+"""Observation and information-state tensors of one seat: the layout, written once.
 
 ``OBS_FIELDS`` is the one table of the observation's named slices (uint8, seats relative to
 the observer: slot 0 is the observer, slot ``k`` the seat ``k`` places after it, slots past the
@@ -17,13 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import N_CARDS
+from .rules import CONTRACT_OF, CONTRACTS, DECISION_KINDS, ENV_TABLES, LED_NONE, NO_CEILING, after_play, play_shows
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
 N_TRUMP_IDS = 22  # the Excuse (0) and T1..T21: the trump word
-DECISION_KINDS = ("bid", "call", "ecart", "chelem", "poignee", "misere_atout", "misere_tete", "card")
-TABLE_NAMES = ("3", "4", "5", "5d")
-BID_NAMES = ("pass", "prise", "garde", "garde_sans", "garde_contre")
+BID_NAMES = ("pass",) + CONTRACTS
 
 #: Every entry is a flag or a small count (at most 182): one byte each, so that a batch of
 #: observations is cheap to fill and to move (convert to float for a network).
@@ -31,7 +30,7 @@ OBS_DTYPE = np.uint8
 
 #: The observation, field by field: (name, size, meaning). Per-seat fields are MAX_SEATS rows.
 OBS_FIELDS: tuple[tuple[str, int, str], ...] = (
-    ("table", 4, "one-hot: table 3, 4, 5, 5d"),
+    ("table", len(ENV_TABLES), "one-hot: table " + ", ".join(ENV_TABLES)),
     ("decision", 8, "one-hot kind of the decision now: " + ", ".join(DECISION_KINDS) + " (0 when over)"),
     ("to_play", MAX_SEATS, "one-hot relative seat to decide now"),
     ("dealer", MAX_SEATS, "one-hot relative seat of the dealer"),
@@ -90,35 +89,19 @@ def layout_table() -> str:
     return "\n".join(rows)
 
 
-def _public_play_signs(deal, n_seats: int):
-    """Voids (S H D C trumps) and trump ceilings each seat has shown by its plays (R-PLAY-4a,
-    R-PLAY-4b, R-PLAY-4c; the Excuse, always allowed by R-EXC-1, shows nothing)."""
-    voids = np.zeros((n_seats, 5), dtype=bool)
-    ceiling = np.full(n_seats, 21)
+def _public_play_signs(deal, n_seats: int) -> tuple[list[int], list[int]]:
+    """The voids and trump ceilings each seat has shown by its plays.
+
+    Voids (bits S H D C trumps) and trump ceilings each seat has shown by its plays
+    (``rules.play_shows``: R-PLAY-4a to R-PLAY-4d, R-EXC-1)."""
+    voids = [0] * n_seats
+    ceiling = [NO_CEILING] * n_seats
     tricks = [t.plays for t in deal.tricks] + ([tuple(deal.trick)] if deal.trick else [])
     for plays in tricks:
-        led = None
-        top = 0
+        led, top = LED_NONE, 0
         for seat, c in plays:
-            if c.is_excuse:
-                continue
-            if led is None:
-                led = c
-            elif led.is_trump:
-                if not c.is_trump:
-                    voids[seat, 4] = True
-                    ceiling[seat] = 0
-                elif c.rank < top:
-                    ceiling[seat] = min(ceiling[seat], top)
-            elif c.suit != led.suit:
-                voids[seat, led.suit] = True
-                if not c.is_trump:
-                    voids[seat, 4] = True
-                    ceiling[seat] = 0
-                elif c.rank < top:
-                    ceiling[seat] = min(ceiling[seat], top)
-            if c.is_trump:
-                top = max(top, c.rank)
+            voids[seat], ceiling[seat] = play_shows(c.id, led, top, voids[seat], ceiling[seat])
+            led, top = after_play(c.id, led, top)
     return voids, ceiling
 
 
@@ -131,7 +114,7 @@ def _fill(out: np.ndarray, at: dict[str, int], game, seat: int) -> None:
     def put(name, k, value=1):
         out[at[name] + k] = value
 
-    put("table", TABLE_NAMES.index(d.table))
+    put("table", ENV_TABLES.index(d.table))
     dec = d.decision()
     if dec is not None:
         put("decision", DECISION_KINDS.index(dec.kind))
@@ -153,7 +136,7 @@ def _fill(out: np.ndarray, at: dict[str, int], game, seat: int) -> None:
     played_cards = {c for t in d.tricks for c in t.cards} | {c for _, c in d.trick}
     if d.partner is not None and (seat == d.partner or d.called in played_cards):
         put("partner", rel[d.partner])
-    if d.contract in ("prise", "garde") and d.phase not in ("bid", "call"):
+    if d.contract is not None and CONTRACT_OF[d.contract].chien_shown and d.phase not in ("bid", "call"):
         for c in d.chien:
             put("chien", c.id)
     if seat == d.taker:
@@ -181,7 +164,7 @@ def _fill(out: np.ndarray, at: dict[str, int], game, seat: int) -> None:
     voids, ceiling = _public_play_signs(d, n)
     for s in range(n):
         for k in range(5):
-            if voids[s, k]:
+            if voids[s] >> k & 1:
                 put("voids", 5 * rel[s] + k)
         put("trump_ceiling", rel[s], ceiling[s])
     for t in d.tricks:
@@ -197,7 +180,9 @@ def observation(game, seat: int) -> np.ndarray:
 
 
 def information_state(game, seat: int) -> np.ndarray:
-    """The information-state tensor of ``seat`` (uint8[INFO_LEN], layout ``INFO_FIELDS``): the
+    """The information-state tensor of a seat.
+
+    The information-state tensor of ``seat`` (uint8[INFO_LEN], layout ``INFO_FIELDS``): the
     observation and the whole public history of the play (every trick's leader and cards)."""
     out = np.zeros(INFO_LEN, dtype=OBS_DTYPE)
     _fill(out, INFO_AT, game, seat)

@@ -1,4 +1,6 @@
-"""French tarot as an OpenSpiel Python game, ``python_french_tarot`` (the ``openspiel`` extra:
+"""French tarot as an OpenSpiel Python game, ``python_french_tarot``.
+
+French tarot as an OpenSpiel Python game, ``python_french_tarot`` (the ``openspiel`` extra:
 ``pip install 'tarotsim[openspiel]'``).
 
 ::
@@ -89,7 +91,9 @@ def _params(params) -> tuple[int, bool, int]:
 
 
 class FrenchTarotGame(pyspiel.Game):
-    """``python_french_tarot``: parameters ``table`` (3, 4, 5), ``dummy`` (table 5 with the
+    """The game ``python_french_tarot`` and its parameters.
+
+    ``python_french_tarot``: parameters ``table`` (3, 4, 5), ``dummy`` (table 5 with the
     dealer as dummy: table 5d) and ``dealer``. (OpenSpiel reads a parameter "5" as a number,
     hence no table name "5d".)"""
 
@@ -180,7 +184,9 @@ class FrenchTarotState(pyspiel.State):
 
     # -- resampling (for ISMCTS) ------------------------------------------------------------------
     def resample_from_infostate(self, player_id, probability_sampler):
-        """A state ``player_id`` cannot tell from this one: the hidden cards drawn uniformly
+        """A state the player cannot tell from this one.
+
+        A state ``player_id`` cannot tell from this one: the hidden cards drawn uniformly
         (:func:`tarotsim.worlds.sample`), the same history replayed on them."""
         from .worlds import sample
 
@@ -238,7 +244,9 @@ class FrenchTarotState(pyspiel.State):
 
 
 class FrenchTarotObserver:
-    """The tensors of :mod:`tarotsim.observations` (information state with perfect recall, else
+    """The tensors of :mod:`tarotsim.observations` as an OpenSpiel observer.
+
+    The tensors of :mod:`tarotsim.observations` (information state with perfect recall, else
     the observation), as OpenSpiel's Python observers give them."""
 
     def __init__(self, iig_obs_type, params):

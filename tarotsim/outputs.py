@@ -112,7 +112,9 @@ def plan_all(paths: Mapping[str, str | None]) -> list[Target]:
 
 
 class Output:
-    """One open output. Write text to :attr:`fh` (UTF-8, ``newline=""``) or bytes to
+    """One open output.
+
+    One open output. Write text to :attr:`fh` (UTF-8, ``newline=""``) or bytes to
     :attr:`binary`, then :meth:`commit` or :meth:`abort`."""
 
     def __init__(self, target: Target):
@@ -236,7 +238,9 @@ def atomic_write_text(path: str, text_chunks, flag: str = "output") -> None:
 
 @contextlib.contextmanager
 def signals_raise(signums=(signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread, so the
+    """Make SIGTERM and SIGHUP raise :class:`Terminated` within the block.
+
+    Within the block, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread, so the
     ``finally`` and ``except BaseException`` clauses run (temporary files removed) before the
     process exits with status 128 + signal. Only signals left at their default action (which would
     kill the process on the spot) are caught: a handler of the program's own is kept. Outside the

@@ -25,7 +25,9 @@ class WorkersError(ValueError):
 
 
 def available_cores() -> int:
-    """The cores this process may run on: its CPU affinity where the system tells it, else every
+    """The number of cores this process may run on.
+
+    The cores this process may run on: its CPU affinity where the system tells it, else every
     core of the machine. The default number of workers everywhere."""
     import os
 
@@ -39,7 +41,9 @@ def available_cores() -> int:
 
 def bounded_workers(requested: int | None, what: str = "workers", *, work: int | None = None,
                     unit: str = "deal(s)", log: Callable[[str], None] | None = None) -> int:
-    """How many workers (threads or processes) to start when ``requested`` were asked for (None:
+    """How many workers to start for a request.
+
+    How many workers (threads or processes) to start when ``requested`` were asked for (None:
     one per core): at most :func:`available_cores` and, when ``work`` is given, at most one per
     unit of work (``work`` deals, files, tasks ..., named by ``unit``), and at least 1.
 

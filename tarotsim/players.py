@@ -4,13 +4,15 @@
 a registered bot with its parameters (``heuristic:garde=56``), a user's policy set
 (``module:ATTR``: numba functions, played inside the kernels) or a user's Python bot
 (``module:Class``: ``choose(view, legal, rng)``, played step by step through the ``Game``).
-:func:`parse_players` turns that text into one :class:`Player` per seat, and :class:`Runner`
-plays blocks of deals with them: on the kernels (fast path) when every seat can, else deal by
-deal (slow path; the same deals for the same bots).
+:func:`parse_players` turns that text into one :class:`Player` per seat (the one grammar is
+``bots.split_bots``), :func:`seats` any ``bots=`` value of the library, and
+:class:`tarotsim.runner.Runner` plays blocks of deals with them: on the kernels (fast path) when
+every seat can, else deal by deal (slow path; the same deals for the same bots).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +26,9 @@ class PlayersError(ValueError):
 
 @dataclass(frozen=True)
 class Player:
-    """One seat's bot: a registered bot (fast path: ``name`` + ``params``), a user's policy set
+    """One seat's bot.
+
+    One seat's bot: a registered bot (fast path: ``name`` + ``params``), a user's policy set
     (fast path: ``policy``) or a user's Python bot (slow path: ``obj``). ``label`` names it in
     reports; seats with the same label are one bot (tournaments)."""
 
@@ -37,6 +41,33 @@ class Player:
     @property
     def fast(self) -> bool:
         return self.obj is None
+
+    @property
+    def code(self) -> int | None:
+        """The kernels' bot code, None for a Python bot.
+
+        The kernels' bot code (``layout.BOT_KINDS``; ``BOT_USER`` for a policy set), None for a
+        Python bot."""
+        from ._kernels.layout import BOT_KINDS, BOT_USER
+
+        if self.obj is not None:
+            return None
+        return BOT_USER if self.policy is not None else BOT_KINDS[self.name]
+
+    def row(self) -> np.ndarray:
+        """The seat's parameter row as the kernels take it.
+
+        The seat's parameter row as the kernels take it (float64[N_BOT_PARAMS]): a registered
+        bot's ``params`` completed with its defaults (``bots.BotSpec.row``), a policy set's own."""
+        if self.policy is not None:  # its params are the policy set's (``PolicySet.vector``)
+            from ._kernels.layout import N_BOT_PARAMS
+
+            v = np.zeros(N_BOT_PARAMS, dtype=np.float64)
+            v[:len(self.params)] = self.params
+            return v
+        from bots import get_spec
+
+        return get_spec(self.name).row(self.params)
 
     @property
     def engine_bot(self):
@@ -53,43 +84,48 @@ class Player:
         return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))
 
 
-def _segments(text: str) -> list[str]:
-    """One text per bot: a comma-token with ``=`` and no ``:`` continues the parameters of the
-    bot before it (``heuristic:garde=56,prise=40,random``)."""
-    out: list[str] = []
-    for tok in (t.strip() for t in text.split(",")):
-        if not tok:
-            raise PlayersError(f"--bots: empty bot name in {text!r}")
-        if "=" in tok and ":" not in tok and out:
-            out[-1] += "," + tok
-        else:
-            out.append(tok)
-    return out
+def _player(seg: str, check_bots: bool = False) -> Player:
+    """One bot of the ``--bots`` grammar as a player.
+
+    One bot of the ``--bots`` grammar (``bots.split_bots``): a user's ``module:NAME`` (a policy
+    set, bounds-checked when ``check_bots``, or a Python bot), else a registered bot with its
+    parameters."""
+    from bots import parse_bot
+
+    from .slowpath import is_python_bot, load_user_bot
+
+    if is_python_bot(seg):
+        bot = load_user_bot(seg)
+        if hasattr(bot, "functions"):  # a policy set: fast path
+            return Player(seg, bot.name, bot.params, policy=bot.checked() if check_bots else bot)
+        return Player(seg, seg, (), bot)
+    name, vec = parse_bot(seg)
+    return Player(seg.lower() if ":" not in seg else seg, name, tuple(float(x) for x in vec))
+
+
+def bot_texts(text: str) -> list[str]:
+    """Split a ``--bots`` text into one text per bot.
+
+    ``--bots`` text -> one text per bot, by the one ``--bots`` grammar (``bots.split_bots``);
+    a text that breaks it is one :class:`PlayersError` line."""
+    from bots import BotError, split_bots
+
+    try:
+        return split_bots(text)
+    except BotError as e:
+        raise PlayersError(f"--bots: {e}") from None
 
 
 def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
     """``--bots`` text -> one :class:`Player` per seat (one bot for every seat, or one per seat).
 
     ``check_bots``: the policy sets' functions compiled with numba's bounds checking
-    (``bots.policy.PolicySet.checked``, ``--check-bots``). Raises :class:`PlayersError`,
-    ``bots.BotError`` or ``slowpath.BotLoadError`` (all ``ValueError``, one line each) for a text
-    that names no playable bots.
+    (``bots.policy.PolicySet.checked``, ``--check-bots``). The text is split by the one
+    ``--bots`` grammar (:func:`bot_texts`). Raises :class:`PlayersError`, ``bots.BotError`` or
+    ``slowpath.BotLoadError`` (all ``ValueError``, one line each) for a text that names no
+    playable bots.
     """
-    from bots import parse_bots
-
-    from .slowpath import is_python_bot, load_user_bot
-
-    players = []
-    for seg in _segments(text):
-        if is_python_bot(seg):
-            bot = load_user_bot(seg)
-            if hasattr(bot, "functions"):  # a policy set: fast path
-                players.append(Player(seg, bot.name, bot.params, policy=bot.checked() if check_bots else bot))
-            else:
-                players.append(Player(seg, seg, (), bot))
-            continue
-        name, vec = parse_bots(seg, 1)[0]
-        players.append(Player(seg.lower() if ":" not in seg else seg, name, tuple(float(x) for x in vec)))
+    players = [_player(seg, check_bots) for seg in bot_texts(text)]
     if len(players) == 1:
         players = players * rules.n_seats
     if len(players) != rules.n_seats:
@@ -98,14 +134,70 @@ def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Pla
     return players
 
 
+def _is_policy_set(b) -> bool:
+    """Whether ``b`` is a policy set.
+
+    ``b`` is a ``bots.policy.PolicySet``. Asked without importing ``bots.policy``: no policy set
+    exists before it is loaded, and loading it compiles the policy defaults (a part of a
+    cold start that the registered bots do not need)."""
+    mod = sys.modules.get("bots.policy")
+    return mod is not None and isinstance(b, mod.PolicySet)
+
+
+def _entry(b, seat: int) -> Player:
+    """One seat of a list of bots (:func:`seats`)."""
+    from bots import get_spec
+
+    if isinstance(b, Player):
+        return b
+    if _is_policy_set(b):
+        return Player(b.name, b.name, b.params, policy=b)
+    if isinstance(b, str):
+        return _player(b)
+    name, params = b
+    spec = get_spec(name)
+    return Player(str(name), spec.name, tuple(float(x) for x in spec.row(params, f" at seat {seat}")))
+
+
+def seats(rules: Rules, bots) -> list[Player]:
+    """The seats' players from any ``bots`` value the library takes.
+
+    The seats' players from any ``bots`` the library takes: the one seat value, from the
+    command line to the kernels.
+
+    ``bots``: a ``--bots`` text (:func:`parse_players`); or one entry per seat, or one entry for
+    every seat: a :class:`Player` (as it is), a bot of the ``--bots`` grammar (``"heuristic"``,
+    ``"heuristic:garde=60"``, ``"module:NAME"``), ``(name, params)`` with ``params`` a vector (a
+    shorter one is completed with the defaults) or a ``{name: value}`` mapping, or a user's
+    policy set (``bots.policy.PolicySet``). Raises ``ValueError`` (one line: ``bots.BotError``,
+    :class:`PlayersError`, ``slowpath.BotLoadError``) for bots that do not fill the table.
+    """
+    from bots import BotError
+
+    n = rules.n_seats
+    if isinstance(bots, str):
+        return parse_players(bots, rules)
+    one = isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str) and not isinstance(bots[1], str)
+    if one or isinstance(bots, Player) or _is_policy_set(bots):
+        bots = [bots] * n
+    bots = list(bots)
+    if len(bots) != n:
+        raise BotError(f"{len(bots)} bots for a table of {n} seats: give one bot for every seat or {n}")
+    return [_entry(b, seat) for seat, b in enumerate(bots)]
+
+
 def kernel_path(rules: Rules, players: list[Player]) -> bool:
-    """Whether the kernels play these seats at this table: every seat a registered bot or a policy
+    """Whether the kernels play these seats at this table.
+
+    Whether the kernels play these seats at this table: every seat a registered bot or a policy
     set, at a table the kernels play (every table, table 2 included: R-VAR-TWO)."""
     return rules.table in KERNEL_TABLES and all(p.fast for p in players)
 
 
 def baseline_note(labels) -> str:
-    """What a report adds where it names its bots (``labels``): ``random`` is said to be a
+    """The note a report adds where it names its bots.
+
+    What a report adds where it names its bots (``labels``): ``random`` is said to be a
     baseline, not a player whose results mean much."""
     return " (random: a baseline, uniform over the legal choices)" if "random" in labels else ""
 
@@ -114,47 +206,3 @@ def players_label(players: list[Player]) -> str:
     """How a run names its bots: the one label, or the labels of the seats."""
     labels = [p.label for p in players]
     return labels[0] if len(set(labels)) == 1 else ",".join(labels)
-
-
-class Runner:
-    """Plays blocks of deals with the chosen players: the kernels when every seat plays a
-    registered bot or a policy set (fast path); with Python bots, the batched engine calling them
-    at their decisions (:mod:`tarotsim.pybatch`: kernel tables, the other seats random, greedy or
-    heuristic, no forced contract), else the ``Game`` deal by deal (slow path). All three play the
-    same deals for the same bots. An illegal answer of a bot raises ``IllegalPlayError``."""
-
-    def __init__(self, rules: Rules, seed: int, players: list[Player], threads: int = 1, forced=None):
-        self.rules, self.seed, self.players, self.threads, self.forced = rules, seed, players, threads, forced
-        self.fast = kernel_path(rules, players)
-        self.bots = [p.engine_bot for p in players] if self.fast else [p.python_bot() for p in players]
-        self.batched = False  # Python bots deciding inside the batched engine (tarotsim.pybatch)
-        if not self.fast and all(p.policy is None for p in players):
-            from .pybatch import batchable
-            self.seats = [p.obj if p.obj is not None else (p.name, p.params) for p in players]
-            self.batched = batchable(rules, self.seats, forced)
-
-    def block(self, a: int, b: int, with_records: bool = False):
-        """``(facts of deals a..b-1, their records or None)``."""
-        from . import simulate as sim
-        from . import slowpath
-
-        if self.fast:  # the block shared out between the threads (one chunk each)
-            f = sim.facts(self.rules, self.seed, a, b, bots=self.bots, threads=self.threads, forced=self.forced,
-                          chunk_size=max(1, -(-(b - a) // max(1, self.threads))))
-            recs = sim.records(self.rules, self.seed, range(a, b), bots=self.bots, forced=self.forced) \
-                if with_records else None
-            return f, recs
-        f = np.zeros(b - a, dtype=sim.FACTS_DTYPE)
-        if self.batched:
-            from .pybatch import play_records
-            recs = play_records(self.rules, self.seed, range(a, b), self.seats, self.bots)
-            for i, rec in enumerate(recs):
-                slowpath.facts_row(self.rules, rec, f, i)
-            return f, (recs if with_records else None)
-        recs = []
-        for i, index in enumerate(range(a, b)):
-            rec = slowpath.play_record(self.rules, self.seed, index, self.bots, self.forced)
-            slowpath.facts_row(self.rules, rec, f, i)
-            if with_records:
-                recs.append(rec)
-        return f, (recs if with_records else None)

@@ -1,6 +1,8 @@
-"""Python bots at engine speed: a user's bot (``module:Class``, ``choose(view, legal, rng)``)
+"""Python bots at engine speed, inside the batched engine.
+
+Python bots at engine speed: a user's bot (``module:Class``, ``choose(view, legal, rng)``)
 deciding inside the batched engine of :mod:`tarotsim.env` rather than the step-by-step
-reference engine (issue 14, item 4).
+reference engine.
 
 :func:`play_records` plays a block of deals at once in the env kernel (one slot per deal, run
 once, no automatic reset): the kernel bots of the other seats decide inside the kernel, and at
@@ -16,7 +18,7 @@ of the bot's own choosing, an exception in ``choose``) sends that whole deal to 
 which applies it or names the rule it breaks exactly as today. Deals are decided in
 interleaved order (every deal of the block at its first decision, then the second...): a bot
 that keeps state between calls and needs them in deal order sets ``sequential = True`` (the
-:class:`~tarotsim.players.Runner` then plays it deal by deal).
+:class:`~tarotsim.runner.Runner` then plays it deal by deal).
 """
 
 from __future__ import annotations
@@ -27,24 +29,26 @@ from ._kernels import env as K
 from ._kernels import layout as L
 from ._kernels.workspace import WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_NEXT, WS_TAKER
 from .actions import CHELEM_NO, MISERE_NO, POIGNEE_BASE, POIGNEE_NONE, bid_action
-from .cards import DECK, Card
+from .cards import DECK, Card, masks_of
 from .engine import EcartChoice, SeatView
-from .observations import DECISION_KINDS, OBS_LEN
+from .observations import OBS_LEN
 from .reference.deal import Decision, as_card
 from .rng import Rng
-from .rules import CONTRACTS, ENV_TABLES, KERNEL_CHIEN_SIZE, POIGNEE_LEVELS, RV_TABLE, Rules
+from .rules import (CONTRACT_OF, CONTRACTS, DECISION_KINDS, ENV_TABLES, PLAY_DECISIONS, KERNEL_CHIEN_SIZE,
+                    POIGNEE_LEVELS, RV_TABLE, Rules, ecart_pick_choices)
 
 __all__ = ["BATCH", "batchable", "play_records"]
 
 #: Deals played at once (slots of the env kernel).
 BATCH = 1024
-_PLAY_KINDS = frozenset((K.K_POIGNEE, K.K_MISERE_ATOUT, K.K_MISERE_TETE, K.K_CARD))
-_KERNEL_OPPONENTS = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_HEURISTIC)
+_PLAY_KINDS = frozenset(DECISION_KINDS.index(k) for k in PLAY_DECISIONS)
 _FALLBACK = None  # an answer this path does not take as it is: the deal goes to the slow path
 
 
 def cards_of(t: int, s: int) -> list[Card]:
-    """The cards of a pair of masks in id order (``cards.cards_of``, by set bits: views are built
+    """The cards of a pair of masks, in id order.
+
+    The cards of a pair of masks in id order (``cards.cards_of``, by set bits: views are built
     at every decision)."""
     out = []
     while t:
@@ -59,19 +63,23 @@ def cards_of(t: int, s: int) -> list[Card]:
 
 
 def _kernel_setup(rules: Rules, seats):
-    """``(kinds, params)`` for the env kernel, or None when a kernel seat is not an opponent the
+    """The env kernel's opponents, or None when it cannot play them.
+
+    ``(kinds, params)`` for the env kernel, or None when a kernel seat is not an opponent the
     env kernel plays (a policy set, pimc). ``seats``: per seat, a Python bot or ``(name, params)``."""
     from .simulate import bot_setup
 
     engine = [s if isinstance(s, tuple) else ("random", ()) for s in seats]
     kinds, params, pol = bot_setup(rules, engine)
-    if pol is not None or any(int(k) not in _KERNEL_OPPONENTS for k in kinds):
+    if pol is not None or any(int(k) not in K.OPPONENT_KINDS for k in kinds):
         return None
     return kinds, params
 
 
 def batchable(rules: Rules, seats, forced=None) -> bool:
-    """Whether :func:`play_records` plays these seats (per seat a Python bot object or a kernel
+    """Whether :func:`play_records` plays these seats.
+
+    Whether :func:`play_records` plays these seats (per seat a Python bot object or a kernel
     bot's ``(name, params)``): a table of the batched environment (``rules.ENV_TABLES``), no
     forced contract, kernel seats that the env kernel plays (random, greedy, heuristic), and no
     Python bot marked ``sequential``."""
@@ -139,7 +147,7 @@ class _Batch:
                 partner = -1
         bids = tuple((lg[L.L_BID_SEAT + k], "pass" if lg[L.L_BID + k] < 0 else CONTRACTS[lg[L.L_BID + k]])
                      for k in range(e[K.E_NBIDS]))
-        shown_chien = contract in ("prise", "garde") and kind not in (K.K_BID, K.K_CALL)
+        shown_chien = contract is not None and CONTRACT_OF[contract].chien_shown and kind not in (K.K_BID, K.K_CALL)
         ecart = None
         ecart_trumps: tuple = ()
         if taker >= 0 and kind != K.K_ECART and (e[K.E_PICK_T] or e[K.E_PICK_S]):
@@ -220,20 +228,26 @@ class _Batch:
 
     @staticmethod
     def _picks(choice: EcartChoice, answer):
-        """The écart as single picks, each allowed by R-CHIEN-2 after the picks before it (the
-        env kernel's mask), or :data:`_FALLBACK`."""
+        """The écart as single picks in id order.
+
+        The écart as single picks in id order (the kernel takes them from the last), each allowed
+        by R-CHIEN-2 after the picks before it (``rules.ecart_pick_choices``, the env kernel's
+        mask), or :data:`_FALLBACK`."""
         try:
-            ids = [(c if type(c) is Card else as_card(c)).id for c in answer]
+            ids = sorted((c if type(c) is Card else as_card(c)).id for c in answer)
         except Exception:
             return _FALLBACK
-        if len(ids) != choice.size or len(set(ids)) != len(ids):
+        if len(ids) != choice.size:
             return _FALLBACK
-        normal = {c.id for c in choice.normal}
-        trumps = {c.id for c in choice.trumps}
-        n_trumps = sum(1 for c in ids if c in trumps)
-        if any(c not in normal and c not in trumps for c in ids) or n_trumps > choice.trumps_needed:
-            return _FALLBACK
-        return sorted(ids)
+        normal, trumps = masks_of(choice.normal)[1], masks_of(choice.trumps)[0]
+        picked_t = picked_s = trumps_picked = 0
+        for c in reversed(ids):
+            t, s = ecart_pick_choices(normal, trumps, choice.trumps_needed, picked_t, picked_s, trumps_picked)
+            bt, bs = masks_of([DECK[c]])
+            if not (t & bt or s & bs):
+                return _FALLBACK
+            picked_t, picked_s, trumps_picked = picked_t | bt, picked_s | bs, trumps_picked + (bt != 0)
+        return ids
 
 
 def play_records(rules: Rules, seed: int, indices, seats, slow_bots) -> list[dict]:

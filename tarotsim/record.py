@@ -26,11 +26,12 @@ import sys
 import zlib
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
+from typing import NoReturn
 
 from . import json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
-from .rules import CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
+from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
 from .reference.deal import ReferenceDeal
 from .reference.errors import RuleViolation
 from .reference.play import RECORD_FORMAT
@@ -74,7 +75,9 @@ class RecordError(ValueError):
 
 
 class Record(dict):
-    """A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
+    """A deal record as :func:`load` reads it.
+
+    A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
     written as one), which a notebook also shows as a picture of the table at the start of play
     (``_repr_svg_``, ``_repr_html_``: :func:`record_svg`)."""
 
@@ -255,7 +258,9 @@ def parse_line(raw: bytes | str, lineno: int | None = None) -> dict | None:
 
 
 def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
-    """``(line number, record)`` of the record on line ``line`` of a records file (1-based; None:
+    """Read the record on one line of a records file.
+
+    ``(line number, record)`` of the record on line ``line`` of a records file (1-based; None:
     the first record), its shape checked. The lines before it are not parsed.
 
     Raises RecordError when that line is blank, is not there or holds no valid record, and when
@@ -280,7 +285,9 @@ def record_at(path_or_file, line: int | None = None) -> tuple[int, dict]:
 
 
 def records_at(path_or_file, lines=None) -> list[tuple[int, dict]]:
-    """``(line number, record)`` of the records on ``lines`` of a records file (1-based, in file
+    """Read the records on some lines of a records file.
+
+    ``(line number, record)`` of the records on ``lines`` of a records file (1-based, in file
     order; None: every record), their shape checked; the other lines are not parsed.
 
     Raises RecordError when a line asked for is blank, is not there or holds no valid record.
@@ -314,7 +321,9 @@ SEAT_LABEL_FIELDS = ("players", "bots")
 
 
 def seat_labels(record: dict, field: str) -> list[str] | None:
-    """The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
+    """The record's seat labels, or None.
+
+    The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
     seat, else None."""
     v = record.get(field)
     if isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v):
@@ -323,7 +332,9 @@ def seat_labels(record: dict, field: str) -> list[str] | None:
 
 
 def with_seat_labels(record: dict, players=None, bots=None) -> dict:
-    """``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
+    """The record with its seat labels added.
+
+    ``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
     ``scores`` (a new dict; the fields of DESIGN §6 keep their meaning)."""
     out = dict(record)
     for name, labels in (("players", players), ("bots", bots)):
@@ -340,7 +351,9 @@ def with_seat_labels(record: dict, players=None, bots=None) -> dict:
 
 
 def check_appendable(path: str) -> bool:
-    """Check that records may be appended to the plain file ``path`` (``tarotsim play
+    """Check that records may be appended to a plain file.
+
+    Check that records may be appended to the plain file ``path`` (``tarotsim play
     --records``): missing or empty, or a records file whose first record reads (its shape, not
     its replay). Returns whether a newline must be written first (the last line is not ended).
     A file that is not a records file raises :class:`RecordError` (its line and why), so new
@@ -383,134 +396,193 @@ def check_record(record, line: int | None = None) -> None:
     """Check the shape of a record (DESIGN §6): fields, types, card names, duplicate cards.
 
     Rules of the game are :func:`replay`'s business; this only makes sure they can be asked.
+    The checks run in the record's field order and stop at the first problem (a
+    :class:`RecordError` naming the field).
     """
+    if not isinstance(record, dict):
+        raise RecordError(line, None, None, f"a record is a JSON object, not {_type_name(record)}")
+    shape = _Shape(record, line)
+    _check_identity(shape)
+    _check_dealt(shape)
+    _check_auction(shape)
+    _check_declarations(shape)
+    _check_tricks(shape)
+    _check_result(shape)
 
-    def fail(field, message, rule_id=None):
-        raise RecordError(line, f"field {field}" if field else None, rule_id, message)
 
-    def need(field, ok, what):
-        if field not in record:
-            fail(field, "missing field")
-        if not ok(record[field]):
-            fail(field, f"must be {what}, not {_type_name(record[field])}")
+class _Shape:
+    """The checks of one record's shape (:func:`check_record`): each raises the first problem."""
 
-    def card(field, name):
+    def __init__(self, record: dict, line: int | None):
+        self.record, self.line = record, line
+
+    def fail(self, field, message, rule_id=None) -> NoReturn:
+        raise RecordError(self.line, f"field {field}" if field else None, rule_id, message)
+
+    def need(self, field, ok, what):
+        """The field is present and ``ok`` of its value (else "must be ``what``")."""
+        if field not in self.record:
+            self.fail(field, "missing field")
+        if not ok(self.record[field]):
+            self.fail(field, f"must be {what}, not {_type_name(self.record[field])}")
+
+    def optional_int(self, field, what):
+        """The field, when present, is a whole number or null."""
+        value = self.record.get(field)
+        if field in self.record and not (value is None or _is_int(value)):
+            self.fail(field, f"must be {what} or null, not {_type_name(value)}")
+
+    def card(self, field, name) -> Card:
         if not isinstance(name, str):
-            fail(field, f"a card is a name such as KH or T21, not {_type_name(name)}")
+            self.fail(field, f"a card is a name such as KH or T21, not {_type_name(name)}")
         if name in _CARD_BY_NAME:  # the canonical name, as written by tarotsim
             return _CARD_BY_NAME[name]
         try:
             return Card.parse(name)
         except CardError:
-            fail(field, f"unknown card {_shown(name)}", "R-CARD-1")
+            self.fail(field, f"unknown card {_shown(name)}", "R-CARD-1")
 
-    def card_list(field, value, distinct=True):
+    def card_list(self, field, value, distinct=True) -> list[Card]:
         if not isinstance(value, list):
-            fail(field, f"must be a list of cards, not {_type_name(value)}")
-        cards = [card(field, n) for n in value]
+            self.fail(field, f"must be a list of cards, not {_type_name(value)}")
+        cards = [self.card(field, n) for n in value]
         if distinct:
             seen = set()
             for c in cards:
                 if c in seen:
-                    fail(field, f"{c} appears twice", "R-CARD-1")
+                    self.fail(field, f"{c} appears twice", "R-CARD-1")
                 seen.add(c)
         return cards
 
-    if not isinstance(record, dict):
-        fail(None, f"a record is a JSON object, not {_type_name(record)}")
-    need("format", lambda v: isinstance(v, str), "a string")
+
+def _check_identity(shape: _Shape) -> None:
+    """The format, the table (R-GEN-1), the options and the deal's identity (seed, index)."""
+    record = shape.record
+    shape.need("format", lambda v: isinstance(v, str), "a string")
     if record["format"] != RECORD_FORMAT:
-        fail("format", f"unknown format {_shown(record['format'])}: expected {RECORD_FORMAT!r}")
-    need("table", lambda v: isinstance(v, str), "a string")
+        shape.fail("format", f"unknown format {_shown(record['format'])}: expected {RECORD_FORMAT!r}")
+    shape.need("table", lambda v: isinstance(v, str), "a string")
     if record["table"] not in TABLES:
-        fail("table", f"unknown table {_shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
+        shape.fail("table", f"unknown table {_shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
     if "options" in record and not isinstance(record["options"], dict):
-        fail("options", f"must be an object, not {_type_name(record['options'])}")
+        shape.fail("options", f"must be an object, not {_type_name(record['options'])}")
     for f in ("seed", "index"):
-        if f in record and not (record[f] is None or _is_int(record[f])):
-            fail(f, f"must be a whole number or null, not {_type_name(record[f])}")
-    need("dealer", _is_int, "a seat number")
-    need("hands", lambda v: isinstance(v, list), "a list of hands")
-    need("chien", lambda v: isinstance(v, list), "a list of cards")
+        shape.optional_int(f, "a whole number")
+
+
+def _check_dealt(shape: _Shape) -> None:
+    """Check the record's dealer, hands, piles and chien.
+
+    The dealer, the hands, the piles at table 2 (R-VAR-TWO) and the chien: card names, and no
+    card dealt twice (R-DEAL-1)."""
+    record = shape.record
+    shape.need("dealer", _is_int, "a seat number")
+    shape.need("hands", lambda v: isinstance(v, list), "a list of hands")
+    shape.need("chien", lambda v: isinstance(v, list), "a list of cards")
     dealt = []
     for i, h in enumerate(record["hands"]):
-        dealt += card_list(f"hands[{i}]", h, distinct=False)
+        dealt += shape.card_list(f"hands[{i}]", h, distinct=False)
     if record["table"] == "2" and "piles" not in record:  # the piles laid before each player
-        fail("piles", "missing field: at table 2 each player has 6 piles of 3 cards", "R-VAR-TWO")
+        shape.fail("piles", "missing field: at table 2 each player has 6 piles of 3 cards", "R-VAR-TWO")
     if record.get("piles") is not None:
         if not isinstance(record["piles"], list):
-            fail("piles", f"must be a list of piles per seat, not {_type_name(record['piles'])}")
+            shape.fail("piles", f"must be a list of piles per seat, not {_type_name(record['piles'])}")
         for i, ps in enumerate(record["piles"]):
             if not isinstance(ps, list):
-                fail(f"piles[{i}]", f"must be a list of piles, not {_type_name(ps)}")
+                shape.fail(f"piles[{i}]", f"must be a list of piles, not {_type_name(ps)}")
             for pile_no, p in enumerate(ps):
-                dealt += card_list(f"piles[{i}][{pile_no}]", p, distinct=False)
-    dealt += card_list("chien", record["chien"], distinct=False)
+                dealt += shape.card_list(f"piles[{i}][{pile_no}]", p, distinct=False)
+    dealt += shape.card_list("chien", record["chien"], distinct=False)
     seen = set()
     for c in dealt:
         if c in seen:
-            fail("hands", f"{c} is dealt twice", "R-DEAL-1")
+            shape.fail("hands", f"{c} is dealt twice", "R-DEAL-1")
         seen.add(c)
-    need("bids", lambda v: isinstance(v, list), "a list of [seat, bid]")
+
+
+def _check_auction(shape: _Shape) -> None:
+    """Check the record's auction, taker, contract, call and écart.
+
+    The bids, the outcome, the taker, partner and contract (R-BID-1), what a played deal must
+    name, the called card and the écart."""
+    record = shape.record
+    shape.need("bids", lambda v: isinstance(v, list), "a list of [seat, bid]")
     for i, b in enumerate(record["bids"]):
         if not (isinstance(b, list) and len(b) == 2 and _is_int(b[0]) and isinstance(b[1], str)):
-            fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
-    need("outcome", lambda v: isinstance(v, str), "a string")
+            shape.fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
+    shape.need("outcome", lambda v: isinstance(v, str), "a string")
     if record["outcome"] not in OUTCOMES:
-        fail("outcome", f"unknown outcome {_shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
-    played = record["outcome"] == "played"
+        shape.fail("outcome", f"unknown outcome {_shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
     for f in ("taker", "partner"):
-        if f in record and not (record[f] is None or _is_int(record[f])):
-            fail(f, f"must be a seat number or null, not {_type_name(record[f])}")
+        shape.optional_int(f, "a seat number")
     if "contract" in record and record["contract"] is not None and record["contract"] not in CONTRACTS:
-        fail("contract", f"unknown contract {_shown(record['contract'])}", "R-BID-1")
-    if played:
+        shape.fail("contract", f"unknown contract {_shown(record['contract'])}", "R-BID-1")
+    if record["outcome"] == "played":
         for f in ("taker", "contract", "tricks"):
             if record.get(f) is None:
-                fail(f, "missing field (the deal was played)")
+                shape.fail(f, "missing field (the deal was played)")
     if record.get("called") is not None:
-        card("called", record["called"])
+        shape.card("called", record["called"])
     if "ecart" in record:
-        card_list("ecart", record["ecart"])
-    if "declarations" in record:
-        if not isinstance(record["declarations"], list):
-            fail("declarations", f"must be a list, not {_type_name(record['declarations'])}")
-        for i, d in enumerate(record["declarations"]):
-            f = f"declarations[{i}]"
-            if not isinstance(d, dict):
-                fail(f, f"must be an object, not {_type_name(d)}")
-            if not _is_int(d.get("seat")):
-                fail(f + ".seat", "missing or not a seat number")
-            if d.get("kind") not in DECLARATION_KINDS:
-                fail(f + ".kind", f"unknown declaration {_shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
-            if d["kind"] == "poignee":
-                if d.get("level") not in POIGNEE_LEVELS:
-                    fail(f + ".level", f"poignée level is simple, double or triple, not {_shown(d.get('level'))}", "R-POIG-1")
-                if "cards" not in d:
-                    fail(f + ".cards", "missing field")
-                card_list(f + ".cards", d["cards"])
-    if "tricks" in record:
-        if not isinstance(record["tricks"], list):
-            fail("tricks", f"must be a list, not {_type_name(record['tricks'])}")
-        for i, t in enumerate(record["tricks"]):
-            f = f"tricks[{i}]"
-            if not isinstance(t, dict):
-                fail(f, f"must be an object, not {_type_name(t)}")
-            for k in ("leader", "winner"):
-                if not _is_int(t.get(k)):
-                    fail(f"{f}.{k}", "missing or not a seat number")
-            card_list(f + ".cards", t.get("cards"))
+        shape.card_list("ecart", record["ecart"])
+
+
+def _check_declarations(shape: _Shape) -> None:
+    """Each declaration: its seat, its kind, and a poignée's level and cards (R-POIG-1)."""
+    record = shape.record
+    if "declarations" not in record:
+        return
+    if not isinstance(record["declarations"], list):
+        shape.fail("declarations", f"must be a list, not {_type_name(record['declarations'])}")
+    for i, d in enumerate(record["declarations"]):
+        f = f"declarations[{i}]"
+        if not isinstance(d, dict):
+            shape.fail(f, f"must be an object, not {_type_name(d)}")
+        if not _is_int(d.get("seat")):
+            shape.fail(f + ".seat", "missing or not a seat number")
+        if d.get("kind") not in DECLARATION_KINDS:
+            shape.fail(f + ".kind",
+                       f"unknown declaration {_shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
+        if d["kind"] == "poignee":
+            if d.get("level") not in POIGNEE_LEVELS:
+                shape.fail(f + ".level", f"poignée level is simple, double or triple, not {_shown(d.get('level'))}",
+                           "R-POIG-1")
+            if "cards" not in d:
+                shape.fail(f + ".cards", "missing field")
+            shape.card_list(f + ".cards", d["cards"])
+
+
+def _check_tricks(shape: _Shape) -> None:
+    """Each trick: its leader, its winner and its cards (distinct)."""
+    record = shape.record
+    if "tricks" not in record:
+        return
+    if not isinstance(record["tricks"], list):
+        shape.fail("tricks", f"must be a list, not {_type_name(record['tricks'])}")
+    for i, t in enumerate(record["tricks"]):
+        f = f"tricks[{i}]"
+        if not isinstance(t, dict):
+            shape.fail(f, f"must be an object, not {_type_name(t)}")
+        for k in ("leader", "winner"):
+            if not _is_int(t.get(k)):
+                shape.fail(f"{f}.{k}", "missing or not a seat number")
+        shape.card_list(f + ".cards", t.get("cards"))
+
+
+def _check_result(shape: _Shape) -> None:
+    """The result's fields (their types, ``RESULT_FIELDS``) and the scores (whole numbers)."""
+    record = shape.record
     if record.get("result") is not None:
         res = record["result"]
         if not isinstance(res, dict):
-            fail("result", f"must be an object or null, not {_type_name(res)}")
+            shape.fail("result", f"must be an object or null, not {_type_name(res)}")
         for k, (types, _) in RESULT_FIELDS.items():
             if k in res and not (isinstance(res[k], types) and (bool in types or not isinstance(res[k], bool))):
-                fail(f"result.{k}", f"wrong type: {_type_name(res[k])}")
+                shape.fail(f"result.{k}", f"wrong type: {_type_name(res[k])}")
     if "scores" in record:
         s = record["scores"]
         if not (isinstance(s, list) and all(_is_int(x) for x in s)):
-            fail("scores", "must be a list of whole numbers")
+            shape.fail("scores", "must be a list of whole numbers")
 
 
 # --------------------------------------------------------------------------------------------
@@ -518,7 +590,9 @@ def check_record(record, line: int | None = None) -> None:
 
 
 def replay(record: dict, line: int | None = None, on_step=None) -> VerifyResult:
-    """Replay every decision of ``record`` through the reference engine; return the outcome,
+    """Replay every decision of a record through the reference engine.
+
+    Replay every decision of ``record`` through the reference engine; return the outcome,
     result and scores it gives. Legality and trick winners are checked; the recorded result
     and scores are not needed (see :func:`verify`).
 
@@ -531,7 +605,9 @@ def replay(record: dict, line: int | None = None, on_step=None) -> VerifyResult:
 
 
 def verify(record: dict, line: int | None = None) -> VerifyResult:
-    """Replay ``record`` and check everything: the deal (R-DEAL-1), every decision, every trick
+    """Replay a record and check everything, its scores included.
+
+    Replay ``record`` and check everything: the deal (R-DEAL-1), every decision, every trick
     winner, then the recorded result and scores against the recomputed ones."""
     r = _Replayer(record, line)
     out = r.run()
@@ -564,7 +640,9 @@ def complete(record: dict, line: int | None = None, on_step=None) -> dict:
 
 
 def positions(record: dict, line: int | None = None) -> tuple[dict, list]:
-    """``(record completed, position after every step)`` of a deal record, for its pictures
+    """The positions of a deal record after every step.
+
+    ``(record completed, position after every step)`` of a deal record, for its pictures
     (:class:`tarotsim.svg.Position`): dealt, each bid, the call, the écart, the chelem, each
     declaration and each card. :func:`complete` replays it, checking every rule."""
     from .svg import position_of
@@ -580,7 +658,9 @@ def positions(record: dict, line: int | None = None) -> tuple[dict, list]:
 
 
 def record_svg(record: dict, at: int | None = None, names=None) -> str:
-    """A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
+    """A deal record as an SVG picture of the table.
+
+    A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
     :func:`positions` (None: the start of play, every hand full, the écart made, with the final
     scores below; negative: from the end, -1 being the last card). ``names`` name the seats
     (default: the record's ``players``, else ``seat 0`` ...)."""
@@ -824,7 +904,9 @@ class _Replayer:
         return VerifyResult(d.outcome, d.result, list(d.scores), d)
 
     def _identity(self):
-        """A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
+        """Check that the record holds the deal its seed and index deal.
+
+        A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
         deals (DESIGN §3: dealer, hands, chien, piles): an edited seed or index would give the
         record, and ``show``, a false identity."""
         rec = self.rec
@@ -895,7 +977,7 @@ class _Replayer:
         if d.phase == "ecart":
             self.do(f"ecart, seat {d.taker} discards {' '.join(ecart) or 'nothing'}", d.discard, d.taker, ecart)
         elif ecart:
-            rule = "R-CHIEN-3" if d.contract == "garde_sans" else "R-CHIEN-4"
+            rule = "R-CHIEN-3" if CONTRACT_OF[d.contract].chien_to == "attack" else "R-CHIEN-4"
             self.fail("field ecart", rule, f"no écart at {d.contract}")
 
     def _chelem(self) -> None:

@@ -135,7 +135,9 @@ def side_of(rec: dict, seat: int) -> str | None:
 
 
 def _petit_au_bout_seat(rec: dict) -> int | None:
-    """The seat whose Petit earned the petit au bout (R-PAB-1; R-PAB-2: played to the trick
+    """The seat whose Petit earned the petit au bout, or None.
+
+    The seat whose Petit earned the petit au bout (R-PAB-1; R-PAB-2: played to the trick
     before the last when the last is won under R-EXC-4), or None."""
     if not rec["result"].get("petit_au_bout"):
         return None
@@ -146,7 +148,9 @@ def _petit_au_bout_seat(rec: dict) -> int | None:
 
 
 def _excuse_lost_seat(rec: dict) -> int | None:
-    """The seat that played the Excuse to the last trick and saw it go to the other side
+    """The seat whose Excuse in the last trick went to the other side, or None.
+
+    The seat that played the Excuse to the last trick and saw it go to the other side
     (R-EXC-3; under R-EXC-4 the Excuse wins that trick), or None."""
     last = rec["tricks"][-1]
     if "EX" not in last["cards"]:

@@ -37,7 +37,9 @@ class PageError(ValueError):
 
 
 def card_costs(record: dict, costs=None) -> list[list[int | None]] | None:
-    """The per-card costs of a record (``costs``, else its field ``card_costs``), checked against
+    """The per-card costs of a record, checked, or None.
+
+    The per-card costs of a record (``costs``, else its field ``card_costs``), checked against
     its tricks: per trick, per card, whole half-points >= 0 or None. None when there are none."""
     costs = record.get("card_costs") if costs is None else costs
     if costs is None:
@@ -66,7 +68,9 @@ def _trick_costs(pos: svg.Position, costs) -> dict[str, int | None]:
 
 
 def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> dict:
-    """Everything the page needs to step through one deal (JSON-ready): a title, ``pool`` (the
+    """Everything the page needs to step through one deal.
+
+    Everything the page needs to step through one deal (JSON-ready): a title, ``pool`` (the
     labels drawn over the table, SVG elements, each once), and per step ``c`` (each card shown:
     ``name,x,y,flags`` joined by ``;``; flag ``d`` face down, ``m`` a chien card in the taker's
     hand), ``o`` (the labels of the step, as indices into ``pool``: most labels stay from one
@@ -134,7 +138,9 @@ def _trick_table(pos: svg.Position, names, costs: dict) -> str:
 
 
 def _count(pos: svg.Position, names) -> str:
-    """The end of the deal: the score breakdown (:func:`tarotsim.scoring.format_breakdown`) and
+    """The HTML panel of the end of the deal.
+
+    The end of the deal: the score breakdown (:func:`tarotsim.scoring.format_breakdown`) and
     each seat's score."""
     out = ['<div class="count">']
     if pos.breakdown is not None:
@@ -264,7 +270,9 @@ show();
 
 
 def write_cli_page(html_path: str, file, lines, record: dict | None = None, names_for=None) -> None:
-    """``tarotsim show --html``: the page of the given ``lines`` of records ``file`` (none: every
+    """Write the page of ``tarotsim show --html``.
+
+    ``tarotsim show --html``: the page of the given ``lines`` of records ``file`` (none: every
     record), or of ``record``, written whole; bad input as one line (``click.UsageError``).
     ``names_for(record)`` names the seats of a record (None: its ``players``, else ``seat 0`` ...)."""
     import os

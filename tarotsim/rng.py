@@ -56,7 +56,9 @@ class DealIdError(ValueError):
 
 
 def _whole(value, what: str) -> int:
-    """``value`` as a Python int: ints and numpy integers only (a bool or a float such as 1.5
+    """A value as a Python int, ints and numpy integers only.
+
+    ``value`` as a Python int: ints and numpy integers only (a bool or a float such as 1.5
     is refused, never truncated)."""
     if isinstance(value, bool):
         raise DealIdError(f"{what} must be a whole number, not {value!r}")
@@ -67,7 +69,9 @@ def _whole(value, what: str) -> int:
 
 
 def check_seed(seed, what: str = "seed") -> int:
-    """``seed`` as an int in ``0 .. 2**64 - 1``, or :class:`DealIdError` (never wrapped: 2**64 is
+    """Check a deal seed.
+
+    ``seed`` as an int in ``0 .. 2**64 - 1``, or :class:`DealIdError` (never wrapped: 2**64 is
     not 0, -1 is not 2**64 - 1)."""
     v = _whole(seed, what)
     if not 0 <= v <= MAX_SEED:
@@ -92,7 +96,9 @@ def check_count(count, what: str = "number of deals", minimum: int = 0) -> int:
 
 
 def check_stop(start: int, stop, what: str = "stop") -> int:
-    """The end (excluded) of the deals ``start .. stop - 1``: ``start <= stop <= 2**63``, so the
+    """Check the end of a range of deals.
+
+    The end (excluded) of the deals ``start .. stop - 1``: ``start <= stop <= 2**63``, so the
     last index fits in int64."""
     v = _whole(stop, what)
     if v < start:
@@ -118,7 +124,9 @@ def mix64(z: int) -> int:
 
 
 def stream_state(seed: int, index: int, stream: int) -> int:
-    """Initial state of one stream of deal ``(seed, index)`` (both checked: :func:`check_seed`,
+    """The initial state of one stream of a deal.
+
+    Initial state of one stream of deal ``(seed, index)`` (both checked: :func:`check_seed`,
     :func:`check_index`)."""
     seed, index = check_seed(seed), check_index(index)
     h = mix64((seed + GOLDEN) & MASK64)

@@ -1,6 +1,8 @@
-"""Table and variant options (RULES §14) as one frozen value, and its int vector for kernels.
+"""The rule tables (tables, contracts, sizes, poignées, targets) and the options of RULES §14.
 
-``Rules()`` is the official game at four players. Every option of RULES §14 is a field,
+The tables are data, with int64 arrays for the kernels (``KERNEL_*``, indexed by table or
+contract code): every engine, the facade, the env, the observations and the scorer read them
+here. ``Rules()`` is the official game at four players. Every option of RULES §14 is a field,
 named as there; a non-default value is a variant. ``Rules.to_vector()`` packs the table
 and options into an int64 array so one compiled kernel serves every table and variant.
 """
@@ -11,18 +13,11 @@ from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
+from .cards import EXCUSE, SUIT_BASE
+
+#: The tables (R-GEN-1; 5d: five seats, the dealer sits out; 2: R-VAR-TWO); a table's code in the
+#: kernels is its index here.
 TABLES = ("3", "4", "5", "5d", "2")
-
-#: Contracts low to high (R-BID-1) and their multipliers.
-CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
-MULTIPLIERS = (1, 2, 4, 6)
-CONTRACT_LABELS = {
-    "prise": "Prise",
-    "garde": "Garde",
-    "garde_sans": "Garde sans le chien",
-    "garde_contre": "Garde contre le chien",
-}
-
 #: Cards in each hand and in the chien, per table (R-DEAL-1; table 2: R-VAR-TWO, the hand
 #: without the piles laid before the player).
 HAND_SIZE = {"3": 24, "4": 18, "5": 15, "5d": 18, "2": 18}
@@ -32,11 +27,11 @@ PILES = {"2": 6}
 PILE_DEPTH = 3
 #: Tricks of a played deal: every card a player holds, in hand or in his piles (R-DEAL-1, R-VAR-TWO).
 N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
-#: The tables the numba kernels play (all of them; table 2 since R-VAR-TWO reached the kernels).
-KERNEL_TABLES = ("3", "4", "5", "5d", "2")
-#: The tables of the batched environment (``tarotsim.env``, and the Python bots it plays): table 2's
-#: piles have no observation layout yet (R-VAR-TWO).
-ENV_TABLES = ("3", "4", "5", "5d")
+#: What each table can do, as subsets of ``TABLES`` in its order (no other list of tables): the numba
+#: kernels play every table; the batched environment (``tarotsim.env``, its observations and the
+#: Python bots' batches) every table but 2, whose piles have no observation layout (R-VAR-TWO).
+KERNEL_TABLES = TABLES
+ENV_TABLES = tuple(t for t in TABLES if t != "2")
 
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")
@@ -45,6 +40,122 @@ POIGNEE_BONUS = (20, 30, 40)
 
 #: Targets by number of oudlers (R-COUNT-3), in points.
 TARGETS = (56, 51, 41, 36)
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a contract means for the deal (R-BID-1, R-CHIEN-1 to R-CHIEN-4), as data.
+
+    ``chien_shown``: the chien is shown to everyone and joins the taker's hand (R-CHIEN-1);
+    ``ecart_made``: the taker then lays an écart aside (R-CHIEN-1, R-CHIEN-2); ``chien_to``:
+    the side whose pile counts the cards set aside, the écart or the unseen chien (``"attack"``:
+    R-CHIEN-1, R-CHIEN-3; ``"defence"``: R-CHIEN-4).
+    """
+
+    name: str
+    label: str
+    multiplier: int
+    chien_shown: bool
+    ecart_made: bool
+    chien_to: str
+
+
+#: The contract table, low to high (R-BID-1): the kernels' contract code is the index here.
+CONTRACT_TABLE = (
+    Contract("prise", "Prise", 1, chien_shown=True, ecart_made=True, chien_to="attack"),
+    Contract("garde", "Garde", 2, chien_shown=True, ecart_made=True, chien_to="attack"),
+    Contract("garde_sans", "Garde sans le chien", 4, chien_shown=False, ecart_made=False, chien_to="attack"),
+    Contract("garde_contre", "Garde contre le chien", 6, chien_shown=False, ecart_made=False, chien_to="defence"),
+)
+#: The contract of each name.
+CONTRACT_OF = {c.name: c for c in CONTRACT_TABLE}
+#: Contracts low to high (R-BID-1), their multipliers and their names in full.
+CONTRACTS = tuple(c.name for c in CONTRACT_TABLE)
+MULTIPLIERS = tuple(c.multiplier for c in CONTRACT_TABLE)
+CONTRACT_LABELS = {c.name: c.label for c in CONTRACT_TABLE}
+
+# --- rules on card ids and masks (plain ints: the kernels compile these very functions) ----------
+
+#: The decisions of a deal (``Decision.kind``), in the order of docs/engine-contract.md: their one
+#: enumeration. The env kernel's and the observations' decision codes are the indices here.
+DECISION_KINDS = ("bid", "call", "ecart", "chelem", "poignee", "misere_atout", "misere_tete", "card")
+#: A bot's decisions (the policy sets' functions, the kernels' bot dispatch and decision trace): the
+#: decision kinds with the two misères as one decision, whose argument says which.
+BOT_DECISIONS = tuple(dict.fromkeys("misere" if k.startswith("misere") else k for k in DECISION_KINDS))
+#: The decisions of the play (R-PLAY-1 on): a seat's declarations at its first turn, then its cards.
+PLAY_DECISIONS = DECISION_KINDS[DECISION_KINDS.index("poignee"):]
+
+#: What a play shows (``play_shows``): the led suit of a trick, -1 before it is fixed (R-PLAY-3),
+#: a suit 0..3 (S H D C), or 4 for trumps; voids as bits, bit s for suit s and ``VOID_TRUMPS`` for
+#: the trumps; a trump ceiling, the highest trump a hand may still hold (``NO_CEILING``: no sign).
+LED_NONE = -1
+LED_TRUMPS = 4
+VOID_TRUMPS = 1 << LED_TRUMPS
+NO_CEILING = 21
+
+
+def after_play(card: int, led: int, top: int):
+    """The led suit and the highest trump of a trick after a card is played.
+
+    ``(led, top)`` of a trick once card id ``card`` is played into it: the led suit, fixed by
+    the first card that is not the Excuse (R-PLAY-3), and the highest trump in it (0: none)."""
+    if led == LED_NONE and card != EXCUSE:
+        led = LED_TRUMPS if card < SUIT_BASE else (card - SUIT_BASE) // 14
+    if card < SUIT_BASE and card > top:
+        top = card
+    return led, top
+
+
+def play_shows(card: int, led: int, top: int, voids: int, ceiling: int):
+    """What playing card id ``card`` shows of its player's hand: ``(voids, ceiling)`` updated.
+
+    The one home of these signs: the kernels compile this very function (``_kernels.steps``),
+    the facade's observations and the adapters call it on the same ids. ``led`` and ``top``: the
+    led suit and the highest trump in the trick before the card (``after_play``).
+
+    The Excuse, always allowed (R-EXC-1), and a card played before the led suit is fixed
+    (R-PLAY-3) show nothing. Not following the led suit shows a void in it (R-PLAY-4a); a card
+    that is neither of the led suit nor a trump shows no trump at all (R-PLAY-4b, R-PLAY-4c,
+    R-PLAY-4d); a trump below ``top`` shows no trump above ``top``, since overtrumping was due
+    when possible (R-PLAY-4b, R-PLAY-4c).
+    """
+    if card == EXCUSE or led == LED_NONE:
+        return voids, ceiling
+    is_trump = card < SUIT_BASE
+    if led != LED_TRUMPS:
+        if not is_trump and (card - SUIT_BASE) // 14 == led:
+            return voids, ceiling
+        voids |= 1 << led
+    if not is_trump:
+        return voids | VOID_TRUMPS, 0
+    if card < top and top < ceiling:
+        ceiling = top
+    return voids, ceiling
+
+
+def ecart_trumps_needed(n_ecart: int, n_normal: int) -> int:
+    """The number of trumps the écart must hold (R-CHIEN-2).
+
+    Trumps the écart must hold (R-CHIEN-2): trumps only when the ``n_normal`` eligible
+    non-trumps (neither trump, king nor Excuse) are fewer than the ``n_ecart`` cards to lay."""
+    return max(0, n_ecart - n_normal)
+
+
+def ecart_pick_choices(normal: int, trumps: int, trumps_needed: int, picked_t: int, picked_s: int,
+                       trumps_picked: int):
+    """The cards the next single pick of the écart may take (R-CHIEN-2), ``(trump word, suit word)``.
+
+    ``normal`` (suit word): the eligible non-trumps; ``trumps`` (trump word): the taker's T2..T20;
+    ``picked_t``, ``picked_s``: the picks so far, ``trumps_picked`` of them trumps. The eligible
+    non-trumps not picked yet, and the trumps not picked yet only while the écart still needs one
+    (``ecart_trumps_needed``: every eligible non-trump must then go, so every order of the picks
+    is legal). The one home of the rule: the kernels compile this function, the facade and the
+    Python bots' batches call it.
+    """
+    suits = normal & ~picked_s
+    if trumps_picked < trumps_needed:
+        return trumps & ~picked_t, suits
+    return 0, suits
 
 
 class RulesError(ValueError):
@@ -88,7 +199,9 @@ _FALSE = {"false", "no", "off", "0"}
 
 
 def _whole_number(value):
-    """An int from an int, a numpy integer or a decimal string; None for anything else (a bool,
+    """A whole number from what a caller gives, or None.
+
+    An int from an int, a numpy integer or a decimal string; None for anything else (a bool,
     a float such as 1.5, which is refused rather than truncated)."""
     import operator
     import re
@@ -264,3 +377,12 @@ KERNEL_N_TRICKS = np.array([N_TRICKS[t] for t in TABLES], dtype=np.int64)
 KERNEL_PILE_CARDS = np.array([PILES.get(t, 0) * PILE_DEPTH for t in TABLES], dtype=np.int64)
 KERNEL_POIGNEE_SIZES = np.array([POIGNEE_SIZES.get(t, (99, 99, 99)) for t in TABLES], dtype=np.int64)
 KERNEL_POIGNEE_BONUS = np.array((0,) + POIGNEE_BONUS, dtype=np.int64)
+
+#: The contract table as the kernels index it, by contract code (``CONTRACTS`` order, 0 prise ..
+#: 3 garde contre): the multiplier (R-BID-1), 1 when the chien is shown and an écart made
+#: (R-CHIEN-1, R-CHIEN-2), 1 when the cards set aside count for the attack (R-CHIEN-1, R-CHIEN-3;
+#: 0: the defence, R-CHIEN-4).
+KERNEL_MULTIPLIER = np.array([c.multiplier for c in CONTRACT_TABLE], dtype=np.int64)
+KERNEL_CHIEN_SHOWN = np.array([c.chien_shown for c in CONTRACT_TABLE], dtype=np.int64)
+KERNEL_ECART_MADE = np.array([c.ecart_made for c in CONTRACT_TABLE], dtype=np.int64)
+KERNEL_CHIEN_TO_ATTACK = np.array([c.chien_to == "attack" for c in CONTRACT_TABLE], dtype=np.int64)

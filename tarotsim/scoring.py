@@ -16,11 +16,10 @@ from typing import TypeGuard
 
 import numpy as np
 
-from .cards import DECK_HALF_POINTS, format_points
-from .rng import CHIEN_SIZE, HAND_SIZE
-from .rules import (CONTRACTS, MULTIPLIERS, POIGNEE_BONUS, POIGNEE_LEVELS, RV_DEFENCE_SLAM_BONUS,
-                    RV_MISERE_VALUE, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_MULTIPLIED, RV_POIGNEE_TO_WINNER,
-                    TARGETS, Rules)
+from .cards import DECK, DECK_HALF_POINTS, HALF_POINTS, JACK, PETIT, format_points
+from .rules import (CHIEN_SIZE, CONTRACT_OF, CONTRACTS, KERNEL_MULTIPLIER, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS,
+                    RV_DEFENCE_SLAM_BONUS, RV_MISERE_VALUE, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_MULTIPLIED,
+                    RV_POIGNEE_TO_WINNER, TARGETS, Rules)
 
 # Layout of the ``steps`` array filled by score_core (append only).
 (ST_TARGET_HP, ST_MADE, ST_DIFFERENCE, ST_BASE, ST_MULTIPLIER, ST_CONTRACT_TERM, ST_PAB_TERM,
@@ -86,7 +85,7 @@ def score_core(rules_vec, contract, attack_hp, oudlers, pab, poignee_attack, poi
     """
     n_seats = rules_vec[RV_N_SEATS]
     n_active = rules_vec[RV_N_ACTIVE]
-    m = MULTIPLIERS[contract]  # R-BID-1
+    m = KERNEL_MULTIPLIER[contract]  # R-BID-1 (``rules.CONTRACT_TABLE``)
     target_hp = 2 * TARGETS[oudlers]  # R-COUNT-3, in half-points
     gap = attack_hp - target_hp
     made = gap >= 0
@@ -246,7 +245,9 @@ def parse_points(text) -> int:
 
 
 def check_names(names, n_seats: int | None = None) -> list[str]:
-    """Player names, stripped and checked: none empty, no two alike once case is ignored (a player
+    """Strip and check the player names.
+
+    Player names, stripped and checked: none empty, no two alike once case is ignored (a player
     is found by name whatever the case, so ``a`` and ``A`` could not be told apart), and exactly
     ``n_seats`` of them when given."""
     names = [str(n).strip() for n in names]
@@ -300,31 +301,36 @@ def parse_misere(text: str, names) -> tuple[int, str]:
 # What a deal can hold. check_facts refuses facts that no deal has together; every bound below
 # is a necessary condition read off the rules, so no deal that can happen is refused.
 
-#: Half-points of an oudler, and of a low card, the least a card is worth (R-CARD-4, R-CARD-5).
-OUDLER_HP = 9
-LOW_HP = 1
+#: Half-points of an oudler, and of a low card, the least a card is worth (R-CARD-4, R-CARD-5;
+#: ``cards.HALF_POINTS``, the one table of card values).
+OUDLER_HP = int(HALF_POINTS[PETIT])
+LOW_HP = int(HALF_POINTS.min())
 #: The Excuse of a side that won no trick counts 4 points for it, the other side gets the
 #: missing 0.5 (R-EXC-2).
-EXCUSE_KEPT_HP = 8
+EXCUSE_KEPT_HP = OUDLER_HP - LOW_HP
 #: Half-points of the 16 kings, queens, knights and jacks, best first (R-CARD-4).
-FACE_HP = (9,) * 4 + (7,) * 4 + (5,) * 4 + (3,) * 4
+FACE_HP = tuple(sorted((c.half_points for c in DECK if c.suit is not None and c.rank >= JACK), reverse=True))
 #: Trumps (the Excuse aside) and face cards in the deck (R-CARD-1).
 N_TRUMPS = 21
 N_FACES = len(FACE_HP)
 #: Cards each active player holds, and cards of the chien (and so of the écart), per table
-#: (R-DEAL-1; table 2: 18 in hand and 18 in piles, chien 6, R-VAR-TWO).
-HAND_CARDS = {**HAND_SIZE, "2": 36}
-CHIEN_CARDS = {**CHIEN_SIZE, "2": 6}
+#: (R-DEAL-1; table 2: 18 in hand and 18 in piles, chien 6, R-VAR-TWO): one trick per card held.
+HAND_CARDS = N_TRICKS
+CHIEN_CARDS = CHIEN_SIZE
 
 
 def _least_hp(cards: int, oudlers: int) -> int:
-    """The fewest half-points in a pile of at least ``cards`` cards holding ``oudlers`` oudlers
+    """The fewest half-points of a pile (R-CARD-4).
+
+    The fewest half-points in a pile of at least ``cards`` cards holding ``oudlers`` oudlers
     (R-CARD-4): the oudlers, and low cards for the rest."""
     return oudlers * OUDLER_HP + max(0, cards - oudlers) * LOW_HP
 
 
 def _pile_without_tricks(set_aside: int, any_card: bool, oudlers: int) -> tuple[int, int] | None:
-    """Half-points ``(low, high)`` of the pile of a side that won no trick and holds ``oudlers``
+    """The half-points of the pile of a side that won no trick.
+
+    Half-points ``(low, high)`` of the pile of a side that won no trick and holds ``oudlers``
     oudlers, or None if it cannot hold that many.
 
     Such a pile is the ``set_aside`` cards the rules give it (an écart: never a king nor an
@@ -349,7 +355,9 @@ def _pile_without_tricks(set_aside: int, any_card: bool, oudlers: int) -> tuple[
 
 
 def attack_points_range(rules: Rules, contract: str, chelem: str | None, oudlers: int) -> tuple[int, int] | None:
-    """The attack's half-points a deal can give with these facts, ``(low, high)`` inclusive, or
+    """The attack's half-points a deal with these facts can give.
+
+    The attack's half-points a deal can give with these facts, ``(low, high)`` inclusive, or
     None when no deal gives the attack ``oudlers`` oudlers with this contract and chelem.
 
     - The attack won every trick (R-SLAM-2): the defence's pile is only the chien at garde contre
@@ -361,17 +369,17 @@ def attack_points_range(rules: Rules, contract: str, chelem: str | None, oudlers
       to one pile (R-COUNT-1); every card is worth 0.5 at least, an oudler 4.5 (R-CARD-4).
     """
     set_aside = CHIEN_CARDS[rules.table]
+    c = CONTRACT_OF[contract]
+    to_attack = set_aside if c.chien_to == "attack" else 0
     _, slam_side = CHELEM_OUTCOMES[chelem]
     if slam_side == 1:
-        span = _pile_without_tricks(set_aside if contract == "garde_contre" else 0, True, 3 - oudlers)
+        span = _pile_without_tricks(set_aside - to_attack, True, 3 - oudlers)
         return None if span is None else (DECK_HALF_POINTS - span[1], DECK_HALF_POINTS - span[0])
     if slam_side == -1:
-        if contract == "garde_contre":
-            return _pile_without_tricks(0, True, oudlers)
-        return _pile_without_tricks(set_aside, contract == "garde_sans", oudlers)
+        return _pile_without_tricks(to_attack, not c.ecart_made, oudlers)
     n = rules.n_active
-    attack_cards = n + (set_aside if contract != "garde_contre" else 0)
-    defence_cards = n + (set_aside if contract == "garde_contre" else 0)
+    attack_cards = n + to_attack
+    defence_cards = n + set_aside - to_attack
     low = _least_hp(attack_cards, oudlers)
     high = DECK_HALF_POINTS - _least_hp(defence_cards, 3 - oudlers)
     return (low, high) if low <= high else None
@@ -380,22 +388,23 @@ def attack_points_range(rules: Rules, contract: str, chelem: str | None, oudlers
 def _piles_reason(rules: Rules, contract: str, chelem: str | None) -> str:
     """Why :func:`attack_points_range` bounds the piles as it does, with the rules."""
     c = CHIEN_CARDS[rules.table]
+    rule = CONTRACT_OF[contract]
+    to = rule.chien_to
     _, slam_side = CHELEM_OUTCOMES[chelem]
     if slam_side == 1:
-        chien = "the chien (R-CHIEN-4) and " if contract == "garde_contre" else ""
+        chien = "the chien (R-CHIEN-4) and " if to == "defence" else ""
         return (f"the attack won every trick (R-SLAM-2), so the defence's pile holds only {chien}"
                 f"the Excuse if a defender played it, kept at 4 points (R-EXC-2)")
     if slam_side == -1:
-        aside = {"prise": f"the écart of {c} cards, never a king nor an oudler (R-CHIEN-1, R-CHIEN-2), and ",
-                 "garde": f"the écart of {c} cards, never a king nor an oudler (R-CHIEN-1, R-CHIEN-2), and ",
-                 "garde_sans": f"the chien of {c} cards (R-CHIEN-3) and ",
-                 "garde_contre": ""}[contract]
-        tail = ", the chien going to the defence (R-CHIEN-4)" if contract == "garde_contre" else ""
+        if rule.ecart_made:
+            aside = f"the écart of {c} cards, never a king nor an oudler (R-CHIEN-1, R-CHIEN-2), and "
+        else:
+            aside = f"the chien of {c} cards (R-CHIEN-3) and " if to == "attack" else ""
+        tail = ", the chien going to the defence (R-CHIEN-4)" if to == "defence" else ""
         return (f"the defence won every trick (R-SLAM-2), so the attack's pile holds only {aside}"
                 f"its Excuse if it played it, kept at 4 points (R-EXC-2){tail}")
     n = rules.n_active
-    to = "defence" if contract == "garde_contre" else "attack"
-    aside = "chien" if contract in ("garde_sans", "garde_contre") else "écart"
+    aside = "écart" if rule.ecart_made else "chien"
     attack_cards = n + (c if to == "attack" else 0)
     defence_cards = n + (c if to == "defence" else 0)
     return (f"each side won at least one trick of {n} cards (else it is a chelem, R-SLAM-2) and the {aside} "
@@ -466,7 +475,9 @@ def _misere_seats(facts: DealFacts, kind: str) -> set[int]:
 
 
 def _check_poignees(facts: DealFacts) -> None:
-    """At most one poignée per player (R-POIG-2), none by a player without trumps (misère
+    """Check the poignées of a deal's facts.
+
+    At most one poignée per player (R-POIG-2), none by a player without trumps (misère
     d'atout, R-MIS-1, R-POIG-3), and no more trumps shown than the deck holds (R-POIG-3)."""
     if not facts.poignees:
         return
@@ -495,7 +506,9 @@ def _check_poignees(facts: DealFacts) -> None:
 
 
 def _check_misere_counts(facts: DealFacts) -> None:
-    """Misères must leave room for the trumps and the face cards in the other hands and the
+    """Check that the misères leave room for the other hands' cards.
+
+    Misères must leave room for the trumps and the face cards in the other hands and the
     chien (R-MIS-1, R-DEAL-1): a hand judged "no trump" or "no face card" holds none of them."""
     if not facts.miseres:
         return

@@ -47,7 +47,9 @@ class ShardError(ValueError):
 
 
 def split_shard(text: str, start: int, deals: int) -> tuple[int, int]:
-    """``--shard K/N`` -> the deal range ``(a, b)`` of shard K (1..N) of ``deals`` deals from
+    """The deal range of one shard of a run.
+
+    ``--shard K/N`` -> the deal range ``(a, b)`` of shard K (1..N) of ``deals`` deals from
     ``start``: the N shards are consecutive, differ in size by one deal at most, and cover the
     run exactly."""
     try:
@@ -62,7 +64,9 @@ def split_shard(text: str, start: int, deals: int) -> tuple[int, int]:
 
 
 def pieces(ranges, size: int) -> list[tuple[int, int]]:
-    """``ranges`` cut into consecutive pieces of at most ``size`` deals, aligned on multiples of
+    """Cut deal ranges into aligned pieces.
+
+    ``ranges`` cut into consecutive pieces of at most ``size`` deals, aligned on multiples of
     ``size`` (so a resumed run cuts the same pieces, with the same task keys)."""
     size = max(1, int(size))
     out = []
@@ -104,12 +108,14 @@ def range_text(ranges) -> str:
 # ---------------------------------------------------------------------------------------------
 # the job: what a run is, and the totals of one of its ranges
 
-_PLAYERS: dict = {}   # per process: (table, options, bots) -> players (a user's module is imported once)
+_PLAYERS: dict = {}   # per process: (table, options, bots, check_bots) -> players (a user's module is imported once)
 
 
 @dataclass
 class Job:
-    """One run of ``command`` over deals ``start .. stop - 1``, in plain values (picklable: a
+    """One run of a command over a range of deals, in plain values.
+
+    One run of ``command`` over deals ``start .. stop - 1``, in plain values (picklable: a
     Dask worker rebuilds the rules and the bots from them).
 
     ``settings``: the command's own: ``duplicate`` (tournament); ``contracts``, ``bucket``,
@@ -135,32 +141,39 @@ class Job:
 
     @classmethod
     def of(cls, command: str, rules: Rules, seed: int, start: int, stop: int, bots: str, *, whole=None,
-           check_bots: bool = False, **settings) -> Job:
-        """The job of a command's arguments, checked (bad bots raise ``ValueError``)."""
+           check_bots: bool = False, players=None, **settings) -> Job:
+        """The job of a command's arguments, checked.
+
+        The job of a command's arguments, checked (bad bots raise ``ValueError``). ``players``:
+        the seats already parsed from ``bots`` (``tarotsim.players.parse_players``, with
+        ``check_bots``), kept for this process: the text is parsed once per process (a Dask worker
+        parses it again)."""
         job = cls(command, rules.table, rules.non_default_options(), str(bots), int(seed), int(start), int(stop),
                   settings, tuple(whole) if whole is not None else None, bool(check_bots))
+        if players is not None:
+            _PLAYERS[job._players_key()] = list(players)
         job.config()  # parses the bots: one error line now rather than on a worker
         return job
 
     def rules(self) -> Rules:
         return Rules.from_options(self.table, self.options)
 
+    def _players_key(self) -> tuple:
+        return (self.table, json.dumps(self.options, sort_keys=True), self.bots, self.check_bots)
+
     def players(self):
+        """The seats' players (``tarotsim.players.Player``), parsed once per process."""
         from .players import parse_players
 
-        key = (self.table, json.dumps(self.options, sort_keys=True), self.bots, self.check_bots)
+        key = self._players_key()
         if key not in _PLAYERS:
             _PLAYERS[key] = parse_players(self.bots, self.rules(), self.check_bots)
         return _PLAYERS[key]
 
-    def _engine_bots(self):
-        """The bots as the study takes them: the text, or the seats when a policy set plays
-        (the way ``tarotsim study bidding`` passes them)."""
-        players = self.players()
-        return [p.engine_bot for p in players] if any(p.policy is not None for p in players) else self.bots
-
     def config(self) -> dict:
-        """Everything that decides this run's totals and how its report reads (but not its deal
+        """Everything that decides this run's totals and report.
+
+        Everything that decides this run's totals and how its report reads (but not its deal
         range): two parts of one run have equal configurations."""
         from .players import players_label
 
@@ -173,7 +186,7 @@ class Job:
         if self.command == "study bidding":
             from . import study
 
-            plan = study.plan(self.rules(), self.seed, 1, bots=self._engine_bots(),
+            plan = study.plan(self.rules(), self.seed, 1, bots=self.players(),
                               contracts=self.settings.get("contracts"))
             cfg.update(contracts=list(plan.contracts), bucket=int(self.settings.get("bucket", study.DEFAULT_BUCKET)),
                        min_deals=int(self.settings.get("min_deals", study.DEFAULT_MIN_DEALS)),
@@ -193,35 +206,28 @@ class Job:
         """The integer totals of deals ``a .. b - 1`` (the command's own type, see :func:`add`)."""
         rules, players = self.rules(), self.players()
         if self.command == "simulate":
-            from . import simulate as sim
-            from .players import kernel_path
-            if kernel_path(rules, players):
-                return sim.totals(rules, self.seed, a, b, bots=[p.engine_bot for p in players], threads=threads,
-                                  progress=progress)[0]
-            from .players import Runner
-            runner, acc = Runner(rules, self.seed, players, threads), zero_simulate()
-            for x in range(a, b, 500):
-                y = min(b, x + 500)
-                acc = acc + sim.accumulate(runner.block(x, y)[0], rules)
-                if progress is not None:
-                    progress(y - x)
-            return acc
+            from .runner import Runner
+            return Runner(rules, self.seed, players, threads).totals(a, b, progress)
         if self.command == "tournament":
             from . import tournament as tour
             return tour.accumulate(rules, self.seed, a, b, players, duplicate=self.settings.get("duplicate", True),
                                    threads=threads, progress=progress)
         from . import study
-        t = study.run(rules, self.seed, b - a, start=a, bots=self._engine_bots(),
+        t = study.run(rules, self.seed, b - a, start=a, bots=self.players(),
                       contracts=self.settings.get("contracts"), threads=threads, progress=progress)
         return (t.bins, t.oudlers, t.misc)
 
     def warm_up(self) -> None:
-        """Load (or compile) the kernels this job runs, on one deal: done once per process
+        """Load or compile the kernels this job runs.
+
+        Load (or compile) the kernels this job runs, on one deal: done once per process
         before the timed work."""
         self.compute(self.start, self.start + 1)
 
     def compile_seconds(self) -> int | None:
-        """About how many seconds numba takes to compile the kernels this job runs when its cache
+        """About how long compiling this job's kernels takes, or None.
+
+        About how many seconds numba takes to compile the kernels this job runs when its cache
         lacks them (a first run, or sources changed), else None (loaded; also for Python bots,
         whose deals the kernels do not play whole)."""
         from ._builds.runs import first_kernel
@@ -232,15 +238,13 @@ class Job:
         players = self.players()
         if not all(p.fast for p in players):
             return None
-        kinds = sim.bot_arrays(self.rules(), [p.engine_bot for p in players])[0]
+        rules = self.rules()
+        kinds, params = sim.bot_arrays(rules, [p.engine_bot for p in players])
+        # at table 2 pimc:bid_search decides as the heuristic, in the pimc build
         kernel, seconds = first_kernel(kinds, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
-                                                                                                  "study"))
+                                                                                                  "study"),
+                                       None if rules.table == "2" else params)
         return None if is_cached([kernel]) else seconds
-
-
-def zero_simulate() -> np.ndarray:
-    from ._kernels import layout as L
-    return np.zeros(L.ACC_LEN, dtype=np.int64)
 
 
 def add(command: str, x, y):
@@ -301,7 +305,9 @@ def _deals_counted(command: str, t) -> int | None:
 
 @dataclass
 class Saved:
-    """A run's totals over the deal ranges ``done`` of its whole range ``run``, with its
+    """A run's totals so far, with its configuration.
+
+    A run's totals over the deal ranges ``done`` of its whole range ``run``, with its
     configuration (:meth:`Job.config`), the seconds spent and the threads (or Dask worker
     threads) it ran on."""
 
@@ -394,7 +400,9 @@ def loads(text: str, name: str = "saved run") -> Saved:
 
 
 def load(path: str) -> Saved:
-    """:func:`loads` of the file ``path`` (an unreadable file, one too large to be a saved run or
+    """Load a saved run from a file.
+
+    :func:`loads` of the file ``path`` (an unreadable file, one too large to be a saved run or
     not UTF-8 is a :class:`ShardError`)."""
     try:
         text = json_input.read_text(path, "a tarotsim saved run")
@@ -459,7 +467,9 @@ def merge(parts: list[tuple[str, Saved]]) -> Saved:
 # running, with a checkpoint
 
 def resume(job: Job, path: str) -> Saved:
-    """The run recorded in checkpoint ``path`` (an empty :class:`Saved` when the file does not
+    """The run recorded in a checkpoint.
+
+    The run recorded in checkpoint ``path`` (an empty :class:`Saved` when the file does not
     exist or is empty); refused when the file holds another run or is no saved run."""
     if not os.path.exists(path) or (os.path.isfile(path) and os.path.getsize(path) == 0):
         return Saved.empty(job)
@@ -536,7 +546,9 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
 
 
 def warm_up(job: Job, log=None) -> float:
-    """Load the kernels ``job`` runs from numba's cache, or compile them: then ``log`` is told
+    """Load or compile the kernels a job runs, and return the seconds spent.
+
+    Load the kernels ``job`` runs from numba's cache, or compile them: then ``log`` is told
     first, with about how long it takes (``tarotsim._builds.runs.COMPILE_SECONDS``), and the seconds spent
     are returned (0 when loaded: the time of a report is the deals' alone)."""
     about = job.compile_seconds()
@@ -566,7 +578,9 @@ def checkpoint_kept(path: str, saved: Saved) -> str:
 # reports
 
 def report(saved: Saved):
-    """What a single run over ``saved``'s deals prints, built by the same functions: a
+    """The report of a single run over the saved deals.
+
+    What a single run over ``saved``'s deals prints, built by the same functions: a
     :class:`tarotsim.simulate.Summary` (simulate), a :class:`tarotsim.tournament.TournamentResult`
     (tournament) or the :func:`tarotsim.study.report` dict (study bidding). The deals must be one
     range (:func:`merge` checks it)."""

@@ -160,7 +160,9 @@ def _read_bytes(source, name: str):
 
 
 def decode_sheet(data: bytes, name: str = "<sheet>") -> str:
-    """The text of a sheet file: UTF-16 if it starts with its BOM, else the first of
+    """Decode the text of a sheet file.
+
+    The text of a sheet file: UTF-16 if it starts with its BOM, else the first of
     :data:`ENCODINGS` that decodes it. A NUL character is refused (not a text file)."""
     if isinstance(data, str):
         text = data
@@ -207,14 +209,18 @@ def _records(text: str, name: str):
 
 
 def read_sheet_bytes(source) -> tuple[bytes, str]:
-    """A sheet's bytes and its name for messages, read once (a path, ``-`` for standard input, or
+    """Read a sheet's bytes and its name for messages.
+
+    A sheet's bytes and its name for messages, read once (a path, ``-`` for standard input, or
     an open file), so that :func:`players_in_header` and :func:`read_sheet` can both read them."""
     name = _source_name(source)
     return _read_bytes(source, name), name
 
 
 def players_in_header(source, *, name: str | None = None) -> list[str] | None:
-    """The players a sheet names by its written-score columns (``Emma``, ``Emma total``), in the
+    """The players a sheet's header names, or None.
+
+    The players a sheet names by its written-score columns (``Emma``, ``Emma total``), in the
     order of the header and as spelled there, or None when every column is a fact column.
 
     So a sheet that carries the players' scores needs no ``--players``: its header already names
@@ -238,7 +244,9 @@ def players_in_header(source, *, name: str | None = None) -> list[str] | None:
 
 
 def table_of(names: list[str] | None, found_in_header: bool = False) -> str:
-    """The table a sheet is scored at when none is given: 3, 4 or 5 from its players (default
+    """The table of a sheet scored without one given.
+
+    The table a sheet is scored at when none is given: 3, 4 or 5 from its players (default
     4). Two players are refused (:class:`SheetError`): table 2 is a variant (R-VAR-TWO), and two
     players found in the header are more likely a sheet that writes two players' scores only."""
     n = len(names) if names else 4
@@ -426,7 +434,9 @@ def _written_columns(header, names, name: str) -> dict[str, list[str]]:
 
 
 def _written(row: dict, num: int, columns: list[str], name: str) -> tuple | None:
-    """The numbers written in ``columns`` (one per seat), or None when the row leaves them all
+    """The scores written in a row's columns, or None.
+
+    The numbers written in ``columns`` (one per seat), or None when the row leaves them all
     empty; an empty cell among filled ones is refused (a deal's check needs every score)."""
     cells = [row.get(col, "") for col in columns]
     if not any(cells):

@@ -22,40 +22,38 @@ have nobody to take and are counted as thrown in (``all_passed``); :func:`record
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .cards import DECK, cards_of
 from .parallel import available_cores, run_chunks
+from .players import baseline_note
 from .rng import check_count, check_index, check_seed, check_stop
-from .rules import CONTRACTS, PILE_DEPTH, POIGNEE_LEVELS, Rules
+from .rules import CONTRACTS, KERNEL_TABLES, PILE_DEPTH, POIGNEE_LEVELS, Rules
 from .engine import BotRaisedError
 from ._kernels import layout as L
 from ._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
-if TYPE_CHECKING:  # not at run time: importing it compiles the policy defaults (``_is_policy_set``)
-    from bots.policy import PolicySet
-
 FACTS_DTYPE = L.FACTS_DTYPE
-BOT_KINDS = dict(L.BOT_KINDS)
+BOT_KINDS = L.BOT_KINDS  # the kernels' bot codes (one table: bots.REGISTRY's codes are these)
 N_BOT_PARAMS = L.N_BOT_PARAMS
 OUTCOMES = L.OUTCOMES
 CHELEM_NAMES = L.CHELEM_NAMES
 RECORD_FORMAT = "tarotsim-deal/1"
 #: Deals per kernel call; small enough to spread over threads, big enough to hide the call cost.
 DEFAULT_CHUNK = 1 << 16
-SIMULATED_TABLES = ("3", "4", "5", "5d", "2")
+SIMULATED_TABLES = KERNEL_TABLES
 
 
 # ---------------------------------------------------------------------------------------------
 # arguments
 
 def _rules(rules, any_table: bool = False) -> Rules:
-    """The rules, checked for the kernels (``any_table``: for the summaries of facts of any
+    """Check the rules for the kernels.
+
+    The rules, checked for the kernels (``any_table``: for the summaries of facts of any
     table, whichever engine played them)."""
     if isinstance(rules, Rules):
         r = rules
@@ -67,7 +65,9 @@ def _rules(rules, any_table: bool = False) -> Rules:
 
 
 def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels
+    """The seats' bot kinds and parameters for the kernels.
+
+    ``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS])`` for the kernels
     (:func:`bot_setup` without the policy tuple).
     """
     kinds, params, _ = bot_setup(rules, bots)
@@ -77,13 +77,14 @@ def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
 def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tuple | None]:
     """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS], policy tuple or None)`` for the kernels.
 
-    ``bots``: a ``--bots`` text (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``,
-    :func:`bots.parse_bots`), or one entry per seat (or one ``(name, params)`` for all): a name
-    (its default parameters), ``"name:param=value,..."``, or ``(name, params)`` with ``params`` a
-    vector (a shorter one is completed with the defaults) or a ``{name: value}`` mapping, or a
-    user's :class:`bots.policy.PolicySet` (its seat's decisions call its functions: the policy
-    tuple, ``bots.policy.policy_tuple``). Unknown bots, unknown parameters and wrong types raise
-    :class:`bots.BotError` (a ``ValueError``).
+    ``bots``: anything :func:`tarotsim.players.seats` takes: a ``--bots`` text
+    (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``), the seats' players
+    (``tarotsim.players.Player``, as ``parse_players`` gives them: not parsed again), or one entry
+    per seat (or one for all): a name (its default parameters), ``"name:param=value,..."``,
+    ``(name, params)`` with ``params`` a vector (a shorter one is completed with the defaults) or
+    a ``{name: value}`` mapping, or a user's :class:`bots.policy.PolicySet` (its seat's
+    decisions call its functions: the policy tuple, ``bots.policy.policy_tuple``). Unknown bots,
+    unknown parameters and wrong types raise :class:`bots.BotError` (a ``ValueError``).
     """
     kinds, params, policies = _seats(rules, bots)
     if all(p is None for p in policies):
@@ -92,49 +93,37 @@ def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tupl
     return kinds, params, policy_tuple(policies)
 
 
-def _is_policy_set(b) -> bool:
-    """``b`` is a ``bots.policy.PolicySet``. Asked without importing ``bots.policy``: no policy set
-    exists before it is loaded, and loading it compiles the policy defaults (about 0.8 s of a
-    cold start that the registered bots do not need)."""
-    mod = sys.modules.get("bots.policy")
-    return mod is not None and isinstance(b, mod.PolicySet)
-
-
 def _seats(rules: Rules, bots):
     """:func:`bot_setup` with the policy sets as a list (None for the registered bots)."""
-    from bots import BotError, get_spec, parse_bots
+    from bots import BotError
 
-    n = rules.n_seats
-    if isinstance(bots, str):
-        bots = parse_bots(bots, n)
-    elif isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str) and not isinstance(bots[1], str):
-        bots = [bots] * n
-    elif _is_policy_set(bots):
-        bots = [bots] * n
-    bots = list(bots)
-    if len(bots) != n:
-        raise BotError(f"{len(bots)} bots for a table of {n} seats: give one bot for every seat or {n}")
-    kinds = np.zeros(n, dtype=np.int64)
-    params = np.zeros((n, N_BOT_PARAMS), dtype=np.float64)
-    policies: list[PolicySet | None] = [None] * n
-    for seat, b in enumerate(bots):
-        if _is_policy_set(b):
-            kinds[seat] = L.BOT_USER
-            params[seat] = b.vector()
-            policies[seat] = b
-            continue
-        if isinstance(b, str) and ":" in b:
-            b = parse_bots(b, 1)[0]  # one seat's "name:param=value,..."
-        name, p = (b, None) if isinstance(b, str) else (b[0], b[1])
-        spec = get_spec(name)
-        kinds[seat] = spec.code
-        params[seat] = spec.row(p, f" at seat {seat}")
-    return kinds, params, policies
+    from .players import seats
+
+    players = seats(rules, bots)
+    kinds = np.zeros(len(players), dtype=np.int64)
+    params = np.zeros((len(players), N_BOT_PARAMS), dtype=np.float64)
+    for seat, p in enumerate(players):
+        code = p.code
+        if code is None:
+            raise BotError(f"seat {seat} plays a Python bot ({p.label}): the kernels play registered bots and "
+                           f"policy sets")
+        kinds[seat] = code
+        params[seat] = p.row()
+    return kinds, params, [p.policy for p in players]
 
 
 def _bots_label(bots) -> str:
+    """How a summary names its bots.
+
+    How a summary names its bots, from what the caller gave (the seats' players: their labels,
+    a policy set by its name)."""
     if isinstance(bots, str):
         return bots
+    from .players import Player
+
+    if isinstance(bots, list) and bots and all(isinstance(b, Player) for b in bots):
+        labels = [b.policy.name if b.policy is not None else b.label for b in bots]
+        return labels[0] if len(set(labels)) == 1 else ",".join(labels)
     if isinstance(bots, tuple) and len(bots) == 2 and isinstance(bots[0], str) and not isinstance(bots[1], str):
         return bots[0]
     if hasattr(bots, "functions"):  # one PolicySet for every seat
@@ -143,7 +132,9 @@ def _bots_label(bots) -> str:
 
 
 class PolicyRaisedError(BotRaisedError):
-    """A policy set raised inside the kernels in deal ``(seed, index)``, and the slow path played
+    """A policy set raised inside the kernels, and the slow path played the deal through.
+
+    A policy set raised inside the kernels in deal ``(seed, index)``, and the slow path played
     that deal through: the kernels' exception, in one line."""
 
     def __init__(self, error: BaseException, seed: int, index: int):
@@ -154,7 +145,9 @@ class PolicyRaisedError(BotRaisedError):
 
 
 def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException | None = None) -> Exception:
-    """The error of deal ``index`` in which a policy set chose what the rules forbid, or raised
+    """The error of a deal in which a policy set broke a rule or raised.
+
+    The error of deal ``index`` in which a policy set chose what the rules forbid, or raised
     (``raised``: the exception the kernels passed on): :func:`slow_path_error`, whose message
     names the bot, the seat, the deal ``(seed, index)``, the decision and the rule; a line from
     the kernels' own exception when the slow path plays the deal through."""
@@ -169,7 +162,9 @@ def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException 
 
 
 def slow_path_error(rules, seed, index: int, bots, forced=None) -> Exception | None:
-    """Deal ``index`` played again on the slow path, every seat's bot through its adapter: the
+    """Play a deal again on the slow path and return the error it stops with, or None.
+
+    Deal ``index`` played again on the slow path, every seat's bot through its adapter: the
     :class:`~tarotsim.engine.IllegalPlayError` or :class:`~tarotsim.engine.BotRaisedError` it
     stops with (naming the bot, the seat, the deal, the decision and the rule), or None."""
     from .adapters import FastBotAdapter, PolicyAdapter
@@ -189,7 +184,9 @@ def slow_path_error(rules, seed, index: int, bots, forced=None) -> Exception | N
 
 
 def _first_raising(a: int, b: int, play) -> tuple[int, BaseException]:
-    """The first deal of ``a .. b - 1`` whose play raises, and its exception: ``play(x, y)`` plays
+    """Find the first deal of a range whose play raises, by halving.
+
+    The first deal of ``a .. b - 1`` whose play raises, and its exception: ``play(x, y)`` plays
     deals ``x .. y - 1`` on the kernels and raises for ``a .. b - 1``. Deals are independent, so
     halving finds it in about ``b - a`` deals played."""
     while b - a > 1:
@@ -240,7 +237,9 @@ def _indices(indices) -> list[int]:
 
 
 def _kernel_args(rules, seed, start, stop, count, bots, forced):
-    """Check a run's arguments and turn them into the kernels' ``(rules, start, stop, rules
+    """Check a run's arguments and turn them into the kernels' arguments.
+
+    Check a run's arguments and turn them into the kernels' ``(rules, start, stop, rules
     vector, bot kinds, bot params, forced seat, forced contract, seed)``."""
     r = _rules(rules)
     if stop is None:
@@ -254,7 +253,9 @@ def _kernel_args(rules, seed, start, stop, count, bots, forced):
 
 
 def default_threads() -> int:
-    """The default number of worker threads everywhere: every core this process may use
+    """The default number of worker threads.
+
+    The default number of worker threads everywhere: every core this process may use
     (:func:`tarotsim.parallel.available_cores`). Results never depend on the number of threads."""
     return available_cores()
 
@@ -296,7 +297,9 @@ def facts(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=
 
 
 def _raise_first(r: Rules, seed, bots, forced, outcomes: np.ndarray, indices: np.ndarray, raising) -> None:
-    """Stop the run at its first deal in which a policy set broke a rule (``outcomes`` and
+    """Stop the run at its first deal in which a policy set broke a rule or raised.
+
+    Stop the run at its first deal in which a policy set broke a rule (``outcomes`` and
     ``indices`` of the deals played, ``bot_error`` marked) or raised (``raising``: the first such
     deal and its exception, or None), with the slow path's one line (:func:`bot_error`)."""
     bad = np.flatnonzero(outcomes == L.OUTCOME_BOT_ERROR)
@@ -360,7 +363,9 @@ def _pyarrow():
 
 
 def facts_schema(rules):
-    """The Arrow schema of the facts table: the columns of :func:`facts_csv_header`, typed (a seat
+    """The Arrow schema of the facts table.
+
+    The Arrow schema of the facts table: the columns of :func:`facts_csv_header`, typed (a seat
     or a count a small integer, a name a string, ``attack_points`` a float of whole or half
     points, ``made`` and ``slam_announced`` booleans); what a deal does not have is null where
     the CSV cell is empty."""
@@ -375,7 +380,9 @@ def facts_schema(rules):
 
 
 def facts_arrow(f: np.ndarray, rules, seed):
-    """The facts table of a facts array as a ``pyarrow.Table`` (:func:`facts_schema`): the same
+    """The facts table of a facts array as a ``pyarrow.Table``.
+
+    The facts table of a facts array as a ``pyarrow.Table`` (:func:`facts_schema`): the same
     columns and values as the CSV rows of :func:`facts_csv_rows`, built column by column (each
     copied once out of the structured array, which Arrow cannot share; names through small
     dictionaries, never one Python string per deal)."""
@@ -421,7 +428,9 @@ def facts_arrow(f: np.ndarray, rules, seed):
 
 
 def facts_pandas(f: np.ndarray, rules, seed):
-    """The facts table as a pandas DataFrame whose columns are the Arrow arrays of
+    """The facts table as a pandas DataFrame.
+
+    The facts table as a pandas DataFrame whose columns are the Arrow arrays of
     :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``)."""
     import pandas as pd
 
@@ -429,7 +438,9 @@ def facts_pandas(f: np.ndarray, rules, seed):
 
 
 def facts_polars(f: np.ndarray, rules, seed):
-    """The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
+    """The facts table as a polars DataFrame.
+
+    The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
     copy; extra ``dataframe``)."""
     import polars as pl
 
@@ -437,7 +448,9 @@ def facts_polars(f: np.ndarray, rules, seed):
 
 
 class ParquetFacts:
-    """Facts written block by block as one Parquet file (one row group per block) into a binary
+    """Facts written block by block as one Parquet file.
+
+    Facts written block by block as one Parquet file (one row group per block) into a binary
     stream, such as an output of :func:`tarotsim.outputs.open_outputs`; :meth:`close` finishes it."""
 
     def __init__(self, stream, rules, seed):
@@ -458,6 +471,30 @@ class ParquetFacts:
 
         with contextlib.suppress(Exception):
             self.writer.close()
+
+
+class CsvFacts:
+    """Facts written block by block as CSV rows.
+
+    Facts written block by block as CSV rows, with names (:func:`facts_csv_header`, then
+    :func:`facts_csv_rows`), into a text stream; the header is written at once. The twin of
+    :class:`ParquetFacts` (:meth:`close`, :meth:`abandon` have nothing to finish)."""
+
+    def __init__(self, stream, rules, seed):
+        import csv
+
+        self.rules, self.seed = _rules(rules, any_table=True), int(seed)
+        self.writer = csv.writer(stream)
+        self.writer.writerow(facts_csv_header(self.rules))
+
+    def write(self, f: np.ndarray) -> None:
+        self.writer.writerows(facts_csv_rows(f, self.rules, self.seed))
+
+    def close(self) -> None:
+        pass
+
+    def abandon(self) -> None:
+        pass
 
 
 # ---------------------------------------------------------------------------------------------
@@ -499,7 +536,9 @@ class Summary:
 
 
 def compile_text(seconds: float) -> str:
-    """How a report's header tells the time numba spent compiling the kernels before the run
+    """The report header's note of the time numba spent compiling.
+
+    How a report's header tells the time numba spent compiling the kernels before the run
     (a cold cache): nothing when it loaded them."""
     return f" (and {seconds:.1f} s compiling the kernels first, once)" if seconds > 0 else ""
 
@@ -530,9 +569,47 @@ def _summary_from_acc(acc: np.ndarray | list[int], r: Rules, **meta) -> Summary:
     return sm
 
 
+def _fmt_rate(x) -> str:
+    return "-" if x is None else f"{100 * x:5.1f}%"
+
+
+def format_summary(sm: Summary, n_seats: int) -> str:
+    """Format the summary of a simulation as a short readable report.
+
+    The summary of a simulation as a short readable report (what ``tarotsim simulate`` and
+    ``tarotsim merge`` print; ``n_seats``: the table's seats)."""
+    out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
+           f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
+           f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s"
+           f"{compile_text(sm.compile_s)}", ""]
+    pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")
+    out.append(f"played      {sm.played:>12,}  {pct(sm.played)}")
+    out.append(f"thrown in   {sm.thrown_in:>12,}  {pct(sm.thrown_in)}   (all passed, R-BID-3)")
+    out.append(f"annulled    {sm.annulled:>12,}  {pct(sm.annulled)}   (petit sec, R-DEAL-4)")
+    out.append("")
+    out.append(f"{'contract':<14}{'taken':>12}{'share':>8}{'made':>8}{'mean points':>13}")
+    for c in CONTRACTS:
+        mp = sm.mean_attack_points[c]
+        out.append(f"{c:<14}{sm.taken[c]:>12,}{pct(sm.taken[c]):>8}{_fmt_rate(sm.made_rate[c]):>8}"
+                   f"{('-' if mp is None else f'{mp:.1f}'):>13}")
+    out.append("")
+    out.append(f"petit au bout: attack {sm.petit_au_bout['attack']:,}, defence {sm.petit_au_bout['defence']:,}")
+    chel = ", ".join(f"{k} {v:,}" for k, v in sm.chelems.items() if v) or "none"
+    out.append(f"chelems: {chel}")
+    out.append(f"deals with a poignée: {sm.deals_with_poignee:,}" + (f" · misères: {sm.miseres:,}" if sm.miseres else ""))
+    if sm.table == "5":
+        out.append(f"taker alone (called card his own or in the chien): {sm.taker_alone:,}")
+    out.append("mean score per seat: " + ", ".join(f"{s}: {m:+.2f}" for s, m in enumerate(sm.mean_score[:n_seats])))
+    if sm.mean_taker_score is not None:
+        out.append(f"mean score of the taker: {sm.mean_taker_score:+.2f}")
+    return "\n".join(out)
+
+
 def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
               chunk_size=DEFAULT_CHUNK, progress=None) -> Summary:
-    """Summary of deals ``start .. stop - 1`` in fixed-size chunks: memory does not grow with
+    """Summarise deals ``start .. stop - 1`` in fixed-size chunks.
+
+    Summary of deals ``start .. stop - 1`` in fixed-size chunks: memory does not grow with
     the number of deals. Integer sums, so the result is the same for any threads / chunk size.
 
     ``progress``: called with the number of deals just finished after every chunk (under a
@@ -551,7 +628,9 @@ def aggregate(rules, seed, start=0, stop=None, *, count=None, bots="random", for
 
 def totals(rules, seed, start=0, stop=None, *, count=None, bots="random", forced=None, threads=1,
            chunk_size=DEFAULT_CHUNK, progress=None) -> tuple[np.ndarray, float, tuple[int, int, int, int]]:
-    """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of deals ``start .. stop - 1`` as
+    """The integer totals of a range of deals, as :func:`aggregate` sums them.
+
+    The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of deals ``start .. stop - 1`` as
     :func:`aggregate` sums them, with the seconds spent and ``(start, stop, threads, chunk_size)``
     as checked. Totals of disjoint ranges add up to the totals of their union."""
     r, start, stop, rv, kinds, params, pol, fs, fc, s = _kernel_args(rules, seed, start, stop, count, bots, forced)
@@ -600,7 +679,9 @@ def summary_from_totals(acc: np.ndarray, rules, seed, start, stop, bots="random"
 
 
 def accumulate(f: np.ndarray, rules) -> np.ndarray:
-    """The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of a facts array; totals of
+    """The integer totals of a facts array.
+
+    The integer totals (int64[ACC_LEN], ``layout.ACC_*``) of a facts array; totals of
     consecutive arrays add up, so a long run can be summarised chunk by chunk."""
     r = _rules(rules, any_table=True)
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
@@ -753,7 +834,9 @@ def _with_piles(rec: dict, log: list[int]) -> dict:
 
 
 def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
-    """Full DESIGN §6 records of deals ``indices`` of ``seed`` (the kernel's play, decision for
+    """The full DESIGN §6 records of some deals of a seed.
+
+    Full DESIGN §6 records of deals ``indices`` of ``seed`` (the kernel's play, decision for
     decision; with random bots the same as ``tarotsim.reference.play_deal``)."""
     r = _rules(rules)
     indices = _indices(indices)
@@ -765,8 +848,7 @@ def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
     return [record_from_log(r, seed, lg) for lg in logs(r, seed, indices, bots, forced)]
 
 
-__all__ = ["BOT_KINDS", "CHELEM_NAMES", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES", "ParquetFacts",
-           "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts", "facts_arrow",
-           "facts_pandas", "facts_polars", "facts_schema", "logs", "slow_path_error",
-           "record_from_log", "records",
-           "summarize", "summary_from_totals", "totals"]
+__all__ = ["BOT_KINDS", "CHELEM_NAMES", "CsvFacts", "DEFAULT_CHUNK", "FACTS_DTYPE", "N_BOT_PARAMS", "OUTCOMES",
+           "ParquetFacts", "Summary", "accumulate", "aggregate", "bot_arrays", "bot_error", "bot_setup", "facts",
+           "facts_arrow", "facts_pandas", "facts_polars", "facts_schema", "format_summary", "logs", "record_from_log",
+           "records", "slow_path_error", "summarize", "summary_from_totals", "totals"]

@@ -1,4 +1,6 @@
-"""The slow path: Python bots (``module:Class``) playing through the :class:`~tarotsim.engine.Game`
+"""The slow path: Python bots playing through the :class:`~tarotsim.engine.Game` facade.
+
+The slow path: Python bots (``module:Class``) playing through the :class:`~tarotsim.engine.Game`
 facade, one decision at a time, with the same facts rows and records as the fast path.
 
 A user's bot is any class with ``choose(view, legal, rng)`` (see :mod:`tarotsim.engine`); it is
@@ -29,7 +31,9 @@ class BotLoadError(ValueError):
 
 
 def bot_label(bot) -> str:
-    """How a Python bot is named in messages: its ``name`` and, when that differs, its class (not
+    """How a Python bot is named in messages.
+
+    How a Python bot is named in messages: its ``name`` and, when that differs, its class (not
     for the library's adapters of the fast bots: a policy set is named by its name alone)."""
     cls = type(bot)
     where = f"{cls.__module__}:{cls.__qualname__}"
@@ -40,7 +44,9 @@ def bot_label(bot) -> str:
 
 
 class _Guarded:
-    """A seat's bot whose exceptions in ``choose`` become :class:`BotRaisedError` (an illegal
+    """A seat's bot whose exceptions become :class:`BotRaisedError`.
+
+    A seat's bot whose exceptions in ``choose`` become :class:`BotRaisedError` (an illegal
     answer still reaches the :class:`~tarotsim.engine.Game`, which names the rule)."""
 
     __slots__ = ("bot", "name", "seed", "index", "answer")
@@ -61,13 +67,17 @@ class _Guarded:
 
 
 def is_python_bot(text: str) -> bool:
-    """``pkg.module:Class`` names a user's Python bot (a registered bot with parameters is
+    """Whether a ``--bots`` text names a user's Python bot.
+
+    ``pkg.module:Class`` names a user's Python bot (a registered bot with parameters is
     ``name:param=value``, which has an ``=``)."""
     return bool(PYTHON_BOT.match(text.strip()))
 
 
 def load_user_bot(text: str):
-    """``module:NAME``: a policy set (``bots.policy.PolicySet``, fast path) as it is, or a class
+    """Load a user's bot from ``module:NAME``.
+
+    ``module:NAME``: a policy set (``bots.policy.PolicySet``, fast path) as it is, or a class
     built without arguments into a Python bot (slow path), which must have a ``choose`` method."""
     module_name, _, class_name = text.strip().partition(":")
     if os.getcwd() not in sys.path and "" not in sys.path:  # a user's module in the current folder

@@ -1,4 +1,6 @@
-"""Small statistics shared by the tournament and the studies: Student's t quantile and the mean
+"""Small statistics shared by the tournament and the studies (no scipy).
+
+Small statistics shared by the tournament and the studies: Student's t quantile and the mean
 with its confidence interval from running sums (no scipy).
 
 The interval of a mean of ``n`` independent values is ``mean ± t(1 - a/2, n - 1) · sd / √n``
@@ -51,7 +53,9 @@ def _cornish_fisher(z: float, df: float) -> float:
 
 
 def t_quantile(p: float, df) -> float:
-    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (a whole number >= 1, or
+    """A quantile of Student's t distribution.
+
+    The ``p`` quantile of Student's t with ``df`` degrees of freedom (a whole number >= 1, or
     ``math.inf`` for the normal distribution)."""
     if not 0 < p < 1:
         raise ValueError(f"a quantile needs 0 < p < 1, not {p}")
@@ -85,13 +89,17 @@ def t_quantile(p: float, df) -> float:
 
 
 def t_critical(n: int, level: float = 0.95) -> float:
-    """The two-sided ``level`` critical value for a mean of ``n >= 2`` values (``n - 1`` degrees
+    """The two-sided critical value of Student's t for a mean of ``n`` values.
+
+    The two-sided ``level`` critical value for a mean of ``n >= 2`` values (``n - 1`` degrees
     of freedom)."""
     return t_quantile((1 + level) / 2, n - 1)
 
 
 def mean_sd(n: int, s: float, s2: float) -> tuple[float, float]:
-    """``(mean, sample standard deviation)`` of ``n`` values from their sum ``s`` and sum of
+    """The mean and sample standard deviation from running sums.
+
+    ``(mean, sample standard deviation)`` of ``n`` values from their sum ``s`` and sum of
     squares ``s2`` (nan where undefined: no value, or one value for the deviation)."""
     if n <= 0:
         return math.nan, math.nan
@@ -102,7 +110,9 @@ def mean_sd(n: int, s: float, s2: float) -> tuple[float, float]:
 
 
 def mean_ci(n: int, s: float, s2: float, level: float = 0.95) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the mean of ``n`` values and its Student t ``level`` interval, from
+    """The mean and its Student t interval from running sums.
+
+    ``(mean, low, high)``: the mean of ``n`` values and its Student t ``level`` interval, from
     their sum and sum of squares. With fewer than two values there is no interval (nan)."""
     m, sd = mean_sd(n, s, s2)
     if n < 2:

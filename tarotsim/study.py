@@ -125,7 +125,9 @@ def _n_heuristic_params() -> int:
 
 
 def table_shift(table: str, row=None) -> float:
-    """What ``heuristic_bid`` adds to every threshold at this table (``row``: a heuristic
+    """The shift ``heuristic_bid`` adds to every threshold at this table.
+
+    What ``heuristic_bid`` adds to every threshold at this table (``row``: a heuristic
     parameter vector, default the heuristic defaults); 0 at table 2, which has thresholds of its
     own (:func:`table_thresholds`)."""
     from bots.heuristic import H_SHIFT3, H_SHIFT5
@@ -135,7 +137,9 @@ def table_shift(table: str, row=None) -> float:
 
 
 def table_thresholds(table: str, row=None) -> dict:
-    """``{contract: threshold}`` as ``heuristic_bid`` compares them at this table (``row``: a
+    """The bidding thresholds as ``heuristic_bid`` compares them at this table.
+
+    ``{contract: threshold}`` as ``heuristic_bid`` compares them at this table (``row``: a
     heuristic parameter vector, default the heuristic defaults): ``prise2`` .. ``garde_contre2``
     at table 2, elsewhere ``prise`` .. ``garde_contre`` plus the table shift."""
     from bots.heuristic import H_PRISE, H_PRISE2
@@ -153,6 +157,10 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     deals = stop - start
     names = parse_contracts(contracts)
     kinds, params, pol = sim.bot_setup(r, bots)
+    from ._builds.runs import bid_searching
+    if bid_searching(kinds, params, r.to_vector()):
+        raise ValueError("the bidding study forces each contract on the studied seat and plays it with the pimc "
+                         "build: pimc:bid_search=1 is not studied here (study one hand with --hand, or use pimc)")
     default = _heuristic_defaults()
     # pimc counts and bids as the heuristic does, with its own thresholds (its first parameters)
     counts = (L.BOT_HEURISTIC, L.BOT_PIMC)
@@ -202,7 +210,9 @@ class StudyTotals:
 
 def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, threads=1, chunk_size=DEFAULT_CHUNK,
         progress=None) -> StudyTotals:
-    """Study deals ``start .. start + deals - 1`` (see the module docstring) on ``threads``
+    """Run the bidding study over a range of deals.
+
+    Study deals ``start .. start + deals - 1`` (see the module docstring) on ``threads``
     threads; ``progress`` is called with the number of deals of every finished chunk."""
     p = plan(rules, seed, deals, start=start, bots=bots, contracts=contracts)
     threads = max(1, int(threads))
@@ -251,7 +261,9 @@ def studied_seat(rules: Rules, index: int) -> int:
 
 
 def _raise_bot_error(p: Plan, bots, bads: list[np.ndarray], raising) -> None:
-    """Stop the study at its first deal in which a policy set chose what the rules forbid (the
+    """Stop the study at its first deal in which a policy set broke a rule or raised.
+
+    Stop the study at its first deal in which a policy set chose what the rules forbid (the
     workers' ``bad`` arrays) or raised (``raising``: the first such deal and its exception, or
     None). The deal is played again on the slow path with each studied contract forced, whose
     error names the bot, the seat, the deal, the decision and the rule, as ``simulate`` and
@@ -273,7 +285,9 @@ def _raise_bot_error(p: Plan, bots, bads: list[np.ndarray], raising) -> None:
 
 
 def _slow_players(rules: Rules, bots) -> list:
-    """The seats' bots on the slow path: each registered bot through its adapter, a policy set
+    """The seats' bots on the slow path.
+
+    The seats' bots on the slow path: each registered bot through its adapter, a policy set
     through its own (the same decisions as in the kernels)."""
     from .adapters import FastBotAdapter, PolicyAdapter
 
@@ -284,7 +298,9 @@ def _slow_players(rules: Rules, bots) -> list:
 
 
 def _study_slow(p: Plan, players: list, a: int, b: int, mask: np.ndarray, acc) -> None:
-    """Deals ``a .. b - 1`` as ``tarotsim._builds.study.run_study`` studies them, played by the reference
+    """Study a range of deals on the reference engine.
+
+    Deals ``a .. b - 1`` as ``tarotsim._builds.study.run_study`` studies them, played by the reference
     engine (the kernels' twin at table 2, R-VAR-TWO, that the tests compare them with): the first
     to speak forced as taker at each studied contract. His counted hand is the cards he sees as his
     when he bids: his hand and his face-up pile tops."""
@@ -330,7 +346,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def _se(n: int, mean: float, high: float) -> float:
-    """The standard error behind a Student t 95% interval ``[., high]`` of ``n`` values (nan when
+    """The standard error behind a Student t 95% interval.
+
+    The standard error behind a Student t 95% interval ``[., high]`` of ``n`` values (nan when
     there is no interval)."""
     if n < 2 or not math.isfinite(high):
         return math.nan
@@ -674,7 +692,9 @@ def to_json(d: dict) -> str:
 
 
 def calibration(d: dict, shift: float) -> dict:
-    """The calibration file's content: the four thresholds as the heuristic bot's base parameters
+    """The calibration file's content.
+
+    The calibration file's content: the four thresholds as the heuristic bot's base parameters
     (the measured threshold minus the default table shift ``shift``), with their uncertainty.
     A table-2 file holds the table-2 thresholds (``shift`` 0), which its ``table`` makes
     ``bots.load_thresholds`` set (``prise2`` .. ``garde_contre2``)."""
@@ -749,7 +769,9 @@ def plot_format(path: str) -> str:
 
 
 def plot(d: dict, fh, fmt: str = "png") -> None:
-    """Made rate and mean score against the hand points, one line per contract, with their 95%
+    """Plot the made rate and mean score against the hand points.
+
+    Made rate and mean score against the hand points, one line per contract, with their 95%
     bands, written to the binary file ``fh``."""
     from matplotlib.figure import Figure
 

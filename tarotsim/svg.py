@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .cards import RANK_NAMES, Card, format_points
 from .display import display_order
-from .rules import CONTRACTS, MULTIPLIERS
+from .rules import CONTRACT_OF
 from .scoring import ScoreBreakdown
 
 # -- sizes (SVG user units, i.e. CSS pixels at 100 %) -------------------------------------------
@@ -184,7 +184,9 @@ def card_svg(card, face_up: bool = True) -> str:
 
 
 def hand_svg(cards, *, sort: bool = True) -> str:
-    """A hand fanned in one row, as a player holds it (:func:`tarotsim.display.display_order`
+    """A hand fanned in one row.
+
+    A hand fanned in one row, as a player holds it (:func:`tarotsim.display.display_order`
     unless ``sort`` is False)."""
     cs = display_order(cards) if sort else [Card.parse(c) for c in cards]
     width = FAN_STEP * max(0, len(cs) - 1) + CARD_WIDTH if cs else CARD_WIDTH
@@ -192,7 +194,9 @@ def hand_svg(cards, *, sort: bool = True) -> str:
 
 
 def trick_svg(plays, leader: int | None = None, winner: int | None = None, names=None) -> str:
-    """A trick laid out from its leader: ``plays`` is ``[(seat, card), ...]`` in playing order;
+    """A trick laid out from its leader.
+
+    A trick laid out from its leader: ``plays`` is ``[(seat, card), ...]`` in playing order;
     the winner's card is edged in gold, each card captioned with its seat."""
     plays = [(int(s), Card.parse(c)) for s, c in plays]
     leader = plays[0][0] if leader is None and plays else leader
@@ -300,16 +304,18 @@ def position_of(deal, step: str = "", seed: int | None = None, index: int | None
 
 
 def _aside(d) -> tuple[tuple[Card, ...], str, frozenset]:
-    """What lies beside the table (R-CHIEN-1 to R-CHIEN-4): the chien until the taker takes it,
+    """What lies beside the table.
+
+    What lies beside the table (R-CHIEN-1 to R-CHIEN-4): the chien until the taker takes it,
     nothing (its cards marked in his hand) until the écart, then the écart."""
     if d.contract is None or d.phase in ("bid", "call"):
         return tuple(d.chien), "chien", frozenset()
-    if d.contract in ("prise", "garde"):
+    contract = CONTRACT_OF[d.contract]
+    if contract.chien_shown:
         if d.phase == "ecart":
             return (), f"chien: in seat {d.taker}'s hand (orange)", frozenset(d.chien)
         return tuple(d.ecart), f"écart of seat {d.taker}", frozenset()
-    side = "attack" if d.contract == "garde_sans" else "defence"
-    return tuple(d.chien), f"chien, unseen: counts for the {side}", frozenset()
+    return tuple(d.chien), f"chien, unseen: counts for the {contract.chien_to}", frozenset()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,7 +335,9 @@ class Placed:
 
 @dataclass
 class Layout:
-    """The table picture of one position: the cards placed, and the rest (felt, labels, marks) as
+    """The table picture of one position.
+
+    The table picture of one position: the cards placed, and the rest (felt, labels, marks) as
     SVG elements drawn over them."""
 
     cards: list[Placed] = field(default_factory=list)
@@ -366,7 +374,9 @@ def _hand_box(count: int, per_row: int) -> tuple[float, float]:
 
 
 def layout(pos: Position, names=None, costs=None) -> Layout:
-    """Place every card of ``pos`` and draw its labels: each seat's hand fanned at its place,
+    """Lay out the table picture of a position.
+
+    Place every card of ``pos`` and draw its labels: each seat's hand fanned at its place,
     the trick in the middle (its leader named, its winner edged in gold), the chien or the écart
     in the bottom-left corner, the contract and declarations above, the scores below.
 
@@ -401,7 +411,7 @@ def contract_line(pos: Position, names) -> str:
     if pos.taker is None:
         return "Auction" + (": " + ", ".join(f"{names[s]} {b.replace('_', ' ')}" for s, b in pos.bids)
                             if pos.bids else "")
-    m = MULTIPLIERS[CONTRACTS.index(pos.contract)] if pos.contract else 1
+    m = CONTRACT_OF[pos.contract].multiplier if pos.contract else 1
     parts = [f"{names[pos.taker]} takes: {str(pos.contract).replace('_', ' ')} (x{m})"]
     if pos.called is not None:
         partner = names[pos.partner] if pos.partner is not None else "nobody (alone)"
@@ -456,7 +466,9 @@ def _seat(pos: Position, seat: int, names, out: Layout) -> None:
 
 
 def _piles(pos: Position, seat: int, ax: float, y0: float, h: float, out: Layout) -> None:
-    """Table 2 (R-VAR-TWO): the six piles between a player's hand and the middle, each from
+    """Place one seat's piles at table 2 (R-VAR-TWO).
+
+    Table 2 (R-VAR-TWO): the six piles between a player's hand and the middle, each from
     bottom to top; the cards under a top lie face down, a top face up once turned."""
     piles = pos.piles[seat]
     tall = CARD_HEIGHT + PILE_STEP * 2
@@ -536,7 +548,9 @@ def render(lay: Layout) -> str:
 
 
 def table_svg(what, names=None, costs=None) -> str:
-    """The whole table as SVG: a :class:`~tarotsim.engine.Game` at its current decision, a
+    """The whole table as SVG.
+
+    The whole table as SVG: a :class:`~tarotsim.engine.Game` at its current decision, a
     :class:`~tarotsim.reference.deal.ReferenceDeal`, or a :class:`Position`."""
     if isinstance(what, Position):
         pos = what

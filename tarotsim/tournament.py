@@ -1,4 +1,6 @@
-"""Bot-vs-bot tournaments: duplicate seat rotations, per-bot means with confidence intervals,
+"""Bot-vs-bot tournaments on duplicate seat rotations.
+
+Bot-vs-bot tournaments: duplicate seat rotations, per-bot means with confidence intervals,
 and paired differences between bots.
 
 With ``duplicate`` (the default) every deal ``(seed, index)`` is played once per seat rotation:
@@ -26,12 +28,11 @@ import numpy as np
 
 from . import simulate as sim
 from .rng import check_run, check_seed
-from .players import Player, Runner, baseline_note
+from .players import Player, baseline_note, kernel_path
+from .runner import FAST_BLOCK, SLOW_BLOCK, Runner
 from .rules import CONTRACTS, Rules
 from .stats import mean_ci, mean_sd
 
-CHUNK = 20_000
-SLOW_CHUNK = 200  # deals per block when a Python bot plays (deal by deal, slowly)
 #: Fewer deals than this in a paired comparison: its interval is shown, without a verdict.
 MIN_VERDICT_DEALS = 30
 CONFIDENCE = 0.95
@@ -67,7 +68,9 @@ class _Acc:
 
 
 def _exact_sums(groups: dict) -> tuple[int, float, float]:
-    """``(n, sum, sum of squares)`` of the values ``num / den`` grouped as ``{den: [sum num,
+    """The count, sum and sum of squares of grouped fractions, exactly.
+
+    ``(n, sum, sum of squares)`` of the values ``num / den`` grouped as ``{den: [sum num,
     sum num^2, n]}``: added as exact fractions, rounded once, so any split gives the same floats."""
     n, s, s2 = 0, Fraction(0), Fraction(0)
     for den, (a, b, k) in groups.items():
@@ -86,7 +89,9 @@ def _add_group(groups: dict, key, num: np.ndarray) -> None:
 
 @dataclass
 class TournamentTotals:
-    """The integer totals of a tournament over some deals (:func:`accumulate`): totals of
+    """The integer totals of a tournament over some deals.
+
+    The integer totals of a tournament over some deals (:func:`accumulate`): totals of
     disjoint ranges of deals add up (:meth:`add`) to the totals of their union, exactly."""
 
     labels: list                # the distinct bots, in seat order of first appearance
@@ -173,7 +178,9 @@ def _ci(n: int, s: float, s2: float) -> tuple[float, float, float, float]:
 
 
 def verdict(units: int, low: float, high: float) -> str:
-    """What a paired difference over ``units`` deals says: ``significant`` (its interval leaves
+    """The verdict of a paired difference.
+
+    What a paired difference over ``units`` deals says: ``significant`` (its interval leaves
     out 0), ``not significant``, or ``too few deals`` (below :data:`MIN_VERDICT_DEALS`)."""
     if units < MIN_VERDICT_DEALS or math.isnan(low) or math.isnan(high):
         return "too few deals"
@@ -207,7 +214,9 @@ class TournamentResult:
     compile_s: float = 0.0   # numba compiling the kernels first (a cold cache), not in elapsed_s
 
     def to_dict(self) -> dict:
-        """JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
+        """The result as a JSON-ready dict.
+
+        JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
         statistical units, also ``units``) and ``plays`` its seat-plays (a deal counts once per
         rotation in which it held a seat)."""
         return _json_safe({
@@ -226,8 +235,10 @@ def rotations(entries: list[Entry], duplicate: bool) -> list[list[Entry]]:
 
 
 def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Player], threads: int) -> np.ndarray:
-    """Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
-    seat can, else step by step (:class:`tarotsim.players.Runner`)."""
+    """Play a chunk of deals and return their facts.
+
+    Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
+    seat can, else step by step (:class:`tarotsim.runner.Runner`)."""
     return Runner(rules, seed, seats, threads).block(a, b)[0]
 
 
@@ -239,8 +250,8 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
     ``seed``: a whole number in 0..2**64-1; ``start``: the first deal index, with
     ``start + deals <= 2**63`` (``rng.DealIdError``, a ``ValueError``, otherwise); ``threads``:
     default every core (:func:`tarotsim.simulate.default_threads`); ``chunk``: deals per block,
-    default :data:`CHUNK` on the fast path and :data:`SLOW_CHUNK` when a Python bot plays (so
-    progress is reported often)."""
+    default ``runner.FAST_BLOCK`` on the fast path and ``runner.SLOW_BLOCK`` when a Python bot
+    plays (so progress is reported often)."""
     import time
 
     seed = check_seed(seed)
@@ -254,13 +265,15 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
 def accumulate(rules: Rules, seed: int, start: int, stop: int, entries: list[Entry], *, duplicate: bool = True,
                threads: int | None = None, progress=None, chunk: int | None = None,
                play=play_chunk) -> TournamentTotals:
-    """The integer totals of deals ``start .. stop - 1`` (arguments as :func:`run`); the totals of
+    """The integer totals of a range of deals.
+
+    The integer totals of deals ``start .. stop - 1`` (arguments as :func:`run`); the totals of
     disjoint ranges add up (:meth:`TournamentTotals.add`) to those of their union."""
     seed = check_seed(seed)
     start, stop = check_run(start, stop - start)
     threads = sim.default_threads() if threads is None else max(1, int(threads))
     if chunk is None:
-        chunk = CHUNK if all(e.fast for e in entries) else SLOW_CHUNK
+        chunk = FAST_BLOCK if kernel_path(rules, entries) else SLOW_BLOCK
     chunk = max(1, int(chunk))
     n = rules.n_seats
     if len(entries) != n:

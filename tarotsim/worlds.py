@@ -143,7 +143,9 @@ class Worlds:
         return self.locations.shape[0]
 
     def hands(self, w: int) -> list[list[Card]]:
-        """World ``w``: each seat's hand, cards in id order (the 5d dummy: []; table 2: with its
+        """Each seat's hand in world ``w``.
+
+        World ``w``: each seat's hand, cards in id order (the 5d dummy: []; table 2: with its
         face-up pile tops)."""
         n = Rules(table=self.table).n_seats
         row = self.locations[w]
@@ -180,7 +182,9 @@ def _stage(view) -> int:
 
 
 def knowledge(view, rules: Rules | None = None) -> np.ndarray:
-    """The kernels' knowledge vector (``int64[K_LEN]``, ``tarotsim._kernels.worlds.K_*``) of a
+    """The kernels' knowledge vector of a seat's view.
+
+    The kernels' knowledge vector (``int64[K_LEN]``, ``tarotsim._kernels.worlds.K_*``) of a
     :class:`tarotsim.engine.SeatView`."""
     W = _kernels()
     rules = _rules_of(view, rules)

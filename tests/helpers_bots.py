@@ -24,7 +24,9 @@ class NoChoose:
 
 
 class Declarer:
-    """Draws every answer from ``rng`` (the deal's bots stream, shared with the kernel bots),
+    """A Python bot that makes every kind of decision, drawing from the bots stream.
+
+    Draws every answer from ``rng`` (the deal's bots stream, shared with the kernel bots),
     shows poignées, declares misères and chelems: every decision kind at the batched path."""
 
     name = "declarer"
@@ -47,7 +49,9 @@ class Declarer:
 
 
 class ReadsTheView:
-    """Plays from what the view shows (history, partner, chien, écart, declarations): a wrong
+    """A Python bot that plays from what its view shows.
+
+    Plays from what the view shows (history, partner, chien, écart, declarations): a wrong
     field in a view built elsewhere changes its answers; cards answered by name."""
 
     name = "reads-the-view"
@@ -67,7 +71,9 @@ class ReadsTheView:
 
 
 class ShowsItsOwnPoignee:
-    """Shows a simple poignée with its highest trumps (cards of its own choosing: not the
+    """A Python bot that shows a poignée of its own choosing.
+
+    Shows a simple poignée with its highest trumps (cards of its own choosing: not the
     kernels' lowest ones, so those deals go to the step-by-step engine)."""
 
     name = "own-poignee"

@@ -1,4 +1,6 @@
-"""Policy sets (``bots.policy``) for the tests: ``RANDOM`` mirrors the built-in ``random`` bot
+"""Policy sets for the tests.
+
+Policy sets (``bots.policy``) for the tests: ``RANDOM`` mirrors the built-in ``random`` bot
 draw for draw (docs/engine-contract.md), so its deals must be the random bot's deals; the
 ``CHEATS`` each break one rule at one kind of decision; ``RARE_CHEAT`` breaks one only sometimes."""
 

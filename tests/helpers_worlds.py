@@ -11,21 +11,29 @@
   would still be legal with one more card in hand (the duties of R-PLAY-4 and R-CALL-4 each have
   one-card witnesses) -- then checked on many worlds at once with numpy. The tests cross-check it
   against the oracle on worlds the sampler did not make.
+* The positions the tests sample (:func:`random_position`, :func:`built_game`), the sampled worlds
+  checked by both (:func:`check_worlds`), and the frequencies of the worlds against their exact
+  law (:func:`frequencies_match`, :func:`world_frequencies_match`).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+import random
 from types import SimpleNamespace
 
 import numpy as np
 
-from tarotsim.cards import DECK, JACK, KING, KNIGHT, QUEEN, Card
+from tarotsim.cards import DECK, JACK, KING, KNIGHT, QUEEN, Card, parse_cards
 from tarotsim.engine import Game
+from tarotsim.reference.bot import RandomBot
 from tarotsim.reference.deal import ReferenceDeal
 from tarotsim.reference.errors import RuleViolation
 from tarotsim.reference.tricks import play_duty
-from tarotsim.rng import CHIEN_SIZE, HAND_SIZE, dealing_order
+from tarotsim.rng import CHIEN_SIZE, HAND_SIZE, STREAM_BOTS, Rng, dealing_order
+from tarotsim.rules import Rules
+from tarotsim.worlds import sample
 
 PILE = 5
 PILE_CARDS = 18  # table 2: cards laid in piles before each player (R-VAR-TWO)
@@ -61,7 +69,9 @@ def pile_kind(view) -> str | None:
 
 
 def face_down(d):
-    """Table 2 (R-VAR-TWO): ``[(seat, pile, depth)]`` of the pile cards nobody has seen, pile by
+    """The pile cards nobody has seen at table 2 (R-VAR-TWO).
+
+    Table 2 (R-VAR-TWO): ``[(seat, pile, depth)]`` of the pile cards nobody has seen, pile by
     pile from the bottom (a pile whose top was played in this trick shows no card yet)."""
     out = []
     for s, (ps, ups) in enumerate(zip(d.piles, d.face_up)):
@@ -71,7 +81,9 @@ def face_down(d):
 
 
 def true_row(game) -> np.ndarray:
-    """The true locations of the 78 cards (seat, 5 pile, 6 face down in a pile, -1 played) at the
+    """The true locations of the 78 cards at the current decision.
+
+    The true locations of the 78 cards (seat, 5 pile, 6 face down in a pile, -1 played) at the
     current decision; at table 2 a seat's face-up pile tops are its own."""
     d = game._deal
     row = np.full(78, -1, dtype=np.int8)
@@ -99,7 +111,9 @@ def true_row(game) -> np.ndarray:
 # the oracle
 
 def replay_consistent(rules, view, row, truth=None) -> bool:
-    """Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules:
+    """Whether a world agrees with the seat's view by the rules.
+
+    Whether the world ``row`` (locations of the 78 cards) agrees with ``view`` by the rules:
     the deal it implies replays every public action of the view (:func:`rebuild`) and then
     shows the seat exactly ``view`` (the same hand, chien, trumps shown in the écart, partner,
     declarations, tricks and decision). Table 2: ``truth``, the true deal, gives the piles'
@@ -120,7 +134,9 @@ def seat_view(rules, deal, seat):
 
 
 def rebuild(rules, view, row, truth=None) -> ReferenceDeal:
-    """The reference deal that world ``row`` implies, replayed to the decision of ``view``;
+    """The reference deal that a world implies, replayed to the view's decision.
+
+    The reference deal that world ``row`` implies, replayed to the decision of ``view``;
     raises RuleViolation or ValueError when the world does not agree with the view.
 
     Table 2 (R-VAR-TWO): ``truth`` (the true ``ReferenceDeal``) gives what both players saw of the
@@ -217,7 +233,9 @@ def rebuild(rules, view, row, truth=None) -> ReferenceDeal:
 # the vectorized checker
 
 class FastChecker:
-    """Per-seat forbidden cards, known cards and counts of ``view``; :meth:`check` takes many
+    """A fast check of many worlds against a view.
+
+    Per-seat forbidden cards, known cards and counts of ``view``; :meth:`check` takes many
     worlds (int8[n, 78]) at once and returns a bool per world."""
 
     def __init__(self, rules, view):
@@ -361,7 +379,9 @@ class FastChecker:
 
 
 def free_placements(game, seat) -> np.ndarray:
-    """Every way to deal the cards ``seat`` does not see (neither played, nor in its hand, nor a
+    """Every way to deal the cards a seat does not see, under no rule but the counts.
+
+    Every way to deal the cards ``seat`` does not see (neither played, nor in its hand, nor a
     face-up pile top, nor its own écart) to the other seats and the hidden places, each place
     keeping its count (:class:`FastChecker`'s), under no other rule: int8[n, 78] rows, a
     superset of the seat's worlds that a checker filters into the exact law (independent of
@@ -383,7 +403,9 @@ def free_placements(game, seat) -> np.ndarray:
 
 
 def placements(cons, locs, sizes) -> np.ndarray:
-    """Every way to put the cards a seat cannot place (``cons.allowed``) in the places ``locs``,
+    """Every way to put the cards a seat cannot place in some places.
+
+    Every way to put the cards a seat cannot place (``cons.allowed``) in the places ``locs``,
     place ``locs[i]`` holding ``sizes[i]`` cards in all, the known ones (``cons.known``) included:
     int8[n, 78] rows (-1: played), for exact counts of the sampler's law."""
     base = np.full(78, -1, dtype=np.int8)
@@ -404,3 +426,189 @@ def placements(cons, locs, sizes) -> np.ndarray:
 
     place(list(hidden), 0, base.copy())
     return np.array(rows, dtype=np.int8)
+
+
+#: The seed of the tests' random positions, and the worlds the checks have checked (every module).
+SEED = 20261130
+CHECKED = {"fast": 0, "replay": 0}
+
+
+def _drive(game, bot, count):
+    """Let ``bot`` (a reference RandomBot) make ``count`` decisions of ``game``."""
+    for _ in range(count):
+        d = game._deal.decision()
+        if d is None:
+            return
+        bot.act(game._deal, d)
+
+
+def random_position(table, index, frac, forced=None, options=None):
+    """A random position: a deal played by the random bot part of the way.
+
+    Deal ``(SEED, index)`` played by the random bot up to fraction ``frac`` of its decisions;
+    ``forced``: (k, contract) makes the k-th active seat take ``contract``."""
+    rules = Rules.from_options(table, options or {})
+    if forced is not None:
+        order = dealing_order(rules, index % rules.n_seats)
+        forced = (order[forced[0] % len(order)], forced[1])
+    full = Game(rules, seed=SEED, index=index, forced=forced)
+    _drive(full, RandomBot(Rng.for_deal(SEED, index, STREAM_BOTS)), 1000)
+    total = len(full._deal.bids) + sum(len(t.plays) for t in full._deal.tricks) + 20
+    game = Game(rules, seed=SEED, index=index, forced=forced)
+    _drive(game, RandomBot(Rng.for_deal(SEED, index, STREAM_BOTS)), int(frac * total))
+    return game
+
+
+def check_worlds(game, seat, n, seed=1, replays=4):
+    """Sample ``n`` worlds of ``seat`` and check them all; returns the worlds."""
+    view = game.view(seat)
+    rules = game.rules
+    worlds = sample(game, seat, n, seed)
+    locs = worlds.locations
+    checker = FastChecker(rules, view)
+    ok = checker.check(locs)
+    assert ok.all(), f"world {int(np.argmin(ok))} breaks a constraint"
+    CHECKED["fast"] += n
+    truth = true_row(game)
+    assert checker.check(truth[None, :]).all(), "the true world fails the fast checker"
+    assert replay_consistent(rules, view, truth, game._deal), "the true world fails the replay"
+    for w in range(min(replays, n)):
+        assert replay_consistent(rules, view, locs[w], game._deal), f"world {w} fails the replay"
+    CHECKED["replay"] += min(replays, n) + 1
+    return worlds, checker
+
+
+def near_misses(locs, rnd, count):
+    """Worlds made by swapping two unplayed cards of different locations in sampled worlds."""
+    out = []
+    for _ in range(count):
+        row = locs[rnd.randrange(len(locs))].copy()
+        live = [c for c in range(78) if row[c] >= 0]
+        a, b = rnd.sample(live, 2)
+        row[a], row[b] = row[b], row[a]
+        out.append(row)
+    return out
+
+
+def chi_square_p(observed, expected):
+    """Upper tail of the chi-square statistic (Wilson-Hilferty normal approximation)."""
+    df = len(observed) - 1
+    if df < 1:
+        return 1.0
+    x = float(((observed - expected) ** 2 / expected).sum())
+    z = ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def world_frequencies_match(worlds, exact):
+    """Whether the sampler draws each exact world about equally often, and nothing else.
+
+    Every exact world is drawn about as often as 1/len(exact) predicts (chi-square), and
+    nothing else is drawn."""
+    index = {row.tobytes(): i for i, row in enumerate(exact)}
+    hits = np.zeros(len(exact))
+    for row in worlds:
+        i = index.get(row.tobytes())
+        assert i is not None, "a world outside the exact set was drawn"
+        hits[i] += 1
+    return chi_square_p(hits, np.full(len(exact), len(worlds) / len(exact)))
+
+
+def frequencies_match(worlds, exact):
+    """Each (card, location) frequency within z* standard errors of its exact probability.
+
+    z* is 3 raised for the number of comparisons: with M (card, location) pairs of probability
+    strictly between 0 and 1, a correct sampler exceeds 3 standard errors somewhere with chance
+    about M * 0.27% (a third of the runs at M = 150), so z* is the two-sided bound of family-wise
+    level 0.1% (4.2 at M = 100); a biased sampler misses by far more (pairs of probability 0 or 1
+    must match exactly).
+    """
+    n = len(worlds)
+    pairs = []
+    for loc in sorted(set(np.unique(exact)) - {-1}):
+        p = (exact == loc).mean(axis=0)
+        f = (worlds == loc).mean(axis=0)
+        for c in range(78):
+            if p[c] in (0.0, 1.0):
+                assert f[c] == p[c], f"card {DECK[c]} at {loc}: drawn {f[c]}, exact {p[c]}"
+            else:
+                pairs.append((c, loc, p[c], f[c]))
+    if not pairs:
+        return
+    m = len(pairs)
+    alpha = 1e-3 / m
+    z_star = max(3.0, _normal_quantile(1 - alpha / 2))
+    for c, loc, p, f in pairs:
+        z = abs(f - p) / math.sqrt(p * (1 - p) / n)
+        assert z <= z_star, f"card {DECK[c]} at {loc}: drawn {f:.4f}, exact {p:.4f} (z = {z:.2f} > {z_star:.2f})"
+
+
+def _normal_quantile(q):
+    """Inverse of the standard normal distribution function (bisection on erfc)."""
+    lo, hi = 0.0, 10.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(mid / math.sqrt(2)) > 1 - q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def built_game(table, dealer, wishes, exclude=None, forced=None, options=None):
+    """A hand-entered deal, the other cards dealt at random.
+
+    A hand-entered deal: ``wishes`` {seat or "chien": card names} are dealt as asked, the
+    other cards at random (seeded) but never a card ``exclude[seat](card)`` refuses to that seat;
+    the first seed that deals no petit sec (R-DEAL-4) is kept."""
+    from tarotsim.rng import CHIEN_SIZE, HAND_SIZE
+    rules = Rules.from_options(table, options or {})
+    exclude = exclude or {}
+    for seed in range(200):
+        rnd = random.Random(seed)
+        places = {s: list(parse_cards(wishes.get(s, []))) for s in dealing_order(rules, dealer)}
+        places["chien"] = list(parse_cards(wishes.get("chien", [])))
+        taken = {c for v in places.values() for c in v}
+        rest = [c for c in DECK if c not in taken]
+        rnd.shuffle(rest)
+        room = {k: (CHIEN_SIZE[table] if k == "chien" else HAND_SIZE[table]) - len(v) for k, v in places.items()}
+        ok = True
+        for c in rest:
+            fits = [k for k in places if room[k] > 0 and not (k in exclude and exclude[k](c))]
+            if not fits:
+                ok = False
+                break
+            k = fits[0] if len(fits) == 1 else rnd.choice(fits)
+            places[k].append(c)
+            room[k] -= 1
+        if not ok:
+            continue
+        hands = [places.get(s, []) for s in range(rules.n_seats)]
+        game = Game(rules, hands=hands, chien=places["chien"], dealer=dealer, forced=forced)
+        if not game.done:
+            if game.decision.kind == "chelem":
+                game.announce_chelem(False)
+            return game
+    raise AssertionError("no such deal")
+
+
+def play(game, *cards):
+    """Play the cards in turn (``"?"``: the lowest legal card); declarations not made are declined."""
+    for name in cards:
+        card = game._deal.legal_cards(game._deal.next_player())[0] if name == "?" else Card.parse(name)
+        game.play(card)
+
+
+def suit_of(*suits):
+    return lambda c: c.suit is not None and "SHDC"[c.suit] in suits
+
+
+def worlds_of(game, seat, n=4000):
+    """Sampled worlds of ``seat``, all checked (fast checker, replay)."""
+    return check_worlds(game, seat, n, seed=seat + 1)[0].locations
+
+
+def held(locs, seat, pred):
+    """Bool per world: ``seat`` holds a card satisfying ``pred``."""
+    ids = [c.id for c in DECK if pred(c)]
+    return (locs[:, ids] == seat).any(axis=1)

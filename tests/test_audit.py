@@ -12,7 +12,6 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tarotsim.audit import CAUSE_NAMES, CAUSES, Deal, audit_sheet, explain, format_audit, shares_of
-from tarotsim.cli import main
 from tarotsim.rules import CONTRACTS, Rules
 from tarotsim.scoring import CHELEM_OUTCOMES, DealFacts, ScoringError, attack_points_range, check_facts, score
 from tarotsim.sheet import SheetError, read_sheet
@@ -20,13 +19,6 @@ from tarotsim.sheet import SheetError, read_sheet
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Emma", "Nico", "Pat", "Lea"]
 R4 = Rules("4")
-
-
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def facts(table="4", contract="garde", points=45, oudlers=2, **kw):
@@ -204,10 +196,10 @@ Lea;prise;1;51;;225;-311;-7;93
 """
 
 
-def test_a_correct_sheet_reports_nothing(tmp_path, capsys):
+def test_a_correct_sheet_reports_nothing(tmp_path, cli):
     a = audit_of(sheet(tmp_path, SCORES))
     assert len(a.checks) == 4 and a.wrong == []
-    code, out, err = run(capsys, "sheet", str(tmp_path / "s.csv"), "--players", ",".join(NAMES), "--check")
+    code, out, err = cli("sheet", str(tmp_path / "s.csv"), "--players", ",".join(NAMES), "--check")
     assert code == 0 and err == "" and out == "4 deal(s) checked: every one scored as the rules say\n"
     assert audit_of(sheet(tmp_path, TOTALS)).wrong == []
 
@@ -230,19 +222,19 @@ def test_running_totals_that_do_not_add_up_the_scores_beside_them_are_noted(tmp_
     assert wrong.row == 3 and wrong.written == wrong.expected and "do not add up" in wrong.notes[0]
 
 
-def test_written_scores_that_do_not_sum_to_zero_are_reported_R_SCORE_3(tmp_path, capsys):
+def test_written_scores_that_do_not_sum_to_zero_are_reported_R_SCORE_3(tmp_path, cli):
     p = sheet(tmp_path, SCORES.replace("174,-58", "58,-58"))
     (wrong,) = audit_of(p).wrong
     assert wrong.written_sum == -116 and wrong.notes == ("the written scores sum to -116, not 0 (R-SCORE-3)",)
     assert [m.name for m in wrong.causes] == ["taker_paid_once"]
-    code, out, _ = run(capsys, "sheet", str(p), "--players", ",".join(NAMES), "--check")
+    code, out, _ = cli("sheet", str(p), "--players", ",".join(NAMES), "--check")
     assert code == 1 and "note: the written scores sum to -116, not 0 (R-SCORE-3)" in out
     assert "cause: the taker paid once instead of by each defender (R-SCORE-2)" in out
 
 
-def test_a_row_no_single_cause_explains_says_so(tmp_path, capsys):
+def test_a_row_no_single_cause_explains_says_so(tmp_path, cli):
     p = sheet(tmp_path, SCORES.replace("-25,-25,-25,75", "-20,-20,-20,60"))
-    code, out, _ = run(capsys, "sheet", str(p), "--players", ",".join(NAMES), "--check")
+    code, out, _ = cli("sheet", str(p), "--players", ",".join(NAMES), "--check")
     assert code == 1 and "row 5: Lea prise made +0\n" in out
     assert "no single known cause explains it" in out and "differ from the rules (row(s) 5)" in out
 
@@ -269,9 +261,9 @@ def test_rows_left_empty_and_rows_after_the_game_end_are_not_checked(tmp_path):
     assert "2 row(s) after the game's end not checked" in format_audit(a)
 
 
-def test_json_gives_written_expected_and_causes_per_row(tmp_path, capsys):
+def test_json_gives_written_expected_and_causes_per_row(tmp_path, cli):
     p = sheet(tmp_path, SCORES.replace("76,-228,76,76", "66,-198,66,66"))
-    code, out, _ = run(capsys, "sheet", str(p), "--players", ",".join(NAMES), "--check", "--json")
+    code, out, _ = cli("sheet", str(p), "--players", ",".join(NAMES), "--check", "--json")
     d = json.loads(out)
     assert code == 1 and d["checked"] == 4 and d["wrong_rows"] == [3] and len(d["rows"]) == 4
     row = d["rows"][1]
@@ -281,7 +273,7 @@ def test_json_gives_written_expected_and_causes_per_row(tmp_path, capsys):
                               "text": "the petit au bout not multiplied: a flat 10, as option "
                                       "pab_multiplied=false does"}]
     # the same sheet checked under that variant (the table's own rule): nothing wrong
-    code, out, _ = run(capsys, "sheet", str(p), "--players", ",".join(NAMES), "--check", "--json",
+    code, out, _ = cli("sheet", str(p), "--players", ",".join(NAMES), "--check", "--json",
                        "--option", "pab_multiplied=false")
     d = json.loads(out)
     assert code == 0 and d["wrong"] == 0 and d["options"] == {"pab_multiplied": False}
@@ -301,35 +293,35 @@ def test_json_gives_written_expected_and_causes_per_row(tmp_path, capsys):
                                             "no running totals written"),
     ("taker,contract,oudlers,points\nEmma,garde,2,45\n", "s.csv: nothing to check: no written scores"),
 ])
-def test_bad_written_scores_are_one_line_naming_row_and_column(tmp_path, capsys, text, where):
+def test_bad_written_scores_are_one_line_naming_row_and_column(tmp_path, cli, text, where):
     p = sheet(tmp_path, text)
     with pytest.raises(SheetError) as exc:
         audit_sheet(read_sheet(p, R4, NAMES, name="s.csv"), R4, NAMES, name="s.csv")
     assert where in str(exc.value)
-    code, out, err = run(capsys, "sheet", str(p), "--players", ",".join(NAMES), "--check")
+    code, out, err = cli("sheet", str(p), "--players", ",".join(NAMES), "--check")
     assert code == 2 and out == "" and err.startswith("tarotsim: error: ") and err.count("\n") == 1
 
 
 # --- the README's example -----------------------------------------------------------------------
 
-def test_the_readme_example_is_what_the_command_prints(capsys, monkeypatch):
+def test_the_readme_example_is_what_the_command_prints(cli, monkeypatch):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = re.search(r"```(?:text|console)\n\$ (tarotsim sheet examples/written\.csv [^\n]*--check)\n(.*?)```", readme, re.S)
     assert block, "the README shows `tarotsim sheet examples/written.csv ... --check` and its report"
     sheet_text = (ROOT / "examples" / "written.csv").read_text(encoding="utf-8")
     assert sheet_text in readme  # the sheet shown is the example file
     monkeypatch.chdir(ROOT)
-    code, out, _ = run(capsys, *block.group(1).split()[1:])
+    code, out, _ = cli(*block.group(1).split()[1:])
     assert code == 1 and out == block.group(2)
     assert out.count("  cause: ") == 2
 
 
-def test_written_columns_are_found_whatever_the_case_and_plain_scoring_ignores_them(tmp_path, capsys):
+def test_written_columns_are_found_whatever_the_case_and_plain_scoring_ignores_them(tmp_path, cli):
     text = TOTALS.replace("Emma total;Nico total", "EMMA TOTAL;nico Total")
     assert audit_of(sheet(tmp_path, text)).wrong == []
     rows = read_sheet(ROOT / "examples" / "written.csv", R4, NAMES)
     assert rows[1].written == (66, -198, 66, 66) and rows[1].written_totals is None
-    code, out, _ = run(capsys, "sheet", str(ROOT / "examples" / "written.csv"), "--players", ",".join(NAMES))
+    code, out, _ = cli("sheet", str(ROOT / "examples" / "written.csv"), "--players", ",".join(NAMES))
     assert code == 0 and "winner: Lea with 318" in out  # scored from the facts, as without --check
 
 
@@ -341,7 +333,7 @@ def test_a_slip_in_one_running_total_is_noted_with_its_player(tmp_path):
                            "only Lea's running total differs, by -10: a slip of the pen or of addition")
 
 
-def test_the_players_are_named_by_their_own_columns_without_players(tmp_path, capsys):
+def test_the_players_are_named_by_their_own_columns_without_players(tmp_path, cli):
     """A sheet with the players' columns needs no --players: the header names them in order (and
     a running-total column names its player once)."""
     from tarotsim.sheet import players_in_header
@@ -349,8 +341,8 @@ def test_the_players_are_named_by_their_own_columns_without_players(tmp_path, ca
     assert players_in_header(ROOT / "examples" / "written.csv") == NAMES
     assert players_in_header(TOTALS.encode()) == NAMES
     assert players_in_header(b"taker,contract,oudlers,points\n") is None
-    code, out, _ = run(capsys, "sheet", str(ROOT / "examples" / "written.csv"), "--check")
+    code, out, _ = cli("sheet", str(ROOT / "examples" / "written.csv"), "--check")
     assert code == 1 and out.splitlines()[0].split() == NAMES
     # the facts alone name no player: --players is still asked for
-    code, _, err = run(capsys, "sheet", str(ROOT / "examples" / "evening.csv"))
+    code, _, err = cli("sheet", str(ROOT / "examples" / "evening.csv"))
     assert code == 2 and "name the players with --players" in err

@@ -21,11 +21,12 @@ import random
 import numpy as np
 import pytest
 
-from test_bots_play import _replay, _swap_hidden
-from test_kernels import check_record
+from helpers_deals import replay_public, swap_hidden
+from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
 from tarotsim import record, rng, simulate
 from tarotsim._builds import bid_search as S
+from tarotsim._builds import runs
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import worlds as W
 from tarotsim._kernels._rng import next_u64
@@ -127,9 +128,9 @@ def test_hidden_cards_never_change_a_search_decision():
                 choice = adapters[d.seat].choose(view, legal, stream)
                 kind = "poignee" if d.kind == "poignee" else d.kind
                 if d.seat in (0, 2) and kind in ("bid", "call", "ecart", "chelem", "poignee"):
-                    other = _swap_hidden(game, d.seat, rnd)
+                    other = swap_hidden(game, d.seat, rnd)
                     if other is not None:
-                        g2 = _replay(r, dealer, *other, game.events, forced)
+                        g2 = replay_public(r, dealer, *other, game.events, forced)
                         if g2 is not None and g2.decision == d:
                             view2 = g2.view(d.seat)
                             assert view2 == view
@@ -372,9 +373,16 @@ def test_ecart_search_lays_no_king_no_oudler_and_is_never_worse_than_the_heurist
 
 
 def test_table_2_decides_as_the_heuristic():
-    """R-VAR-TWO: the search is off at table 2; its bids and écarts are the heuristic's from the
-    same parameters (bid_search off)."""
+    """R-VAR-TWO: the search is off at table 2; in the bid-search build its bids and écarts are the
+    heuristic's from the same parameters (bid_search off), so a run at table 2 takes the pimc build."""
     r = Rules(table="2")
-    a = simulate.facts(r, 5, 0, 20, bots=["pimc:worlds=2,bid_search=1", "heuristic"])
-    b = simulate.facts(r, 5, 0, 20, bots=["pimc:worlds=2", "heuristic"])
-    assert np.array_equal(a, b)
+    facts = []
+    for bots in (["pimc:worlds=2,bid_search=1", "heuristic"], ["pimc:worlds=2", "heuristic"]):
+        kinds, params, _ = simulate.bot_setup(r, bots)
+        out = np.zeros(20, dtype=simulate.FACTS_DTYPE)
+        S.run_facts_bid_search(r.to_vector(), np.uint64(5), 0, -1, 0, kinds, params, None, out)
+        facts.append(out)
+        assert not runs.bid_searching(kinds, params, r.to_vector())
+        assert runs.bid_searching(kinds, params) == (bots[0] != "pimc:worlds=2")
+    assert np.array_equal(*facts)
+    assert (facts[0]["outcome"] == 0).sum() >= 5

@@ -147,11 +147,13 @@ def test_bot_arrays_accepts_every_form():
 @pytest.mark.parametrize("first", ["import bots", "import bots.heuristic", "import tarotsim.simulate",
                                    "import tarotsim._builds.deal", "import bots.search", "import tarotsim._builds.pimc",
                                    "import tarotsim.engine"])
+@pytest.mark.slow
 def test_any_import_order_works(first):
     code = f"{first}\nimport bots, tarotsim.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_random_tables_never_build_the_other_bots():
     """A table of random bots runs (and compiles) a build of the deal kernel without them."""
     code = ("from tarotsim import simulate\n"

@@ -19,28 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers_policy import RANDOM as POLICY_RANDOM
-from test_kernels import check_record
+from helpers_deals import MIXES, adapter_for, replay_public, swap_hidden, walk_traced
+from helpers_records import check_record
 from tarotsim import record, rng, simulate
-from tarotsim._kernels import layout as L
-from tarotsim._builds import deal as D
-from tarotsim._kernels import workspace as P
-from tarotsim.adapters import FastBotAdapter, PolicyAdapter
+from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game, play_game
-from tarotsim.rules import CONTRACTS, Rules
+from tarotsim.rules import BOT_DECISIONS, CONTRACTS, Rules
 
 TABLES = ("3", "4", "5", "5d")
-MIXES = {
-    "heuristic": lambda n: ["heuristic"] * n,
-    "greedy": lambda n: ["greedy"] * n,
-    "mixed": lambda n: ["heuristic", "greedy", "random", "heuristic", "greedy"][:n],
-    "policy": lambda n: [POLICY_RANDOM, "heuristic", POLICY_RANDOM, "greedy", POLICY_RANDOM][:n],
-}
-
-
-def _adapter(b):
-    """A seat's bot on the slow path: a policy set through its adapter, a registered bot through its own."""
-    return PolicyAdapter(b) if hasattr(b, "functions") else FastBotAdapter(b)
 
 
 def _bots(table, mix):
@@ -48,43 +34,7 @@ def _bots(table, mix):
 
 
 # ---------------------------------------------------------------------------------------------
-# what the kernels hand a bot == what the adapter builds from the seat's view
-
-def _traced(rules, seed, index, bots, forced=None):
-    """Play one deal in the kernel with a decision trace: (log, list of trace records)."""
-    kinds, params, pol = simulate.bot_setup(rules, bots)
-    fs, fc = simulate._forced(rules, forced)
-    buf = np.zeros(P.BUF_LEN + 1 + 400 * P.TR_REC, dtype=np.int64)
-    log = np.zeros(L.L_LEN, dtype=np.int64)
-    D.play_deal(rules.to_vector(), np.uint64(seed), index, fs, fc, kinds, params, pol, log, buf)
-    n = int(buf[P.BUF_LEN])
-    recs = buf[P.BUF_LEN + 1:P.BUF_LEN + 1 + n * P.TR_REC].reshape(n, P.TR_REC)
-    return log, recs
-
-
-def walk_traced(rules, seed, index, bots, forced=None):
-    """Play deal ``(seed, index)`` step by step beside the kernel's decision trace: at every
-    decision the kernel handed the bot exactly what the adapter builds from the seat's view
-    (kind, seat, hand, legal choices, public view). Yields ``(game, decision, trace row)`` before
-    the seat's adapter answers; at the end every traced decision was met and the records agree."""
-    adapters = [_adapter(b) for b in bots]
-    log, trace = _traced(rules, seed, index, bots, forced)
-    game = Game(rules, seed, index, forced=forced)
-    stream = rng.Rng.for_deal(seed, index, rng.STREAM_BOTS)
-    k = 0
-    while (d := game.decision) is not None:
-        view, legal = game.view(d.seat), game.legal_actions()
-        t = trace[k]
-        what, ht, hs, args, pub = adapters[d.seat].kernel_inputs(view, legal)
-        assert (t[P.TR_WHAT], t[P.TR_SEAT], t[P.TR_HT], t[P.TR_HS]) == (what, d.seat, ht, hs), (index, k)
-        assert tuple(t[P.TR_ARGS:P.TR_ARGS + 6]) == args, (index, k, d)
-        assert np.array_equal(t[P.TR_PUB:], pub), (index, k, d, np.nonzero(t[P.TR_PUB:] != pub))
-        yield game, d, t
-        game.apply(adapters[d.seat].choose(view, legal, stream))
-        k += 1
-    assert k == len(trace)
-    assert game.record() == simulate.record_from_log(rules, seed, log)
-
+# what the kernels hand a bot == what the adapter builds from the seat's view (helpers_deals.walk_traced)
 
 @pytest.mark.parametrize("mix", list(MIXES))
 @pytest.mark.parametrize("table", TABLES)
@@ -100,51 +50,9 @@ def test_kernel_hands_a_bot_exactly_its_view(table, mix):
 
 
 # ---------------------------------------------------------------------------------------------
-# hidden cards never change a decision
+# hidden cards never change a decision (helpers_deals.swap_hidden)
 
-def _swap_hidden(game, seat, rnd):
-    """The deal of ``game`` with two cards the seat cannot see exchanged: between two other
-    seats' unplayed cards (same suit, so past plays stay legal as often as possible) or with the
-    unseen chien. None when there is no such pair."""
-    d = game._deal
-    played = {c for t in d.tricks for c in t.cards} | {c for _, c in d.trick}
-    hands = [list(h) for h in d.initial_hands]
-    chien = list(d.chien)
-    chien_seen = d.contract in ("prise", "garde") and d.phase not in ("bid", "call")
-    pools = [(s, [c for c in hands[s] if c not in played and c not in d.ecart])
-             for s in range(len(hands)) if s != seat and hands[s]]
-    if not chien_seen:
-        pools.append((-1, chien))
-    pairs = [(a, x, b, y) for i, (a, xs) in enumerate(pools) for (b, ys) in pools[i + 1:]
-             for x in xs for y in ys if x.suit == y.suit and x.is_trump == y.is_trump]
-    if not pairs:
-        return None
-    a, x, b, y = rnd.choice(pairs)
-    for who, old, new in ((a, x, y), (b, y, x)):
-        pile = chien if who == -1 else hands[who]
-        pile[pile.index(old)] = new
-    return hands, chien
-
-
-def _replay(rules, dealer, hands, chien, events, forced):
-    """A hand-entered deal with the public actions of ``events`` replayed; None if one is illegal."""
-    g = Game(rules, hands=hands, chien=chien, dealer=dealer, forced=forced)
-    try:
-        for ev in events:
-            if ev.kind == "trick":
-                continue
-            if ev.kind == "poignee" and isinstance(ev.value, tuple):
-                g.declare_poignee(*ev.value)
-            elif ev.kind == "misere":
-                g.declare_misere(ev.value[1])
-            else:
-                g.apply(ev.value)
-    except Exception:
-        return None
-    return g
-
-
-KINDS = ("bid", "call", "ecart", "chelem", "poignee", "misere", "card")
+KINDS = BOT_DECISIONS
 
 
 @pytest.mark.parametrize("name", ["heuristic", "greedy"])
@@ -163,9 +71,9 @@ def test_hidden_cards_never_change_a_decision(name):
                 view, legal = game.view(d.seat), game.legal_actions()
                 choice = bot.choose(view, legal, stream)
                 if d.kind != "card" or rnd.random() < 0.25:
-                    other = _swap_hidden(game, d.seat, rnd)
+                    other = swap_hidden(game, d.seat, rnd)
                     if other is not None:
-                        g2 = _replay(r, dealer, *other, game.events, forced)
+                        g2 = replay_public(r, dealer, *other, game.events, forced)
                         if g2 is not None and g2.decision == d:
                             view2 = g2.view(d.seat)
                             assert view2 == view
@@ -191,7 +99,7 @@ def test_slow_path_adapter_plays_the_kernel_deal(table, mix):
     indices = range(100, 125)
     fast = simulate.records(r, 77, indices, bots=bots)
     for i, rec in zip(indices, fast):
-        g = play_game(Game(r, 77, i), [_adapter(b) for b in bots])
+        g = play_game(Game(r, 77, i), [adapter_for(b) for b in bots])
         assert g.record() == rec
 
 
@@ -346,6 +254,7 @@ def test_bidding_follows_the_hand():
 # ---------------------------------------------------------------------------------------------
 # statistics on fixed seeds
 
+@pytest.mark.slow
 def test_heuristic_takes_sensibly_and_makes_its_contracts():
     r = Rules(table="4")
     n = 20000
@@ -362,6 +271,7 @@ def test_heuristic_takes_sensibly_and_makes_its_contracts():
     assert sm.made_rate["garde"] > 0.6 and sm.made_rate["prise"] > 0.45
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", ["3", "4", "5"])
 def test_heuristic_beats_greedy_beats_random(table):
     """Rotated matches on the same deals: one bot at one seat, the other bot at the others."""

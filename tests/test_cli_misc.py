@@ -12,16 +12,8 @@ import pytest
 
 from tarotsim import simulate as sim
 from tarotsim import slowpath, study
-from tarotsim.cli import main
 from tarotsim.engine import EcartChoice, IllegalPlayError, PyRandomBot
 from tarotsim.rules import CONTRACTS, Rules
-
-
-def cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 class DividesByZeroAtBid:
@@ -115,9 +107,9 @@ def test_an_answer_that_is_no_choice_is_an_illegal_play_naming_bot_seat_deal_and
     ["tournament", "--bots", "test_cli_misc:DividesByZeroAtBid,random,random,random", "--deals", "3",
      "--seed", "1", "--start", "7"],
 ])
-def test_cli_raising_bot_is_one_line_exit_2(capsys, tmp_path, argv):
+def test_cli_raising_bot_is_one_line_exit_2(cli, tmp_path, argv):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
-    code, out, err = cli(capsys, *argv)
+    code, out, err = cli(*argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("tarotsim: error: bot test_cli_misc:DividesByZeroAtBid raised ZeroDivisionError: "
                           "division by zero at seat ")
@@ -125,8 +117,8 @@ def test_cli_raising_bot_is_one_line_exit_2(capsys, tmp_path, argv):
     assert list(tmp_path.iterdir()) == []  # nothing half-written
 
 
-def test_cli_keyboard_interrupt_in_a_bot_aborts_without_traceback(capsys):
-    code, out, err = cli(capsys, "simulate", "--bots", "test_cli_misc:Interrupted", "--deals", "2", "--seed", "1")
+def test_cli_keyboard_interrupt_in_a_bot_aborts_without_traceback(cli):
+    code, out, err = cli("simulate", "--bots", "test_cli_misc:Interrupted", "--deals", "2", "--seed", "1")
     assert code == 1 and err.strip() == "tarotsim: aborted"  # click echoes a newline first
 
 
@@ -135,10 +127,10 @@ def test_cli_keyboard_interrupt_in_a_bot_aborts_without_traceback(capsys):
 
 
 @pytest.mark.parametrize("argv,commands", [([], ["score", "simulate", "tournament"]), (["study"], ["bidding"])])
-def test_no_command_prints_the_whole_help_not_one_line(capsys, argv, commands):
+def test_no_command_prints_the_whole_help_not_one_line(cli, argv, commands):
     """Click's convention (8.2 on): a group without a command is a usage error, its help on
     stderr, exit code 2; the help keeps its lines."""
-    code, out, err = cli(capsys, *argv)
+    code, out, err = cli(*argv)
     assert code == 2 and out == ""
     lines = err.splitlines()
     assert lines[0].startswith("Usage: tarotsim") and "Commands:" in lines and len(lines) > 6
@@ -147,8 +139,8 @@ def test_no_command_prints_the_whole_help_not_one_line(capsys, argv, commands):
         assert any(line.strip().startswith(c + " ") for line in lines), c
 
 
-def test_help_is_still_stdout_and_exit_0(capsys):
-    code, out, err = cli(capsys, "--help")
+def test_help_is_still_stdout_and_exit_0(cli):
+    code, out, err = cli("--help")
     assert code == 0 and out.startswith("Usage: tarotsim") and err == ""
 
 
@@ -162,15 +154,15 @@ def test_default_threads_is_every_core_this_process_may_use():
 
 
 @pytest.mark.parametrize("argv", [["tournament", "--help"], ["study", "bidding", "--help"]])
-def test_threads_help_says_every_core(capsys, argv):
-    code, out, _ = cli(capsys, *argv)
+def test_threads_help_says_every_core(cli, argv):
+    code, out, _ = cli(*argv)
     assert code == 0 and "default: every core" in " ".join(out.split())
 
 
-def test_tournament_results_do_not_depend_on_threads(capsys):
+def test_tournament_results_do_not_depend_on_threads(cli):
     runs = []
     for threads in ([], ["--threads", "1"], ["--threads", "3"]):
-        code, out, _ = cli(capsys, "tournament", "--bots", "greedy,random,random", "--table", "3", "--deals", "50",
+        code, out, _ = cli("tournament", "--bots", "greedy,random,random", "--table", "3", "--deals", "50",
                            "--seed", "9", "--json", *threads)
         d = json.loads(out)
         runs.append((d["bots"], d["pairs"]))
@@ -196,9 +188,9 @@ def test_calibration_warning_says_what_is_short():
     assert "garde ± 2.5" in w and "garde_contre ± ?" in w and "garde_sans above 42" in w and "prise" not in w
 
 
-def test_cli_calibration_on_few_deals_warns_on_one_line_and_still_writes(capsys, tmp_path):
+def test_cli_calibration_on_few_deals_warns_on_one_line_and_still_writes(cli, tmp_path):
     cal = tmp_path / "cal.json"
-    code, out, err = cli(capsys, "study", "bidding", "--deals", "2000", "--seed", "3", "--calibrate", str(cal))
+    code, out, err = cli("study", "bidding", "--deals", "2000", "--seed", "3", "--calibrate", str(cal))
     assert code == 0 and "thresholds written to" in out
     assert err.count("\n") == 1 and err.startswith("tarotsim: warning: the thresholds rest on too little data: ")
     assert "fewer than 20,000" in err and str(cal) in err
@@ -216,24 +208,25 @@ def test_cli_calibration_on_few_deals_warns_on_one_line_and_still_writes(capsys,
     (["simulate", "--deals", "10", "--dask-local", "99999999999999999999"], "--dask-local"),
     (["replay", "--workers", "4097", "-"], "--workers"),
 ])
-def test_an_absurd_worker_count_is_one_line_exit_2_before_any_work(capsys, argv, flag):
-    code, out, err = cli(capsys, *argv)
+def test_an_absurd_worker_count_is_one_line_exit_2_before_any_work(cli, argv, flag):
+    code, out, err = cli(*argv)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"tarotsim: error: {flag} ") and "give 1 to 4,096" in err
 
 
-def test_a_worker_count_above_the_cores_is_lowered_with_one_line(capsys, monkeypatch):
+def test_a_worker_count_above_the_cores_is_lowered_with_one_line(cli, monkeypatch):
     from tarotsim import parallel
 
     monkeypatch.setattr(parallel, "available_cores", lambda: 2)
-    code, out, err = cli(capsys, "simulate", "--deals", "300", "--seed", "1", "--threads", "1000")
+    code, out, err = cli("simulate", "--deals", "300", "--seed", "1", "--threads", "1000")
     assert code == 0 and err == "tarotsim: --threads 1000 lowered to 2: this process may use 2 core(s)\n"
     assert "2 thread(s)" in out
-    code, out, err = cli(capsys, "simulate", "--deals", "1", "--seed", "1", "--threads", "2")
+    code, out, err = cli("simulate", "--deals", "1", "--seed", "1", "--threads", "2")
     assert code == 0 and err == "tarotsim: --threads 2 lowered to 1: the work is 1 deal(s)\n"
 
 
-def test_replay_starts_no_more_processes_than_cores_and_chunks(capsys, monkeypatch, tmp_path):
+@pytest.mark.slow
+def test_replay_starts_no_more_processes_than_cores_and_chunks(cli, monkeypatch, tmp_path):
     """`replay --workers 1000` starts at most a process per core and per chunk of records."""
     import concurrent.futures
     import json
@@ -254,7 +247,7 @@ def test_replay_starts_no_more_processes_than_cores_and_chunks(capsys, monkeypat
     for cores, expected, why in ((2, 2, "this process may use 2 core(s)"), (16, 3, "the work is 3 chunk(s) of 256 records")):
         monkeypatch.setattr(parallel, "available_cores", lambda cores=cores: cores)
         started.clear()
-        code, out, err = cli(capsys, "replay", "--workers", "1000", str(path))
+        code, out, err = cli("replay", "--workers", "1000", str(path))
         assert code == 0 and out.endswith("600 record(s) replayed, 0 bad\n")
         assert started == [expected] and err == f"tarotsim: --workers 1000 lowered to {expected}: {why}\n"
 
@@ -286,7 +279,7 @@ def test_is_cached_tells_a_kernel_numba_has_to_compile_from_one_it_loads(tmp_pat
     (["tournament", "--bots", "heuristic,random,random,random"], "heuristic,random,random,random", 0),
     (["study", "bidding", "--bots", "random"], "the bidding study of random", 1),
 ])
-def test_a_cold_cache_is_told_before_compiling_and_the_header_says_the_compile_time(capsys, monkeypatch, argv,
+def test_a_cold_cache_is_told_before_compiling_and_the_header_says_the_compile_time(cli, monkeypatch, argv,
                                                                                     what, head):
     import re
 
@@ -294,15 +287,15 @@ def test_a_cold_cache_is_told_before_compiling_and_the_header_says_the_compile_t
 
     monkeypatch.setattr(_cache, "is_cached", lambda kernels: False)  # as on a first run
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the notice is for a terminal
-    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    code, out, err = cli(*argv, "--deals", "300", "--seed", "1", "--threads", "1")
     # on a line of its own, over a progress bar already drawn (the bar is drawn again below it)
     assert code == 0 and re.search(rf"(^|\r\x1b\[K)tarotsim: compiling the kernels for {what}, once: about \d+ s "
                                    r"\(numba keeps them in its cache\)\n", err), err
     assert re.search(r" s\b.* \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[head])
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)  # a pipe or a log: only the header says it
-    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    code, out, err = cli(*argv, "--deals", "300", "--seed", "1", "--threads", "1")
     assert code == 0 and err == ""
     assert re.search(r" \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[head])
     monkeypatch.undo()
-    code, out, err = cli(capsys, *argv, "--deals", "300", "--seed", "1", "--threads", "1")
+    code, out, err = cli(*argv, "--deals", "300", "--seed", "1", "--threads", "1")
     assert code == 0 and err == "" and "compiling" not in out

@@ -11,33 +11,26 @@ from pathlib import Path
 import pytest
 
 from tarotsim import record
-from tarotsim.cli import main
 
 EXAMPLES_FILE = Path(__file__).parent / "data" / "examples.jsonl"
 EXAMPLE_BYTES = EXAMPLES_FILE.read_bytes()
-
-
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def with_stdin(monkeypatch, data: bytes):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
 
 
-def test_replay_gzip_file_and_gzip_on_stdin(capsys, monkeypatch, tmp_path):
+def test_replay_gzip_file_and_gzip_on_stdin(cli, monkeypatch, tmp_path):
     path = tmp_path / "deals.jsonl.gz"
     path.write_bytes(gzip.compress(EXAMPLE_BYTES))
-    code, plain, _ = run(capsys, "replay", "--verify", str(EXAMPLES_FILE))
+    code, plain, _ = cli("replay", "--verify", str(EXAMPLES_FILE))
     assert code == 0 and plain.endswith("6 record(s) verified, 0 bad\n")
-    assert run(capsys, "replay", "--verify", str(path)) == (0, plain, "")
+    assert cli("replay", "--verify", str(path)) == (0, plain, "")
     with_stdin(monkeypatch, gzip.compress(EXAMPLE_BYTES))
-    assert run(capsys, "replay", "--verify", "-") == (0, plain, "")
+    assert cli("replay", "--verify", "-") == (0, plain, "")
 
 
+@pytest.mark.slow
 def test_replay_gzip_on_stdin_of_a_real_process():
     done = subprocess.run([sys.executable, "-m", "tarotsim.cli", "replay", "--verify", "-"],
                           input=gzip.compress(EXAMPLE_BYTES), capture_output=True, timeout=120)
@@ -50,12 +43,12 @@ def test_replay_gzip_on_stdin_of_a_real_process():
     (lambda line: b"[" * 100_000 + b"]" * 100_000, "JSON nested too deeply to be a deal record"),
     (lambda line: b'"' + b"x" * (record.MAX_LINE_BYTES + 1) + b'"', "longer than 1 MiB"),
 ])
-def test_replay_names_an_unreadable_line_and_stops_there(capsys, tmp_path, bad_line, expected):
+def test_replay_names_an_unreadable_line_and_stops_there(cli, tmp_path, bad_line, expected):
     lines = EXAMPLE_BYTES.rstrip(b"\n").split(b"\n")
     lines[2] = bad_line(lines[2])
     path = tmp_path / "deals.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    code, out, err = run(capsys, "replay", str(path))
+    code, out, err = cli("replay", str(path))
     lines = out.splitlines()
     assert code == 1 and err == "" and len(lines) == 4       # lines 1 and 2, line 3 BAD, summary
     assert lines[0].startswith("line 1: ok") and lines[1].startswith("line 2: ok")
@@ -63,10 +56,10 @@ def test_replay_names_an_unreadable_line_and_stops_there(capsys, tmp_path, bad_l
     assert lines[3].startswith("3 record(s) replayed, 1 bad; first: line 3: " + expected)
 
 
-def test_replay_truncated_gzip(capsys, tmp_path):
+def test_replay_truncated_gzip(cli, tmp_path):
     path = tmp_path / "deals.jsonl.gz"
     path.write_bytes(gzip.compress(EXAMPLE_BYTES)[:-4])
-    code, out, err = run(capsys, "replay", "--verify", str(path), "--json")
+    code, out, err = cli("replay", "--verify", str(path), "--json")
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 1 and err == "" and [x["ok"] for x in lines[:6]] == [True] * 6
     assert lines[6] == {"line": 7, "ok": False, "error": "the gzip data ends early: the file is truncated",
@@ -75,20 +68,20 @@ def test_replay_truncated_gzip(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("data", [b"", b"\n  \n\n", gzip.compress(b"")])
-def test_replay_of_a_file_without_records_says_so(capsys, tmp_path, monkeypatch, data):
+def test_replay_of_a_file_without_records_says_so(cli, tmp_path, monkeypatch, data):
     path = tmp_path / "empty.jsonl"
     path.write_bytes(data)
-    code, out, err = run(capsys, "replay", "--verify", str(path))
+    code, out, err = cli("replay", "--verify", str(path))
     assert (code, out, err) == (2, "", f"tarotsim: error: {path} holds no deal record\n")
     with_stdin(monkeypatch, data)
-    code, out, err = run(capsys, "replay", "-")
+    code, out, err = cli("replay", "-")
     assert (code, out, err) == (2, "", "tarotsim: error: standard input holds no deal record\n")
 
 
-def test_replay_unreadable_file_is_one_line(capsys, tmp_path):
-    code, out, err = run(capsys, "replay", str(tmp_path / "missing.jsonl"))
+def test_replay_unreadable_file_is_one_line(cli, tmp_path):
+    code, out, err = cli("replay", str(tmp_path / "missing.jsonl"))
     assert code == 2 and out == "" and err.startswith("tarotsim: error: ") and err.count("\n") == 1
-    code, out, err = run(capsys, "replay", "--workers", "0", str(EXAMPLES_FILE))
+    code, out, err = cli("replay", "--workers", "0", str(EXAMPLES_FILE))
     assert code == 2 and out == "" and "--workers" in err and err.count("\n") == 1
 
 
@@ -107,12 +100,12 @@ def mixed_file(tmp_path) -> Path:
 
 
 @pytest.mark.parametrize("flags", [["--verify"], [], ["--verify", "--json"]])
-def test_replay_output_is_the_same_for_one_and_two_workers(capsys, monkeypatch, tmp_path, flags):
+def test_replay_output_is_the_same_for_one_and_two_workers(cli, monkeypatch, tmp_path, flags):
     monkeypatch.setattr(record, "CHUNK_LINES", 3)     # several chunks: the pool is really used
     path = str(mixed_file(tmp_path))
-    one = run(capsys, "replay", *flags, "--workers", "1", path)
-    two = run(capsys, "replay", *flags, "--workers", "2", path)
-    every_core = run(capsys, "replay", *flags, path)
+    one = cli("replay", *flags, "--workers", "1", path)
+    two = cli("replay", *flags, "--workers", "2", path)
+    every_core = cli("replay", *flags, path)
     assert one == two == every_core
     code, out, err = one
     assert code == 1 and err == "" and len(out.splitlines()) == 18     # 17 records then the summary

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from tarotsim import simulate as sim
-from tarotsim.cli import main
 from tarotsim.display import format_record
 from tarotsim.record import complete
 from tarotsim.rules import Rules
@@ -18,46 +17,39 @@ EXAMPLES_FILE = Path(__file__).parent / "data" / "examples.jsonl"
 EXAMPLES = [json.loads(line) for line in EXAMPLES_FILE.read_text().splitlines()]
 
 
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
-def test_show_line_is_the_display_of_that_record_and_json_is_the_record(capsys):
+def test_show_line_is_the_display_of_that_record_and_json_is_the_record(cli):
     for n, rec in enumerate(EXAMPLES, 1):
-        code, out, err = run(capsys, "show", str(EXAMPLES_FILE), "--line", str(n))
+        code, out, err = cli("show", str(EXAMPLES_FILE), "--line", str(n))
         assert (code, err) == (0, "") and out == format_record(rec) + "\n"
-        code, out, err = run(capsys, "show", str(EXAMPLES_FILE), "--line", str(n), "--json")
+        code, out, err = cli("show", str(EXAMPLES_FILE), "--line", str(n), "--json")
         assert (code, err) == (0, "") and json.loads(out) == rec
 
 
-def test_show_a_simulated_deal_from_its_record_as_from_its_seed(capsys, tmp_path):
+def test_show_a_simulated_deal_from_its_record_as_from_its_seed(cli, tmp_path):
     rec = sim.records(Rules("5"), 7, [12], bots="heuristic")[0]  # show's default bots, as simulate's
     path = tmp_path / "deals.jsonl.gz"
     path.write_bytes(gzip.compress((json.dumps(rec) + "\n").encode()))
-    from_seed = run(capsys, "show", "--table", "5", "--seed", "7", "--index", "12", "--names", "A,B,C,D,E")
-    from_file = run(capsys, "show", str(path), "--line", "1", "--names", "A,B,C,D,E")
+    from_seed = cli("show", "--table", "5", "--seed", "7", "--index", "12", "--names", "A,B,C,D,E")
+    from_file = cli("show", str(path), "--line", "1", "--names", "A,B,C,D,E")
     assert from_seed == from_file and from_file[1] == format_record(rec, list("ABCDE")) + "\n"
 
 
-def test_show_from_standard_input_gzip_and_first_record_by_default(capsys, monkeypatch):
+def test_show_from_standard_input_gzip_and_first_record_by_default(cli, monkeypatch):
     data = b"\n\n" + EXAMPLES_FILE.read_bytes()                 # the first record is on line 3
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(gzip.compress(data)))))
-    code, out, _ = run(capsys, "show", "-", "--json")
+    code, out, _ = cli("show", "-", "--json")
     assert code == 0 and json.loads(out) == EXAMPLES[0]
 
 
-def test_show_a_hand_typed_deal_without_result_or_scores(capsys, tmp_path):
+def test_show_a_hand_typed_deal_without_result_or_scores(cli, tmp_path):
     rec = json.loads(json.dumps(EXAMPLES[2]))                   # table 3, attack makes it by 1
     del rec["result"], rec["scores"]
     path = tmp_path / "typed.jsonl"
     path.write_text(json.dumps(rec) + "\n")
-    code, out, _ = run(capsys, "show", str(path), "--names", "Ann,Bob,Cy")
+    code, out, _ = cli("show", str(path), "--names", "Ann,Bob,Cy")
     assert code == 0 and out == format_record(complete(rec), ["Ann", "Bob", "Cy"]) + "\n"
     assert "Scores: Ann -52, Bob +104, Cy -52" in out and "made by 1" in out
-    code, out, _ = run(capsys, "show", str(path), "--json")
+    code, out, _ = cli("show", str(path), "--json")
     assert code == 0 and json.loads(out) == rec                  # the record as it is in the file
 
 
@@ -80,10 +72,10 @@ def bad_file(tmp_path) -> Path:
     (7, "line 7: not UTF-8 text (byte 0xe9 at column 1)"),
     (9, "line 9: no such line: the file has 7 line(s)"),
 ])
-def test_show_a_line_that_is_not_a_good_record_is_one_line_exit_2(capsys, tmp_path, line, message):
+def test_show_a_line_that_is_not_a_good_record_is_one_line_exit_2(cli, tmp_path, line, message):
     path = bad_file(tmp_path)
     for extra in ([], ["--json"]):
-        code, out, err = run(capsys, "show", str(path), "--line", str(line), *extra)
+        code, out, err = cli("show", str(path), "--line", str(line), *extra)
         assert (code, out, err) == (2, "", f"tarotsim: error: {path}: {message}\n")
 
 
@@ -91,18 +83,18 @@ def test_show_a_line_that_is_not_a_good_record_is_one_line_exit_2(capsys, tmp_pa
     (3, "line 3: field scores: recomputed [-52, 104, -52], recorded [-42, 104, -52] (R-SCORE-2)"),
     (4, "line 4: trick 2, seat 0 plays T8: must follow spades: holds 4S (R-PLAY-4a)"),
 ])
-def test_show_a_record_replay_flags_shows_it_as_recorded_with_a_warning(capsys, tmp_path, line, message):
+def test_show_a_record_replay_flags_shows_it_as_recorded_with_a_warning(cli, tmp_path, line, message):
     """The very record `replay` names as bad can be looked at: shown as recorded, the problem on stderr."""
     path = bad_file(tmp_path)
     rec = json.loads(path.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1])
-    code, out, err = run(capsys, "show", str(path), "--line", str(line))
+    code, out, err = cli("show", str(path), "--line", str(line))
     assert code == 0 and out == format_record(rec) + "\n"
     assert err == f"tarotsim: warning: {path}: {message}; shown as recorded\n"
-    code, out, err = run(capsys, "replay", "--verify", str(path))
+    code, out, err = cli("replay", "--verify", str(path))
     assert f"line {line}: BAD  {message.split(': ', 1)[1]}" in out
 
 
-def test_show_and_replay_verify_name_a_record_whose_seed_or_index_was_edited(capsys, tmp_path):
+def test_show_and_replay_verify_name_a_record_whose_seed_or_index_was_edited(cli, tmp_path):
     """DESIGN §3: a record with a seed and an index holds the deal they deal; an edited one is
     flagged by replay --verify, and shown with a warning (not with a false identity alone)."""
     rec = sim.records(Rules("4"), 7, [12], bots="heuristic")[0]
@@ -113,17 +105,17 @@ def test_show_and_replay_verify_name_a_record_whose_seed_or_index_was_edited(cap
         seed, index = edited["seed"], edited["index"]
         what = (f"deal ({seed}, {index}) is dealt by seat 1, not seat 0" if field == "index" else
                 f"field hands[0]: deal ({seed}, {index}) deals seat 0 other cards")
-        code, out, err = run(capsys, "replay", "--verify", str(path))
+        code, out, err = cli("replay", "--verify", str(path))
         assert code == 1 and what in out and "the record's seed or index was edited" in out, out
-        code, out, err = run(capsys, "show", str(path))
+        code, out, err = cli("show", str(path))
         assert code == 0 and what in err and err.startswith("tarotsim: warning: ") and err.count("\n") == 1
     path = tmp_path / "ok.jsonl"
     path.write_text(json.dumps(rec) + "\n")
-    assert run(capsys, "replay", "--verify", str(path))[0] in (0, None)
+    assert cli("replay", "--verify", str(path))[0] in (0, None)
 
 
-def test_show_line_1_of_the_bad_file_is_fine(capsys, tmp_path):
-    code, out, _ = run(capsys, "show", str(bad_file(tmp_path)), "--line", "1")
+def test_show_line_1_of_the_bad_file_is_fine(cli, tmp_path):
+    code, out, _ = cli("show", str(bad_file(tmp_path)), "--line", "1")
     assert code == 0 and out == format_record(EXAMPLES[0]) + "\n"
 
 
@@ -141,11 +133,11 @@ def test_show_line_1_of_the_bad_file_is_fine(capsys, tmp_path):
     ["show", "--seed", "1", "--index", str(2**63)],
     ["show", "/nonexistent/deals.jsonl"],
 ])
-def test_show_bad_usage_one_line_exit_2(capsys, argv):
-    code, out, err = run(capsys, *argv)
+def test_show_bad_usage_one_line_exit_2(cli, argv):
+    code, out, err = cli(*argv)
     assert code == 2 and out == "" and err.startswith("tarotsim: error: ") and err.count("\n") == 1
 
 
-def test_show_largest_index_is_accepted(capsys):
-    code, out, _ = run(capsys, "show", "--seed", "1", "--index", str(2**63 - 1), "--json")
+def test_show_largest_index_is_accepted(cli):
+    code, out, _ = cli("show", "--seed", "1", "--index", str(2**63 - 1), "--json")
     assert code == 0 and json.loads(out)["index"] == 2**63 - 1

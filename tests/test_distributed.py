@@ -85,6 +85,7 @@ def _worker_settings():
     return {key: dask.config.get(key) for key in tdist.QUIET_WORKERS}
 
 
+@pytest.mark.slow
 def test_local_cluster_workers_run_without_profiler_or_frequent_monitors(client):
     """Every task is one long numba call: the sampling profiler and the monitors would only take
     CPU from the deals (the 1 -> 2 worker scaling of BENCHMARKS.md)."""
@@ -94,6 +95,7 @@ def test_local_cluster_workers_run_without_profiler_or_frequent_monitors(client)
         assert got == tdist.QUIET_WORKERS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", list(JOBS))
 def test_dask_run_equals_the_local_run(client, command):
     job = _job(command, 100, 2_600)
@@ -107,6 +109,7 @@ def test_dask_run_equals_the_local_run(client, command):
     assert on_dask.threads == 2
 
 
+@pytest.mark.slow
 def test_a_worker_killed_during_the_run_changes_no_total(client):
     """SIGKILL to one worker process after the first result: its tasks run again elsewhere (the
     scheduler's retries), every range is counted once."""
@@ -133,6 +136,7 @@ def test_a_worker_killed_during_the_run_changes_no_total(client):
     client.wait_for_workers(2, timeout=60)  # the nanny restarted it: the cluster is whole again
 
 
+@pytest.mark.slow
 def test_checkpoint_of_a_dask_run_resumes_with_the_same_tasks(client, tmp_path):
     job = _job("simulate", 0, 6_000)
     ck = str(tmp_path / "ck.json")
@@ -145,6 +149,7 @@ def test_checkpoint_of_a_dask_run_resumes_with_the_same_tasks(client, tmp_path):
     assert (resumed.totals == shards.execute(job).totals).all()
 
 
+@pytest.mark.slow
 def test_dask_local_from_the_command_line(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     argv = ["simulate", "--deals", "4000", "--seed", "3", "--threads", "1"]
@@ -184,6 +189,7 @@ def test_a_bad_scheduler_address_is_one_line_at_once(capsys, tmp_path, address, 
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_bot_error_under_dask_local_is_the_one_line_of_a_local_run(tmp_path):
     """No worker traceback before it: the task's error comes back and is told as a local run tells it."""
     import subprocess

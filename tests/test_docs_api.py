@@ -32,6 +32,7 @@ def test_the_docs_first_lines_work():
     assert ts.score(ts.DealFacts(ts.Rules("4"), contract="garde", attack_half_points=90, oudlers=2)).value == 58
 
 
+@pytest.mark.slow
 def test_importing_the_package_imports_none_of_its_modules():
     code = "import sys, tarotsim; print(sorted(m for m in sys.modules if m.startswith(('tarotsim.', 'bots', 'numba'))))"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120).stdout

@@ -1,4 +1,4 @@
-"""The batched environment (issue 14): every step against the facade and the reference engine,
+"""The batched environment: every step against the facade and the reference engine,
 whole deals against the simulator, the same trajectories whatever num_envs and threads."""
 
 import numpy as np

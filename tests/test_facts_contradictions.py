@@ -1,5 +1,5 @@
 """Facts no deal can have together are refused by the library, naming the rules that rule them
-out (issue 10 item 5); facts of deals that were played are never refused.
+out; facts of deals that were played are never refused.
 
 The bounds are checked three ways: by hand against RULES (the tables below), at their edges by
 deals of the reference engine built to reach them, and by a property over engine deals.

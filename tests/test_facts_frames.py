@@ -16,17 +16,9 @@ import pytest
 
 from tarotsim import simulate as sim
 from tarotsim.cards import format_points
-from tarotsim.cli import main
 from tarotsim.rules import Rules
 
 sys.path.insert(0, str(Path(__file__).parent))  # a raising bot of test_cli_misc, loaded by --bots
-
-
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def as_csv_text(v) -> str:
@@ -46,11 +38,11 @@ def csv_table(text: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("table, options", [("5", ()), ("4", ("misere=on",)), ("5d", ()), ("3", ())])
-def test_parquet_facts_read_back_equal_to_the_csv_facts(capsys, tmp_path, table, options):
+def test_parquet_facts_read_back_equal_to_the_csv_facts(cli, tmp_path, table, options):
     pq_path, csv_path = tmp_path / "f.parquet", tmp_path / "f.csv"
     opts = [x for o in options for x in ("--option", o)]
     for path in (pq_path, csv_path):
-        code, _, err = run(capsys, "simulate", "--table", table, "--bots", "heuristic", "--deals", 2500, "--seed", 9,
+        code, _, err = cli("simulate", "--table", table, "--bots", "heuristic", "--deals", 2500, "--seed", 9,
                            "--start", 40,
                            "--facts", path, *opts)
         assert code == 0, err
@@ -98,13 +90,13 @@ def test_an_empty_facts_array_is_an_empty_table():
     assert t.num_rows == 0 and t.schema == sim.facts_schema(rules)
 
 
-def test_parquet_facts_are_written_whole_or_not_at_all(capsys, tmp_path):
+def test_parquet_facts_are_written_whole_or_not_at_all(cli, tmp_path):
     old = tmp_path / "f.parquet"
     old.write_bytes(b"old")
-    code, out, err = run(capsys, "simulate", "--bots", "random,random,test_cli_misc:DividesByZeroAtBid,random",
+    code, out, err = cli("simulate", "--bots", "random,random,test_cli_misc:DividesByZeroAtBid,random",
                          "--deals", 3, "--seed", 1, "--start", 7, "--facts", old)
     assert code == 2 and err.count("\n") == 1
     assert old.read_bytes() == b"old" and [p for p in os.listdir(tmp_path) if p != "f.parquet"] == []
     for bad, why in ((tmp_path / "f.parquet.gz", "compressed inside"), (tmp_path / "no" / "f.parquet", "does not exist")):
-        code, out, err = run(capsys, "simulate", "--deals", 3, "--facts", bad)
+        code, out, err = cli("simulate", "--deals", 3, "--facts", bad)
         assert code == 2 and why in err and err.count("\n") == 1

@@ -170,6 +170,7 @@ def test_the_cli_prints_the_hand_study(capsys):
     (["--hand", HANDS["4"], "--save", "x.json"], "leave out --save"),
     (["--hand", HANDS["4"], "--table", "2"], "R-VAR-TWO"),
     (["--hand", "T1 1S 2S 3S 4S 5S 6S 7S 8S 9S 1H 2H 3H 4H 5H 6H 7H 8H"], "R-DEAL-4"),
+    (["--bots", "pimc:bid_search=1,heuristic,heuristic,heuristic"], "pimc:bid_search=1 is not studied here"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(capsys, args, message):
     code, out, err = cli(capsys, "study", "bidding", "--deals", "5", "--seed", "1", *args)

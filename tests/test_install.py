@@ -1,4 +1,4 @@
-"""The README's two quick-start commands, in that order, keep every command working (issue 10, item 2).
+"""The README's two quick-start commands, in that order, keep every command working.
 
 numba's cache files once lived inside the installed package: they outlived ``pip uninstall`` and
 turned ``site-packages/bots`` into a namespace package that shadowed the editable install.
@@ -11,11 +11,14 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 import tarotsim
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_numba_cache_goes_to_the_user_cache_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -34,6 +37,7 @@ def _venv(path: Path) -> Path:
     return path / "bin"
 
 
+@pytest.mark.slow
 def test_quick_start_then_editable_install_keeps_every_command_working(tmp_path):
     src = tmp_path / "src"
     src.mkdir()

@@ -1,4 +1,4 @@
-"""The deal kernel as named steps (issue 11): every rule it implements is cited in full in
+"""The deal kernel as named steps: every rule it implements is cited in full in
 ``tarotsim/_kernels/play.py`` and its rule steps ``steps.py`` (so ``grep R-PAB-2 tarotsim/_kernels/``
 finds the code), and no
 citation in the kernels is compressed (``R-PLAY-3/4``, ``R-EXC-2..5``) past what grep finds."""

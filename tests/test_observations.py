@@ -1,4 +1,4 @@
-"""Observation and information-state tensors (issue 14): the layout written once, pinned by a
+"""Observation and information-state tensors: the layout written once, pinned by a
 golden file, and no leak of the cards a seat cannot see."""
 
 import json

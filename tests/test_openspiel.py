@@ -1,4 +1,4 @@
-"""The OpenSpiel game ``python_french_tarot`` (issue 14, item 5; the ``openspiel`` extra,
+"""The OpenSpiel game ``python_french_tarot`` (the ``openspiel`` extra,
 installed in CI): OpenSpiel's random simulation test, the resampling ISMCTS relies on, and the
 ISMCTS example."""
 

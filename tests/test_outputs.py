@@ -1,4 +1,4 @@
-"""Output files: never destroyed, never half-written, checked before the run (issue 10, items 1, 3, 4).
+"""Output files: never destroyed, never half-written, checked before the run.
 
 No test points an output at a real device such as /dev/null: a named pipe made in tmp_path stands for
 every file that is not a regular one (pipes, terminals, devices take the same path in the code).
@@ -18,16 +18,8 @@ import time
 import pytest
 
 from tarotsim import outputs
-from tarotsim.cli import main
 from tarotsim.outputs import OutputError, WriteFailed, open_outputs
 from tarotsim.record import dump
-
-
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def leftovers(folder):
@@ -36,11 +28,11 @@ def leftovers(folder):
 
 # --- links, pipes, standard output ------------------------------------------------------------
 
-def test_a_link_is_written_through_and_stays_a_link(capsys, tmp_path):
+def test_a_link_is_written_through_and_stays_a_link(cli, tmp_path):
     target, link = tmp_path / "t.jsonl", tmp_path / "l.jsonl"
     target.write_text("old\n")
     link.symlink_to(target.name)
-    code, _, _ = run(capsys, "simulate", "--deals", "10", "--seed", "1", "--records", str(link))
+    code, _, _ = cli("simulate", "--deals", "10", "--seed", "1", "--records", str(link))
     assert code == 0
     assert link.is_symlink() and os.readlink(link) == "t.jsonl"
     lines = target.read_text().splitlines()
@@ -60,13 +52,13 @@ def _read_fifo(path, into):
         into.append(f.read())
 
 
-def test_a_named_pipe_is_written_into_not_replaced(capsys, tmp_path):
+def test_a_named_pipe_is_written_into_not_replaced(cli, tmp_path):
     fifo = tmp_path / "p.fifo"
     os.mkfifo(fifo)
     got = []
     reader = threading.Thread(target=_read_fifo, args=(fifo, got))
     reader.start()
-    code, out, _ = run(capsys, "simulate", "--deals", "7", "--seed", "3", "--records", str(fifo))
+    code, out, _ = cli("simulate", "--deals", "7", "--seed", "3", "--records", str(fifo))
     reader.join(timeout=60)
     assert code == 0 and "records written to" in out
     assert fifo.is_fifo()  # still the pipe, not a regular file
@@ -74,6 +66,7 @@ def test_a_named_pipe_is_written_into_not_replaced(capsys, tmp_path):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_records_to_standard_output_keep_the_summary_on_stderr(tmp_path):
     p = subprocess.run([sys.executable, "-m", "tarotsim.cli", "simulate", "--deals", "5", "--seed", "2",
                         "--records", "-", "--json"], capture_output=True, text=True, timeout=300)
@@ -83,9 +76,9 @@ def test_records_to_standard_output_keep_the_summary_on_stderr(tmp_path):
     assert json.loads(p.stderr.splitlines()[-1])["deals"] == 5
 
 
-def test_gz_outputs_are_compressed(capsys, tmp_path):
+def test_gz_outputs_are_compressed(cli, tmp_path):
     recs, facts = tmp_path / "r.jsonl.gz", tmp_path / "f.csv.gz"
-    code, _, _ = run(capsys, "simulate", "--deals", "6", "--seed", "4", "--records", str(recs),
+    code, _, _ = cli("simulate", "--deals", "6", "--seed", "4", "--records", str(recs),
                      "--facts", str(facts))
     assert code == 0
     assert recs.read_bytes()[:2] == b"\x1f\x8b"
@@ -112,14 +105,14 @@ def test_a_replaced_file_keeps_its_mode(tmp_path):
     (lambda d: ["--records", str(d / "x"), "--facts", str(d / "x")], "name the same file"),
     (lambda d: ["--records", "-", "--facts", "-"], "name standard output"),
 ])
-def test_bad_outputs_are_refused_before_the_first_deal(capsys, tmp_path, monkeypatch, make_args, message):
-    from tarotsim import players
+def test_bad_outputs_are_refused_before_the_first_deal(cli, tmp_path, monkeypatch, make_args, message):
+    from tarotsim import runner
 
     def no_play(*a, **k):
         raise AssertionError("a deal was played before the outputs were checked")
 
-    monkeypatch.setattr(players.Runner, "block", no_play)
-    code, out, err = run(capsys, "simulate", "--deals", "100000000", "--seed", "1", *make_args(tmp_path))
+    monkeypatch.setattr(runner.Runner, "block", no_play)
+    code, out, err = cli("simulate", "--deals", "100000000", "--seed", "1", *make_args(tmp_path))
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
     assert leftovers(tmp_path) == []
 
@@ -132,8 +125,8 @@ def test_two_hard_links_are_one_file(tmp_path):
         outputs.plan_all({"--csv": str(a), "--plot": str(b)})
 
 
-def test_study_refuses_a_folder_before_running(capsys, tmp_path):
-    code, out, err = run(capsys, "study", "bidding", "--deals", "100000000", "--seed", "1",
+def test_study_refuses_a_folder_before_running(cli, tmp_path):
+    code, out, err = cli("study", "bidding", "--deals", "100000000", "--seed", "1",
                          "--csv", str(tmp_path))
     assert code == 2 and "it is a folder" in err and out == ""
 
@@ -164,13 +157,13 @@ class _FullDisk(io.RawIOBase):
         super().close()
 
 
-def test_a_full_disk_gives_one_line_and_keeps_the_old_file(capsys, tmp_path, monkeypatch):
+def test_a_full_disk_gives_one_line_and_keeps_the_old_file(cli, tmp_path, monkeypatch):
     path = tmp_path / "r.jsonl"
     path.write_text("old\n")
     real_open = outputs.Output._open_raw
     monkeypatch.setattr(outputs.Output, "_open_raw",
                         lambda self, t: io.BufferedWriter(_FullDisk(real_open(self, t), 50_000)))
-    code, out, err = run(capsys, "simulate", "--deals", "2000", "--seed", "1", "--records", str(path))
+    code, out, err = cli("simulate", "--deals", "2000", "--seed", "1", "--records", str(path))
     assert code == 1 and out == ""
     assert err == f"tarotsim: error: cannot write {path}: the disk is full (nothing was written)\n"
     assert path.read_text() == "old\n" and leftovers(tmp_path) == []
@@ -191,6 +184,7 @@ def test_write_failed_is_an_output_error():
     assert issubclass(WriteFailed, OutputError)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_leaves_no_temporary_file_and_the_old_output(tmp_path, sig):
     path = tmp_path / "r.jsonl"
@@ -230,10 +224,10 @@ def test_a_program_s_own_signal_handler_is_kept(tmp_path):
         signal.signal(signal.SIGHUP, old)
 
 
-def test_study_plot_is_a_real_png_written_through_a_link(capsys, tmp_path):
+def test_study_plot_is_a_real_png_written_through_a_link(cli, tmp_path):
     target, link = tmp_path / "plot.png", tmp_path / "link.png"
     link.symlink_to(target.name)
-    code, out, err = run(capsys, "study", "bidding", "--deals", "300", "--seed", "1", "--threads", "1",
+    code, out, err = cli("study", "bidding", "--deals", "300", "--seed", "1", "--threads", "1",
                          "--plot", str(link), "--csv", str(tmp_path / "s.csv.gz"))
     assert code == 0, err
     assert link.is_symlink() and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

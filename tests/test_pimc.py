@@ -1,4 +1,4 @@
-"""The ``pimc`` bot (issue 12): a search over sampled worlds, inside the deal kernel.
+"""The ``pimc`` bot: a search over sampled worlds, inside the deal kernel.
 
 * Its deals obey the rules at tables 3, 4, 5 and 5d (every rollout policy, forced contracts,
   misères on), and the reference engine replays them.
@@ -18,8 +18,8 @@ import random
 import numpy as np
 import pytest
 
-from test_bots_play import _replay, _swap_hidden
-from test_kernels import check_record
+from helpers_deals import replay_public, swap_hidden
+from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
 from tarotsim import record, rng, simulate
 from tarotsim._kernels import layout as L
@@ -57,11 +57,13 @@ def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     assert spec.code == L.BOT_PIMC
     names = [p.name for p in spec.params]
     assert names[:len(REGISTRY["heuristic"].params)] == [p.name for p in REGISTRY["heuristic"].params]
-    assert names[-7:-4] == ["worlds", "rollouts", "policy"]  # then the bid search's (test_bid_search.py)
+    assert names[-14:-4] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
+                             "min_ess", "moves", "card_epsilon"]  # then the bid search's (test_bid_search.py)
     v = parse_bots("pimc:worlds=64,rollouts=2", 4)[0][1]
     assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2
     for bad, why in (("worlds=0", "takes a value in 1..4096, not '0'"), ("worlds=5000", "1..4096"),
-                     ("rollouts=0", "1..64"), ("policy=3", "0..2"), ("worlds=1.5", "takes a whole number")):
+                     ("rollouts=0", "1..64"), ("policy=3", "0..2"), ("worlds=1.5", "takes a whole number"),
+                     ("exact_from=11", "0..10")):
         with pytest.raises(BotError, match=why):
             parse_bots(f"pimc:{bad}", 4)
 
@@ -114,9 +116,9 @@ def test_hidden_cards_never_change_a_pimc_decision():
                 state = stream.state
                 choice = bot.choose(view, legal, stream)
                 if d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5:
-                    other = _swap_hidden(game, d.seat, rnd)
+                    other = swap_hidden(game, d.seat, rnd)
                     if other is not None:
-                        g2 = _replay(r, dealer, *other, game.events, forced)
+                        g2 = replay_public(r, dealer, *other, game.events, forced)
                         if g2 is not None and g2.decision == d:
                             view2 = g2.view(d.seat)
                             assert view2 == view

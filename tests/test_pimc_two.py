@@ -19,7 +19,7 @@ import random
 import numpy as np
 import pytest
 
-from test_two_player_kernels import check_two_player_record
+from helpers_records import check_two_player_record
 from tarotsim import record, rng, simulate
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game, play_game

@@ -520,4 +520,26 @@ def test_records_are_appended_only_to_a_records_file(capsys, tmp_path):
     res = CliRunner().invoke(cli, ["play", "--seed", "3", "--deals", "1", "--records", str(path)],
                              input="".join(f"{x}\n" for x in lines))
     assert res.exit_code == 0, res.output
-    assert [json.loads(x) for x in path.read_text().splitlines()] == records * 2
+    first, second = (json.loads(x) for x in path.read_text().splitlines())
+    assert second.pop("players") == ["you", "bot1", "bot2", "bot3"]  # the names `stats --by player` reads
+    assert first == second == records[0]
+
+
+@pytest.mark.slow
+def test_a_reader_that_leaves_ends_the_game_quietly(tmp_path):
+    """`tarotsim play | head` (stdout closed by its reader mid-game) ends without a message about
+    the records file it did not fail to write, and the records file holds whole lines only."""
+    import subprocess
+    import sys
+
+    lines, _, _ = script(Rules("4"), 3, 0, 1, Person())
+    path = tmp_path / "game.jsonl"
+    p = subprocess.Popen([sys.executable, "-m", "tarotsim.cli", "play", "--seed", "3", "--deals", "1",
+                          "--records", str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert p.stdout is not None and p.stdin is not None
+    p.stdout.readline()  # the game has started, and waits for the first answer
+    p.stdout.close()  # the reader leaves before it is given
+    _, err = p.communicate("".join(f"{x}\n" for x in lines), timeout=300)
+    assert p.returncode == 1 and err == ""
+    assert all(json.loads(x) for x in path.read_text().splitlines())

@@ -154,14 +154,6 @@ def test_a_new_policy_set_does_not_recompile_the_kernels():
 
 # --- a policy set that raises, writes out of bounds or never returns -------------------------
 
-def _cli(capsys, *argv):
-    from tarotsim.cli import main
-
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
 
 def test_a_raising_policy_set_stops_at_its_first_deal_naming_bot_seat_deal_and_decision():
     """The kernels pass the exception on; the first deal that raises is named, whatever the threads."""
@@ -188,7 +180,7 @@ def test_a_raising_policy_set_stops_at_its_first_deal_naming_bot_seat_deal_and_d
 
 @pytest.mark.parametrize("argv", [["simulate", "--deals", "3000"], ["tournament", "--deals", "3000"],
                                   ["study", "bidding", "--deals", "3000"], ["show", "--index", "{index}"]])
-def test_cli_raising_policy_set_is_one_line_exit_2(capsys, tmp_path, monkeypatch, argv):
+def test_cli_raising_policy_set_is_one_line_exit_2(cli, tmp_path, monkeypatch, argv):
     from helpers_policy import MISBEHAVING
 
     (tmp_path / "bad_mod.py").write_text("from helpers_policy import MISBEHAVING\nRAISES = MISBEHAVING['raises']\n")
@@ -197,13 +189,13 @@ def test_cli_raising_policy_set_is_one_line_exit_2(capsys, tmp_path, monkeypatch
     with pytest.raises(Exception) as e:
         simulate.facts(Rules("4"), 5, 0, 3000, bots=bots)
     argv = [a.replace("{index}", str(e.value.index)) for a in argv]
-    code, out, err = _cli(capsys, *argv, "--seed", "5", "--bots", "heuristic,bad_mod:RAISES,heuristic,heuristic")
+    code, out, err = cli(*argv, "--seed", "5", "--bots", "heuristic,bad_mod:RAISES,heuristic,heuristic")
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("tarotsim: error: bot divider raised ZeroDivisionError: ")
     assert ", deal (5, " in err and err.endswith("(card decision)\n")
 
 
-def test_check_bots_turns_an_out_of_bounds_write_into_one_line(capsys, tmp_path, monkeypatch):
+def test_check_bots_turns_an_out_of_bounds_write_into_one_line(cli, tmp_path, monkeypatch):
     """--check-bots compiles the policy sets with numba's bounds checking (PolicySet.checked)."""
     from helpers_policy import MISBEHAVING
 
@@ -211,13 +203,14 @@ def test_check_bots_turns_an_out_of_bounds_write_into_one_line(capsys, tmp_path,
     assert checked.boundscheck and checked.checked() is checked and checked.name == "scribbler"
     (tmp_path / "oob_mod.py").write_text("from helpers_policy import MISBEHAVING\nOOB = MISBEHAVING['out_of_bounds']\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    code, out, err = _cli(capsys, "simulate", "--deals", "100", "--seed", "2", "--check-bots",
+    code, out, err = cli("simulate", "--deals", "100", "--seed", "2", "--check-bots",
                           "--bots", "oob_mod:OOB,random,random,random")
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err == ("tarotsim: error: bot scribbler raised IndexError: index is out of bounds at seat 0, "
                    "deal (2, 0) (card decision)\n")
 
 
+@pytest.mark.slow
 def test_a_policy_set_that_never_returns_still_stops_on_sigterm_with_outputs_untouched(tmp_path):
     """SIGTERM while the kernels are inside a user's function that loops forever: the usual line
     and exit code, the old records file as it was, no temporary file left."""

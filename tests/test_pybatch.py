@@ -1,4 +1,4 @@
-"""Python bots through the batched engine (issue 14, item 4): the very records of the
+"""Python bots through the batched engine: the very records of the
 step-by-step reference engine (the oracle, ``slowpath.play_record``), errors included."""
 
 import json
@@ -9,7 +9,8 @@ from examples.my_bot import CautiousBot
 from helpers_bots import Cheater, Declarer, RaisesAtItsTenthCard, ReadsTheView, ShowsItsOwnPoignee
 from tarotsim import pybatch, slowpath
 from tarotsim.engine import BotRaisedError, IllegalPlayError, PyRandomBot
-from tarotsim.players import Runner, parse_players
+from tarotsim.players import parse_players
+from tarotsim.runner import Runner
 from tarotsim.rules import Rules
 
 OPTIONS = {"misere": True, "called_suit_after_excuse": "restricted", "poignee_ecart_trumps": False}

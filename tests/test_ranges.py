@@ -15,15 +15,6 @@ from tarotsim.tournament import Entry, run as tournament
 BAD_TYPES = [1.5, 1.0, True, np.True_, "3", None, np.float64(2.0), [1]]
 
 
-def cli(capsys, *argv):
-    from tarotsim.cli import main
-
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
 # ---------------------------------------------------------------------------------------------
 # the checkers
 
@@ -177,13 +168,13 @@ def test_whole_number_options_at_their_bounds_fit_the_kernels_vector():
     (["simulate", "--deals", "10", "--option", "misere_value=100000000000000000000000"], "0..10000"),
     (["sheet", "-", "--until", str(10**9 + 1)], "game_end"),
 ])
-def test_cli_out_of_range_is_one_line_exit_2(capsys, argv, needle):
-    code, out, err = cli(capsys, *argv)
+def test_cli_out_of_range_is_one_line_exit_2(cli, argv, needle):
+    code, out, err = cli(*argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and needle in err and "Traceback" not in err
     assert err.startswith("tarotsim: error: ")
 
 
-def test_cli_largest_start_that_fits_runs(capsys):
-    code, out, _ = cli(capsys, "tournament", "--bots", "greedy,random,random,random", "--seed", "3",
+def test_cli_largest_start_that_fits_runs(cli):
+    code, out, _ = cli("tournament", "--bots", "greedy,random,random,random", "--seed", "3",
                        "--start", str(MAX_INDEX - 9), "--deals", "10", "--json")
     assert code == 0 and json.loads(out)["start"] == MAX_INDEX - 9

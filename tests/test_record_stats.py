@@ -22,13 +22,6 @@ DATA = Path(__file__).parent / "data"
 EXAMPLES_FILE = DATA / "examples.jsonl"
 
 
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
 @pytest.fixture(scope="module")
 def records_file(tmp_path_factory):
     """Simulated deals at tables 4, 5 and 5d (each naming its seats' bots), then the hand-made
@@ -184,10 +177,10 @@ def test_stats_by_player_use_the_names_play_writes(tmp_path):
         RecordStats("player").add(next(load(EXAMPLES_FILE))[1], 1)
 
 
-def test_stats_command_json_csv_and_text(records_file, tmp_path, capsys):
+def test_stats_command_json_csv_and_text(records_file, tmp_path, cli):
     path, _ = records_file
     out_csv = tmp_path / "s.csv"
-    code, out, err = run(capsys, "stats", path, "--json", "--csv", out_csv)
+    code, out, err = cli("stats", path, "--json", "--csv", out_csv)
     assert code == 0 and json.loads(out) == stats_of_file(path).to_dict()
     rows = list(csv.DictReader(out_csv.open(newline="")))
     assert list(rows[0]) == list(CSV_COLUMNS)
@@ -195,11 +188,11 @@ def test_stats_command_json_csv_and_text(records_file, tmp_path, capsys):
     d = json.loads(out)
     assert int(rows[0]["deals"]) == d["groups"]["seat 0"]["deals"]
     assert float(rows[-1]["taker_mean"]) == pytest.approx(d["contracts"]["garde_contre"]["taker_score"]["mean"])
-    code, out, err = run(capsys, "stats", path)
+    code, out, err = cli("stats", path)
     assert code == 0 and "by seat" in out and "garde_sans" in out and "[95% CI]" in out
 
 
-def test_stats_bad_input_is_one_line(tmp_path, capsys):
+def test_stats_bad_input_is_one_line(tmp_path, cli):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n")
     broken = tmp_path / "broken.jsonl"
@@ -207,7 +200,7 @@ def test_stats_bad_input_is_one_line(tmp_path, capsys):
     for argv in (["stats", tmp_path / "missing.jsonl"], ["stats", empty], ["stats", broken],
                  ["stats", EXAMPLES_FILE, "--by", "bot"], ["stats", EXAMPLES_FILE, "--by", "team"],
                  ["stats", EXAMPLES_FILE, "--csv", tmp_path / "no" / "s.csv"]):
-        code, out, err = run(capsys, *argv)
+        code, out, err = cli(*argv)
         assert code == 2 and out == "" and err.startswith("tarotsim: error:") and err.count("\n") == 1, (argv, err)
 
 

@@ -7,7 +7,7 @@ under both values: the play is the same, the numbers differ.
 
 import pytest
 
-from test_reference_deal import FORCED_CHIEN, FORCED_TRUMPS, R4, R5, C, example, universe_a
+from helpers_reference import FORCED_CHIEN, FORCED_TRUMPS, R4, R5, C, example, universe_a
 from tarotsim.record import RecordError, replay
 from tarotsim.reference import RuleViolation, play_deal
 from tarotsim.reference.positions import make_deal, play_out

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tarotsim.cli import main
+from tarotsim.cards import format_points
 from tarotsim.replay_page import MAX_PAGE_DEALS, PageError, card_costs, deal_data, page
 
 DATA = Path(__file__).parent / "data"
@@ -29,13 +29,6 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--window-size=1400,1000")
-
-
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -107,10 +100,10 @@ def check_walk(states: list[dict], rec: dict) -> None:
     assert end["counter"] == f"step {len(states)} / {len(states)}"
 
 
-def test_the_page_steps_through_every_card_in_a_real_browser(browser, tmp_path, capsys):
+def test_the_page_steps_through_every_card_in_a_real_browser(browser, tmp_path, cli):
     """Two deals on one page (the 5-player and the 5d examples), then a table-2 deal with piles."""
     page_path = tmp_path / "deals.html"
-    code, out, err = run(capsys, "show", EXAMPLES_FILE, "--line", 5, "--line", 6, "--html", page_path)
+    code, out, err = cli("show", EXAMPLES_FILE, "--line", 5, "--line", 6, "--html", page_path)
     assert (code, out) == (0, "") and "2 deal(s) written" in err
     browser.get(page_path.as_uri())
     check_walk(walk(browser, EXAMPLES[4]), EXAMPLES[4])
@@ -123,17 +116,17 @@ def test_the_page_steps_through_every_card_in_a_real_browser(browser, tmp_path, 
 
     two = tmp_path / "two.jsonl"
     two.write_text(json.dumps(TWO[0]) + "\n")
-    assert run(capsys, "show", two, "--html", page_path)[0] == 0
+    assert cli("show", two, "--html", page_path)[0] == 0
     browser.get(page_path.as_uri())
     check_walk(walk(browser, TWO[0]), TWO[0])
 
 
-def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, capsys):
+def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, cli):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
     page_path = tmp_path / "one.html"
-    assert run(capsys, "show", EXAMPLES_FILE, "--line", 4, "--html", page_path)[0] == 0
+    assert cli("show", EXAMPLES_FILE, "--line", 4, "--html", page_path)[0] == 0
     browser.get(page_path.as_uri())
     keys = ActionChains(browser)
     total = len(deal_data(EXAMPLES[3])["steps"])
@@ -150,7 +143,7 @@ def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, capsys):
     assert counter() == f"step 1 / {total}"
 
 
-def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, capsys):
+def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, cli):
     rec = dict(EXAMPLES[3])
     rec["card_costs"] = [[0] * len(t["cards"]) for t in rec["tricks"]]
     rec["card_costs"][2][1] = 7                      # trick 3, its second card: 3.5 points lost
@@ -158,13 +151,37 @@ def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, capsys
     path = tmp_path / "costs.jsonl"
     path.write_text(json.dumps(rec) + "\n")
     page_path = tmp_path / "costs.html"
-    assert run(capsys, "show", path, "--html", page_path)[0] == 0
+    assert cli("show", path, "--html", page_path)[0] == 0
     browser.get(page_path.as_uri())
     states = walk(browser, rec)
     n = len(rec["tricks"][0]["cards"])
     complete = [s for s in states if " plays " in s["label"] and len(s["trick"]) == n]
     assert complete[2]["costs"] == ["best", "-3.5"] + ["best"] * (n - 2)
     assert complete[5]["costs"] == ["best"] * (n - 1)  # the unknown cost shows nothing
+
+
+def test_analyse_html_shows_the_solver_s_cost_of_each_card(browser, tmp_path, cli):
+    """``analyse --html``: the page of the analysed deal shows each analysed card's cost as the
+    analysis gives it (``best`` for a best card), and nothing on the tricks not analysed."""
+    rec = dict(EXAMPLES[3])
+    path = tmp_path / "deal.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    n_tricks = len(rec["tricks"])
+    start = n_tricks - 3
+    code, out, _ = cli("analyse", path, "--from-trick", start, "--json")
+    assert code == 0
+    verdicts = json.loads(out)["cards"]
+    page_path = tmp_path / "analysed.html"
+    code, _, err = cli("analyse", path, "--from-trick", start, "--html", page_path)
+    assert code == 0 and str(page_path) in err
+    browser.get(page_path.as_uri())
+    n = len(rec["tricks"][0]["cards"])
+    complete = [s for s in walk(browser, rec) if " plays " in s["label"] and len(s["trick"]) == n]
+    for k, state in enumerate(complete):
+        shown = {v["position"]: v["cost"] for v in verdicts if v["trick"] == k}
+        assert state["costs"] == ["best" if shown[i] == 0 else f"-{format_points(shown[i])}" for i in range(n)
+                                  if shown.get(i) is not None]
+    assert all(not s["costs"] for s in complete[:start - 1]) and all(s["costs"] for s in complete[start - 1:])
 
 
 def assert_not_blank(png: bytes) -> None:
@@ -177,9 +194,9 @@ def assert_not_blank(png: bytes) -> None:
     assert len(colours) > 20 and img[..., :3].std() > 0.05
 
 
-def test_the_page_is_self_contained_and_written_whole(tmp_path, capsys):
+def test_the_page_is_self_contained_and_written_whole(tmp_path, cli):
     page_path = tmp_path / "deal.html"
-    assert run(capsys, "show", "--seed", 7, "--index", 3, "--table", "3", "--html", page_path)[0] == 0
+    assert cli("show", "--seed", 7, "--index", 3, "--table", "3", "--html", page_path)[0] == 0
     text = page_path.read_text(encoding="utf-8")
     for outside in ("http://", "https://", "src=", "@import", "url("):
         assert outside not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
@@ -188,20 +205,20 @@ def test_the_page_is_self_contained_and_written_whole(tmp_path, capsys):
     page_path.write_text("old")
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps(dict(EXAMPLES[3], card_costs=[[1]])) + "\n")
-    code, out, err = run(capsys, "show", bad, "--html", page_path)
+    code, out, err = cli("show", bad, "--html", page_path)
     assert code == 2 and err.count("\n") == 1 and "card_costs" in err
     assert page_path.read_text() == "old"
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".tarotsim-")]
 
 
-def test_show_html_bad_input_is_one_line(tmp_path, capsys):
+def test_show_html_bad_input_is_one_line(tmp_path, cli):
     page_path = tmp_path / "p.html"
     for argv in (["show", EXAMPLES_FILE, "--line", 9, "--html", page_path],
                  ["show", EXAMPLES_FILE, "--line", 1, "--json", "--html", page_path],
                  ["show", EXAMPLES_FILE, "--line", 1, "--line", 2],
                  ["show", EXAMPLES_FILE, "--html", tmp_path / "no" / "p.html"],
                  ["show", "--seed", 1, "--line", 2, "--html", page_path]):
-        code, out, err = run(capsys, *argv)
+        code, out, err = cli(*argv)
         assert code == 2 and err.startswith("tarotsim: error:") and err.count("\n") == 1, (argv, err)
     assert not page_path.exists()
 

@@ -1,4 +1,4 @@
-"""The PettingZoo adapter (issue 14, item 5; the ``rl`` extra, installed in CI): PettingZoo's own
+"""The PettingZoo adapter (the ``rl`` extra, installed in CI): PettingZoo's own
 API and seed tests at tables 3, 4, 5, 5d, and the scores of the reference engine."""
 
 import numpy as np

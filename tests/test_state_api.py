@@ -1,4 +1,4 @@
-"""The facade as a complete state API (issue 14): action ids, exact masks, verify/can/do for
+"""The facade as a complete state API: action ids, exact masks, verify/can/do for
 every decision, clone, events applied back."""
 
 import os

@@ -59,6 +59,7 @@ def test_t_quantile_median_and_closed_forms():
     assert t_critical(2) == t_quantile(0.975, 1) and t_critical(31, 0.99) == t_quantile(0.995, 30)
 
 
+@pytest.mark.slow
 def test_mean_ci_is_the_t_interval_and_covers_the_mean_95_percent_of_the_time():
     values = [3.0, 7.0, 8.0, 12.0]
     n, s, s2 = len(values), sum(values), sum(v * v for v in values)

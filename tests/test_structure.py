@@ -1,4 +1,4 @@
-"""The project's structure (issue 11): the engine never imports the bots, no import cycles, the
+"""The project's structure: the engine never imports the bots, no import cycles, the
 leaf modules that both sides share import nothing else of the project."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tarotsim", "bots")
@@ -114,6 +116,17 @@ def test_the_library_reaches_the_bots_only_through_their_package():
     assert not any(part.startswith("_") for d in seen for part in d.split(".")), seen
 
 
+def test_the_bots_never_import_the_builds():
+    """The engine's builds (``tarotsim._builds``) receive the bots' decisions and search; the bots
+    never import them, nor build a kernel themselves."""
+    offenders = {m: sorted(d for d in deps if d.startswith("tarotsim._builds"))
+                 for m, deps in GRAPH.items() if m.split(".")[0] == "bots"}
+    assert {m: d for m, d in offenders.items() if d} == {}
+    builders = [m for m in MODULES if m.split(".")[0] == "bots"
+                and any(f in MODULES[m].read_text(encoding="utf-8") for f in ("make_play(", "make_env_step("))]
+    assert builders == []
+
+
 def test_the_shared_leaf_modules_import_only_each_other_and_the_rule_tables():
     assert LEAVES | RULE_HOMES <= set(MODULES)
     allowed = LEAVES | RULE_HOMES | {"tarotsim._kernels", "tarotsim"}
@@ -122,9 +135,76 @@ def test_the_shared_leaf_modules_import_only_each_other_and_the_rule_tables():
     assert {m: sorted(GRAPH[m] - RULE_HOMES - {"tarotsim"}) for m in RULE_HOMES if GRAPH[m] - RULE_HOMES - {"tarotsim"}} == {}
 
 
+@pytest.mark.slow
 def test_importing_the_kernels_loads_no_bot():
     code = ("import sys, tarotsim._kernels, tarotsim._kernels.worlds\n"
             "print(sorted(m for m in sys.modules if m == 'bots' or m.startswith('bots.')))")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120,
                          cwd=ROOT).stdout
     assert out.strip() == "[]"
+
+
+#: files whose docstrings follow the summary rule below once the branches that are changing them
+#: are in: until then they keep their own first lines (some of these files exist only on those branches)
+SUMMARY_PENDING: frozenset[str] = frozenset()
+#: the project's line length (ruff's ``line-length``): a summary fits on the line of its opening quotes
+LINE_LENGTH = 120
+
+
+def _summary_faults(source: str) -> list[tuple[int, str, str]]:
+    """The multi-line docstrings of ``source`` that do not open with a one-line summary.
+
+    A module, class or function docstring of more than one line opens, on the line of its
+    quotes, with a summary that fits that line and ends with a period, then a blank line, then
+    the rest (PEP 257, the NumPy docstring style). Returns ``(line, name, fault)`` triples.
+    """
+    lines = source.splitlines()
+    faults = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        first = node.body[0] if node.body else None
+        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)):
+            continue
+        doc = first.value.value.splitlines()
+        if len("\n".join(doc).strip().splitlines()) < 2:
+            continue
+        if not doc[0].strip():
+            fault = "the summary is not on the line of the opening quotes"
+        elif not doc[0].rstrip().endswith("."):
+            fault = "the summary does not end with a period"
+        elif doc[1].strip():
+            fault = "no blank line after the summary"
+        elif len(lines[first.value.lineno - 1]) > LINE_LENGTH:
+            fault = f"the summary line is longer than {LINE_LENGTH} characters"
+        else:
+            continue
+        faults.append((first.value.lineno, getattr(node, "name", "<module>"), fault))
+    return faults
+
+
+def test_the_summary_checker_finds_each_fault():
+    good = 'def f():\n    """Sum.\n\n    More."""\n\n\ndef g():\n    """One line, no period needed here"""\n'
+    assert _summary_faults(good) == []
+    bad = ('"""A module summary that runs on\nto the next line."""\n\n\nclass C:\n    """Summary.\n    More."""\n\n'
+           '    def m(self):\n        """\n        Summary.\n\n        More.\n        """\n')
+    assert _summary_faults(bad) == [(1, "<module>", "the summary does not end with a period"),
+                                    (6, "C", "no blank line after the summary"),
+                                    (10, "m", "the summary is not on the line of the opening quotes")]
+    long = f'def f():\n    """{"x" * LINE_LENGTH}.\n\n    More."""\n'
+    assert _summary_faults(long) == [(2, "f", f"the summary line is longer than {LINE_LENGTH} characters")]
+
+
+def test_every_multi_line_docstring_opens_with_a_one_line_summary():
+    """The summary rule holds in the library, the bots and the tests' shared helpers.
+
+    The test modules are left out: their test functions' docstrings are sentences about the test."""
+    faults = {}
+    helpers = sorted((ROOT / "tests").glob("helpers_*.py")) + [ROOT / "tests" / "conftest.py"]
+    for path in [*MODULES.values(), *helpers]:
+        rel = path.relative_to(ROOT).as_posix()
+        if rel not in SUMMARY_PENDING:
+            faults.update({f"{rel}:{line} {name}": fault
+                           for line, name, fault in _summary_faults(path.read_text(encoding="utf-8"))})
+    assert faults == {}

@@ -1,4 +1,4 @@
-"""`tarotsim study bidding` (issue 6): the study kernel against a slow recomputation, its
+"""`tarotsim study bidding`: the study kernel against a slow recomputation, its
 statistics, its outputs, the calibration round trip, and bad input."""
 
 import csv
@@ -19,15 +19,7 @@ from tarotsim import simulate as sim
 from tarotsim import study
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import study as K
-from tarotsim.cli import main
 from tarotsim.rules import CONTRACTS, Rules
-
-
-def cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -237,16 +229,16 @@ def test_crossing_finds_a_known_zero_and_says_when_there_is_none():
 # outputs
 
 
-def test_cli_prints_tables_and_writes_csv_json_and_calibration(capsys, tmp_path):
+def test_cli_prints_tables_and_writes_csv_json_and_calibration(cli, tmp_path):
     csv_path, cal = tmp_path / "s.csv", tmp_path / "cal.json"
-    code, out, err = cli(capsys, "study", "bidding", "--deals", "3000", "--seed", "8", "--threads", "2",
+    code, out, err = cli("study", "bidding", "--deals", "3000", "--seed", "8", "--threads", "2",
                          "--csv", str(csv_path), "--calibrate", str(cal))
     # 3,000 deals are too few for a calibration: one warning line, and the file is written anyway
     assert code == 0 and err.startswith("tarotsim: warning: ") and err.count("\n") == 1
     assert "seed 8" in out and "thresholds" in out and "by oudlers" in out and "bot now" in out
     for c in CONTRACTS:
         assert f"\n{c}  (vs " in out
-    code, out, _ = cli(capsys, "study", "bidding", "--deals", "3000", "--seed", "8", "--json")
+    code, out, _ = cli("study", "bidding", "--deals", "3000", "--seed", "8", "--json")
     d = json.loads(out)
     assert code == 0 and d["seed"] == 8 and d["deals"] == 3000 and d["played"] + d["annulled"] == 3000
     assert set(d["by_points"]) == set(CONTRACTS) and set(d["thresholds"]) == set(CONTRACTS)
@@ -302,14 +294,14 @@ def test_bad_thresholds_file_is_one_line(tmp_path, text, why):
         parse_bots(f"greedy:thresholds={path}", 4)
 
 
-def test_tournament_takes_the_calibrated_bot_and_bots_lists_it(capsys, tmp_path):
+def test_tournament_takes_the_calibrated_bot_and_bots_lists_it(cli, tmp_path):
     path = tmp_path / "cal.json"
     path.write_text(json.dumps({"thresholds": {"prise": 38, "garde": 40, "garde_sans": 60, "garde_contre": 99}}))
-    code, out, _ = cli(capsys, "tournament", "--bots", f"heuristic:thresholds={path},heuristic,heuristic,heuristic",
+    code, out, _ = cli("tournament", "--bots", f"heuristic:thresholds={path},heuristic,heuristic,heuristic",
                        "--deals", "200", "--seed", "5", "--json")
     assert code == 0
     assert {b["name"] for b in json.loads(out)["bots"]} == {f"heuristic:thresholds={path}", "heuristic"}
-    code, out, _ = cli(capsys, "bots")
+    code, out, _ = cli("bots")
     assert code == 0 and "thresholds" in out and "--calibrate" in out
 
 
@@ -392,32 +384,32 @@ def no_run(monkeypatch):
     ["--csv", "{tmp}/a.csv", "--calibrate", "{tmp}/a.csv"],
     ["--csv", "{tmp}/ok.csv", "--calibrate", "/nonexistent/dir/cal.json"],
 ])
-def test_bad_input_is_one_line_exit_2_and_leaves_nothing(capsys, tmp_path, no_run, argv):
+def test_bad_input_is_one_line_exit_2_and_leaves_nothing(cli, tmp_path, no_run, argv):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
-    code, out, err = cli(capsys, "study", "bidding", "--deals", "100", *argv)
+    code, out, err = cli("study", "bidding", "--deals", "100", *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
 
 
-def test_plot_without_matplotlib_says_how_to_install(capsys, tmp_path, no_run, monkeypatch):
+def test_plot_without_matplotlib_says_how_to_install(cli, tmp_path, no_run, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
-    code, out, err = cli(capsys, "study", "bidding", "--deals", "100", "--plot", str(tmp_path / "p.png"),
+    code, out, err = cli("study", "bidding", "--deals", "100", "--plot", str(tmp_path / "p.png"),
                          "--csv", str(tmp_path / "s.csv"))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "pip install 'tarotsim[plot]'" in err
     assert list(tmp_path.iterdir()) == []
 
 
-def test_study_takes_a_policy_set_and_refuses_a_python_bot(capsys, monkeypatch):
+def test_study_takes_a_policy_set_and_refuses_a_python_bot(cli, monkeypatch):
     """Policy sets play on the fast path, so the study takes them; a Python bot is refused."""
     from pathlib import Path
 
     monkeypatch.chdir(Path(__file__).resolve().parent.parent)
-    code, out, err = cli(capsys, "study", "bidding", "--deals", "500", "--seed", "2", "--threads", "1",
+    code, out, err = cli("study", "bidding", "--deals", "500", "--seed", "2", "--threads", "1",
                          "--bots", "examples.my_policy:POLICY,heuristic,heuristic,heuristic", "--json")
     assert code in (0, None), err
     assert json.loads(out)["bots"] == "eight_trumps,heuristic,heuristic,heuristic"
-    code, out, err = cli(capsys, "study", "bidding", "--deals", "20", "--bots", "examples.my_bot:CautiousBot")
+    code, out, err = cli("study", "bidding", "--deals", "20", "--bots", "examples.my_bot:CautiousBot")
     assert code == 2 and "fast path" in err and len(err.strip().splitlines()) == 1
 
 
@@ -447,12 +439,12 @@ def test_a_policy_set_breaking_a_rule_stops_the_study_never_counted_as_petit_sec
     assert before.annulled == int(np.sum(f["outcome"] == L.OUTCOME_PETIT_SEC))
 
 
-def test_study_with_a_rule_breaking_policy_exits_2_and_writes_no_calibration(capsys, tmp_path, monkeypatch):
+def test_study_with_a_rule_breaking_policy_exits_2_and_writes_no_calibration(cli, tmp_path, monkeypatch):
     """``study bidding --calibrate``: one line naming bot, seat, deal and rule; exit 2; no file."""
     (tmp_path / "cheat_mod.py").write_text("from helpers_policy import RARE_CHEAT as CHEAT\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     cal = tmp_path / "cal.json"
-    code, out, err = cli(capsys, "study", "bidding", "--deals", "3000", "--seed", "3", "--threads", "1",
+    code, out, err = cli("study", "bidding", "--deals", "3000", "--seed", "3", "--threads", "1",
                          "--bots", "heuristic,heuristic,cheat_mod:CHEAT,heuristic", "--calibrate", str(cal))
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith("tarotsim: error: bot rare_cheat at seat 2, deal (3, ") and "(R-PLAY-4" in err

@@ -5,17 +5,9 @@ import math
 
 import pytest
 
-from tarotsim.cli import main
 from tarotsim.rules import Rules
 from tarotsim.stats import t_quantile
 from tarotsim.tournament import MIN_VERDICT_DEALS, Entry, format_result, run, verdict
-
-
-def cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_identical_bots_under_two_names_cancel_exactly_in_duplicate():
@@ -48,8 +40,8 @@ def test_5d_dummy_seat_plays_are_not_counted():
     assert a["deals"] == 500  # but plays in every deal
 
 
-def test_tournament_json_fields(capsys):
-    code, out, _ = cli(capsys, "tournament", "--table", "4", "--bots", "random,random,random,tarotsim.engine:PyRandomBot",
+def test_tournament_json_fields(cli):
+    code, out, _ = cli("tournament", "--table", "4", "--bots", "random,random,random,tarotsim.engine:PyRandomBot",
                        "--deals", "40", "--seed", "5", "--json")
     d = json.loads(out)
     assert code == 0 and d["seed"] == 5 and d["duplicate"] is True
@@ -61,8 +53,8 @@ def test_tournament_json_fields(capsys):
     assert all(b["mean"] == 0 for b in d["bots"]) and d["pairs"][0]["mean"] == 0
 
 
-def test_tournament_readable(capsys):
-    code, out, _ = cli(capsys, "tournament", "--table", "3", "--bots", "random,random,tarotsim.engine:PyRandomBot",
+def test_tournament_readable(cli):
+    code, out, _ = cli("tournament", "--table", "3", "--bots", "random,random,tarotsim.engine:PyRandomBot",
                        "--deals", "30", "--seed", "2")
     assert code == 0 and "95% CI" in out and "paired differences" in out and "seed 2" in out
 
@@ -75,28 +67,28 @@ def test_tournament_readable(capsys):
     (["--bots", "helpers_bots:NoChoose,random,random,random"], "choose"),
     (["--bots", "helpers_bots:Cheater,random,random,random", "--deals", "20", "--seed", "4"], "cheater"),
 ])
-def test_tournament_bad_input_one_line_exit_2(capsys, argv, needle):
-    code, out, err = cli(capsys, "tournament", "--table", "4", *argv)
+def test_tournament_bad_input_one_line_exit_2(cli, argv, needle):
+    code, out, err = cli("tournament", "--table", "4", *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and needle in err and "Traceback" not in err
 
 
-def test_illegal_user_bot_names_bot_deal_and_rule(capsys):
-    code, _, err = cli(capsys, "simulate", "--table", "4", "--bots", "helpers_bots:Cheater", "--deals", "5",
+def test_illegal_user_bot_names_bot_deal_and_rule(cli):
+    code, _, err = cli("simulate", "--table", "4", "--bots", "helpers_bots:Cheater", "--deals", "5",
                        "--seed", "4")
     assert code == 2 and "cheater" in err and "deal (4, " in err and "(R-" in err
 
 
-def test_user_bot_example_from_the_readme(capsys):
-    code, out, _ = cli(capsys, "simulate", "--table", "4", "--bots", "examples.my_bot:CautiousBot", "--deals",
+def test_user_bot_example_from_the_readme(cli):
+    code, out, _ = cli("simulate", "--table", "4", "--bots", "examples.my_bot:CautiousBot", "--deals",
                        "20", "--seed", "1", "--json")
     d = json.loads(out)
     assert code == 0 and d["deals"] == 20 and d["bots"] == "examples.my_bot:CautiousBot"
     assert not math.isnan(d["mean_score"][0])
 
 
-def test_python_random_bot_gives_the_fast_path_summary(capsys):
-    _, fast, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json", "--bots", "random")
-    _, slow, _ = cli(capsys, "simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json",
+def test_python_random_bot_gives_the_fast_path_summary(cli):
+    _, fast, _ = cli("simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json", "--bots", "random")
+    _, slow, _ = cli("simulate", "--table", "5", "--deals", "60", "--seed", "8", "--json",
                      "--bots", "tarotsim.engine:PyRandomBot")
     f, s = json.loads(fast), json.loads(slow)
     for key in ("taken", "made", "mean_score", "petit_au_bout", "chelems", "thrown_in", "annulled"):
@@ -123,13 +115,13 @@ def test_acceptance_stronger_bot_wins_duplicate_with_separate_intervals(table, b
 # statistics: Student t intervals over deals, and no verdict on a tiny sample
 
 
-def test_two_deals_get_an_interval_but_no_verdict(capsys):
+def test_two_deals_get_an_interval_but_no_verdict(cli):
     """Heuristic against random over 2 deals: a large difference, but 2 deals decide nothing."""
-    code, out, _ = cli(capsys, "tournament", "--table", "4", "--bots", "heuristic,random,random,random",
+    code, out, _ = cli("tournament", "--table", "4", "--bots", "heuristic,random,random,random",
                        "--deals", "2", "--seed", "1")
     assert code == 0 and "too few deals for a verdict: 2 < 30" in out
     assert "(significant)" not in out and "(not significant)" not in out
-    code, out, _ = cli(capsys, "tournament", "--table", "4", "--bots", "heuristic,random,random,random",
+    code, out, _ = cli("tournament", "--table", "4", "--bots", "heuristic,random,random,random",
                        "--deals", "2", "--seed", "1", "--json")
     d = json.loads(out)
     assert d["pairs"][0]["verdict"] == "too few deals" and d["min_deals_for_verdict"] == MIN_VERDICT_DEALS
@@ -187,7 +179,8 @@ def test_a_block_of_a_tournament_is_shared_between_its_threads(monkeypatch):
     """Runner.block cuts its block into one chunk per thread: a block of a tournament (20,000
     deals) in one chunk of the kernels' size (65,536) would run on one core whatever --threads."""
     from tarotsim import simulate as sim
-    from tarotsim.players import Runner, parse_players
+    from tarotsim.players import parse_players
+    from tarotsim.runner import Runner
 
     calls = []
     real = sim.facts

@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from test_bots_play import MIXES, _adapter, walk_traced
+from helpers_deals import MIXES, adapter_for, walk_traced
+from helpers_records import check_two_player_record
 from tarotsim import record, simulate, slowpath
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import workspace as P
-from tarotsim.cards import Card, masks_of
+from tarotsim.cards import masks_of
 from tarotsim.engine import Game, play_game
 from tarotsim.reference import play_deal
 from tarotsim.rules import CONTRACTS, Rules
@@ -49,7 +50,7 @@ def test_R_VAR_TWO_kernel_bot_records_equal_the_slow_path(mix):
     indices = range(40)
     for forced in (None, (0, "garde")):
         for i, rec in zip(indices, simulate.records(TWO, 77, indices, bots=bots, forced=forced)):
-            assert play_game(Game(TWO, 77, i, forced=forced), [_adapter(b) for b in bots]).record() == rec, i
+            assert play_game(Game(TWO, 77, i, forced=forced), [adapter_for(b) for b in bots]).record() == rec, i
 
 
 @pytest.mark.parametrize("mix", ["heuristic", "mixed"])
@@ -71,44 +72,6 @@ def test_R_VAR_TWO_kernel_bot_sees_hand_and_face_up_tops_only(mix):
                 assert (t[P.TR_PUB + L.PUB_TOPS_T + s], t[P.TR_PUB + L.PUB_TOPS_S + s]) == tops, (index, k, s)
                 n_tops += bool(tops[0] or tops[1])
     assert n_tops > 0
-
-
-def _c(name):
-    return Card.parse(name)
-
-
-def check_two_player_record(rec):
-    """The laws of a table-2 record, checked without the engines (R-VAR-TWO)."""
-    hands = [[_c(x) for x in h] for h in rec["hands"]]
-    piles = [[[_c(x) for x in p] for p in ps] for ps in rec["piles"]]
-    chien = [_c(x) for x in rec["chien"]]
-    pile_cards = [c for ps in piles for p in ps for c in p]
-    # the 78 cards partitioned among hands (18), piles (6 of 3) and chien (6)
-    assert sorted(c.id for c in [c for h in hands for c in h] + pile_cards + chien) == list(range(78))
-    assert [len(h) for h in hands] == [18, 18] and len(chien) == 6
-    assert all(len(ps) == 6 and all(len(p) == 3 for p in ps) for ps in piles)
-    assert sum(rec["scores"]) == 0 and len(rec["scores"]) == 2  # R-GEN-5
-    assert rec["declarations"] in ([], [{"seat": rec["taker"], "kind": "chelem"}])  # no poignée, no misère
-    assert [b[0] for b in rec["bids"]] == [1 - rec["dealer"], rec["dealer"]]  # the non-dealer speaks first
-    if rec["outcome"] != "played":
-        assert rec["outcome"] == "all_passed" and rec["tricks"] == [] and rec["scores"] == [0, 0]
-        return
-    tricks = rec["tricks"]
-    assert len(tricks) == 36 and all(len(t["cards"]) == 2 for t in tricks)
-    # every card held (hand, piles, the chien taken in and the écart laid aside) is played once
-    ecart = {_c(x) for x in rec["ecart"]}
-    held = set(c for h in hands for c in h) | set(pile_cards)
-    if rec["contract"] in ("prise", "garde"):
-        held = (held | set(chien)) - ecart
-        assert not ecart & set(pile_cards)  # the écart from the hand only
-    played = [_c(x) for t in tricks for x in t["cards"]]
-    assert sorted(c.id for c in played) == sorted(c.id for c in held)
-    # each pile is played from its top, and the card under a played top only in a later trick
-    when = {_c(x): k for k, t in enumerate(tricks) for x in t["cards"]}
-    for ps in piles:
-        for p in ps:
-            assert when[p[2]] < when[p[1]] < when[p[0]]
-    assert 0 <= rec["result"]["attack_half_points"] <= 182
 
 
 @settings(deadline=None, max_examples=40)

@@ -9,9 +9,9 @@ import pytest
 from tarotsim import study
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import Card
-from tarotsim.cli import main
 from tarotsim.engine import Game, PyRandomBot
-from tarotsim.players import Runner, kernel_path, parse_players
+from tarotsim.players import kernel_path, parse_players
+from tarotsim.runner import Runner
 from tarotsim.record import verify
 from tarotsim.reference import play_deal
 from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
@@ -19,13 +19,6 @@ from tarotsim.rules import CONTRACTS, Rules
 from tarotsim.slowpath import play_record
 
 TWO = Rules("2")
-
-
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as e:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def test_R_VAR_TWO_random_bots_on_the_slow_path_play_the_reference_deals():
@@ -135,9 +128,9 @@ def test_R_VAR_TWO_runs_on_the_kernels_pimc_included():
     assert kernel_path(TWO, pimc) and pimc[0].name == "pimc"
 
 
-def test_R_VAR_TWO_simulate_writes_records_that_replay(capsys, tmp_path):
+def test_R_VAR_TWO_simulate_writes_records_that_replay(cli, tmp_path):
     path = tmp_path / "two.jsonl"
-    code, out, err = run(capsys, "simulate", "--table", "2", "--deals", "40", "--seed", "5", "--bots", "greedy,random",
+    code, out, err = cli("simulate", "--table", "2", "--deals", "40", "--seed", "5", "--bots", "greedy,random",
                          "--records", str(path), "--json")
     assert code == 0, err
     summary = json.loads(out)
@@ -147,13 +140,13 @@ def test_R_VAR_TWO_simulate_writes_records_that_replay(capsys, tmp_path):
     assert all(verify(r).scores == r["scores"] for r in recs)
 
 
-def test_R_VAR_TWO_show_a_seeded_deal(capsys):
-    code, out, _ = run(capsys, "show", "--table", "2", "--seed", "3", "--index", "4", "--bots", "random")
+def test_R_VAR_TWO_show_a_seeded_deal(cli):
+    code, out, _ = cli("show", "--table", "2", "--seed", "3", "--index", "4", "--bots", "random")
     assert code == 0 and out.startswith("Table 2 — seed 3, index 4") and "Piles (bottom to top" in out
 
 
-def test_R_VAR_TWO_tournament_duplicate_over_the_two_seats(capsys):
-    code, out, err = run(capsys, "tournament", "--table", "2", "--bots", "heuristic,random", "--deals", "10",
+def test_R_VAR_TWO_tournament_duplicate_over_the_two_seats(cli):
+    code, out, err = cli("tournament", "--table", "2", "--bots", "heuristic,random", "--deals", "10",
                          "--seed", "1", "--json")
     assert code == 0, err
     rep = json.loads(out)

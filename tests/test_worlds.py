@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 import random
 
 import numpy as np
@@ -22,7 +21,9 @@ from hypothesis import assume, given, settings
 from numba import njit
 from hypothesis import strategies as st
 
-from helpers_worlds import FastChecker, placements, replay_consistent, true_row
+from helpers_worlds import (CHECKED, SEED, FastChecker, built_game, check_worlds, frequencies_match, held,
+                            near_misses, placements, play, random_position, replay_consistent, suit_of, true_row,
+                            world_frequencies_match, worlds_of)
 from tarotsim.cards import DECK, Card, parse_cards
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game
@@ -32,8 +33,6 @@ from tarotsim.rules import Rules
 from tarotsim.worlds import PILE, WorldsError, constraints, knowledge, sample
 from tarotsim._kernels import worlds as W
 
-SEED = 20261130
-CHECKED = {"fast": 0, "replay": 0}   # worlds checked in this module
 TABLES_CHECKED = set()
 
 
@@ -44,61 +43,6 @@ def _worlds_checked():
     print(f"\nworlds checked: {CHECKED['fast']} by the fast checker, {CHECKED['replay']} by replay")
     if TABLES_CHECKED == {"3", "4", "5", "5d"}:
         assert CHECKED["fast"] >= 1_000_000
-
-
-def _drive(game, bot, count):
-    """Let ``bot`` (a reference RandomBot) make ``count`` decisions of ``game``."""
-    for _ in range(count):
-        d = game._deal.decision()
-        if d is None:
-            return
-        bot.act(game._deal, d)
-
-
-def random_position(table, index, frac, forced=None, options=None):
-    """Deal ``(SEED, index)`` played by the random bot up to fraction ``frac`` of its decisions;
-    ``forced``: (k, contract) makes the k-th active seat take ``contract``."""
-    rules = Rules.from_options(table, options or {})
-    if forced is not None:
-        order = dealing_order(rules, index % rules.n_seats)
-        forced = (order[forced[0] % len(order)], forced[1])
-    full = Game(rules, seed=SEED, index=index, forced=forced)
-    _drive(full, RandomBot(Rng.for_deal(SEED, index, STREAM_BOTS)), 1000)
-    total = len(full._deal.bids) + sum(len(t.plays) for t in full._deal.tricks) + 20
-    game = Game(rules, seed=SEED, index=index, forced=forced)
-    _drive(game, RandomBot(Rng.for_deal(SEED, index, STREAM_BOTS)), int(frac * total))
-    return game
-
-
-def check_worlds(game, seat, n, seed=1, replays=4):
-    """Sample ``n`` worlds of ``seat`` and check them all; returns the worlds."""
-    view = game.view(seat)
-    rules = game.rules
-    worlds = sample(game, seat, n, seed)
-    locs = worlds.locations
-    checker = FastChecker(rules, view)
-    ok = checker.check(locs)
-    assert ok.all(), f"world {int(np.argmin(ok))} breaks a constraint"
-    CHECKED["fast"] += n
-    truth = true_row(game)
-    assert checker.check(truth[None, :]).all(), "the true world fails the fast checker"
-    assert replay_consistent(rules, view, truth, game._deal), "the true world fails the replay"
-    for w in range(min(replays, n)):
-        assert replay_consistent(rules, view, locs[w], game._deal), f"world {w} fails the replay"
-    CHECKED["replay"] += min(replays, n) + 1
-    return worlds, checker
-
-
-def near_misses(locs, rnd, count):
-    """Worlds made by swapping two unplayed cards of different locations in sampled worlds."""
-    out = []
-    for _ in range(count):
-        row = locs[rnd.randrange(len(locs))].copy()
-        live = [c for c in range(78) if row[c] >= 0]
-        a, b = rnd.sample(live, 2)
-        row[a], row[b] = row[b], row[a]
-        out.append(row)
-    return out
 
 
 CONTRACT_OR_AUCTION = st.sampled_from([None, "prise", "garde", "garde_sans", "garde_contre"])
@@ -184,28 +128,7 @@ def _draw(cons, n, seed):
     return out
 
 
-def _chi_square_p(observed, expected):
-    """Upper tail of the chi-square statistic (Wilson-Hilferty normal approximation)."""
-    df = len(observed) - 1
-    if df < 1:
-        return 1.0
-    x = float(((observed - expected) ** 2 / expected).sum())
-    z = ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
-def _world_frequencies_match(worlds, exact):
-    """Every exact world is drawn about as often as 1/len(exact) predicts (chi-square), and
-    nothing else is drawn."""
-    index = {row.tobytes(): i for i, row in enumerate(exact)}
-    hits = np.zeros(len(exact))
-    for row in worlds:
-        i = index.get(row.tobytes())
-        assert i is not None, "a world outside the exact set was drawn"
-        hits[i] += 1
-    return _chi_square_p(hits, np.full(len(exact), len(worlds) / len(exact)))
-
-
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(seed=st.integers(0, 2 ** 32), n_cards=st.integers(1, 8), n_locs=st.integers(1, 5))
 def test_count_and_law_equal_brute_force_on_made_up_constraints(seed, n_cards, n_locs):
@@ -221,7 +144,7 @@ def test_count_and_law_equal_brute_force_on_made_up_constraints(seed, n_cards, n
     assert round(count) == len(exact)
     if len(exact) <= 300:
         worlds = _draw(cons, 40 * len(exact), seed)
-        assert _world_frequencies_match(worlds, exact) > 1e-4
+        assert world_frequencies_match(worlds, exact) > 1e-4
 
 
 def test_no_world_is_an_error():
@@ -259,6 +182,7 @@ LATE = [("3", 5, 8, (0, "garde")), ("4", 11, 6, (1, "garde_sans")), ("4", 2, 8, 
         ("5", 4, 7, (3, "garde_contre")), ("5", 9, 10, (0, "garde")), ("5d", 7, 6, (1, "garde"))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table, index, left, forced", LATE)
 def test_late_positions_match_exact_enumeration(table, index, left, forced):
     """Small late positions, every seat: the worlds the replay oracle accepts are exactly those
@@ -293,99 +217,13 @@ def test_late_positions_match_exact_enumeration(table, index, left, forced):
         worlds = sample(game, seat, n, seed=index * 10 + seat).locations
         CHECKED["fast"] += n
         assert checker.check(worlds).all()
-        _frequencies_match(worlds, exact)
+        frequencies_match(worlds, exact)
         if len(exact) <= 2000:
-            assert _world_frequencies_match(worlds, exact) > 1e-4
-
-
-def _frequencies_match(worlds, exact):
-    """Each (card, location) frequency within z* standard errors of its exact probability.
-
-    z* is 3 raised for the number of comparisons: with M (card, location) pairs of probability
-    strictly between 0 and 1, a correct sampler exceeds 3 standard errors somewhere with chance
-    about M * 0.27% (a third of the runs at M = 150), so z* is the two-sided bound of family-wise
-    level 0.1% (4.2 at M = 100); a biased sampler misses by far more (pairs of probability 0 or 1
-    must match exactly).
-    """
-    n = len(worlds)
-    pairs = []
-    for loc in sorted(set(np.unique(exact)) - {-1}):
-        p = (exact == loc).mean(axis=0)
-        f = (worlds == loc).mean(axis=0)
-        for c in range(78):
-            if p[c] in (0.0, 1.0):
-                assert f[c] == p[c], f"card {DECK[c]} at {loc}: drawn {f[c]}, exact {p[c]}"
-            else:
-                pairs.append((c, loc, p[c], f[c]))
-    if not pairs:
-        return
-    m = len(pairs)
-    alpha = 1e-3 / m
-    z_star = max(3.0, _normal_quantile(1 - alpha / 2))
-    for c, loc, p, f in pairs:
-        z = abs(f - p) / math.sqrt(p * (1 - p) / n)
-        assert z <= z_star, f"card {DECK[c]} at {loc}: drawn {f:.4f}, exact {p:.4f} (z = {z:.2f} > {z_star:.2f})"
-
-
-def _normal_quantile(q):
-    """Inverse of the standard normal distribution function (bisection on erfc)."""
-    lo, hi = 0.0, 10.0
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        if 0.5 * math.erfc(mid / math.sqrt(2)) > 1 - q:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+            assert world_frequencies_match(worlds, exact) > 1e-4
 
 
 # ---------------------------------------------------------------------------------------------
 # one test per kind of constraint, on positions built for it
-
-def built_game(table, dealer, wishes, exclude=None, forced=None, options=None):
-    """A hand-entered deal: ``wishes`` {seat or "chien": card names} are dealt as asked, the
-    other cards at random (seeded) but never a card ``exclude[seat](card)`` refuses to that seat;
-    the first seed that deals no petit sec (R-DEAL-4) is kept."""
-    from tarotsim.rng import CHIEN_SIZE, HAND_SIZE
-    rules = Rules.from_options(table, options or {})
-    exclude = exclude or {}
-    for seed in range(200):
-        rnd = random.Random(seed)
-        places = {s: list(parse_cards(wishes.get(s, []))) for s in dealing_order(rules, dealer)}
-        places["chien"] = list(parse_cards(wishes.get("chien", [])))
-        taken = {c for v in places.values() for c in v}
-        rest = [c for c in DECK if c not in taken]
-        rnd.shuffle(rest)
-        room = {k: (CHIEN_SIZE[table] if k == "chien" else HAND_SIZE[table]) - len(v) for k, v in places.items()}
-        ok = True
-        for c in rest:
-            fits = [k for k in places if room[k] > 0 and not (k in exclude and exclude[k](c))]
-            if not fits:
-                ok = False
-                break
-            k = fits[0] if len(fits) == 1 else rnd.choice(fits)
-            places[k].append(c)
-            room[k] -= 1
-        if not ok:
-            continue
-        hands = [places.get(s, []) for s in range(rules.n_seats)]
-        game = Game(rules, hands=hands, chien=places["chien"], dealer=dealer, forced=forced)
-        if not game.done:
-            if game.decision.kind == "chelem":
-                game.announce_chelem(False)
-            return game
-    raise AssertionError("no such deal")
-
-
-def play(game, *cards):
-    """Play the cards in turn (``"?"``: the lowest legal card); declarations not made are declined."""
-    for name in cards:
-        card = game._deal.legal_cards(game._deal.next_player())[0] if name == "?" else Card.parse(name)
-        game.play(card)
-
-
-def suit_of(*suits):
-    return lambda c: c.suit is not None and "SHDC"[c.suit] in suits
 
 
 def trump_above(t):
@@ -398,17 +236,6 @@ def is_trump_or_excuse(c):
 
 def both(*preds):
     return lambda c: any(p(c) for p in preds)
-
-
-def worlds_of(game, seat, n=4000):
-    """Sampled worlds of ``seat``, all checked (fast checker, replay)."""
-    return check_worlds(game, seat, n, seed=seat + 1)[0].locations
-
-
-def held(locs, seat, pred):
-    """Bool per world: ``seat`` holds a card satisfying ``pred``."""
-    ids = [c.id for c in DECK if pred(c)]
-    return (locs[:, ids] == seat).any(axis=1)
 
 
 # table 4, dealer 3: seat 0 leads trick 1; garde sans by seat 3 (no écart) unless said otherwise

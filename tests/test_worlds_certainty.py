@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from helpers_worlds import FastChecker, free_placements, replay_consistent, true_row
-from test_worlds import (_frequencies_match, _world_frequencies_match, built_game, held, play,
+from helpers_worlds import (frequencies_match, world_frequencies_match, built_game, held, play,
                          worlds_of)
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import DECK, JACK, KING, KNIGHT, QUEEN, Card
@@ -197,6 +197,7 @@ LATE_CALLS = [(1, "prise", [KING], "QS", 7), (2, "garde_sans", [KING], "QC", 6),
               (3, "garde", [KING, QUEEN], "ND", 7), (4, "garde_contre", [KING, QUEEN, KNIGHT], "JH", 6)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index, contract, ranks, called, left", LATE_CALLS)
 def test_R_CALL_1_late_positions_after_a_call_match_the_exact_law(index, contract, ranks, called, left):
     """Every seat but the taker: the exact law is every placement of the unseen cards (no rule
@@ -228,9 +229,9 @@ def test_R_CALL_1_late_positions_after_a_call_match_the_exact_law(index, contrac
         assert status == W.OK and not cons[W.C_PSEC_ON:W.C_PSEC_ON + 5].any()
         assert round(count) == len(exact)
         worlds = sample(game, seat, 40_000, seed=index * 10 + seat).locations
-        _frequencies_match(worlds, exact)
+        frequencies_match(worlds, exact)
         if len(exact) <= 2000:
-            assert _world_frequencies_match(worlds, exact) > 1e-4
+            assert world_frequencies_match(worlds, exact) > 1e-4
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from helpers_worlds import UNDER, FastChecker, placements, replay_consistent, true_row
-from test_worlds import (_frequencies_match, _world_frequencies_match, check_worlds, held, near_misses,
+from helpers_worlds import (frequencies_match, world_frequencies_match, check_worlds, held, near_misses,
                          random_position, suit_of)
 from tarotsim._kernels import worlds as W
 from tarotsim.cards import DECK, Card, parse_cards
@@ -68,6 +68,7 @@ def _placements(game, seat):
 
 @pytest.mark.parametrize("index, left, forced", [
     (5, 16, (1, "garde_sans")), (13, 16, (0, "garde_contre")), (14, 14, (0, "prise")), (15, 16, (1, "garde"))])
+@pytest.mark.slow
 def test_R_VAR_TWO_late_positions_match_exact_enumeration(index, left, forced):
     """Late table-2 positions, both players: the replay oracle and the fast checker accept the
     same placements; the sampler counts them exactly; each card's location frequencies over
@@ -91,9 +92,9 @@ def test_R_VAR_TWO_late_positions_match_exact_enumeration(index, left, forced):
         assert status == W.OK and round(count) == len(exact)
         worlds = sample(game, seat, 30_000, seed=index * 10 + seat).locations
         assert checker.check(worlds).all()
-        _frequencies_match(worlds, exact)
+        frequencies_match(worlds, exact)
         if len(exact) <= 2000:
-            assert _world_frequencies_match(worlds, exact) > 1e-4
+            assert world_frequencies_match(worlds, exact) > 1e-4
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""The engine's kernels built with the bots (private): where the engine's factories receive the
+"""The engine's kernels built with the bots' decisions (private).
+
+The engine's kernels built with the bots (private): where the engine's factories receive the
 bots' decisions, and the batch loops over those builds.
 
 The kernels (``tarotsim._kernels``) never import the bots: their factories
@@ -20,7 +22,9 @@ from pathlib import Path
 
 
 def sources() -> list[Path]:
-    """The sources a build inlines, for its cache guard (``tarotsim._kernels._cache``): the
+    """The source files a build inlines, for its cache guard.
+
+    The sources a build inlines, for its cache guard (``tarotsim._kernels._cache``): the
     engine's, the bots' and this package's."""
     import bots
 

@@ -1,4 +1,6 @@
-"""The deal kernel built with the bots (private): the bots build, its traced twin and their batch
+"""The deal kernel built with the bots (private).
+
+The deal kernel built with the bots (private): the bots build, its traced twin and their batch
 kernels, and the choice of a build from the seats' kinds.
 
 The engine (``tarotsim._kernels.play``) builds the deal from a factory and never imports the

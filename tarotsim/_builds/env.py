@@ -1,4 +1,6 @@
-"""The batched environment's step kernel built with the bots (private): kernel bots as the
+"""The environment's step kernel with kernel bots as the opponents (private).
+
+The batched environment's step kernel built with the bots (private): kernel bots as the
 opponents of an agent (``tarotsim.env.VecEnv(opponents=...)``).
 
 The engine (``tarotsim._kernels.env``) builds its step from a factory and never imports the

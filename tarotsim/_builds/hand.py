@@ -1,13 +1,16 @@
-"""The hand-level bidding study's loops (private; the facade is ``tarotsim.hand_study``).
+"""The hand-level bidding study's loops (private): one hand's contracts played over worlds of the other cards.
+
+The loops of the hand-level bidding study (the facade is ``tarotsim.hand_study``).
 
 One seat's hand is given. Deal ``index`` of a run is a world of the other cards (the other
 hands and the chien), drawn uniformly among those that agree with the hand (the exact sampler,
 ``worlds.derive`` and ``worlds.sample_worlds``, from the cards stream of ``(seed, index)``: the
 same world whatever the chunks and threads), then played once per studied contract with that
 seat forced as taker (the others pass, R-BID-3), the bots playing everything else from the
-deal's bots stream, on the bots build or, when a seat plays ``pimc``, the pimc build (the steps
-of the build: ``parts``, played by ``bots.bid_search.make_from_auction``). So the contracts are
-compared on the same worlds, as in the study of dealt hands.
+deal's bots stream, on the bots build or, when a seat plays ``pimc``, the bid-search build (the
+steps of the build: ``parts``, played by ``bots.bid_search.make_from_auction``; it plays a
+``pimc`` seat without ``bid_search`` as the pimc build does, so one loop serves both). So the
+contracts are compared on the same worlds, as in the study of dealt hands.
 
 Totals are integer sums (``acc`` int64[4, H_LEN] per contract: plays, made, the taker's score and
 its square, the paired difference with the next lower studied contract, passing counted 0, and
@@ -34,7 +37,7 @@ from bots.bid_search import _deal_world, make_from_auction
 
 from . import sources
 from .deal import BOTS_PARTS
-from .pimc import PIMC_PARTS, new_pimc_buffer
+from .bid_search import BID_SEARCH_PARTS, new_bid_search_buffer
 
 #: per contract: plays, made, score, score², paired difference, difference²
 H_N, H_MADE, H_S, H_S2, H_D, H_D2 = range(6)
@@ -74,10 +77,11 @@ def _empty_view(rv, dealer, pub):
 
 
 def _make_loop(parts, new_buf, tag):
-    """The loop of :func:`run_hand_bots` / :func:`run_hand_pimc` over one build's steps (out of
-    line, named for its build: ``play.build_name``)."""
+    """The loop of :func:`run_hand_bots` / :func:`run_hand_search` over one build's steps.
+
+    Out of line, named for its build (``play.build_name``)."""
     auction = parts["auction"]
-    _, from_auction = make_from_auction(parts, tag)
+    _, from_auction = make_from_auction(parts, "hand_" + tag)
 
     def run(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc):
         buf = new_buf()
@@ -129,26 +133,30 @@ def _make_loop(parts, new_buf, tag):
 
 
 _loop_bots = _make_loop(BOTS_PARTS, new_buffer, "bots")
-_loop_pimc = _make_loop(PIMC_PARTS, new_pimc_buffer, "pimc")
+_loop_search = _make_loop(BID_SEARCH_PARTS, new_bid_search_buffer, "bid_search")
 
 
 @njit(cache=True, nogil=True)
 def run_hand_bots(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc):
-    """Study deals ``start .. start + count - 1`` of the hand ``ht``, ``hs`` of ``seat`` (the
+    """Study a range of deals of one hand on the bots build.
+
+    Study deals ``start .. start + count - 1`` of the hand ``ht``, ``hs`` of ``seat`` (the
     module docstring) on the bots build, adding into ``acc`` (int64[4, H_LEN]) and ``misc``
     (int64[M_LEN]); ``contracts``: int64[4], 1 for each contract to play."""
     _loop_bots(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc)
 
 
 @njit(cache=True, nogil=True)
-def run_hand_pimc(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc):
-    """:func:`run_hand_bots` on the pimc build (a seat plays ``pimc``)."""
-    _loop_pimc(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc)
+def run_hand_search(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc):
+    """:func:`run_hand_bots` on the bid-search build (a seat plays ``pimc``, with ``bid_search`` or not)."""
+    _loop_search(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc)
 
 
 @njit(cache=True, nogil=True)
 def hand_worlds(rv, seed, indices, seat, dealer, ht, hs, out):
-    """The worlds the loops play: ``out[i]`` (int8[78], ``sample_worlds``'s locations) for deal
+    """The worlds the loops play, for the tests' slow twin.
+
+    The worlds the loops play: ``out[i]`` (int8[78], ``sample_worlds``'s locations) for deal
     ``indices[i]``; returns the status (``worlds.OK`` or an error code). For the tests' slow twin."""
     know = np.zeros(K_LEN, dtype=np.int64)
     cons = np.zeros(C_LEN, dtype=np.int64)
@@ -163,4 +171,4 @@ def hand_worlds(rv, seed, indices, seat, dealer, ht, hs, out):
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("builds-hand", (run_hand_bots, run_hand_pimc, hand_worlds), sources())
+guard_cache("builds-hand", (run_hand_bots, run_hand_search, hand_worlds), sources())

@@ -1,4 +1,6 @@
-"""The bidding study's batch loops (private; the facade is ``tarotsim.study``, the steps and the
+"""The bidding study's batch loops over the bots' builds (private).
+
+The bidding study's batch loops (private; the facade is ``tarotsim.study``, the steps and the
 accumulators' layout ``tarotsim._kernels.study``).
 
 Every deal of a chunk is played once per studied contract with the studied seat forced as taker,
@@ -28,7 +30,9 @@ from .pimc import _play_pimc, new_pimc_buffer
 
 @njit(inline="always")
 def _count_hand(ok, eval_params, seat, log):
-    """The heuristic's count of the studied seat's dealt hand: ``(points, voids)``; zeros when the
+    """Count the studied seat's dealt hand with the heuristic.
+
+    The heuristic's count of the studied seat's dealt hand: ``(points, voids)``; zeros when the
     deal was annulled."""
     if not ok:
         return 0.0, 0.0
@@ -37,7 +41,9 @@ def _count_hand(ok, eval_params, seat, log):
 
 @njit(inline="always")
 def _seen_at_bid(rv, seat, log):
-    """Table 2 (R-VAR-TWO): the studied seat counts the cards it sees as its own when it bids, its
+    """Add the studied seat's face-up pile tops to its logged hand, at table 2.
+
+    Table 2 (R-VAR-TWO): the studied seat counts the cards it sees as its own when it bids, its
     hand and its face-up pile tops (as ``tarotsim.study`` counts them); into the log's hand slots."""
     if rv[RV_TABLE] == TABLE_2:
         for p in range(PILE_CARDS // PILE_DEPTH):
@@ -105,7 +111,9 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
 
 @njit(cache=True, nogil=True)
 def add_played_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
-    """What :func:`run_study` adds for one deal whose plays were made elsewhere (the step-by-step
+    """Add one deal played elsewhere to the study's accumulators.
+
+    What :func:`run_study` adds for one deal whose plays were made elsewhere (the step-by-step
     twin of table 2, R-VAR-TWO, ``tarotsim.study._study_slow``): ``log`` holds the studied seat's hand at ``L_HAND_T/S + seat``,
     ``score`` and ``made`` its plays per contract, ``ok`` False for an annulled deal."""
     misc[M_DEALS] += 1
@@ -116,7 +124,9 @@ def add_played_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin,
 @njit(cache=True, nogil=True)
 def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc,
                    bad):
-    """:func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
+    """Run the bidding study on the pimc build.
+
+    :func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
     kernel (``pimc._play_pimc``, whose buffer carries the search's scratch)."""
     buf = new_pimc_buffer()
     log = np.zeros(L_LEN, dtype=np.int64)

@@ -1,4 +1,6 @@
-"""numba kernels (private): whole deals of French Tarot on bitmasks, batch loops, the random
+"""The numba kernels that play whole deals (private).
+
+numba kernels (private): whole deals of French Tarot on bitmasks, batch loops, the random
 player, the world sampler.
 
 Public entry points are in ``tarotsim.simulate``. Layout constants: ``layout``. This package never

@@ -1,9 +1,10 @@
-"""Bit tricks for the kernels: popcount, trailing zeros and "k-th set bit" on int64 masks.
+"""Bit tricks for the kernels: popcount, trailing zeros, "k-th set bit" and bit extraction on int64 masks.
 
 ``popcount`` and ``tzcnt`` are LLVM's ``ctpop``/``cttz`` (portable: LLVM picks POPCNT/TZCNT when
 the CPU has them, bit tricks otherwise). ``select_bit(mask, k)`` (index of the k-th set bit,
-k from 0) uses BMI2 ``pdep`` when the host CPU has it, else a clear-lowest-bit loop; the choice
-is made once, at import (DESIGN §2). Set ``TAROTSIM_NO_PDEP=1`` to force the portable path.
+k from 0) uses BMI2 ``pdep`` when the host CPU has it, and ``extract_bits(x, mask)`` BMI2
+``pext``; else clear-lowest-bit loops. The choice is made once, at import (DESIGN §2). Set
+``TAROTSIM_NO_PDEP=1`` to force the portable path.
 
 Masks are int64 and stay below 2**63 (trump word 22 bits, suit word 56 bits).
 """
@@ -11,6 +12,8 @@ Masks are int64 and stay below 2**63 (trump word 22 bits, suit word 56 bits).
 from __future__ import annotations
 
 import os
+
+import numpy as np
 
 from llvmlite import ir
 from numba import njit, types
@@ -21,11 +24,12 @@ from numba.extending import intrinsic
 #: The decorator of the kernels' small scalar helpers (integers in, integers out: bit tricks, the
 #: random stream, the trick state, a card of the random player). numba compiles each once and LLVM
 #: inlines it at every call (``forceinline``). numba's own ``inline="always"`` copies the callee's
-#: IR into each caller and runs its passes again at every level of nesting: in the deal kernel that
-#: cost about a second of cold compile, and LLVM made no better code of it. Steps that take arrays
-#: stay ``inline="always"``: inlined by LLVM instead, the deal ran slower. numba compiles a helper
-#: once per signature, and a constant argument has a literal type of its own: pass ``np.int64(2)``,
-#: ``np.bool_(False)``, not ``2`` or ``False`` (three such call sites cost 0.35 s of cold compile).
+#: IR into each caller and runs its passes again at every level of nesting, which lengthens the cold
+#: compile of the deal kernel for no better code. Steps that take arrays stay ``inline="always"``:
+#: inlined by LLVM instead, the deal runs slower. numba compiles a helper once per signature, and a
+#: constant argument has a literal type of its own: pass ``np.int64(2)``, ``np.bool_(False)``, not
+#: ``2`` or ``False``, or the helper is compiled once more for each such call site
+#: (BENCHMARKS.md, "Design measurements", has the figures).
 scalar = njit(forceinline=True, nogil=True)
 
 
@@ -114,6 +118,22 @@ def _host_has_bmi2() -> bool:
 HAS_PDEP = _host_has_bmi2()
 
 
+@intrinsic
+def _pext(typingctx, src, mask):
+    """BMI2 parallel bit extract (only compiled when the host CPU has BMI2)."""
+    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+        return builder.call(fn, [args[0], args[1]])
+
+    return sig, codegen
+
+
 @scalar
 def _select_pdep(mask, k):
     return tzcnt(_pdep(1 << k, mask))
@@ -138,11 +158,39 @@ def _kth_loop(mask, k):
     return mask & -mask
 
 
+@scalar
+def _extract_pext(x, mask):
+    return _pext(x, mask)
+
+
+@scalar
+def _extract_loop(x, mask):
+    out = x & 0
+    k = 0
+    while mask:
+        low = mask & -mask
+        if x & low:
+            out |= np.int64(1) << k
+        k += 1
+        mask ^= low
+    return out
+
+
 #: ``select_bit(mask, k)``: index of the k-th (from 0) set bit of ``mask``; 0 <= k < popcount(mask).
 select_bit = _select_pdep if HAS_PDEP else _select_loop
 #: ``kth_bit(mask, k)``: the k-th (from 0) set bit of ``mask`` as a one-bit mask (0 if k is out of
 #: range); ``k`` must be >= 0.
 kth_bit = _kth_pdep if HAS_PDEP else _kth_loop
+#: ``extract_bits(x, mask)``: the bits of ``x`` at the set bits of ``mask``, packed at the bottom in
+#: the order of ``mask``'s bits (BMI2 ``pext``): bit k of the result is ``x``'s bit at the k-th set
+#: bit of ``mask``.
+extract_bits = _extract_pext if HAS_PDEP else _extract_loop
+
+
+@njit(cache=True)
+def extract_py(x, mask):
+    """Test hook: (extract_bits, loop extract)."""
+    return extract_bits(x, mask), _extract_loop(x, mask)
 
 
 @njit(cache=True)

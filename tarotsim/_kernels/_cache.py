@@ -35,7 +35,9 @@ def sources_digest(files: Iterable[Path]) -> str:
 
 
 def guard_cache(tag: str, dispatchers, files: Iterable[Path]) -> None:
-    """Flush the cache entries of ``dispatchers`` (cached njit functions) when ``files`` changed
+    """Flush the cached kernels whose source files changed.
+
+    Flush the cache entries of ``dispatchers`` (cached njit functions) when ``files`` changed
     since the stamp ``<cache folder>/<tag>.sha256`` was written. Never raises (read-only trees,
     odd numba versions): the guard must not break an import."""
     try:
@@ -62,7 +64,9 @@ def guard_cache(tag: str, dispatchers, files: Iterable[Path]) -> None:
 
 
 def is_cached(dispatchers) -> bool:
-    """Whether numba's cache holds an entry for each of ``dispatchers`` (cached njit functions), so
+    """Whether numba's cache holds every one of these kernels.
+
+    Whether numba's cache holds an entry for each of ``dispatchers`` (cached njit functions), so
     that their first call loads rather than compiles (a fresh install, or sources changed since the
     stamp: :func:`guard_cache` flushed them). True when it cannot tell: a guess never warns."""
     try:  # an index that is missing, stale or empty (what a flush leaves) holds no compiled code

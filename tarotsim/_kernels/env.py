@@ -29,31 +29,37 @@ from numba import njit
 
 from ..actions import CHELEM_NO, CONTRACT_BASE, MISERE_NO, N_ACTIONS, PASS, POIGNEE_NONE
 from ..observations import MAX_SEATS as OBS_MAX_SEATS, OBS_AT, OBS_LEN
-from ..rules import KERNEL_CHIEN_SIZE, KERNEL_HAND_SIZE, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5
+from ..rules import (DECISION_KINDS, KERNEL_CHIEN_SHOWN, KERNEL_CHIEN_SIZE, KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE,
+                     KERNEL_HAND_SIZE, NO_CEILING, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5)
 from ..scoring import ST_LEN
 from ._bits import popcount, tzcnt
 from ._cache import engine_sources, guard_cache
 from ._rng import U_STREAM_BOTS, below, stream_state
-from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS, L_CONTRACT, L_DEALER, L_ECART, L_HAND_S,
-                     L_HAND_T,
-                     L_LEADER, L_LEN, L_N_BIDS, L_N_ECART, L_OUTCOME, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED,
-                     L_TAKER, MAX_SEATS, OUTCOME_ALL_PASSED, PUB_BIDS, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
-                     PUB_DUMMY, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN, PUB_MISERE_KINDS,
-                     PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_WON_HP, U_LEN)
-from .masks import SW_KINGS, TW_T2_T20
+from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM, DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS,
+                     L_CONTRACT, L_DEALER, L_ECART, L_LEADER, L_LEN, L_N_BIDS, L_N_ECART, L_OUTCOME, L_PARTNER,
+                     L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
+                     OUTCOME_ALL_PASSED, PUB_BIDS, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T,
+                     PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN, PUB_MISERE_KINDS, PUB_POIGNEE_T, PUB_SLAM,
+                     PUB_TAKER, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_WON_HP, U_LEN)
+from .masks import SW_KINGS, TW_T2_T20, card_bits
 from .play import build_name
-from .random_player import random_bid, random_call, random_card_bits, random_ecart
+from .random_player import ecart_needed, random_bid, random_call, random_card_bits, random_ecart
 from .steps import (after_card, after_lead, call_restriction, callable_cards, close_trick, count_points, deal_cards,
                     declare, declare_misere, legal_masks, misere_eligible, new_bots_view, new_deal, open_trick,
                     annul_petit_sec, poignee_levels, score_deal, seating, set_called, show_poignee, set_sides,
-                    track_trick)
+                    track_trick, ecart_pick_mask, led_of, shown_by_play, top_of)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, WS_CALLED, WS_ECART_T, WS_HS, WS_HT,
                         WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
 
 assert OBS_MAX_SEATS == MAX_SEATS
 
-# decision kinds (the order of tarotsim.observations.DECISION_KINDS), and the deal over
-K_BID, K_CALL, K_ECART, K_CHELEM, K_POIGNEE, K_MISERE_ATOUT, K_MISERE_TETE, K_CARD, K_DONE = range(9)
+#: The bots the step kernel plays as the agent's opponents: its bots build has no search (pimc)
+#: and no policy set.
+OPPONENT_KINDS = (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC)
+
+# decision kinds (their codes in ``rules.DECISION_KINDS``), and the deal over
+K_BID, K_CALL, K_ECART, K_CHELEM, K_POIGNEE, K_MISERE_ATOUT, K_MISERE_TETE, K_CARD = range(len(DECISION_KINDS))
+K_DONE = len(DECISION_KINDS)
 
 # A paused deal (``est``, int64[E_LEN] per slot)
 E_INDEX = 0                     # the deal's index
@@ -112,10 +118,12 @@ def new_state(num_envs: int):
 # --- the deal as a sequence of decisions ------------------------------------------------------
 
 # out of line, as ``_run`` and the other big steps: the step kernel calls them from several
-# places, and numba's inlining copies a callee's IR at every call (seconds of cold compile)
+# places, and numba's inlining copies a callee's IR at every call (a longer cold compile)
 @njit(nogil=True, _nrt=False)
 def _begin(rv, seed, index, buf, log, e):
-    """Deal ``(seed, index)``: seating, cards, petit sec (R-GEN-2, R-DEAL-1, R-DEAL-2, R-DEAL-4),
+    """Start a deal in an environment slot, up to its first decision.
+
+    Deal ``(seed, index)``: seating, cards, petit sec (R-GEN-2, R-DEAL-1, R-DEAL-2, R-DEAL-4),
     then the auction's first decision. Returns the deal's bots stream."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -123,9 +131,6 @@ def _begin(rv, seed, index, buf, log, e):
     dealer, dummy, first = seating(rv, index, ws)
     new_deal(rv, index, -1, dealer, dummy, ws, pub, log, miseres)
     new_bots_view(rv, pub)
-    for s in range(MAX_SEATS):  # the slot's log is reused: the 5d dummy's hand is dealt nothing
-        log[L_HAND_T + s] = 0
-        log[L_HAND_S + s] = 0
     chien_t, chien_s = deal_cards(rv, seed, index, first, ws, log)
     e[E_INDEX] = index
     e[E_FIRST] = first
@@ -143,7 +148,7 @@ def _begin(rv, seed, index, buf, log, e):
         e[E_PL_T + s] = 0
         e[E_PL_S + s] = 0
         e[E_VOIDS + s] = 0
-        e[E_CEIL + s] = 21
+        e[E_CEIL + s] = NO_CEILING
         e[E_MIS + s] = 0
     e[E_SEAT] = first
     e[E_KIND] = K_DONE if annul_petit_sec(rv, first, ws, log) else K_BID
@@ -167,7 +172,9 @@ def _turn(rv, buf, e):
 
 @njit(inline="always")
 def _after_declarations(rv, buf, e, which):
-    """After the poignée (``which`` 0) or misère d'atout (1): the next misère the seat is eligible
+    """Move on after a declaration to the next misère or the card.
+
+    After the poignée (``which`` 0) or misère d'atout (1): the next misère the seat is eligible
     for (R-MIS-1, option ``misere``), else its card."""
     ws = buf[0:WS_LEN]
     seat = e[E_SEAT]
@@ -203,14 +210,16 @@ def _close_auction(rv, buf, log, e):
 
 @njit(inline="always")
 def _after_call(rv, buf, log, e):
-    """Prise, garde: the chien is shown and joins the taker's hand, the écart follows (R-CHIEN-1,
+    """Deal with the chien after the call, then set the sides.
+
+    Prise, garde: the chien is shown and joins the taker's hand, the écart follows (R-CHIEN-1,
     R-CHIEN-2); garde sans: the chien is the attack's (R-CHIEN-3); garde contre: the defence's
     (R-CHIEN-4); then the sides (R-CALL-2) and the chelem."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
     taker = e[E_SEAT]
     contract = e[E_HIGHEST]
-    if contract <= 1:
+    if KERNEL_ECART_MADE[contract]:
         n_chien = KERNEL_CHIEN_SIZE[rv[RV_TABLE]]
         pub[PUB_CHIEN_T] = e[E_CHIEN_T]
         pub[PUB_CHIEN_S] = e[E_CHIEN_S]
@@ -221,10 +230,10 @@ def _after_call(rv, buf, log, e):
         normal = ths & ~SW_KINGS
         e[E_NORMAL] = normal
         e[E_CANDS] = tht & TW_T2_T20
-        e[E_NEEDED] = max(0, n_chien - popcount(normal))
+        e[E_NEEDED] = ecart_needed(n_chien, popcount(normal))
         e[E_KIND] = K_ECART
         return
-    if contract == 2:
+    if KERNEL_CHIEN_TO_ATTACK[contract]:
         ws[WS_PILE_T] = e[E_CHIEN_T]
         ws[WS_PILE_S] = e[E_CHIEN_S]
     set_sides(rv, taker, ws, log)
@@ -233,7 +242,9 @@ def _after_call(rv, buf, log, e):
 
 @njit(inline="always")
 def _lay_ecart(rv, buf, log, e, et, es):
-    """The écart ``(et, es)`` leaves the taker's hand and starts the attack's pile (R-CHIEN-1);
+    """Lay the taker's écart.
+
+    The écart ``(et, es)`` leaves the taker's hand and starts the attack's pile (R-CHIEN-1);
     its trumps are shown (R-CHIEN-2)."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -271,8 +282,10 @@ def _card_legal(rv, buf, e):
 
 @njit(nogil=True, _nrt=False)
 def _play_card(rv, buf, log, e, c, policies):
-    """The seat to play plays card ``c`` (legal): the trick, the public signs of its play (voids,
-    trump ceiling: R-PLAY-4a, R-PLAY-4b, R-PLAY-4c), and at the trick's last card its close
+    """Play a card, closing the trick and the deal when they end.
+
+    The seat to play plays card ``c`` (legal): the trick, the public signs of its play (voids,
+    trump ceiling: ``steps.shown_by_play``, R-PLAY-4a to R-PLAY-4d), and at the trick's last card its close
     (R-PLAY-5, R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2); after the last trick, the count and
     the score."""
     ws = buf[0:WS_LEN]
@@ -284,22 +297,10 @@ def _play_card(rv, buf, log, e, c, policies):
     fixed = e[E_TRICK + 1] != 0
     fmask = e[E_TRICK + 2]
     amask = e[E_TRICK + 3]
-    if c >= 22:
-        bt = np.int64(0)
-        bs = np.int64(1) << (c - 22)
-    else:
-        bt = np.int64(1) << c
-        bs = np.int64(0)
-    # what the card shows (the Excuse, always allowed, shows nothing)
-    if c != 0 and fixed:
-        top = 21 if amask == 0 else tzcnt(amask) - 1
-        if fmask != 0 and (bs & fmask) == 0:
-            e[E_VOIDS + seat] |= np.int64(1) << (tzcnt(fmask) // 14)
-        if (fmask == 0 or (bs & fmask) == 0) and bt == 0:
-            e[E_VOIDS + seat] |= 16
-            e[E_CEIL + seat] = 0
-        elif bt != 0 and c < top and top < e[E_CEIL + seat]:
-            e[E_CEIL + seat] = top
+    bt, bs = card_bits(c)
+    voids, ceiling = shown_by_play(c, led_of(fixed, fmask), top_of(amask), e[E_VOIDS + seat], e[E_CEIL + seat])
+    e[E_VOIDS + seat] = voids
+    e[E_CEIL + seat] = ceiling
     e[E_PL_T + seat] |= bt
     e[E_PL_S + seat] |= bs
     ws[WS_HT + seat] ^= bt
@@ -363,7 +364,9 @@ def _start_trick(tr, leader, buf, log, e):
 
 @njit(nogil=True, _nrt=False)
 def _apply(rv, buf, log, e, a, policies):
-    """Apply action id ``a`` (legal: in the mask) to the decision the deal waits for, and move on
+    """Apply one action and move on to the next decision.
+
+    Apply action id ``a`` (legal: in the mask) to the decision the deal waits for, and move on
     to the next decision (``E_KIND``, ``E_SEAT``)."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -447,10 +450,9 @@ def _fill_mask(rv, buf, e, row):
     elif kind == K_CALL:
         _set_bits(row, 0, np.int64(0), callable_cards(ws[WS_HS + e[E_SEAT]]))
     elif kind == K_ECART:
-        # R-CHIEN-2 after each pick: the eligible non-trumps left; trumps T2..T20 while short
-        _set_bits(row, 0, np.int64(0), e[E_NORMAL] & ~e[E_PICK_S])
-        if popcount(e[E_PICK_T]) < e[E_NEEDED]:
-            _set_bits(row, 0, e[E_CANDS] & ~e[E_PICK_T], np.int64(0))
+        # R-CHIEN-2 after each pick (``steps.ecart_pick_mask``)
+        t, s = ecart_pick_mask(e[E_NORMAL], e[E_CANDS], e[E_NEEDED], e[E_PICK_T], e[E_PICK_S], popcount(e[E_PICK_T]))
+        _set_bits(row, 0, t, s)
     elif kind == K_CHELEM:
         row[CHELEM_NO] = 1
         row[CHELEM_NO + 1] = 1
@@ -467,7 +469,9 @@ def _fill_mask(rv, buf, e, row):
 
 @njit(nogil=True, _nrt=False)
 def _fill_obs(rv, buf, log, e, seat, row):
-    """The observation of ``seat`` (``tarotsim.observations``: the same values as
+    """Write a seat's observation.
+
+    The observation of ``seat`` (``tarotsim.observations``: the same values as
     ``observation(game, seat)`` on the same deal)."""
     for k in range(OBS_LEN):
         row[k] = 0
@@ -496,7 +500,7 @@ def _fill_obs(rv, buf, log, e, seat, row):
         row[_O_CONTRACT + log[L_CONTRACT]] = 1
         if seat == taker:
             _set_bits(row, _O_ECART, e[E_PICK_T], e[E_PICK_S])
-        if log[L_CONTRACT] <= 1 and kind != K_CALL:
+        if KERNEL_CHIEN_SHOWN[log[L_CONTRACT]] and kind != K_CALL:
             _set_bits(row, _O_CHIEN, e[E_CHIEN_T], e[E_CHIEN_S])
     called = log[L_CALLED]
     if called >= 0:
@@ -538,16 +542,17 @@ def _fill_obs(rv, buf, log, e, seat, row):
 
 # --- the step kernel, built for the opponents -------------------------------------------------------
 
-def make_env_step(BOTS=None):
-    """The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
-    bots' dispatch (a ``play.BotDispatch``; ``bots/_env.py``)."""
-    POLICIES = BOTS is not None
-    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
-        BOTS if POLICIES else (None,) * 7)
+def _make_opponent(POLICIES, bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits):
+    """Build the opponents' decision step of a step kernel.
+
+    The opponents' decisions of a step kernel (:func:`make_env_step`): the random player's, or
+    the bots' dispatch (``bot_*``) when ``POLICIES``."""
 
     @njit(nogil=True, _nrt=False)
     def _opponent(rv, kinds, params, pol, buf, log, e, bst):
-        """The opponent to decide decides (the random player's draws, or its bot's); returns
+        """Make the next opponent's decision.
+
+        The opponent to decide decides (the random player's draws, or its bot's); returns
         ``(action id, bst)``, -1 when it laid its whole écart."""
         ws = buf[0:WS_LEN]
         pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -605,6 +610,18 @@ def make_env_step(BOTS=None):
             c, bt, bs, bst = random_card_bits(lt, ls, bst)
         return c, bst
 
+    return _opponent
+
+
+def make_env_step(BOTS=None):
+    """Build the environment's step kernel.
+
+    The step kernel with the engine's random player for the opponents (``BOTS`` None), or the
+    bots' dispatch (a ``play.BotDispatch``; ``tarotsim/_builds/env.py``)."""
+    POLICIES = BOTS is not None
+    tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
+    _opponent = build_name(_make_opponent(POLICIES, *(BOTS if POLICIES else (None,) * 7)), tag)
+
     @njit(nogil=True, _nrt=False)
     def _run(rv, agent, kinds, params, pol, buf, log, e, bst):
         """Let the opponents decide until the agent's turn or the deal's end."""
@@ -617,7 +634,9 @@ def make_env_step(BOTS=None):
     @njit(nogil=True, _nrt=False)
     def step(rv, cfg, seed, lo, hi, actions, kinds, params, pol, bufs, logs, est, bsts, obs, masks, to_play,
              rewards, terminated, final_logs):
-        """Slots ``lo..hi-1``: apply ``actions[i]`` (-1: start the slot's deal ``est[i, E_INDEX]``),
+        """Step the slots ``lo..hi-1`` up to the agent's next decision.
+
+        Slots ``lo..hi-1``: apply ``actions[i]`` (-1: start the slot's deal ``est[i, E_INDEX]``),
         play the opponents, and at a deal's end store its scores and log, then start the slot's
         next deal (index + stride) at once: the observation, mask and seat written are those of
         the next decision the agent faces. With no agent seat (``cfg[C_AGENT]`` 0) every call
@@ -686,8 +705,7 @@ def make_env_step(BOTS=None):
             if cfg[C_OBS] and e[E_KIND] != K_DONE:
                 _fill_obs(rv, buf, log, e, e[E_SEAT], obs[i])
 
-    tag = "bots" if POLICIES else "random"  # one name per build of each closure (``play.build_name``)
-    for f in (_opponent, _run, step):
+    for f in (_run, step):
         build_name(f, tag)
     return step
 

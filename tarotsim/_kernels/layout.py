@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules import BOT_DECISIONS
 from ..scoring import ST_LEN
 
 MAX_SEATS = 5
@@ -160,11 +161,11 @@ BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
 BOT_PIMC = 4
 BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC}
 #: Width of each seat's float64 parameter row.
-N_BOT_PARAMS = 32
+N_BOT_PARAMS = 40
 #: A user's policy set (``bots.policy.PolicySet``): not in the registry; its seat's decisions
 #: call the functions of the kernels' policy tuple (``7 * seat + decision``).
 BOT_USER = 3
-N_DECISIONS = 7
+N_DECISIONS = len(BOT_DECISIONS)
 #: The user scratch (int64[U_LEN]) of the deal kernel: the bots-stream state handed to a policy
 #: (``rng``), the écart it writes (``out``), and the first forbidden choice (decision + 1, seat).
 U_RNG, U_OUT, U_ERR, U_ERR_SEAT = 0, 1, 1 + MAX_ECART, 2 + MAX_ECART

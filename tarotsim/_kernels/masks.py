@@ -1,4 +1,6 @@
-"""The card masks of the kernels and the bots, as int64 (a leaf module: it imports only
+"""The card masks of the kernels and the bots (a leaf module).
+
+The card masks of the kernels and the bots, as int64 (a leaf module: it imports only
 ``tarotsim.cards``, their one home, and numba).
 
 A hand is two words: the trump word (bit 0 the Excuse, bit t trump t) and the suit word (bit
@@ -32,7 +34,7 @@ TW_ALL = np.int64(TW_TRUMPS | TW_EXCUSE)
 
 # --- the suit word -------------------------------------------------------------------------------
 #: one suit's 14 cards, at suit 0 (shift by 14 * suit)
-SW_SUIT = np.int64((1 << 14) - 1)
+SW_SUIT = np.int64(cards.suit_mask(0))
 #: the 56 suit cards
 SW_ALL = np.int64(cards.ALL_SUITS_MASK)
 #: per suit (S H D C), its 14 cards
@@ -60,7 +62,9 @@ CARD_HP = cards.HALF_POINTS.astype(np.int64)
 
 @njit(inline="always")
 def half_points(t, s):
-    """Half-points of the cards in the masks ``t`` (trump word) and ``s`` (suit word), as
+    """Half-points of the cards in two masks.
+
+    Half-points of the cards in the masks ``t`` (trump word) and ``s`` (suit word), as
     ``CARD_HP`` counts them (R-CARD-4): 1 each, +8 an oudler, +2/+4/+6/+8 a jack/knight/queen/king."""
     return (popcount(t) + 8 * popcount(t & TW_OUDLERS) + popcount(s)
             + 2 * (popcount(s & SW_HONOURS) + popcount(s & _SW_NQK) + popcount(s & _SW_QK) + popcount(s & SW_KINGS)))

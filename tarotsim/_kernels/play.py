@@ -39,22 +39,22 @@ workspace (``WS_STACK``, ``WS_HEIGHT``), the tops in the public view (``PUB_TOPS
 piles in the log (``L_PILES``) and the chien and écart are made from the hand alone.
 
 The steps are inlined (one compiled body per build), except ``_first_turn``: numba inlines by
-copying the callee's IR at every level, so a big step nested in others costs seconds of cold
-compile (the comments there give the figures). The small scalar helpers (``legal_masks``,
-``after_card``, ``after_lead``, the random stream and bit tricks) are ``_bits.scalar``: compiled
-once, inlined by LLVM. A search gets an out-of-line ``_play_rest``. The card loop holds no call
-at tricks 2 and later (trick 1, with its declarations, has a loop of its own; table 2's piles
-give up their played tops after the trick): a call in the loop made LLVM keep the trick's state
-in memory, some 5% of a random deal's instructions.
+copying the callee's IR at every level, so a big step nested in others is compiled again at each
+level (BENCHMARKS.md, "Design measurements", has the figures behind these choices). The small
+scalar helpers (``legal_masks``, ``after_card``, ``after_lead``, the random stream and bit tricks) are
+``_bits.scalar``: compiled once, inlined by LLVM. A search gets an out-of-line ``_play_rest``. The
+card loop holds no call at tricks 2 and later (trick 1, with its declarations, has a loop of its
+own; table 2's piles give up their played tops after the trick): a call in the loop makes LLVM
+keep the trick's state in memory.
 
 What a deal carries between steps lives in the workspace (``WS_*``), the log and the public view;
 only the trick being played is a tuple of locals. So ``_play_rest`` can finish a deal from any
 card, for instance a position set up by a search.
 
 The deal is built by a factory (:func:`make_play`): here for tables of random bots only
-(:data:`play_random`, the engine's random player, exactly the random deal of before the other
-bots existed; :data:`play_random_two` at table 2, so that the piles' steps cost the other tables
-no compile time); the package that owns the bots builds it with its dispatch (a
+(:data:`play_random`, the engine's random player, with no bot typed or compiled;
+:data:`play_random_two` at table 2, so that the piles' steps cost the other tables no compile
+time); the package that owns the bots builds it with its dispatch (a
 :class:`BotDispatch`), the public bookkeeping the bots read (``layout.PUB_*``) and an optional
 decision trace (``tarotsim/_builds/``): the kernels never import the bots.
 Batch kernels (``run_facts_random``, ``run_aggregate_random``, ``run_logs_random``, and the bots
@@ -69,7 +69,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rules import RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
+from ..rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2,
+                     TABLE_5)
 from ..scoring import ST_LEN
 from ._rng import below, stream_state, U_STREAM_BOTS
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_BOT_ERRORS, ACC_CHELEM, ACC_DEALS, ACC_MADE,
@@ -94,7 +95,9 @@ from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, CH
 
 
 class BotDispatch(NamedTuple):
-    """The bots' decisions as the deal kernel calls them (njit functions, signatures as
+    """The bots' decision functions that the deal kernel calls, handed in by the bots' package.
+
+    The bots' decisions as the deal kernel calls them (njit functions, signatures as
     ``bots.dispatch.bot_*``): what the package that owns the bots hands to :func:`make_play`,
     so that the engine never imports it."""
 
@@ -108,12 +111,13 @@ class BotDispatch(NamedTuple):
 
 
 class SearchDecisions(NamedTuple):
-    """Decisions made with the deal's context (njit functions): each is called as the
-    :class:`BotDispatch` one of the same name is, with ``rv``, ``kinds``, ``buf`` and ``log``
-    before ``bst`` (the poignée also with ``pos``, the cards already in the trick, after
-    ``log``). What :func:`make_play` takes as ``DECIDE``: the pimc build's bid, call, écart,
-    chelem and poignée searches read the rules, the seats' bots and their scratch in ``buf``
-    past ``BUF_LEN``."""
+    """Decisions made with the deal's context, in place of a :class:`BotDispatch`'s (njit functions).
+
+    What :func:`make_play` takes as ``DECIDE``: each is called as the :class:`BotDispatch`
+    decision of the same name is, with ``rv``, ``kinds``, ``buf`` and ``log`` before ``bst`` (the
+    poignée also with ``pos``, the cards already in the trick, after ``log``), so that it may read
+    the rules, every seat's bot and a scratch in ``buf`` past ``BUF_LEN`` (the bid search's build,
+    ``tarotsim/_builds/bid_search.py``)."""
 
     bid: object
     call: object
@@ -123,7 +127,9 @@ class SearchDecisions(NamedTuple):
 
 
 def build_name(disp, tag):
-    """Give an out-of-line closure of one build of a factory its own name (``disp``: its njit
+    """Give one build's out-of-line closure a name of its own, so cached builds never clash.
+
+    Give an out-of-line closure of one build of a factory its own name (``disp``: its njit
     dispatcher, not compiled yet). numba names a compiled function by its qualified name, its
     argument types and a counter of the process that compiled it: the same closure of two builds,
     compiled by two processes, could get one name, and with both loaded from the on-disk cache
@@ -132,50 +138,14 @@ def build_name(disp, tag):
     return disp
 
 
-def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE=None):
-    """The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
-    player's rules, ``random_player.random_*``, are called directly and no bot is typed or
-    compiled: the random deal runs, and compiles, as fast as before bots existed); otherwise a
-    :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
-    bookkeeping; ``tarotsim/_builds/deal.py`` builds it). ``TRACE`` adds the decision trace
-    (``tarotsim._builds.deal.play_deal``, for the tests; the batch kernels do without it, and compile a fifth
-    faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
-    (the policy tuple) may be None when no seat plays a policy set: the user branch of the
-    dispatch is pruned too.
-
-    The steps below ask the bots; each decision draws from the bots stream ``bst`` (passed and
-    returned) and is appended to the trace when ``TRACE and tracing`` (``TRACE`` first: in an
-    inlined step ``tracing`` is an argument, which numba cannot prune).
-
-    ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
-    function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
-    ``pimc`` build, ``tarotsim/_builds/pimc.py``: it reads the seat's own écart from the log and keeps its
-    scratch in ``buf`` past ``BUF_LEN``). ``DECIDE`` (bots build only): None for ``BOTS``' own bid,
-    call, écart, chelem and poignée, or a :class:`SearchDecisions` that makes them instead.
-    ``parts``: a dict that receives the inner steps (``play_rest``, out of line: a search finishes
-    sampled deals with it; ``auction``, ``call``, ``chien_and_ecart`` and ``announce_chelem``,
-    inlined where they are called: a search plays sampled deals from the auction on with them).
-
-    ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
-    bots builds); False: every table but 2, whose steps (``lay_piles``, ``take_top``,
-    ``turn_up_piles``) are pruned before typing, so they cost the random deal of the other
-    tables no compile time; True: table 2 only.
-    """
-    POLICIES = BOTS is not None
-    PILES = TABLE2 is not False  # closure constants, like POLICIES: the piles' steps are compiled
-    ONLY_PILES = TABLE2 is True
-    # this build's name, for its out-of-line closures (``build_name``)
-    TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
-        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}") + (
-        "" if DECIDE is None else "_" + DECIDE.bid.py_func.__name__)
-    # closure constants; in the random build the branches that name them are pruned before typing
-    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
-        BOTS if POLICIES else (None,) * 7)
-    ask_bid, ask_call, ask_ecart, ask_chelem, ask_poignee = DECIDE if DECIDE is not None else (None,) * 5
+def _make_auction(POLICIES, TRACE, bot_bid, ask_bid=None):
+    """The auction step of a build (:func:`make_play`): ``bot_bid`` (or ``ask_bid``) asks the bots."""
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
-        """The auction (R-BID-1, R-BID-2, R-BID-3): each active seat once, in dealing order from
+        """Run the auction and return its taker and contract (R-BID-1, R-BID-2, R-BID-3).
+
+        The auction (R-BID-1, R-BID-2, R-BID-3): each active seat once, in dealing order from
         ``first``, passes (-1) or bids a contract (0 prise .. 3 garde contre) strictly above the
         highest so far; the highest bidder takes. A forced contract (``forced_seat`` >= 0, for
         studies) replaces the bids: that seat bids ``forced_contract``, everybody else passes.
@@ -218,6 +188,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
             pub[PUB_CONTRACT] = highest
         return taker, highest, bst
 
+    return _auction
+
+
+def _make_call(POLICIES, TRACE, bot_call, ask_call=None):
+    """The call step of a build (:func:`make_play`, table 5): ``bot_call`` (or ``ask_call``) asks the taker."""
+
     @njit(inline="always")
     def _call(rv, taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
         """Table 5: the taker calls a card among those R-CALL-1 allows (``callable_cards``)."""
@@ -235,18 +211,25 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
         set_called(22 + b, ws, log, pub)
         return bst
 
+    return _call
+
+
+def _make_chien_and_ecart(POLICIES, TRACE, bot_ecart, ask_ecart=None):
+    """The chien and écart step of a build (:func:`make_play`): ``bot_ecart`` (or ``ask_ecart``) asks the taker."""
+
     @njit(inline="always")
     def _chien_and_ecart(rv, taker, contract, chien_t, chien_s, kinds, params, pol, ub, ws, pub, log, buf, tracing,
                          bst):
         """The chien (R-CHIEN-1, R-CHIEN-2, R-CHIEN-3, R-CHIEN-4) and the start of the attack's pile.
 
+        What the contract does with the chien is the contract table's (``rules.CONTRACT_TABLE``).
         Prise, garde (R-CHIEN-1): the chien is shown, joins the taker's hand, and the taker lays
         aside as many cards (the écart, the attack's). R-CHIEN-2: no king, no oudler; trumps
         (T2..T20, shown) only when the suit cards other than kings are too few; the bot gets
         those (``normal``) and the candidate trumps. Garde sans (R-CHIEN-3): the unseen chien is
         the attack's. Garde contre (R-CHIEN-4): it is the defence's, nothing to do.
         """
-        if contract <= 1:
+        if KERNEL_ECART_MADE[contract]:
             n_chien = CHIEN_SIZE[rv[RV_TABLE]]
             pub[PUB_CHIEN_T] = chien_t
             pub[PUB_CHIEN_S] = chien_s
@@ -273,14 +256,22 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
             ws[WS_ECART_T] = ecart_t
             ws[WS_PILE_T] = ecart_t
             ws[WS_PILE_S] = ecart_s
-        elif contract == 2:
+        elif KERNEL_CHIEN_TO_ATTACK[contract]:
             ws[WS_PILE_T] = chien_t
             ws[WS_PILE_S] = chien_s
         return bst
 
+    return _chien_and_ecart
+
+
+def _make_announce_chelem(POLICIES, TRACE, bot_chelem, ask_chelem=None):
+    """The chelem announcement step of a build (:func:`make_play`): ``bot_chelem`` (or ``ask_chelem``) asks the taker."""
+
     @njit(inline="always")
     def _announce_chelem(rv, first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
-        """R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
+        """Let the taker announce a chelem and return who leads trick 1 (R-SLAM-1, R-PLAY-1).
+
+        R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
         trick 1, else the first seat does (R-PLAY-1). Returns ``(leader of trick 1, bst)``."""
         taker = ws[WS_TAKER]
         if POLICIES and ask_chelem is not None:
@@ -299,11 +290,19 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
             return taker, bst
         return first, bst
 
+    return _announce_chelem
+
+
+def _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG, ask_poignee=None):
+    """The declarations at a seat's first turn (:func:`make_play`), out of line and named after the build ``TAG``: ``bot_poignee`` (or ``ask_poignee``), ``bot_misere`` ask the seat."""
+
     # out of line: called at most once per seat and deal, and it keeps the declarations out of
-    # the card loop (inlined there, under ``if first``, deals were a fifth slower)
+    # the card loop (inlined there, under ``if first``, they slow every card down)
     @njit(nogil=True, _nrt=False)
     def _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst):
-        """The declarations of ``seat`` at its first turn to play, before its card: a poignée
+        """Make a seat's first-turn declarations: its poignée, then its misères.
+
+        The declarations of ``seat`` at its first turn to play, before its card: a poignée
         (R-POIG-1, R-POIG-2, R-POIG-3), then the misères if option ``misere`` is on (R-MIS-1)."""
         ws = buf[0:WS_LEN]
         pub = buf[B_PUB:B_PUB + PUB_LEN]
@@ -338,6 +337,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
                             pub[PUB_MISERE_KINDS + seat] |= np.int64(1) << which
         return bst
 
+    return build_name(_first_turn, TAG)
+
+
+def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
+    """The card step of a build (:func:`make_play`): ``CARD`` (or ``bot_card_bits``) asks the seat, ``_first_turn`` makes its declarations at trick 1."""
+
     @njit(inline="always")
     def _card_step(rv, kinds, params, pol, ub, ws, pub, log, miseres, buf, tracing, first, two, tr, pos, trick,
                    bst):
@@ -357,8 +362,8 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
         # tops (R-VAR-TWO: every duty of R-PLAY-4 counts them all)
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
-        # the leader is free (R-PLAY-3): what ``legal_masks`` gives, on a short path (measured: 7% of a
-        # random deal, the card chain of a trick being latency-bound)
+        # the leader is free (R-PLAY-3): what ``legal_masks`` gives, on a short path (the card chain of a
+        # trick is latency-bound)
         if pos == 0:
             lt, ls = ht, hs
         else:
@@ -392,6 +397,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
             fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
                 c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
         return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), bst
+
+    return _card_step
+
+
+def _make_play_rest(POLICIES, PILES, ONLY_PILES, _card_step):
+    """The rest of a deal from any card (:func:`make_play`), as a Python function: the build compiles it inlined, and out of line for a search."""
 
     def _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, tr, pos, trick, bst):
         """Play the deal on from the card at position ``pos`` of trick ``tr``, then count and score it.
@@ -436,7 +447,62 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
                buf[B_SCORES:B_SCORES + MAX_SEATS], miseres)
         return bst
 
-    build_name(_first_turn, TAG)
+    return _play_rest
+
+
+def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE=None):
+    """Build the deal kernel for the bots ``BOTS``.
+
+    The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
+    player's rules, ``random_player.random_*``, are called directly and no bot is typed or
+    compiled, so the random deal neither runs nor compiles any bot's code); otherwise a
+    :class:`BotDispatch` (the ``bot_*`` dispatch on each seat's kind and the bots' public
+    bookkeeping; ``tarotsim/_builds/deal.py`` builds it). ``TRACE`` adds the decision trace
+    (``tarotsim._builds.deal.play_deal``, for the tests; the batch kernels do without it, and
+    compile faster). Both are closure constants: numba prunes the branches on them before typing. ``pol``
+    (the policy tuple) may be None when no seat plays a policy set: the user branch of the
+    dispatch is pruned too.
+
+    The steps that ask the bots are built by the ``_make_*`` factories (closures of these
+    constants); each decision draws from the bots stream ``bst`` (passed and returned) and is
+    appended to the trace when ``TRACE and tracing`` (``TRACE`` first: in an inlined step
+    ``tracing`` is an argument, which numba cannot prune).
+
+    ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
+    function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
+    ``pimc`` build, ``tarotsim/_builds/pimc.py``: it reads the seat's own écart from the log and keeps its
+    scratch in ``buf`` past ``BUF_LEN``). ``DECIDE`` (bots build only): None for ``BOTS``' own bid,
+    call, écart, chelem and poignée, or a :class:`SearchDecisions` that makes them instead (the
+    bid search's build). ``parts``: a dict that receives the inner steps (``play_rest``, out of
+    line: a search finishes sampled deals with it; ``auction``, ``call``, ``chien_and_ecart`` and
+    ``announce_chelem``, inlined where they are called: a search plays sampled deals from the
+    auction on with them).
+
+    ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
+    bots builds); False: every table but 2, whose steps (``lay_piles``, ``take_top``,
+    ``turn_up_piles``) are pruned before typing, so they cost the random deal of the other
+    tables no compile time; True: table 2 only.
+    """
+    POLICIES = BOTS is not None
+    PILES = TABLE2 is not False  # closure constants, like POLICIES: the piles' steps are compiled
+    ONLY_PILES = TABLE2 is True
+    # this build's name, for its out-of-line closures (``build_name``)
+    TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
+        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}") + (
+        "" if DECIDE is None else "_" + DECIDE.bid.py_func.__name__)
+    # closure constants; in the random build the branches that name them are pruned before typing
+    bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
+        BOTS if POLICIES else (None,) * 7)
+    # None in every build but the bid search's: the branches that name them are pruned before typing
+    ask_bid, ask_call, ask_ecart, ask_chelem, ask_poignee = DECIDE if DECIDE is not None else (None,) * 5
+
+    _auction = _make_auction(POLICIES, TRACE, bot_bid, ask_bid)
+    _call = _make_call(POLICIES, TRACE, bot_call, ask_call)
+    _chien_and_ecart = _make_chien_and_ecart(POLICIES, TRACE, bot_ecart, ask_ecart)
+    _announce_chelem = _make_announce_chelem(POLICIES, TRACE, bot_chelem, ask_chelem)
+    _first_turn = _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG, ask_poignee)
+    _card_step = _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn)
+    _play_rest = _make_play_rest(POLICIES, PILES, ONLY_PILES, _card_step)
 
     if parts is not None:
         # a search finishes its sampled deals with an out-of-line copy: one compiled body that the
@@ -445,15 +511,17 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
         # and plays sampled deals from the auction on with the very steps of the deal (inlined)
         parts.update(auction=_auction, call=_call, chien_and_ecart=_chien_and_ecart,
                      announce_chelem=_announce_chelem)
-    # Inlined into ``_play`` in every build (measured on the heuristic deal, table 4, against out of
-    # line: +2% deals/s, +2.8 s of cold compile, which is the monolithic kernel's compile time).
+    # Inlined into ``_play`` in every build: the deal runs faster so than calling it out of line,
+    # for a longer compile (BENCHMARKS.md, "Design measurements").
     _play_rest = njit(inline="always")(_play_rest)
 
     # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
-    # of the nine array arguments (measured: ~15% of the time of a deal).
+    # of the nine array arguments, a good part of the time of a deal.
     @njit(nogil=True, _nrt=False)
     def _play(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf):
-        """:func:`play_deal` (this build: ``POLICIES`` of :func:`make_play`): the steps of
+        """Play one deal of this build, step by step.
+
+        :func:`play_deal` (this build: ``POLICIES`` of :func:`make_play`): the steps of
         docs/engine-contract.md in order."""
         # one scratch buffer (fewer arguments to pass per deal): workspace, public view, scorer
         ws = buf[0:WS_LEN]
@@ -506,7 +574,7 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
 
 
 #: The random builds: every seat plays the engine's random player; tables 3, 4, 5 and 5d, and table 2
-#: (R-VAR-TWO), whose piles would cost the others' cold start a third of a second of compile time.
+#: (R-VAR-TWO), whose piles would lengthen the others' cold start.
 play_random = make_play(TABLE2=False)
 play_random_two = make_play(TABLE2=True)
 

@@ -1,9 +1,11 @@
-"""The ``random`` player's draws (private): uniform over the legal choices, in the draw order of
+"""The ``random`` player's draws (private).
+
+The ``random`` player's draws (private): uniform over the legal choices, in the draw order of
 docs/engine-contract.md, from the deal's bots stream.
 
 They are the engine's own player: the deal kernel's random build (``play.make_play`` without a
 bot dispatch) calls them directly, and the bots' dispatch (``bots/dispatch.py``) calls them for
-a seat of kind ``random``. A leaf module: it imports only ``_bits`` and ``_rng``.
+a seat of kind ``random``. A leaf module: it imports only ``_bits``, ``_rng`` and the rules.
 """
 
 from __future__ import annotations
@@ -11,8 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..rules import ecart_trumps_needed
 from ._bits import kth_bit, popcount, scalar, select_bit, tzcnt
 from ._rng import below
+
+#: Trumps the écart must hold (R-CHIEN-2): ``rules.ecart_trumps_needed`` compiled.
+ecart_needed = scalar(ecart_trumps_needed)
 
 
 @njit(inline="always")
@@ -37,7 +43,8 @@ def random_ecart(normal, cands, n_ecart, out, out_pos, st):
     et = np.int64(0)
     es = np.int64(0)
     n_normal = popcount(normal)
-    if n_normal >= n_ecart:
+    needed = ecart_needed(n_ecart, n_normal)
+    if needed == 0:
         rem = normal
         cnt = n_normal
         for i in range(n_ecart):
@@ -58,7 +65,7 @@ def random_ecart(normal, cands, n_ecart, out, out_pos, st):
             i += 1
         rem = cands
         cnt = popcount(cands)
-        for i2 in range(n_ecart - n_normal):
+        for i2 in range(needed):
             k, st = below(st, cnt)
             b = select_bit(rem, k)
             rem &= ~(1 << b)

@@ -1,4 +1,6 @@
-"""The deal kernel's rule steps (private): small njit functions over the workspace (``WS_*``),
+"""The deal kernel's rule steps (private).
+
+The deal kernel's rule steps (private): small njit functions over the workspace (``WS_*``),
 the log (``layout.L_*``) and the public view (``layout.PUB_*``), each citing the rules it
 implements. The builds (``play.py``) call them in the order of docs/engine-contract.md and add
 the decisions; the env kernel (``env.py``) and the pimc search call the same steps.
@@ -9,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import (KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED,
-                     RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS,
-                     RV_PAB_SLAM_PENULTIMATE, RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE, TABLE_2, TABLE_5D)
+from ..rules import (KERNEL_POIGNEE_BONUS, LED_NONE, LED_TRUMPS, NO_CEILING, PILE_DEPTH,
+                     RV_CALLED_SUIT_AFTER_EXCUSE_RESTRICTED, RV_EXCUSE_SLAM_EITHER_SIDE, RV_MISERE_EXCUSE_IS_TRUMP,
+                     RV_N_ACTIVE, RV_N_SEATS, RV_PAB_SLAM_PENULTIMATE, RV_PETIT_SEC, RV_POIGNEE_ECART_TRUMPS, RV_TABLE,
+                     TABLE_2, TABLE_5D, after_play, ecart_pick_choices, play_shows)
+from ..cards import suit_mask
 from ..scoring import score_core, ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE
 from ._bits import popcount, scalar, select_bit, tzcnt
 from ._rng import below, stream_state, U_STREAM_CARDS
@@ -27,7 +31,7 @@ from .layout import (CHELEM_ANNOUNCED_DEFENCE, CHELEM_ANNOUNCED_FAILED, CHELEM_A
                      PUB_MISERE_KINDS, PUB_MISERES, PUB_N_ACTIVE, PUB_N_TRICKS, PUB_PARTNER, PUB_PLAYED_S,
                      PUB_PLAYED_T, PUB_POIGNEE_T, PUB_SEAT_PLAYED_S, PUB_SEAT_PLAYED_T, PUB_SLAM, PUB_TABLE, PUB_TAKER,
                      PUB_TOPS_S, PUB_TOPS_T, PUB_TRICK, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_VOIDS, PUB_WON_HP)
-from .masks import (card_bits, half_points, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_QUEENS, SW_SUIT, TW_OUDLERS,
+from .masks import (card_bits, half_points, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_QUEENS, SW_SUITS, TW_OUDLERS,
                     TW_TRUMPS)
 from .seats import next_seat
 from .workspace import (BUF_LEN, HAND_SIZE, N_PILES, N_TRICKS, PILE_SIZE, POIGNEE_SIZES, TR_ARGS, TR_CHOICE, TR_HS,
@@ -37,6 +41,14 @@ from .workspace import (BUF_LEN, HAND_SIZE, N_PILES, N_TRICKS, PILE_SIZE, POIGNE
 
 
 score_kernel = njit(cache=True, nogil=True)(score_core)
+#: What a play shows (voids, trump ceiling) and the trick's led suit and top trump after it:
+#: ``rules.play_shows`` and ``rules.after_play`` compiled, so the kernels and the facade read the
+#: same signs.
+shown_by_play = scalar(play_shows)
+after_card_played = scalar(after_play)
+#: The écart picked card by card (R-CHIEN-2): ``rules.ecart_pick_choices`` compiled (the env kernel;
+#: ``random_player.ecart_needed`` is its count of trumps).
+ecart_pick_mask = scalar(ecart_pick_choices)
 
 
 # per card id, its winning key (R-PLAY-5): a trump
@@ -47,7 +59,7 @@ CARD_KEY_OFF = np.array([-1] + [32 + t for t in range(1, 22)] + [0] * 56, dtype=
 
 # per card id: the suit-word mask of its suit (0 for trumps and the Excuse), and its own
 # suit-word bit (0 for trumps and the Excuse)
-FOLLOW_MASK = np.array([0] * 22 + [((1 << 14) - 1) << (14 * s) for s in range(4) for _ in range(14)],
+FOLLOW_MASK = np.array([0] * 22 + [suit_mask(s) for s in range(4) for _ in range(14)],
                        dtype=np.int64)
 SUIT_BIT_OF = np.array([0] * 22 + [1 << i for i in range(56)], dtype=np.int64)
 
@@ -91,7 +103,9 @@ def after_card(c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat):
 
 @scalar
 def after_lead(c, bt, seat):
-    """Trick state after ``seat`` leads ``c`` (trump-word bit ``bt``): ``after_card`` from an empty
+    """The trick state after a lead.
+
+    Trick state after ``seat`` leads ``c`` (trump-word bit ``bt``): ``after_card`` from an empty
     trick, written out (R-PLAY-3: the suit is fixed unless ``c`` is the Excuse; R-PLAY-5)."""
     amask = TW_TRUMPS & -(bt << 1) if bt > 1 else TW_TRUMPS
     return c != 0, FOLLOW_MASK[c], amask, CARD_KEY_LED[c], seat, (seat if c == 0 else np.int64(-1))
@@ -99,7 +113,9 @@ def after_lead(c, bt, seat):
 
 @njit(nogil=True, _nrt=False)
 def trace_decision(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub, pos):
-    """Append a decision record to the trace (``pub`` as the bot saw it; the trick slots past
+    """Append a decision record to the trace.
+
+    Append a decision record to the trace (``pub`` as the bot saw it; the trick slots past
     ``pos``, left over from an earlier trick, are zeroed in the copy)."""
     k = buf[BUF_LEN]
     base = BUF_LEN + 1 + k * TR_REC
@@ -124,40 +140,43 @@ def trace_decision(buf, what, seat, ht, hs, a0, a1, a2, a3, a4, a5, r0, r1, pub,
     buf[BUF_LEN] = k + 1
 
 
+@scalar
+def led_of(fixed, fmask):
+    """The led suit (``rules.LED_*``, R-PLAY-3) from the trick state's ``fixed`` and ``fmask``."""
+    if not fixed:
+        return np.int64(LED_NONE)
+    return np.int64(LED_TRUMPS) if fmask == 0 else tzcnt(fmask) // 14
+
+
+@scalar
+def top_of(amask):
+    """The highest trump in the trick (0: none) from the trick state's ``amask``, the trumps above it."""
+    return np.int64(21) if amask == 0 else tzcnt(amask) - 1
+
+
 @njit(nogil=True, _nrt=False)
 def track_trick(pub, log, ws, tr, na, called, winner, tt, ts):
-    """Public facts of finished trick ``tr`` for the bots: who played what, the voids shown by
-    not following (R-PLAY-4a, R-PLAY-4b), the partner once the called card is out (R-CALL-3), the tricks
-    and card points each seat won. Once per trick, and only when a bot reads them."""
+    """Record the public facts of a finished trick for the bots.
+
+    Public facts of finished trick ``tr`` for the bots: who played what, the voids its plays
+    show (``shown_by_play``: R-PLAY-4a to R-PLAY-4d), the partner once the called card is out
+    (R-CALL-3), the tricks and card points each seat won. Once per trick, and only when a bot
+    reads them."""
     base = L_CARDS + tr * MAX_SEATS
     seat = log[L_LEADER + tr]
-    fixed = False
-    fmask = np.int64(0)
+    led = np.int64(LED_NONE)
+    top = np.int64(0)
     # table 2: a card not followed may lie under a pile (R-VAR-TWO): no void is shown
     voids_shown = pub[PUB_TABLE] != TABLE_2
     for j in range(na):
         c = log[base + j]
-        if c >= 22:
-            bs = np.int64(1) << (c - 22)
-            pub[PUB_SEAT_PLAYED_S + seat] |= bs
-            bt = np.int64(0)
-        else:
-            bt = np.int64(1) << c
-            pub[PUB_SEAT_PLAYED_T + seat] |= bt
-            bs = np.int64(0)
-        if fixed and c != 0 and voids_shown:
-            v = pub[PUB_VOIDS + seat]
-            if fmask != 0:
-                if (bs & fmask) == 0:
-                    v |= np.int64(1) << (tzcnt(fmask) // 14)
-                    if bt == 0:
-                        v |= 16
-            elif bt == 0:
-                v |= 16
+        bt, bs = card_bits(c)
+        pub[PUB_SEAT_PLAYED_T + seat] |= bt
+        pub[PUB_SEAT_PLAYED_S + seat] |= bs
+        if voids_shown:
+            v, _ = shown_by_play(c, led, top, pub[PUB_VOIDS + seat], np.int64(NO_CEILING))
             pub[PUB_VOIDS + seat] = v
-        if not fixed and c != 0:
-            fixed = True
-            fmask = FOLLOW_MASK[c]
+        led, top = after_card_played(c, led, top)
         if c == called:
             pub[PUB_PARTNER] = seat
         seat = ws[WS_NEXT + seat]
@@ -185,9 +204,38 @@ def seating(rv, index, ws):
 
 
 @njit(inline="always")
+def empty_workspace(ws):
+    """Reset the workspace of a deal before its cards.
+
+    The workspace of a deal before its cards: no hand, side, taker, called card, pile,
+    Excuse payment, trick won nor declaration (``WS_*``; ``WS_NEXT`` is the seating's). The one
+    reset of the workspace: a deal (``new_deal``) and a search's world start from it."""
+    for s in range(MAX_SEATS):
+        ws[WS_HT + s] = 0
+        ws[WS_HS + s] = 0
+        ws[WS_ATT + s] = 0
+    ws[WS_TAKER] = -1
+    ws[WS_ECART_T] = 0
+    ws[WS_CALLED] = -1
+    ws[WS_CALLED_SUIT] = 0
+    ws[WS_CALL_BAN] = 0
+    ws[WS_PILE_T] = 0
+    ws[WS_PILE_S] = 0
+    ws[WS_EXC_ADJ] = 0
+    ws[WS_ATT_TRICKS] = 0
+    ws[WS_PREV_T] = 0
+    ws[WS_N_DECL] = 0
+    ws[WS_POIG_ATT] = 0
+    ws[WS_POIG_DEF] = 0
+    ws[WS_N_MIS] = 0
+
+
+@njit(inline="always")
 def new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
-    """The facts' defaults (a deal that ends early keeps them), the workspace and public view
-    emptied."""
+    """Reset a deal's facts, hands, workspace and public view.
+
+    The facts' defaults (a deal that ends early keeps them), the hands dealt emptied (the 5d
+    dummy is dealt none), the workspace (``empty_workspace``) and public view emptied."""
     log[L_INDEX] = index
     log[L_DEALER] = dealer
     log[L_OUTCOME] = OUTCOME_PLAYED
@@ -216,29 +264,15 @@ def new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
     for s in range(MAX_SEATS):
         log[L_SCORES + s] = 0
         log[L_MISERES + s] = 0
+        log[L_HAND_T + s] = 0
+        log[L_HAND_S + s] = 0
         miseres[s] = 0
-        ws[WS_HT + s] = 0
-        ws[WS_HS + s] = 0
-        ws[WS_ATT + s] = 0
         pub[PUB_BIDS + s] = -2
         pub[PUB_POIGNEE_T + s] = 0
         pub[PUB_MISERES + s] = 0
         pub[PUB_TOPS_T + s] = 0
         pub[PUB_TOPS_S + s] = 0
-    ws[WS_TAKER] = -1
-    ws[WS_ECART_T] = 0
-    ws[WS_CALLED] = -1
-    ws[WS_CALLED_SUIT] = 0
-    ws[WS_CALL_BAN] = 0
-    ws[WS_PILE_T] = 0
-    ws[WS_PILE_S] = 0
-    ws[WS_EXC_ADJ] = 0
-    ws[WS_ATT_TRICKS] = 0
-    ws[WS_PREV_T] = 0
-    ws[WS_N_DECL] = 0
-    ws[WS_POIG_ATT] = 0
-    ws[WS_POIG_DEF] = 0
-    ws[WS_N_MIS] = 0
+    empty_workspace(ws)
     pub[PUB_DEALER] = dealer
     pub[PUB_DUMMY] = dummy
     pub[PUB_TAKER] = -1
@@ -255,7 +289,9 @@ def new_deal(rv, index, forced_seat, dealer, dummy, ws, pub, log, miseres):
 
 @njit(inline="always")
 def new_bots_view(rv, pub):
-    """The bots' public bookkeeping (voids, who played what, tricks won), emptied; kept up to date
+    """Empty the bots' public bookkeeping.
+
+    The bots' public bookkeeping (voids, who played what, tricks won), emptied; kept up to date
     only in the build where some seat reads it (``track_trick``)."""
     pub[PUB_TRICK] = 0
     pub[PUB_LEADER] = -1
@@ -271,12 +307,14 @@ def new_bots_view(rv, pub):
         pub[PUB_WON_HP + s] = 0
         pub[PUB_MISERE_KINDS + s] = 0
     # The history (``PUB_H_*``) is not emptied: only its first ``PUB_TRICK`` tricks are read, and
-    # each is written when played (measured: emptying its 144 slots cost 2-3% of a heuristic deal).
+    # each is written when played (emptying its slots at every deal would slow the bots' deal).
 
 
 @njit(inline="always")
 def deal_cards(rv, seed, index, first, ws, log):
-    """Shuffle with the cards stream and deal (R-DEAL-1, R-DEAL-2; ``tarotsim.rng.deal``): hands
+    """Shuffle and deal the hands and the chien (R-DEAL-1, R-DEAL-2).
+
+    Shuffle with the cards stream and deal (R-DEAL-1, R-DEAL-2; ``tarotsim.rng.deal``): hands
     of the table's size to the active seats in dealing order from ``first``, the rest is the
     chien. Returns the chien (trump word, suit word)."""
     na = rv[RV_N_ACTIVE]
@@ -319,7 +357,9 @@ def deal_cards(rv, seed, index, first, ws, log):
 
 @njit(inline="always")
 def lay_piles(rv, first, ws, pub, log):
-    """Table 2 (R-VAR-TWO; ``tarotsim.rng.deal_with_piles``): after the hands, each player in
+    """Lay the piles of table 2 (R-VAR-TWO).
+
+    Table 2 (R-VAR-TWO; ``tarotsim.rng.deal_with_piles``): after the hands, each player in
     dealing order from ``first`` lays the next 18 cards of the pack in 6 piles of 3, each from
     bottom to top; the top of each pile is face up (public)."""
     start = rv[RV_N_ACTIVE] * HAND_SIZE[rv[RV_TABLE]]
@@ -338,7 +378,9 @@ def lay_piles(rv, first, ws, pub, log):
 # out of line: table 2 only, once a trick; the card loop of the other tables keeps no call
 @njit(nogil=True, _nrt=False)
 def turn_up_piles(ws, pub):
-    """Table 2 (R-VAR-TWO): every non-empty pile shows its top card (after the deal, and after
+    """Turn up the top card of every pile at table 2 (R-VAR-TWO).
+
+    Table 2 (R-VAR-TWO): every non-empty pile shows its top card (after the deal, and after
     each trick: a pile whose top was played turns its next card up; the others show the same),
     which joins what its owner may play (``WS_HT``, ``WS_HS``: hand and face-up tops).
 
@@ -370,7 +412,9 @@ def turn_up_piles(ws, pub):
 
 @njit(inline="always")
 def take_top(seat, bt, bs, pub):
-    """Table 2 (R-VAR-TWO): ``seat`` played the card of bits ``bt``, ``bs``; if it was one of its
+    """Take a played face-up top from its owner's tops at table 2 (R-VAR-TWO).
+
+    Table 2 (R-VAR-TWO): ``seat`` played the card of bits ``bt``, ``bs``; if it was one of its
     face-up tops, it leaves the public tops now, and its pile gives it up when the trick is over
     (``turn_up_piles``): the card under it stays face down until then. No call and no loop, so
     the card step of the other tables pays one branch for table 2."""
@@ -380,7 +424,9 @@ def take_top(seat, bt, bs, pub):
 
 @njit(inline="always")
 def annul_petit_sec(rv, first, ws, log):
-    """R-DEAL-4 (option ``petit_sec``): the first seat in dealing order holding the Petit as its
+    """Annul the deal of a petit sec (R-DEAL-4).
+
+    R-DEAL-4 (option ``petit_sec``): the first seat in dealing order holding the Petit as its
     only trump, without the Excuse, annuls the deal. Returns True when it does. Not at table 2
     (R-VAR-TWO)."""
     if not rv[RV_PETIT_SEC] or rv[RV_TABLE] == TABLE_2:
@@ -397,7 +443,9 @@ def annul_petit_sec(rv, first, ws, log):
 
 @njit(inline="always")
 def callable_cards(ths):
-    """The cards the taker may call (R-CALL-1), suit word: the kings; the queens if he holds
+    """The cards the taker may call (R-CALL-1).
+
+    The cards the taker may call (R-CALL-1), suit word: the kings; the queens if he holds
     every king; the knights if every king and queen; the jacks if every king, queen and knight."""
     legal = SW_KINGS
     if ths & SW_KINGS == SW_KINGS:
@@ -415,14 +463,16 @@ def set_called(called, ws, log, pub):
     log[L_CALLED] = called
     pub[PUB_CALLED] = called
     ws[WS_CALLED] = called
-    called_suit = SW_SUIT << (14 * ((called - 22) // 14))
+    called_suit = SW_SUITS[(called - 22) // 14]
     ws[WS_CALLED_SUIT] = called_suit
     ws[WS_CALL_BAN] = called_suit & ~(np.int64(1) << (called - 22))
 
 
 @njit(inline="always")
 def set_sides(rv, taker, ws, log):
-    """The partner (R-CALL-2): at table 5, the holder of the called card among the other seats
+    """Find the partner and set the sides (R-CALL-2).
+
+    The partner (R-CALL-2): at table 5, the holder of the called card among the other seats
     once the chien is dealt with, else none (the taker plays alone; so at 3, 4 and 5d). The
     attack is the taker and his partner (R-GEN-3, ``WS_ATT``). Returns the partner or -1."""
     partner = -1
@@ -471,7 +521,9 @@ def poignee_levels(rv, seat, ht, ws):
 
 @njit(inline="always")
 def show_poignee(rv, seat, lvl, avail, ws, pub, log):
-    """Show a poignée of level ``lvl`` (R-POIG-2, R-POIG-3): the lowest ``size`` trumps available,
+    """Show a poignée and add its bonus (R-POIG-2, R-POIG-3).
+
+    Show a poignée of level ``lvl`` (R-POIG-2, R-POIG-3): the lowest ``size`` trumps available,
     or all of them and the Excuse when it holds exactly size - 1; its bonus (R-POIG-1: 20, 30,
     40) goes to the declarer's side's tally (R-POIG-4 gives it to the winner at scoring)."""
     size = POIGNEE_SIZES[rv[RV_TABLE], lvl - 1]
@@ -490,7 +542,9 @@ def show_poignee(rv, seat, lvl, avail, ws, pub, log):
 
 @njit(inline="always")
 def misere_eligible(rv, which, ht, hs):
-    """R-MIS-1, judged on the hand now (taker: after the écart): misère d'atout (``which`` 0) no
+    """Whether a seat may declare a misère (R-MIS-1).
+
+    R-MIS-1, judged on the hand now (taker: after the écart): misère d'atout (``which`` 0) no
     trump (nor the Excuse under option ``misere_excuse_is_trump``); de tête (1) no K, Q, N, J."""
     if which == 0:
         return (ht & TW_TRUMPS) == 0 and (rv[RV_MISERE_EXCUSE_IS_TRUMP] == 0 or (ht & 1) == 0)
@@ -525,7 +579,9 @@ def open_trick(tr, leader, log, pub):
 
 @njit(inline="always")
 def call_restriction(rv, ws, pos, fixed, ht, hs, ls):
-    """R-CALL-4: in trick 1 the leader may not lead a card of the called suit but the called card
+    """The legal suit word under the called-suit rule of trick 1 (R-CALL-4).
+
+    R-CALL-4: in trick 1 the leader may not lead a card of the called suit but the called card
     itself, lifted when every card he holds is of that suit; after an Excuse lead the second
     player is free, unless option ``called_suit_after_excuse`` is ``restricted``. Returns the
     legal suit word."""
@@ -626,7 +682,9 @@ def count_points(rv, ws, log):
 
 @njit(inline="always")
 def score_deal(rv, attack_hp, oudlers, pab, slam_side, ws, pub, log, steps, scores, miseres):
-    """Score the deal with ``tarotsim.scoring.score_core``, the one formula (R-COUNT-3 target,
+    """Score the deal into the log.
+
+    Score the deal with ``tarotsim.scoring.score_core``, the one formula (R-COUNT-3 target,
     R-COUNT-4 made and difference, R-PAB-3, R-POIG-4, R-SLAM-3, R-SCORE-1, R-SCORE-2, R-MIS-2),
     into the log. Taker, contract, partner and chelem announce are read from the log, the
     dummy from the public view, the declarations from the workspace."""

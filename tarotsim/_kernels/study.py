@@ -1,5 +1,7 @@
-"""The bidding study kernel's steps (private; the facade is ``tarotsim.study``, the loops that
-play the deals with the bots are ``bots/_study.py``).
+"""The bidding study kernel's steps (private).
+
+The bidding study kernel's steps (private; the facade is ``tarotsim.study``, the loops that
+play the deals with the bots are ``tarotsim/_builds/study.py``).
 
 For every deal ``index`` of a chunk, one seat is studied: the first player to speak, the seat
 after the dealer, ``(index % n + 1) % n`` (at table 5d the dealer is the dummy, so this seat
@@ -95,7 +97,9 @@ def new_bad() -> np.ndarray:
 
 @njit(inline="always")
 def _bot_erred(log, index, c, bad):
-    """True when a policy set chose what the rules forbid in this play (the deal kernel's outcome
+    """Whether a policy set broke a rule in this play.
+
+    True when a policy set chose what the rules forbid in this play (the deal kernel's outcome
     ``bot_error``): ``bad`` then holds the deal and the contract, and the loop stops."""
     if log[L_OUTCOME] != OUTCOME_BOT_ERROR:
         return False
@@ -106,7 +110,9 @@ def _bot_erred(log, index, c, bad):
 
 @njit(inline="always")
 def _keep_play(log, seat, c, score, made):
-    """Keep the studied seat's score of the play of contract ``c``; False when the deal was
+    """Keep the studied seat's score of one play.
+
+    Keep the studied seat's score of the play of contract ``c``; False when the deal was
     annulled (petit sec, R-DEAL-4: before any bid, so for every contract alike)."""
     if log[L_OUTCOME] != OUTCOME_PLAYED:
         return False
@@ -117,8 +123,10 @@ def _keep_play(log, seat, c, score, made):
 
 @njit(inline="always")
 def _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
-    """Add the plays of one deal: per contract, at the bin of the studied hand's count (``pts``
-    and ``voids``: the heuristic's count of the dealt hand, ``_study.py``)."""
+    """Add the plays of one deal to the accumulators.
+
+    Add the plays of one deal: per contract, at the bin of the studied hand's count (``pts``
+    and ``voids``: the heuristic's count of the dealt hand, ``tarotsim/_builds/study.py``)."""
     if not ok:
         misc[M_ANNULLED] += 1
         return

@@ -1,4 +1,6 @@
-"""The deal kernel's scratch layout (private): the sizes per table code, the workspace
+"""The deal kernel's scratch layout (private).
+
+The deal kernel's scratch layout (private): the sizes per table code, the workspace
 (``WS_*``) that a deal carries from one step to the next, the buffer of one thread (``B_*``,
 :func:`new_buffer`) and the decision trace (``TR_*``, tests only).
 
@@ -11,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import KERNEL_CHIEN_SIZE, KERNEL_HAND_SIZE, KERNEL_N_TRICKS, KERNEL_PILE_CARDS, KERNEL_POIGNEE_SIZES, PILES
+from ..rules import (BOT_DECISIONS, KERNEL_CHIEN_SIZE, KERNEL_HAND_SIZE, KERNEL_N_TRICKS, KERNEL_PILE_CARDS,
+                     KERNEL_POIGNEE_SIZES, PILES)
 from ..scoring import ST_LEN
 from .layout import MAX_SEATS, PILE_CARDS, PILE_SEATS, PUB_LEN, U_LEN
 
@@ -63,7 +66,8 @@ B_USER = B_MISERES + MAX_SEATS  # a user policy set's scratch (layout.U_*)
 BUF_LEN = B_USER + U_LEN
 # Decision trace (tests only): a buffer longer than BUF_LEN gets, after BUF_LEN, the number of
 # decisions then one record per decision: what the bot was handed and what it chose.
-TR_BID, TR_CALL, TR_ECART, TR_CHELEM, TR_POIGNEE, TR_MISERE, TR_CARD = range(7)
+# Its decision codes are the bot decisions' (``rules.BOT_DECISIONS``).
+TR_BID, TR_CALL, TR_ECART, TR_CHELEM, TR_POIGNEE, TR_MISERE, TR_CARD = range(len(BOT_DECISIONS))
 TR_WHAT, TR_SEAT, TR_HT, TR_HS, TR_ARGS, TR_CHOICE, TR_PUB = 0, 1, 2, 3, 4, 10, 12  # args: 6, choice: 2
 TR_REC = TR_PUB + PUB_LEN
 

@@ -1,4 +1,6 @@
-"""Exact world sampling for one seat (private kernels, arrays only): what the seat knows ->
+"""Exact world sampling for one seat (private kernels, arrays only).
+
+Exact world sampling for one seat (private kernels, arrays only): what the seat knows ->
 complete deals of the cards it cannot see, drawn uniformly among those that agree with it.
 
 Three steps, each callable from inside another njit function (no Python call, no allocation:
@@ -38,12 +40,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import (RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE, RV_N_SEATS, RV_PETIT_SEC, RV_TABLE, TABLE_2, TABLE_5D)
+from ..rules import (KERNEL_CHIEN_SHOWN, KERNEL_ECART_MADE, LED_NONE, RV_MISERE_EXCUSE_IS_TRUMP, RV_N_ACTIVE,
+                     RV_N_SEATS, RV_PETIT_SEC, RV_TABLE, TABLE_2, TABLE_5D)
 from ._bits import popcount, tzcnt
 from .seats import next_seat
 from ._rng import next_u64, below
 from .layout import MAX_SEATS, MAX_TRICKS
 from .masks import SW_ALL, SW_HONOURS, SW_KINGS, SW_SUIT, TW_ALL, TW_TRUMPS, card_bits
+from .steps import after_card_played, shown_by_play
 from .workspace import CHIEN_SIZE, HAND_SIZE, PILE_SIZE
 
 # --- locations ---------------------------------------------------------------------------------
@@ -120,6 +124,9 @@ _C_SPEC = [
 ]
 (C_STATUS, C_ALLOWED, C_COUNTS, C_VOIDS, C_CEILING, C_FLAGS, C_PSEC_ON, C_PSEC_ADD, C_PSEC_DEL, C_DEALT_S,
  C_LEN) = _offsets(_C_SPEC)
+#: The suits' bits of a play's voids (``rules.play_shows``): C_VOIDS holds no trump bit, the ceiling
+#: 0 says it.
+SUIT_VOIDS = 15
 
 #: C_FLAGS bits: no Excuse (misère d'atout, R-MIS-1), no king/queen/knight/jack (misère de tête,
 #: R-MIS-1), no suit card but kings (the taker after trumps went to the écart, R-CHIEN-2), no trump
@@ -182,31 +189,6 @@ def new_workspace():
 # 1. knowledge -> constraints
 
 @njit(inline="always")
-def _duty_shown(c, led_trump, led_suit, top, voids, ceiling, seat):
-    """What playing ``c`` (not the Excuse, R-EXC-1) reveals once the led suit is fixed
-    (R-PLAY-3): not following shows a void (R-PLAY-4a); a card that is neither of the led suit
-    nor a trump shows no trump at all (R-PLAY-4b, R-PLAY-4d); a trump not above ``top``, the best
-    trump already in the trick, shows no trump above it, since overtrumping was due when possible
-    (R-PLAY-4b, R-PLAY-4c)."""
-    is_trump = c < 22
-    if led_trump:
-        if is_trump:
-            if c < top and top < ceiling[seat]:
-                ceiling[seat] = top
-        else:
-            ceiling[seat] = 0
-        return
-    if not is_trump and (c - 22) // 14 == led_suit:
-        return
-    voids[seat] |= np.int64(1) << led_suit
-    if is_trump:
-        if c < top and top < ceiling[seat]:
-            ceiling[seat] = top
-    else:
-        ceiling[seat] = 0
-
-
-@njit(inline="always")
 def _may_hold(s, c, bs, voids, ceiling, flags):
     """Whether seat ``s`` may hold card ``c`` (suit-word bit ``bs``) given what it showed."""
     if c == 0:
@@ -222,7 +204,9 @@ def _may_hold(s, c, bs, voids, ceiling, flags):
 
 @njit(inline="always")
 def _dealt_to_taker(called):
-    """Suit word of the cards a call shows the taker was dealt (R-CALL-1): a queen is called
+    """The cards a call shows the taker was dealt (R-CALL-1).
+
+    Suit word of the cards a call shows the taker was dealt (R-CALL-1): a queen is called
     only with the four kings, a knight with the kings and queens, a jack with the kings, queens
     and knights; a king (or no call) shows nothing. ``called``: the called card id, or -1."""
     if called < 22:
@@ -243,13 +227,13 @@ def _dummy(rv, know):
 @njit(inline="always")
 def _chien_shown(know):
     """Prise or garde, from the écart on: the chien was shown (R-CHIEN-1)."""
-    return know[K_STAGE] >= STAGE_ECART and 0 <= know[K_CONTRACT] <= 1
+    return know[K_STAGE] >= STAGE_ECART and know[K_CONTRACT] >= 0 and KERNEL_CHIEN_SHOWN[know[K_CONTRACT]] != 0
 
 
 @njit(inline="always")
 def _ecart_made(know):
     """Prise or garde, in the play: the hidden pile is the taker's écart (R-CHIEN-1)."""
-    return know[K_STAGE] == STAGE_PLAY and 0 <= know[K_CONTRACT] <= 1
+    return know[K_STAGE] == STAGE_PLAY and know[K_CONTRACT] >= 0 and KERNEL_ECART_MADE[know[K_CONTRACT]] != 0
 
 
 @njit(inline="always")
@@ -260,9 +244,12 @@ def _pile_hidden(know):
 
 @njit(inline="always")
 def _read_plays(rv, know, cons):
-    """Every card played: its player holds one card less (``C_COUNTS``), a trump played joins the
+    """Read the plays into the constraints.
+
+    Every card played: its player holds one card less (``C_COUNTS``), a trump played joins the
     player's dealt trumps (``C_PSEC_ADD``), and what the play shows goes to ``C_VOIDS`` and
-    ``C_CEILING`` (R-PLAY-3, R-PLAY-4, R-EXC-1). Returns the cards played, (trump word, suit word)."""
+    ``C_CEILING`` (``steps.shown_by_play``: R-PLAY-3, R-PLAY-4, R-EXC-1; the voids of the suits
+    only, no trump being a ceiling of 0). Returns the cards played, (trump word, suit word)."""
     n = rv[RV_N_SEATS]
     dummy = _dummy(rv, know)
     voids = cons[C_VOIDS:C_VOIDS + MAX_SEATS]
@@ -274,9 +261,7 @@ def _read_plays(rv, know, cons):
     k = 0
     while k < n_played:
         seat = know[K_LEADER + tr]
-        fixed = False
-        led_trump = False
-        led_suit = np.int64(0)
+        led = np.int64(LED_NONE)
         top = np.int64(0)
         for j in range(rv[RV_N_ACTIVE]):
             if k >= n_played:
@@ -287,16 +272,10 @@ def _read_plays(rv, know, cons):
             played_s |= bs
             cons[C_COUNTS + seat] -= 1
             cons[C_PSEC_ADD + seat] |= bt
-            if c != 0:
-                if fixed:
-                    _duty_shown(c, led_trump, led_suit, top, voids, ceiling, seat)
-                else:
-                    # the first card that is not the Excuse fixes the led suit; its player was free
-                    fixed = True
-                    led_trump = c < 22
-                    led_suit = (c - 22) // 14 if c >= 22 else 0
-                if c < 22 and c > top:
-                    top = c
+            v, ceil = shown_by_play(c, led, top, voids[seat], ceiling[seat])
+            voids[seat] = v & SUIT_VOIDS
+            ceiling[seat] = ceil
+            led, top = after_card_played(c, led, top)
             k += 1
             seat = next_seat(seat, n, dummy)
         tr += 1
@@ -305,7 +284,9 @@ def _read_plays(rv, know, cons):
 
 @njit(inline="always")
 def _count_places(rv, know, cons):
-    """How many cards each location holds before the plays (R-DEAL-1, R-CHIEN-1), added to
+    """Count the cards each location holds before the plays.
+
+    How many cards each location holds before the plays (R-DEAL-1, R-CHIEN-1), added to
     ``C_COUNTS``; table 2 (R-VAR-TWO): a seat holds its hand and its face-up tops, the cards face
     down in the piles are in ``LOC_UNDER``."""
     table = rv[RV_TABLE]
@@ -324,7 +305,9 @@ def _count_places(rv, know, cons):
 
 @njit(inline="always")
 def _read_declarations(rv, know, cons):
-    """What the declarations and the écart show of a hand, in ``C_CEILING`` and ``C_FLAGS``:
+    """Read what the declarations and the écart show of a hand.
+
+    What the declarations and the écart show of a hand, in ``C_CEILING`` and ``C_FLAGS``:
     misères (R-MIS-1), a poignée shown with the Excuse (R-POIG-3), trumps in the écart
     (R-CHIEN-2: the taker had no other card to put there)."""
     for s in range(MAX_SEATS):
@@ -355,7 +338,9 @@ def _place_bits(cons, t, s, loc):
 
 @njit(inline="always")
 def _place_known(rv, know, cons, played_t, played_s):
-    """``C_ALLOWED`` of the unplayed cards whose place the seat knows, one location each; later
+    """Place the unplayed cards whose place the seat knows.
+
+    ``C_ALLOWED`` of the unplayed cards whose place the seat knows, one location each; later
     sources override earlier ones: a poignée card stays with its holder until played
     (R-POIG-2); the écart as the seat knows it (its own, or the trumps shown, R-CHIEN-2; a
     shown trump may also be in the taker's poignée, R-POIG-3); a face-up pile top (R-VAR-TWO:
@@ -430,7 +415,9 @@ def _place_hidden(rv, know, cons, played_t, played_s):
 
 @njit(inline="always")
 def _petit_sec_checks(rv, know, cons):
-    """``C_PSEC_*``: for each seat whose dealt trumps a world could leave as T1 alone without the
+    """Set up the petit-sec checks of the worlds (R-DEAL-4).
+
+    ``C_PSEC_*``: for each seat whose dealt trumps a world could leave as T1 alone without the
     Excuse (R-DEAL-4; never at table 2, R-VAR-TWO), what its dealt trump word adds to or takes
     from its trumps in the world: the trumps it played, and for the taker the trumps shown in his
     écart in, those of the shown chien out."""
@@ -487,7 +474,9 @@ def derive(rv, know, cons):
 
 @njit(inline="always")
 def _comp_fill(x, lo, hi, sufl, sufh, a, m, i, s):
-    """Fill positions ``i..a-1`` of composition ``x`` with their smallest values, given the sum
+    """Fill the rest of a composition with its smallest values.
+
+    Fill positions ``i..a-1`` of composition ``x`` with their smallest values, given the sum
     ``s`` of positions ``< i``; False when no composition has that prefix."""
     for p in range(i, a):
         if p == a - 1:
@@ -542,7 +531,9 @@ def _factorials(wf):
 
 @njit(nogil=True, _nrt=False)
 def _fix_known(cons, wi):
-    """``W_TEMPLATE``: each card's location when it has one place (-1 played, -2 not known yet);
+    """Fix the cards with one place and the room left per location.
+
+    ``W_TEMPLATE``: each card's location when it has one place (-1 played, -2 not known yet);
     ``W_MASK``: its allowed locations; ``W_C``: the room left per location once the known cards
     are in. A location with no room left is struck from every set, and a card left with one
     place is known, until nothing changes. ``ERR_NO_WORLD`` when a card has no place left."""
@@ -585,7 +576,9 @@ def _fix_known(cons, wi):
 
 @njit(nogil=True, _nrt=False)
 def _find_classes(wi):
-    """The hidden locations (``W_L`` of them: ``W_HL`` their codes, ``W_CAP`` their room) and the
+    """Group the cards of unknown place into classes.
+
+    The hidden locations (``W_L`` of them: ``W_HL`` their codes, ``W_CAP`` their room) and the
     classes of the cards of unknown place by their set of hidden locations (``W_K`` classes:
     ``W_CL_MASK`` the set, bit i = hidden location i, ``W_CL_M`` the number of cards; ``W_MASK``
     each card's set, 0 for a known card). ``ERR_NO_WORLD`` when the room left is not the number
@@ -633,7 +626,9 @@ def _find_classes(wi):
 
 @njit(nogil=True, _nrt=False)
 def _order_classes(wi):
-    """``W_ORDER``: the classes in DP order, ``W_K0`` of them in the prefix. The tail is a chain of
+    """Order the classes for the dynamic programming.
+
+    ``W_ORDER``: the classes in DP order, ``W_K0`` of them in the prefix. The tail is a chain of
     nested classes ``A_1 c A_2 c ... c A_t`` counted in closed form, at the end of the order,
     outermost last (the class allowed everywhere, else the one with the most compositions); the
     prefix goes through the count tables, fewest places and fewest cards first."""
@@ -696,7 +691,9 @@ def _order_classes(wi):
 
 @njit(nogil=True, _nrt=False)
 def _sort_classes(wi):
-    """The class arrays put in DP order (``W_CL_*`` indexed by position in ``W_ORDER``), each
+    """Put the class arrays in the dynamic programming's order.
+
+    The class arrays put in DP order (``W_CL_*`` indexed by position in ``W_ORDER``), each
     class's hidden locations listed (``W_CL_LOCS``, ``W_CL_A`` of them), and ``W_CARDS``: the
     cards of unknown place grouped by class in that order (class k from ``W_CL_START + k``)."""
     K = wi[W_K]
@@ -737,7 +734,9 @@ def _sort_classes(wi):
 
 @njit(nogil=True, _nrt=False)
 def _lay_out_tables(wf, wi):
-    """Where each count table lives in ``wf``. Level k (before prefix class k; level ``W_K0``: after
+    """Lay out the count tables in the float workspace.
+
+    Where each count table lives in ``wf``. Level k (before prefix class k; level ``W_K0``: after
     the prefix) has per hidden location a bound ``W_LV_B`` (cards the classes before it may put
     there) and a stride ``W_LV_STRIDE``, but for the dropped location ``W_DROP`` (the roomiest,
     implied by the sum ``W_LV_SUM``); ``W_LV_OFF``, ``W_LV_SIZE``: its place in ``wf``; ``W_JOFF``:
@@ -784,7 +783,9 @@ def _lay_out_tables(wf, wi):
 
 @njit(nogil=True, _nrt=False)
 def _fill_tables(wf, wi):
-    """The count tables, forwards: ``g_0 = 1`` at the empty state, then for each prefix class k
+    """Fill the count tables, forwards.
+
+    The count tables, forwards: ``g_0 = 1`` at the empty state, then for each prefix class k
     and each composition x of its cards into its places, ``g_{k+1}(u + x) += g_k(u) / prod x!``."""
     L = wi[W_L]
     K0 = wi[W_K0]
@@ -852,7 +853,9 @@ def _fill_tables(wf, wi):
 
 @njit(nogil=True, _nrt=False)
 def _tail_totals(wf, wi):
-    """The cumulative weights of the states after the prefix (from ``W_JOFF``), each state's
+    """The cumulative weights of the states after the prefix.
+
+    The cumulative weights of the states after the prefix (from ``W_JOFF``), each state's
     count times the ways the tail fills the room it leaves; returns the total weight."""
     L = wi[W_L]
     K = wi[W_K]
@@ -877,7 +880,9 @@ def _tail_totals(wf, wi):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _prepare(cons, wf, wi):
-    """Reduce the constraints to classes and fill the count tables; returns (status, total
+    """Reduce the constraints to classes and fill the count tables.
+
+    Reduce the constraints to classes and fill the count tables; returns (status, total
     weight). The number of worlds before the petit-sec rejection is ``total * prod m_k!``."""
     _factorials(wf)
     status = _fix_known(cons, wi)
@@ -901,7 +906,9 @@ def _prepare(cons, wf, wi):
 
 @njit(inline="always")
 def _tail_weight(wf, wi, r, L, K0, K):
-    """Ways (over prod m_j!) to deal the nested tail classes into the room ``r`` left in each
+    """The number of ways to deal the nested tail classes.
+
+    Ways (over prod m_j!) to deal the nested tail classes into the room ``r`` left in each
     hidden location: ``prod_j C(F_j, m_j) / prod_l r_l!``, with ``F_j`` the free places of
     ``A_j`` once the classes inside it are dealt."""
     outer = wi[W_CL_MASK + K - 1]
@@ -941,7 +948,9 @@ def _decode(wi, k, idx, L, drop, u):
 
 @njit(inline="always")
 def _pick_composition(wf, wi, k, u, L, drop, x, lo, hi, sufl, sufh, target):
-    """The composition ``x`` of prefix class ``k`` at which the running sum of
+    """Pick one composition of a prefix class.
+
+    The composition ``x`` of prefix class ``k`` at which the running sum of
     ``g_k(u - x) / prod x!`` over the compositions ending in state ``u`` passes ``target``."""
     a = wi[W_CL_A + k]
     m = wi[W_CL_M + k]
@@ -991,7 +1000,9 @@ def _uniform(st):
 
 @njit(inline="always")
 def _draw_one(wf, wi, total, st, row):
-    """One world into ``row`` (int8[78]): the state after the prefix classes drawn from the
+    """Draw one world.
+
+    One world into ``row`` (int8[78]): the state after the prefix classes drawn from the
     cumulative weights, the prefix compositions drawn backwards from the count tables and each
     prefix class dealt by a uniform shuffle, then the tail classes dealt card by card into the
     free places of their locations. Returns the new state."""
@@ -1139,7 +1150,9 @@ def sample_worlds(cons, st, out, wf, wi):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def count_worlds(cons, wf, wi):
-    """``(status, count)``: the number of worlds the location sets of ``cons`` allow (float64;
+    """Count the worlds that the constraints allow.
+
+    ``(status, count)``: the number of worlds the location sets of ``cons`` allow (float64;
     the petit-sec rule, enforced by rejection when sampling, is not applied here)."""
     if cons[C_STATUS] != OK:
         return cons[C_STATUS], 0.0
@@ -1154,7 +1167,9 @@ def count_worlds(cons, wf, wi):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def world_masks(row, ht, hs):
-    """Hands of one world as masks: ``ht[l]``, ``hs[l]`` (int64[N_LOC]) the trump and suit words
+    """The hands of one world as masks.
+
+    Hands of one world as masks: ``ht[l]``, ``hs[l]`` (int64[N_LOC]) the trump and suit words
     of location ``l`` (seats, then the pile) from a row of :func:`sample_worlds`."""
     for l in range(N_LOC):
         ht[l] = 0

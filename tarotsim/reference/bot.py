@@ -48,11 +48,11 @@ class RandomBot:
         Each pick draws ``below(len(remaining))`` in the remaining list (id order) and removes
         the card picked (R-CHIEN-2).
         """
-        e = deal.ecart_size
         normal = deal.ecart_normal()
-        if len(normal) >= e:
-            return self._picks(normal, e)
-        return normal + self._picks(deal.ecart_trump_choices(), e - len(normal))
+        needed = deal.ecart_trumps_needed()  # trumps only when short (R-CHIEN-2)
+        if needed == 0:
+            return self._picks(normal, deal.ecart_size)
+        return normal + self._picks(deal.ecart_trump_choices(), needed)
 
     def _picks(self, pool: list, k: int) -> list:
         remaining = sorted(pool)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..cards import DECK, EXCUSE, JACK, KING, KNIGHT, N_CARDS, PETIT, QUEEN, Card
 from ..rng import CHIEN_SIZE, HAND_SIZE, dealing_order
-from ..rules import CONTRACTS, N_TRICKS, PILE_DEPTH, PILES, POIGNEE_LEVELS, Rules
+from ..rules import CONTRACT_OF, CONTRACTS, N_TRICKS, PILE_DEPTH, PILES, POIGNEE_LEVELS, Rules, ecart_trumps_needed
 from ..scoring import DealFacts, ScoreBreakdown, score
 from .errors import RuleViolation
 from .tricks import in_order, is_king, play_duty, trick_winner
@@ -357,7 +357,7 @@ class ReferenceDeal:
         return f"{card} cannot be called: call a king (or a lower face card when holding all higher ones)"
 
     def _after_call(self):
-        if self.contract in ("prise", "garde"):
+        if CONTRACT_OF[self.contract].ecart_made:
             self.hands[self.taker] = in_order(self.hands[self.taker] + self.chien)  # R-CHIEN-1
             self.phase = "ecart"
         else:
@@ -378,13 +378,14 @@ class ReferenceDeal:
 
     def ecart_trumps_needed(self) -> int:
         """Trumps the écart must hold: max(0, E − eligible non-trump cards) (R-CHIEN-2)."""
-        return max(0, self.ecart_size - len(self.ecart_normal()))
+        return ecart_trumps_needed(self.ecart_size, len(self.ecart_normal()))
 
     def check_ecart(self, seat: int, cards) -> list[Card]:
         """Raise RuleViolation unless ``cards`` is a legal écart for ``seat``; return them sorted."""
         if self.phase != "ecart":
             raise RuleViolation("R-CHIEN-1", "not the time for an écart" + (
-                f" (no écart at {self.contract}, R-CHIEN-3, R-CHIEN-4)" if self.contract in ("garde_sans", "garde_contre") else ""))
+                f" (no écart at {self.contract}, R-CHIEN-3, R-CHIEN-4)"
+                if self.contract is not None and not CONTRACT_OF[self.contract].ecart_made else ""))
         if seat != self.taker:
             raise RuleViolation("R-CHIEN-1", f"only the taker (seat {self.taker}) makes the écart")
         cards = as_cards(cards)
@@ -461,7 +462,9 @@ class ReferenceDeal:
         return self.phase == "play" and not self.tricks and self.next_player() == seat
 
     def poignee_trumps(self, seat: int) -> list[Card]:
-        """Trumps ``seat`` may show (R-POIG-3): its trumps, plus for the taker the trumps he put
+        """The trumps a seat may show in a poignée (R-POIG-3).
+
+        Trumps ``seat`` may show (R-POIG-3): its trumps, plus for the taker the trumps he put
         in the écart when option ``poignee_ecart_trumps`` is on."""
         trumps = [c for c in self.hands[seat] if c.is_trump]
         if seat == self.taker and self.rules.poignee_ecart_trumps:
@@ -477,7 +480,9 @@ class ReferenceDeal:
         return [lv for lv, size in zip(POIGNEE_LEVELS, sizes) if size <= n]
 
     def default_poignee_cards(self, seat: int, level: str) -> list[Card]:
-        """The set the random bot shows: the lowest ``size`` trumps available, or all of them and
+        """The poignée cards the random bot shows.
+
+        The set the random bot shows: the lowest ``size`` trumps available, or all of them and
         the Excuse when it has exactly ``size − 1`` (docs/engine-contract.md)."""
         size = self._poignee_sizes()[POIGNEE_LEVELS.index(level)]
         trumps = self.poignee_trumps(seat)
@@ -592,7 +597,9 @@ class ReferenceDeal:
         return [p[-1] for p, up in zip(self.piles[seat], self.face_up[seat]) if p and up]
 
     def playable(self, seat: int) -> list[Card]:
-        """Every card ``seat`` may choose from: its hand and, at table 2, its face-up pile tops
+        """The cards a seat may choose from.
+
+        Every card ``seat`` may choose from: its hand and, at table 2, its face-up pile tops
         (R-VAR-TWO). The hand itself (kept in id order) at the other tables: no copy per card."""
         if not self.two_player:
             return self.hands[seat]
@@ -720,12 +727,9 @@ class ReferenceDeal:
                         debt[won_by] += 1
                 else:
                     piles[won_by].append(card)
-        if self.contract in ("prise", "garde"):
-            piles["attack"] += self.ecart          # R-CHIEN-1
-        elif self.contract == "garde_sans":
-            piles["attack"] += self.chien          # R-CHIEN-3
-        else:
-            piles["defence"] += self.chien         # R-CHIEN-4
+        contract = CONTRACT_OF[self.contract]
+        # the écart (R-CHIEN-1) or the unseen chien (R-CHIEN-3: the attack's; R-CHIEN-4: the defence's)
+        piles[contract.chien_to] += self.ecart if contract.ecart_made else self.chien
         self.attack_pile = in_order(piles["attack"])
         self.defence_pile = in_order(piles["defence"])
         self.attack_half_points = sum(c.half_points for c in self.attack_pile) + debt["attack"]

@@ -27,7 +27,9 @@ def complete_hands(rules: Rules, dealer: int, hands: dict, chien=None, piles: di
 
 
 def complete_deal(rules: Rules, dealer: int, hands: dict, chien=None, piles: dict | None = None):
-    """``(hands by seat, chien, piles by seat)``: as :func:`complete_hands`, with the piles of
+    """Complete a position into hands, chien and table-2 piles.
+
+    ``(hands by seat, chien, piles by seat)``: as :func:`complete_hands`, with the piles of
     table 2 (R-VAR-TWO): ``piles`` maps a seat to some of its piles, each a full pile of 3 cards
     from bottom to top (the last one face up); the missing piles are filled after the hands,
     three cards at a time. ``piles by seat`` is ``[]`` per seat at the other tables.

@@ -1,0 +1,1137 @@
+"""The exact open-card solver (a "double-dummy" solver for French Tarot): the kernels (private).
+
+A position has every remaining card known. It is held exactly as the deal kernel holds a deal
+(``steps.py``, ``workspace.py``): the workspace ``WS_*`` of a deal buffer (hands, the next seat, the sides, the
+attack's pile, the R-EXC-2 payments, the tricks won by the attack, the last trick's trumps), its
+public view (the dummy), the misères and a log (taker, partner, contract, chelem announced, the
+leader of each trick), plus the trick in progress as ``steps.open_trick``'s tuple. So the search
+plays cards with the deal kernel's own steps: the legal cards ``steps.legal_masks`` (R-PLAY-3,
+R-PLAY-4a to R-PLAY-4e, R-EXC-1) and ``steps.call_restriction`` (R-CALL-4), the trick state
+``steps.after_lead`` / ``steps.after_card`` (R-PLAY-5), the close ``steps.close_trick`` (R-EXC-2,
+R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``steps.count_points`` and ``steps.score_deal``
+(R-EXC-5, R-SLAM-2, R-COUNT-3, R-COUNT-4, R-SLAM-3, R-SCORE-1, R-SCORE-2). Two objectives:
+
+* ``MODE_POINTS``: the attack's card points at the end of the deal, in half-points (0..182),
+  the écart or chien and the tricks already won included;
+* ``MODE_SCORE + seat``: that seat's score for the deal (the contract made or failed and its
+  difference, the oudlers the attack ends with, the petit au bout, the slam, the poignées and
+  misères declared), counted for the attack: the score of an attack seat, minus the score of a
+  defence seat. Every seat's score is its factor times one value, misères apart, which play cannot
+  change (R-SCORE-1, R-SCORE-2): the attack maximises each of these objectives, the defence
+  minimises it, with the same best play. The API's score mode is the taker's.
+
+The core question is a null window, ``reach``: can the attack make the objective at least
+``target`` with best play by both sides (``_search``: a depth-first search over single cards on
+an explicit stack, the attack's seats OR-nodes, the defence's AND-nodes, cut at the first
+answer). ``value`` narrows the exact value between bounds by such questions (a first guess, then
+bisection); the value of each legal card of the player to move follows from the position's value
+with one question for a card that keeps it. Techniques (each can be switched off in ``cfg`` to
+measure it; ``F_*``):
+
+* equivalent cards merged (``_moves``): two legal cards of one suit (or two trumps) worth the same
+  points with no card of another hand or of the trick ranked between them give the same deal;
+  only the lowest is searched;
+* a transposition table at trick starts, kept across the questions of one deal (``_tt_*``): its
+  key is the position up to cards that no longer play a part (``_key``: the low cards of each suit
+  and the trumps T2..T20 counted from the bottom of those still out, each seat's cards named by
+  their place among them), the leader, whether one side has won every trick so far (R-EXC-4,
+  R-SLAM-2) and, in score mode, the points and oudlers the attack holds so far; each entry keeps
+  bounds on the rest of the objective and the leader's card that decided;
+* move ordering (``_order_score``): that card first, then cards that surely win a trick for their
+  side (with as many points as possible), cards that lose as few points as possible;
+* bounds (``_enter``): the points still in play (points mode), the objective with every card
+  still out going one way or the other (score mode);
+* the last trick, where every card is forced, is counted without a search (``_last_trick``).
+
+Budgets are node counts (cards played in the search), never seconds. Kernel entry points:
+``solve_position`` (from a description vector, ``D_*``: the Python API, ``tarotsim.solver``) and
+``solve_in`` (from a deal buffer and log already set up, as the ``pimc`` search holds a sampled
+world). Both answer the question of ``cfg`` (``CFG_*``) into ``out`` (``OUT_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import KERNEL_N_TRICKS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
+from ._bits import extract_bits, hibit, popcount, scalar, select_bit, tzcnt
+from ._cache import engine_sources, guard_cache
+from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
+    MAX_TRICKS, PUB_DUMMY, PUB_LEN
+from .masks import CARD_HP, SW_LOWS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
+from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, after_card, after_lead, call_restriction,
+                    close_trick, count_points, legal_masks, score_deal, set_called)
+from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
+                        WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
+                        WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER)
+from ..scoring import ST_LEN
+from .seats import next_seat
+
+# --- the question (``cfg``, int64[CFG_LEN]) -------------------------------------------------------
+CFG_QUESTION = 0    # Q_REACH, Q_VALUE, Q_CARDS or Q_MOVES
+CFG_MODE = 1        # MODE_POINTS, or MODE_SCORE + the seat whose score it is
+CFG_TARGET = 2      # Q_REACH: the target
+CFG_GUESS = 3       # Q_VALUE, Q_CARDS: the first target tried (NO_GUESS: none)
+CFG_BUDGET = 4      # most nodes for the question (0: no limit)
+CFG_FLAGS = 5       # the techniques used (F_*)
+CFG_GEN = 6         # the transposition table's generation: entries of another one are empty
+CFG_EXACT = 7       # trick starts with at most this many tricks left get their exact value
+CFG_LEN = 8
+
+#: reach a target; the value; the value and each legal card's; the cards the search tries first
+#: at the position (with the flags' merging, in its order: ``out[OUT_CARDS + k]`` for k < OUT_LO)
+Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES = 0, 1, 2, 3
+MODE_POINTS, MODE_SCORE = 0, 1
+NO_GUESS = -(1 << 40)
+#: the default of CFG_EXACT
+EXACT_TRICKS = 2
+F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON = 1, 2, 4, 8, 16
+F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON
+
+# --- the answer (``out``, int64[OUT_LEN]) ---------------------------------------------------------
+OUT_STATUS = 0      # DONE, or INCOMPLETE when the budget ran out
+OUT_REACH = 1       # Q_REACH: 1 reached, 0 not
+OUT_LO = 2          # the value lies in [OUT_LO, OUT_HI] (equal when DONE)
+OUT_HI = 3
+OUT_NODES = 4       # nodes searched for the question
+OUT_MOVER = 5       # the seat to play at the position
+OUT_TESTS = 6       # null-window tests (searches) made for the question
+OUT_CARDS = 8       # Q_CARDS: per card id, its value (NOT_LEGAL for a card the seat may not play)
+OUT_LEN = OUT_CARDS + 78
+DONE, INCOMPLETE = 0, 1
+NOT_LEGAL = -(1 << 50)
+
+# --- the description of a position (``desc``, int64[D_LEN]; ``tarotsim.solver`` fills it) ---------
+D_DEALER = 0
+D_TAKER = 1
+D_PARTNER = 2        # -1: none (alone, or a table without partner)
+D_CONTRACT = 3       # 0 prise .. 3 garde contre
+D_SLAM = 4           # 1: the taker announced a chelem (R-SLAM-1)
+D_CALLED = 5         # the called card id (table 5), else -1
+D_POIG_ATT = 6       # poignée bonuses declared by each side (R-POIG-1)
+D_POIG_DEF = 7
+D_MISERES = 8        # per seat, misères declared (R-MIS-1)
+D_HT = D_MISERES + MAX_SEATS      # per seat, its hand now (trump word)
+D_HS = D_HT + MAX_SEATS           # ... suit word
+D_PILE_T = D_HS + MAX_SEATS       # the attack's pile before the tricks replayed (écart, chien, or more)
+D_PILE_S = D_PILE_T + 1
+D_EXC_ADJ = D_PILE_S + 1          # R-EXC-2 payments so far, attack half-points
+D_ATT_TRICKS = D_EXC_ADJ + 1      # tricks won by the attack before the tricks replayed
+D_PREV_T = D_ATT_TRICKS + 1       # trump word of the trick before the first replayed one (R-PAB-2)
+D_FIRST = D_PREV_T + 1            # index of the first trick replayed (its earlier ones are in D_PILE_*)
+D_TRICK = D_FIRST + 1             # index of the trick in progress
+D_POS = D_TRICK + 1               # cards already in it
+D_LEADERS = D_POS + 1             # per trick from D_FIRST to D_TRICK, its leader
+D_CARDS = D_LEADERS + MAX_TRICKS  # per trick, its cards from the leader (MAX_SEATS per trick)
+D_LEN = D_CARDS + MAX_TRICKS * MAX_SEATS
+
+# --- the search stack (``stk``, int64[MAX_PLY, PL_LEN]): one row per card of the line searched -----
+MAX_PLY = 80                      # 75 cards at table 5, and the end of the deal
+MAX_MOVES = 24                    # the most cards of a hand (table 3)
+# the trick before this ply's card (``steps.open_trick``'s tuple), its index and position
+PL_SEAT, PL_FIXED, PL_FMASK, PL_AMASK, PL_BKEY, PL_BSEAT, PL_EXSEAT, PL_TT, PL_TS, PL_POS, PL_TR = range(11)
+# what the close of the trick by this ply's card changes in the workspace, saved to undo it
+PL_PILE_T, PL_PILE_S, PL_ADJ, PL_ATT_TR, PL_PREV_T = range(11, 16)
+PL_CARD = 16        # the card played at this ply
+PL_CLOSED = 17      # 1: it closed the trick
+PL_PAB = 18         # R-PAB-1, R-PAB-2: the petit au bout of the deal's last trick, closed just before
+PL_N = 19           # candidate cards
+PL_I = 20           # the next one to try
+PL_MAX = 21         # 1: the seat attacks (an OR-node)
+PL_OFFSET = 22      # the objective the transposition entry's bounds are counted from
+PL_TSTART = 23      # 1: a trick start with a transposition entry to update
+PL_BEST = 24        # the best value of its cards so far, for its side
+PL_RT = 25          # the cards still out at a trick start (trump word, suit word)
+PL_RS = 26
+PL_HASH = 27        # the hash of its key
+PL_ALPHA = 28       # its window now, and as it was entered
+PL_BETA = 29
+PL_ALPHA0 = 30
+PL_BETA0 = 31
+PL_KEY = 32         # the transposition key (TT_KEY_LEN words)
+TT_KEY_LEN = 1 + 2 * MAX_SEATS
+PL_MOVES = PL_KEY + TT_KEY_LEN
+PL_SCORES = PL_MOVES + MAX_MOVES
+PL_LEN = PL_SCORES + MAX_MOVES
+
+# --- the transposition table (``tt``, int64[2**k, TT_LEN]); two entries per bucket ----------------
+TT_KEY = 0
+TT_LO = TT_KEY_LEN          # bounds on the objective minus the entry's offset
+TT_HI = TT_LO + 1
+TT_HINT = TT_HI + 1         # the leader's card that decided, as 1 + its place among the cards out
+TT_GEN = TT_HINT + 1        # the generation that wrote it
+TT_DEPTH = TT_GEN + 1       # tricks left: deeper entries are kept first
+TT_LEN = 16
+BIG = np.int64(1 << 40)
+
+N_TRICKS = KERNEL_N_TRICKS
+# the states of a ply in ``_search``: new, to try its next card, its value known
+NEW, NEXT, DONE_PLY = 0, 1, 2
+
+# Compile time: numba inlines an ``inline="always"`` step by copying its IR at each call site and
+# running its passes again, nested steps again at every level; steps that nest others, or are
+# called from several places, are compiled units of their own (``_unit``), which LLVM inlines
+# (``forceinline``: the search ran a third slower with calls), the others are inlined by numba
+# (``_step``).
+_step = njit(inline="always")
+#: the compiled units
+_unit = njit(nogil=True, _nrt=False, forceinline=True)
+_HASH_MULT = np.array([(0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019 * i) % (1 << 63) | 1 for i in range(TT_KEY_LEN)],
+                      dtype=np.int64)
+
+
+# --- small steps --------------------------------------------------------------------------------
+
+@scalar
+def _equivalent(prev, b, others, plain):
+    """Whether two legal cards of one word give the same deal, so that one of them is searched.
+
+    Two legal cards of one word (bit indices ``prev < b``) give the same deal when both are
+    worth one half-point (``plain``: T2..T20, or ranks 1..10 of a suit, R-CARD-4) and no card of
+    another hand or of the trick (``others``) is ranked between them: they win and lose against
+    the same cards and count the same (the caller checks that suit cards share a suit)."""
+    if (plain >> prev) & 1 == 0 or (plain >> b) & 1 == 0:
+        return False
+    between = ((np.int64(1) << b) - 1) & ~((np.int64(2) << prev) - 1)
+    return between & others == 0
+
+
+@scalar
+def _winning_card(tt, ts, bkey, fmask):
+    """The trick's winning card, as its bits, from its key.
+
+    The card of key ``bkey`` (``steps.CARD_KEY_*``: a trump, or a card of the led suit ``fmask``)
+    among the trick's cards ``tt``, ``ts``, as its bits (trump word, suit word)."""
+    if bkey >= 32:
+        return np.int64(1) << (bkey - 32), np.int64(0)
+    return np.int64(0), ts & fmask & (np.int64(1) << (tzcnt(fmask) + bkey - 1))
+
+
+@_step
+def _threat(ws, seat, pos, na, side, key, fm):
+    """Whether the other side can still beat the trick's winning card after ``seat``.
+
+    Whether a seat of the other side than ``side``, still to play in this trick after ``seat``
+    (at position ``pos``), can beat the winning card of key ``key`` (``steps.CARD_KEY_*``) when the
+    led suit's mask is ``fm`` (0: trumps led): a higher card of the led suit when it follows
+    (R-PLAY-4a), a trump when it is void in it (R-PLAY-4b), a higher trump over a trump
+    (R-PLAY-4b, R-PLAY-4c)."""
+    s = seat
+    base = tzcnt(fm) if fm != 0 else np.int64(0)
+    for _ in range(pos + 1, na):
+        s = ws[WS_NEXT + s]
+        if ws[WS_ATT + s] == side:
+            continue
+        follow = ws[WS_HS + s] & fm
+        if follow != 0:
+            if key < 32 and (follow >> (base + key)) != 0:
+                return True
+        else:
+            trumps = ws[WS_HT + s] & TW_TRUMPS
+            if key >= 32:
+                if (trumps >> (key - 31)) != 0:
+                    return True
+            elif trumps != 0:
+                return True
+    return False
+
+
+@_step
+def _order_score(ws, seat, pos, na, c, fixed, fmask, bkey, bseat):
+    """A move-ordering score of one card, from the trick alone (higher first).
+
+    How promising card ``c`` of ``seat`` looks (higher first), from the trick alone: a card that
+    surely wins the trick for its side scores 100 and its points (a trick the side surely takes
+    gets as many points as it can), a card that surely loses it scores -100 less its points,
+    other cards less their points. The Excuse counts as a low card (R-EXC-2: its side keeps it)."""
+    my = ws[WS_ATT + seat]
+    hp = np.int64(1) if c == 0 else CARD_HP[c]
+    if c == 0 and pos == 0:
+        return np.int64(-2)
+    fm = fmask if fixed else FOLLOW_MASK[c]
+    if not fixed or (fm & SUIT_BIT_OF[c]) != 0:
+        key = CARD_KEY_LED[c]
+    else:
+        key = CARD_KEY_OFF[c]
+    beats = c != 0 and key > bkey
+    wkey = key if beats else bkey
+    wside = my if beats else ws[WS_ATT + bseat]
+    if not _threat(ws, seat, pos, na, wside, wkey, fm):
+        return (100 + hp) if wside == my else (-100 - hp)
+    return (10 - hp) if beats and pos > 0 else -hp
+
+
+@_unit
+def _moves(rv, ws, stk, p, flags, hint):
+    """Write the candidate cards of ply ``p``, best first, and return their number.
+
+    The candidate cards of the seat to play at ply ``p`` into ``stk[p, PL_MOVES:]``, best first;
+    returns their number. Legal cards: ``steps.legal_masks`` (R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
+    R-EXC-1) and, in trick 1, ``steps.call_restriction`` (R-CALL-4); with ``F_MERGE`` one card per
+    class of equivalent ones (:func:`_equivalent`), the lowest; with ``F_ORDER`` sorted by
+    :func:`_order_score`, ``hint`` (a card id, or -1) first."""
+    seat = stk[p, PL_SEAT]
+    pos = stk[p, PL_POS]
+    fixed = stk[p, PL_FIXED] != 0
+    fmask = stk[p, PL_FMASK]
+    ht = ws[WS_HT + seat]
+    hs = ws[WS_HS + seat]
+    if pos == 0:
+        lt, ls = ht, hs
+    else:
+        lt, ls = legal_masks(ht, hs, fixed, fmask, stk[p, PL_AMASK])
+    if stk[p, PL_TR] == 0:
+        ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+    merge = (flags & F_MERGE) != 0
+    order = (flags & F_ORDER) != 0
+    # the cards that could tell two of the seat's cards apart: the other hands', and the trick's
+    # winning card (the others in the trick go to its winner whichever card wins: R-PLAY-5)
+    bkey = stk[p, PL_BKEY]
+    bseat = stk[p, PL_BSEAT]
+    others_t = np.int64(0)
+    others_s = np.int64(0)
+    if pos > 0 and bkey >= 0:
+        wt, ws_ = _winning_card(stk[p, PL_TT], stk[p, PL_TS], bkey, fmask)
+        others_t |= wt
+        others_s |= ws_
+    for s in range(rv[RV_N_SEATS]):
+        if s != seat:
+            others_t |= ws[WS_HT + s]
+            others_s |= ws[WS_HS + s]
+    na = rv[RV_N_ACTIVE]
+    n = 0
+    for word in range(2):
+        rem = lt if word == 0 else ls
+        prev = np.int64(-1)
+        while rem:
+            b = tzcnt(rem)
+            rem &= rem - 1
+            if merge and prev >= 0:
+                if word == 0:
+                    same = _equivalent(prev, b, others_t, TW_T2_T20)
+                else:
+                    same = prev // 14 == b // 14 and _equivalent(prev, b, others_s, SW_LOWS)
+                if same:
+                    prev = b
+                    continue
+            prev = b
+            stk[p, PL_MOVES + n] = b if word == 0 else 22 + b
+            n += 1
+    if order and n > 1:
+        # insertion, best first (a stable order: equal scores keep id order)
+        for k in range(n):
+            c = stk[p, PL_MOVES + k]
+            sc = np.int64(1 << 20) if c == hint else _order_score(ws, seat, pos, na, c, fixed, fmask, bkey, bseat)
+            i = k
+            while i > 0 and stk[p, PL_SCORES + i - 1] < sc:
+                stk[p, PL_MOVES + i] = stk[p, PL_MOVES + i - 1]
+                stk[p, PL_SCORES + i] = stk[p, PL_SCORES + i - 1]
+                i -= 1
+            stk[p, PL_MOVES + i] = c
+            stk[p, PL_SCORES + i] = sc
+    return n
+
+
+@_step
+def _load_trick(stk, p, trick, tr, pos):
+    """Set ply ``p`` to a given trick state.
+
+    Ply ``p`` before the card at position ``pos`` of trick ``tr``, the trick state ``trick``
+    (``steps.open_trick``'s tuple)."""
+    seat, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
+    stk[p, PL_SEAT] = seat
+    stk[p, PL_FIXED] = 1 if fixed else 0
+    stk[p, PL_FMASK] = fmask
+    stk[p, PL_AMASK] = amask
+    stk[p, PL_BKEY] = bkey
+    stk[p, PL_BSEAT] = bseat
+    stk[p, PL_EXSEAT] = exseat
+    stk[p, PL_TT] = tt
+    stk[p, PL_TS] = ts
+    stk[p, PL_POS] = pos
+    stk[p, PL_TR] = tr
+
+
+@_step
+def _open(stk, p, leader, tr):
+    """Ply ``p``: trick ``tr`` led by ``leader``, empty (``steps.open_trick``'s state)."""
+    stk[p, PL_SEAT] = leader
+    stk[p, PL_FIXED] = 0
+    stk[p, PL_FMASK] = 0
+    stk[p, PL_AMASK] = TW_TRUMPS
+    stk[p, PL_BKEY] = -2
+    stk[p, PL_BSEAT] = leader
+    stk[p, PL_EXSEAT] = -1
+    stk[p, PL_TT] = 0
+    stk[p, PL_TS] = 0
+    stk[p, PL_POS] = 0
+    stk[p, PL_TR] = tr
+
+
+@_unit
+def _apply(rv, buf, log, stk, p, c):
+    """Play card ``c`` at ply ``p`` and set up ply ``p + 1``.
+
+    Play card ``c`` at ply ``p`` (R-PLAY-2) and set ply ``p + 1``: the trick state after it
+    (``steps.after_lead``, ``steps.after_card``: R-PLAY-3, R-PLAY-5); a trick complete is closed
+    by ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), its winner
+    leading the next (R-PLAY-1). Returns True when that was the deal's last trick."""
+    ws = buf[0:WS_LEN]
+    pub = buf[B_PUB:B_PUB + PUB_LEN]
+    seat = stk[p, PL_SEAT]
+    pos = stk[p, PL_POS]
+    tr = stk[p, PL_TR]
+    bt, bs = card_bits(c)
+    ws[WS_HT + seat] ^= bt
+    ws[WS_HS + seat] ^= bs
+    stk[p, PL_CARD] = c
+    if pos == 0:
+        fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, seat)
+    else:
+        fixed, fmask, amask, bkey, bseat, exseat = after_card(
+            c, bt, seat, stk[p, PL_FIXED] != 0, stk[p, PL_FMASK], stk[p, PL_AMASK], stk[p, PL_BKEY],
+            stk[p, PL_BSEAT], stk[p, PL_EXSEAT])
+    tt = stk[p, PL_TT] | bt
+    ts = stk[p, PL_TS] | bs
+    q = p + 1
+    if pos + 1 < rv[RV_N_ACTIVE]:
+        stk[p, PL_CLOSED] = 0
+        _load_trick(stk, q, (ws[WS_NEXT + seat], fixed, fmask, amask, bkey, bseat, exseat, tt, ts), tr, pos + 1)
+        return False
+    stk[p, PL_CLOSED] = 1
+    stk[p, PL_PILE_T] = ws[WS_PILE_T]
+    stk[p, PL_PILE_S] = ws[WS_PILE_S]
+    stk[p, PL_ADJ] = ws[WS_EXC_ADJ]
+    stk[p, PL_ATT_TR] = ws[WS_ATT_TRICKS]
+    stk[p, PL_PREV_T] = ws[WS_PREV_T]
+    winner, pab = close_trick(rv, ws, pub, log, tr, (seat, fixed, fmask, amask, bkey, bseat, exseat, tt, ts))
+    stk[q, PL_PAB] = pab
+    if tr == N_TRICKS[rv[RV_TABLE]] - 1:
+        return True
+    _open(stk, q, winner, tr + 1)
+    log[L_LEADER + tr + 1] = winner
+    return False
+
+
+@_step
+def _undo(buf, stk, p):
+    """Take back the card of ply ``p`` (and the close of its trick)."""
+    ws = buf[0:WS_LEN]
+    seat = stk[p, PL_SEAT]
+    bt, bs = card_bits(stk[p, PL_CARD])
+    ws[WS_HT + seat] ^= bt
+    ws[WS_HS + seat] ^= bs
+    if stk[p, PL_CLOSED]:
+        ws[WS_PILE_T] = stk[p, PL_PILE_T]
+        ws[WS_PILE_S] = stk[p, PL_PILE_S]
+        ws[WS_EXC_ADJ] = stk[p, PL_ADJ]
+        ws[WS_ATT_TRICKS] = stk[p, PL_ATT_TR]
+        ws[WS_PREV_T] = stk[p, PL_PREV_T]
+
+
+@njit(nogil=True, _nrt=False)
+def _score_for(rv, buf, log, mode, attack_hp, oudlers, pab, slam_side):
+    """The seat's score objective with the given facts of the deal.
+
+    The score objective of ``mode`` (``MODE_SCORE + seat``) with these facts: the seat's score by
+    ``steps.score_deal`` (``tarotsim.scoring.score_core``: R-COUNT-3, R-COUNT-4, R-PAB-3, R-POIG-4,
+    R-SLAM-3, R-SCORE-1, R-SCORE-2, R-MIS-2), minus it for a seat of the defence."""
+    ws = buf[0:WS_LEN]
+    score_deal(rv, attack_hp, oudlers, pab, slam_side, ws, buf[B_PUB:B_PUB + PUB_LEN], log,
+           buf[B_STEPS:B_STEPS + ST_LEN], buf[B_SCORES:B_SCORES + MAX_SEATS], buf[B_MISERES:B_MISERES + MAX_SEATS])
+    seat = mode - MODE_SCORE
+    v = log[L_SCORES + seat]
+    return v if ws[WS_ATT + seat] == 1 else -v
+
+
+@_step
+def _attack_points(ws):
+    """The attack's half-points so far: its pile and the R-EXC-2 payments (R-COUNT-1)."""
+    return half_points(ws[WS_PILE_T], ws[WS_PILE_S]) + ws[WS_EXC_ADJ]
+
+
+@_unit
+def _final(rv, buf, log, stk, q, mode):
+    """The objective once the deal is over.
+
+    The objective once the deal is over (ply ``q`` after the last card): the attack's
+    half-points, or a seat's score (``steps.count_points``: R-COUNT-1, R-COUNT-2, R-EXC-5, R-SLAM-2)."""
+    ws = buf[0:WS_LEN]
+    if mode == MODE_POINTS:
+        return _attack_points(ws)
+    attack_hp, oudlers, slam_side = count_points(rv, ws, log)
+    return _score_for(rv, buf, log, mode, attack_hp, oudlers, stk[q, PL_PAB], slam_side)
+
+
+@njit(nogil=True, _nrt=False)
+def _last_trick(rv, buf, log, stk, p, mode):
+    """The objective of the deal's last trick, played out without choice.
+
+    The objective when ply ``p`` starts the deal's last trick: every seat has one card left,
+    played in turn (R-PLAY-2) with no choice, the trick closed by ``steps.close_trick`` (R-EXC-3,
+    R-EXC-4, R-PAB-1, R-PAB-2). The workspace is as it was on return."""
+    ws = buf[0:WS_LEN]
+    pub = buf[B_PUB:B_PUB + PUB_LEN]
+    seat = stk[p, PL_SEAT]
+    tr = stk[p, PL_TR]
+    trick = (seat, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), seat, np.int64(-1), np.int64(0),
+             np.int64(0))
+    for j in range(rv[RV_N_ACTIVE]):
+        ht = ws[WS_HT + seat]
+        c = tzcnt(ht) if ht != 0 else 22 + tzcnt(ws[WS_HS + seat])
+        bt, bs = card_bits(c)
+        _, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
+        if j == 0:
+            fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, seat)
+        else:
+            fixed, fmask, amask, bkey, bseat, exseat = after_card(c, bt, seat, fixed, fmask, amask, bkey, bseat,
+                                                                   exseat)
+        trick = (seat, fixed, fmask, amask, bkey, bseat, exseat, tt | bt, ts | bs)
+        seat = ws[WS_NEXT + seat]
+    saved = (ws[WS_PILE_T], ws[WS_PILE_S], ws[WS_EXC_ADJ], ws[WS_ATT_TRICKS], ws[WS_PREV_T])
+    _, pab = close_trick(rv, ws, pub, log, tr, trick)
+    stk[p + 1, PL_PAB] = pab
+    v = _final(rv, buf, log, stk, p + 1, mode)
+    # the cards were read, not taken from the hands: only the close is undone
+    ws[WS_PILE_T], ws[WS_PILE_S], ws[WS_EXC_ADJ], ws[WS_ATT_TRICKS], ws[WS_PREV_T] = saved
+    return v
+
+
+@_step
+def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_other, other_won_all, left):
+    """What one side surely takes from a trick start, whatever the other does.
+
+    What ``side`` (1 attack, 0 defence) takes whatever the other does, from a trick start with
+    ``left`` tricks to play: ``(half-points, oudlers)``.
+
+    * Its trumps above every trump of the other side (``trumps_*``) win the trick they are played to
+      (R-PLAY-5: the highest trump wins; the side's own higher trumps keep the trick on its side):
+      their points, and in each such trick a card of each seat of the other side, worth at least
+      a half-point (R-CARD-4; an Excuse of the other side pays a low card, R-EXC-2). Each of its
+      seats plays one card a trick (R-PLAY-2): those cards fill at least ``ceil(n / seats)``
+      tricks. Unless the other side holds the Excuse and has won every trick so far: then the
+      Excuse led to the last trick would win it (R-EXC-4).
+    * Its Excuse, with two tricks or more to play: played before the last trick it stays with the
+      side (R-EXC-2), at least 9 - 1 half-points and an oudler (R-EXC-5).
+    """
+    hp = np.int64(0)
+    oud = np.int64(0)
+    seats = np.int64(0)
+    for s in range(n_seats):
+        if ws[WS_ATT + s] == side and (ws[WS_HT + s] | ws[WS_HS + s]) != 0:
+            seats += 1
+    if not (excuse_other and other_won_all):
+        above = trumps_side if trumps_other == 0 else trumps_side & ~((np.int64(2) << hibit(trumps_other)) - 1)
+        k = popcount(above)
+        if k > 0 and seats > 0:
+            hp += half_points(above, np.int64(0)) + ((k + seats - 1) // seats) * (na - seats)
+            oud += popcount(above & TW_OUDLERS)
+    if excuse_side and left >= 2:
+        hp += 8
+        oud += 1
+    return hp, oud
+
+
+@_unit
+def _bounds(rv, buf, log, stk, p, mode):
+    """Lower and upper bounds on the objective at ply ``p``.
+
+    Bounds ``(lo, hi)`` on the objective at ply ``p``: the attack keeps what it holds, plus at a
+    trick start what it surely takes (:func:`_sure`), and wins at most every card still out but
+    what the defence surely takes (points); in score mode the taker's score with the facts at both
+    extremes (those points and oudlers, the petit au bout and the slam either way), the score
+    rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3)."""
+    ws = buf[0:WS_LEN]
+    rt = stk[p, PL_TT]
+    rs = stk[p, PL_TS]
+    att_t = np.int64(0)
+    def_t = np.int64(0)
+    n = rv[RV_N_SEATS]
+    for s in range(n):
+        ht = ws[WS_HT + s]
+        rt |= ht
+        rs |= ws[WS_HS + s]
+        if ws[WS_ATT + s]:
+            att_t |= ht
+        else:
+            def_t |= ht
+    acc = _attack_points(ws)
+    oud = popcount(ws[WS_PILE_T] & TW_OUDLERS)
+    tr = stk[p, PL_TR]
+    att_tricks = ws[WS_ATT_TRICKS]
+    lo_hp = acc
+    hi_hp = acc + half_points(rt, rs)
+    lo_oud = oud
+    hi_oud = oud + popcount(rt & TW_OUDLERS)
+    if stk[p, PL_POS] == 0:
+        na = rv[RV_N_ACTIVE]
+        left = N_TRICKS[rv[RV_TABLE]] - tr
+        a_hp, a_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
+                            (def_t & 1) != 0, att_tricks == 0, left)
+        d_hp, d_oud = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS, (def_t & 1) != 0,
+                            (att_t & 1) != 0, att_tricks == tr, left)
+        lo_hp += a_hp
+        lo_oud += a_oud
+        hi_hp -= d_hp
+        hi_oud -= d_oud
+    if mode == MODE_POINTS:
+        return lo_hp, hi_hp
+    lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
+    hi_slam = np.int64(1) if att_tricks == tr else np.int64(0)
+    lo = _score_for(rv, buf, log, mode, lo_hp, lo_oud, np.int64(-1), lo_slam)
+    hi = _score_for(rv, buf, log, mode, hi_hp, hi_oud, np.int64(1), hi_slam)
+    return lo, hi
+
+
+# --- the transposition table ----------------------------------------------------------------------
+
+@_step
+def _key(rv, ws, stk, p, mode, flags):
+    """The transposition key of the trick start at ply ``p`` into ``stk[p, PL_KEY:]``, and its hash.
+
+    With ``F_CANON``, word 0 is the shape of the cards still out (per suit: how many of its low
+    cards, ranks 1..10, and which of J, N, Q, K; the trumps T2..T20 counted, the Excuse, the Petit
+    and the 21 each a bit) and each seat's cards are its bits among the cards still out
+    (``extract_bits``): positions that differ only by low cards already played have one key (the
+    cards of each class of points keep their order). Without it, the hands themselves. Word 0 also
+    holds the leader, whether one side has won every trick so far (R-EXC-4, R-SLAM-2), the mode
+    and, in score mode, the attack's half-points and oudlers so far."""
+    rt = stk[p, PL_RT]
+    rs = stk[p, PL_RS]
+    canon = (flags & F_CANON) != 0
+    shape = np.int64(0)
+    if canon:
+        shape = popcount(rt & TW_T2_T20) | ((rt & 1) << 5) | (((rt >> 1) & 1) << 6) | (((rt >> 21) & 1) << 7)
+        for su in range(4):
+            m = rs >> (14 * su)
+            shape |= (popcount(m & 0x3FF) | (((m >> 10) & 0xF) << 4)) << (8 + 8 * su)
+    tr = stk[p, PL_TR]
+    att_tricks = ws[WS_ATT_TRICKS]
+    extra = stk[p, PL_SEAT] | (np.int64(att_tricks == tr) << 3) | (np.int64(att_tricks == 0) << 4) | (mode << 5)
+    if mode != MODE_POINTS:
+        extra |= (_attack_points(ws) << 8) | (popcount(ws[WS_PILE_T] & TW_OUDLERS) << 16)
+    k0 = shape | (extra << 40) if canon else extra
+    stk[p, PL_KEY] = k0
+    h = k0 * _HASH_MULT[0]
+    for s in range(MAX_SEATS):
+        if s < rv[RV_N_SEATS]:
+            wt = ws[WS_HT + s]
+            wsu = ws[WS_HS + s]
+            if canon:
+                wt = extract_bits(wt, rt)
+                wsu = extract_bits(wsu, rs)
+        else:
+            wt = np.int64(0)
+            wsu = np.int64(0)
+        stk[p, PL_KEY + 1 + 2 * s] = wt
+        stk[p, PL_KEY + 2 + 2 * s] = wsu
+        h ^= wt * _HASH_MULT[1 + 2 * s]
+        h ^= wsu * _HASH_MULT[2 + 2 * s]
+        h = (h ^ (h >> 29)) * _HASH_MULT[0]
+    return h ^ (h >> 32)
+
+
+@_step
+def _tt_find(tt, stk, p, h, gen):
+    """The entry of the key at ``stk[p, PL_KEY:]`` in its bucket, or -1."""
+    j = (h & (tt.shape[0] - 1)) & ~np.int64(1)
+    for e in range(j, j + 2):
+        if tt[e, TT_GEN] != gen:
+            continue
+        same = True
+        for k in range(TT_KEY_LEN):
+            if tt[e, TT_KEY + k] != stk[p, PL_KEY + k]:
+                same = False
+                break
+        if same:
+            return e
+    return np.int64(-1)
+
+
+@_step
+def _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint):
+    """Store a node's bounds and hint in the transposition table.
+
+    Tighten the bounds of the key at ``stk[p, PL_KEY:]`` (a new entry replaces the shallower of
+    its bucket, or an entry of another generation) and keep ``hint`` (0: none)."""
+    e = _tt_find(tt, stk, p, h, gen)
+    if e < 0:
+        e = (h & (tt.shape[0] - 1)) & ~np.int64(1)
+        if tt[e, TT_GEN] == gen and tt[e, TT_DEPTH] > depth:
+            e += 1
+        for k in range(TT_KEY_LEN):
+            tt[e, TT_KEY + k] = stk[p, PL_KEY + k]
+        tt[e, TT_LO] = -BIG
+        tt[e, TT_HI] = BIG
+        tt[e, TT_HINT] = 0
+        tt[e, TT_GEN] = gen
+        tt[e, TT_DEPTH] = depth
+    if lo > tt[e, TT_LO]:
+        tt[e, TT_LO] = lo
+    if hi < tt[e, TT_HI]:
+        tt[e, TT_HI] = hi
+    if hint != 0:
+        tt[e, TT_HINT] = hint
+
+
+@scalar
+def _hint_code(c, rt, rs):
+    """A card of the leader as a hint code that is the same in every position of one key.
+
+    A card of the leader as its place among the cards still out: 1 + index (+ 128 in the suit
+    word), the same card in every position of one key."""
+    if c < 22:
+        return 1 + popcount(rt & ((np.int64(1) << c) - 1))
+    return 129 + popcount(rs & ((np.int64(1) << (c - 22)) - 1))
+
+
+@scalar
+def _hint_card(code, rt, rs):
+    """The card of :func:`_hint_code` in this position, or -1."""
+    if code <= 0:
+        return np.int64(-1)
+    if code < 129:
+        k = code - 1
+        return select_bit(rt, k) if k < popcount(rt) else np.int64(-1)
+    k = code - 129
+    return 22 + select_bit(rs, k) if k < popcount(rs) else np.int64(-1)
+
+
+# --- the search ---------------------------------------------------------------------------------
+
+@_unit
+def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
+    """Open a new node at ply ``p``: its value when known at once, else its candidates and window.
+
+    A new node at ply ``p`` searched in the window ``(alpha, beta)``. Returns ``(known, v)``:
+    when ``known``, ``v`` is its value as a fail-soft answer (the last trick: exact; a bound or the
+    transposition table: at least ``v`` when ``v >= beta``, at most ``v`` when ``v <= alpha``);
+    otherwise its candidate cards are ready and its window is set (the whole range at a trick start
+    with at most ``exact`` tricks left: such a node gets its exact value, kept for every window)."""
+    ws = buf[0:WS_LEN]
+    stk[p, PL_TSTART] = 0
+    hint = np.int64(-1)
+    if stk[p, PL_POS] == 0:
+        tr = stk[p, PL_TR]
+        left = N_TRICKS[rv[RV_TABLE]] - tr
+        if left == 1:
+            return True, _last_trick(rv, buf, log, stk, p, mode)
+        if left <= exact:
+            alpha = -BIG
+            beta = BIG
+        offset = np.int64(0)
+        if mode == MODE_POINTS:
+            offset = _attack_points(ws)
+        lo = -BIG
+        hi = BIG
+        if flags & F_TT:
+            rt = np.int64(0)
+            rs = np.int64(0)
+            for s in range(rv[RV_N_SEATS]):
+                rt |= ws[WS_HT + s]
+                rs |= ws[WS_HS + s]
+            stk[p, PL_RT] = rt
+            stk[p, PL_RS] = rs
+            h = _key(rv, ws, stk, p, mode, flags)
+            stk[p, PL_HASH] = h
+            e = _tt_find(tt, stk, p, h, gen)
+            if e >= 0:
+                lo = offset + tt[e, TT_LO]
+                hi = offset + tt[e, TT_HI]
+                if lo >= beta or lo == hi:
+                    return True, lo
+                if hi <= alpha:
+                    return True, hi
+                hint = _hint_card(tt[e, TT_HINT], rt, rs)
+            stk[p, PL_TSTART] = 1
+            stk[p, PL_OFFSET] = offset
+        if flags & F_BOUNDS:
+            blo, bhi = _bounds(rv, buf, log, stk, p, mode)
+            lo = max(lo, blo)
+            hi = min(hi, bhi)
+            if lo >= beta or lo == hi:
+                return True, lo
+            if hi <= alpha:
+                return True, hi
+    stk[p, PL_N] = _moves(rv, ws, stk, p, flags, hint)
+    stk[p, PL_I] = 0
+    attack = ws[WS_ATT + stk[p, PL_SEAT]]
+    stk[p, PL_MAX] = attack
+    stk[p, PL_BEST] = -BIG if attack == 1 else BIG
+    stk[p, PL_ALPHA] = alpha
+    stk[p, PL_BETA] = beta
+    stk[p, PL_ALPHA0] = alpha
+    stk[p, PL_BETA0] = beta
+    return False, np.int64(0)
+
+
+@_unit
+def _settle(rv, stk, tt, p, v, gen, cut):
+    """Close ply ``p`` with value ``v``, keeping it in the transposition table at a trick start.
+
+    Ply ``p`` is worth ``v`` in the window it was searched with (at most ``v`` when ``v`` is at
+    or below its lower end, at least ``v`` at or above its upper end, exactly ``v`` between): a
+    trick start keeps that in the transposition table, with the card that decided (``cut``) as the
+    hint."""
+    if stk[p, PL_TSTART] == 0:
+        return
+    h = stk[p, PL_HASH]
+    rel = v - stk[p, PL_OFFSET]
+    hint = _hint_code(stk[p, PL_CARD], stk[p, PL_RT], stk[p, PL_RS]) if cut else np.int64(0)
+    depth = N_TRICKS[rv[RV_TABLE]] - stk[p, PL_TR]
+    lo = rel if v > stk[p, PL_ALPHA0] else -BIG
+    hi = rel if v < stk[p, PL_BETA0] else BIG
+    _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint)
+
+
+@njit(nogil=True, _nrt=False)
+def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, nodes, budget):
+    """Alpha-beta search of the objective at ply ``root``, within a node budget.
+
+    The objective at ply ``root`` with best play, searched in the window ``(alpha, beta)``
+    (alpha-beta, fail-soft): returns ``(done, v, nodes)``, ``v`` the value when it lies inside the
+    window, else a bound on the side it falls (at most ``v <= alpha``, at least ``v >= beta``);
+    ``nodes`` counts on from the one given; ``done`` is False when more than ``budget`` nodes (0:
+    no limit) would be needed. The workspace is as it was on return. A null window (``beta =
+    alpha + 1``) answers "does the objective reach ``beta``?".
+
+    Depth first on an explicit stack, one ply per card: a seat of the attack takes the largest
+    value of its cards, a seat of the defence the smallest, each stopping as soon as the window
+    closes; ``exact``: see ``_enter``."""
+    p = root
+    state = NEW
+    v = np.int64(0)
+    while True:
+        if state == NEW:
+            known, v = _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact)
+            state = DONE_PLY if known else NEXT
+            continue
+        if state == NEXT:
+            i = stk[p, PL_I]
+            stk[p, PL_I] = i + 1
+            nodes += 1
+            if budget > 0 and nodes > budget:
+                while p > root:
+                    p -= 1
+                    _undo(buf, stk, p)
+                return False, v, nodes
+            over = _apply(rv, buf, log, stk, p, stk[p, PL_MOVES + i])
+            alpha = stk[p, PL_ALPHA]
+            beta = stk[p, PL_BETA]
+            p += 1
+            if over:
+                v = _final(rv, buf, log, stk, p, mode)
+                state = DONE_PLY
+            else:
+                state = NEW
+            continue
+        # ply p is worth v: hand it to its parent
+        if p == root:
+            return True, v, nodes
+        p -= 1
+        _undo(buf, stk, p)
+        if stk[p, PL_MAX] == 1:
+            best = max(stk[p, PL_BEST], v)
+            stk[p, PL_ALPHA] = max(stk[p, PL_ALPHA], v)
+        else:
+            best = min(stk[p, PL_BEST], v)
+            stk[p, PL_BETA] = min(stk[p, PL_BETA], v)
+        stk[p, PL_BEST] = best
+        cut = stk[p, PL_ALPHA] >= stk[p, PL_BETA]
+        if not cut and stk[p, PL_I] < stk[p, PL_N]:
+            state = NEXT
+            continue
+        v = best
+        _settle(rv, stk, tt, p, v, gen, cut)
+
+
+@njit(nogil=True, _nrt=False)
+def _greedy(rv, buf, log, stk, root, mode, flags):
+    """A quick guess of the value: one line of play, each seat playing its first-ordered card.
+
+    The value of one line of play from ply ``root``: every seat plays the card the move ordering
+    puts first (``_moves``), a quick guess of the value. The workspace is as it was on return."""
+    p = root
+    while True:
+        if stk[p, PL_POS] == 0 and stk[p, PL_TR] == N_TRICKS[rv[RV_TABLE]] - 1:
+            v = _last_trick(rv, buf, log, stk, p, mode)
+            break
+        _moves(rv, buf[0:WS_LEN], stk, p, flags, np.int64(-1))
+        over = _apply(rv, buf, log, stk, p, stk[p, PL_MOVES])
+        p += 1
+        if over:
+            v = _final(rv, buf, log, stk, p, mode)
+            break
+    while p > root:
+        p -= 1
+        _undo(buf, stk, p)
+    return v
+
+
+@_step
+def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, nodes, budget, tests):
+    """The exact value at ply ``root`` by null-window tests (MTD(f)), within known bounds.
+
+    Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
+    MTD(f) search): the first at ``guess`` (without one, the value of the line :func:`_greedy`
+    plays) when it lies in ``(lo, hi]``, else at the middle; each answer moves a bound to the value
+    it found, and the next test is just past it. Returns ``(status, lo, hi, nodes)``; ``lo == hi``
+    when DONE."""
+    if guess == NO_GUESS and lo < hi:
+        guess = _greedy(rv, buf, log, stk, root, mode, flags)
+    t = guess if lo < guess <= hi else lo + (hi - lo + 1) // 2
+    while lo < hi:
+        tests[0] += 1
+        done, g, nodes = _search(rv, buf, log, stk, tt, root, t - 1, t, mode, flags, gen, exact, nodes, budget)
+        if not done:
+            return INCOMPLETE, lo, hi, nodes
+        if g >= t:
+            lo = max(lo, g)
+            t = lo + 1
+        else:
+            hi = min(hi, g)
+            t = hi
+    return DONE, lo, hi, nodes
+
+
+@_step
+def _spread(rv, ws, stk, out):
+    """Give the legal cards left out by merging the value of the card that stood for them.
+
+    Give each legal card of the seat to play at ply 0 that was not searched the value of the
+    highest searched card below it in its word: the lowest of its class of equivalent cards
+    (``_moves`` keeps the first card of each run of equivalent ones, :func:`_equivalent`)."""
+    seat = stk[0, PL_SEAT]
+    ht = ws[WS_HT + seat]
+    hs = ws[WS_HS + seat]
+    fixed = stk[0, PL_FIXED] != 0
+    if stk[0, PL_POS] == 0:
+        lt, ls = ht, hs
+    else:
+        lt, ls = legal_masks(ht, hs, fixed, stk[0, PL_FMASK], stk[0, PL_AMASK])
+    if stk[0, PL_TR] == 0:
+        ls = call_restriction(rv, ws, stk[0, PL_POS], fixed, ht, hs, ls)
+    for word in range(2):
+        rem = lt if word == 0 else ls
+        rep = np.int64(-1)
+        while rem:
+            b = tzcnt(rem)
+            rem &= rem - 1
+            c = b if word == 0 else 22 + b
+            if out[OUT_CARDS + c] != NOT_LEGAL:
+                rep = c
+            else:
+                out[OUT_CARDS + c] = out[OUT_CARDS + rep]
+
+
+@njit(nogil=True, _nrt=False)
+def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
+    """Answer one solver question about the position in the deal buffer.
+
+    Answer the question of ``cfg`` (``CFG_*``) about the position held in the deal buffer
+    ``buf`` (``workspace.new_buffer``'s layout) and ``log``, the trick in progress being ``trick``
+    (``steps.open_trick``'s tuple after the cards already in it), trick ``tr``, position ``pos``,
+    into ``out`` (``OUT_*``). ``tt``: the transposition table (int64[2**k, TT_LEN]), ``stk`` the
+    search stack (int64[MAX_PLY, PL_LEN]). The buffer is as it was on return.
+
+    ``Q_CARDS``: the position's value ``v`` first, then each candidate card at ply 0 (one per
+    class of equivalent cards) played and its value found the same way: a card of the attack is
+    worth at most ``v`` (at least ``v`` for the defence), so the first question, at ``v`` (``v +
+    1``), says whether it keeps it."""
+    mode = cfg[CFG_MODE]
+    flags = cfg[CFG_FLAGS]
+    gen = cfg[CFG_GEN]
+    budget = cfg[CFG_BUDGET]
+    exact = cfg[CFG_EXACT]
+    q = cfg[CFG_QUESTION]
+    ws = buf[0:WS_LEN]
+    _load_trick(stk, 0, trick, tr, pos)
+    out[OUT_MOVER] = trick[0]
+    nodes = np.int64(0)
+    out[OUT_TESTS] = 0
+    if q == Q_MOVES:
+        n = _moves(rv, ws, stk, np.int64(0), flags, np.int64(-1))
+        for k in range(n):
+            out[OUT_CARDS + k] = stk[0, PL_MOVES + k]
+        out[OUT_LO] = n
+        out[OUT_STATUS] = DONE
+        return
+    if q == Q_REACH:
+        target = cfg[CFG_TARGET]
+        done, g, nodes = _search(rv, buf, log, stk, tt, np.int64(0), target - 1, target, mode, flags, gen, exact, nodes,
+                                 budget)
+        out[OUT_STATUS] = DONE if done else INCOMPLETE
+        out[OUT_REACH] = 1 if g >= target else 0
+        out[OUT_NODES] = nodes
+        return
+    for c in range(78):
+        out[OUT_CARDS + c] = NOT_LEGAL
+    n = 0
+    attack = ws[WS_ATT + trick[0]] == 1
+    v = np.int64(0)
+    st = DONE
+    # item 0: the position; items 1..n: its candidate cards
+    item = 0
+    while st == DONE and item <= n:
+        root = np.int64(0) if item == 0 else np.int64(1)
+        c = np.int64(-1)
+        if item > 0:
+            c = stk[0, PL_MOVES + item - 1]
+            if _apply(rv, buf, log, stk, root - 1, c):
+                out[OUT_CARDS + c] = _final(rv, buf, log, stk, root, mode)
+                _undo(buf, stk, root - 1)
+                item += 1
+                continue
+        lo, hi = _bounds(rv, buf, log, stk, root, mode)
+        guess = cfg[CFG_GUESS]
+        if item > 0:
+            if attack:
+                hi = min(hi, v)
+                guess = hi
+            else:
+                lo = max(lo, v)
+                guess = lo + 1
+        st, lo, hi, nodes = _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, nodes, budget,
+                                   out[OUT_TESTS:OUT_TESTS + 1])
+        if item == 0:
+            out[OUT_LO] = lo
+            out[OUT_HI] = hi
+            v = lo
+            if q == Q_CARDS and st == DONE:
+                n = _moves(rv, ws, stk, np.int64(0), np.int64(F_MERGE), np.int64(-1))
+        else:
+            _undo(buf, stk, root - 1)
+            out[OUT_CARDS + c] = lo
+        item += 1
+    if q == Q_CARDS and st == DONE:
+        _spread(rv, ws, stk, out)
+    out[OUT_STATUS] = st
+    out[OUT_NODES] = nodes
+
+
+# --- a position from its description (the Python API) ----------------------------------------------
+
+@_step
+def _set_up(rv, desc, buf, log):
+    """Set up the deal buffer and log of a described position.
+
+    The deal buffer and log of the position ``desc`` (``D_*``), as the deal kernel would hold it
+    before the card at position ``D_POS`` of trick ``D_TRICK``: seating (R-GEN-2, R-DEAL-6), hands,
+    sides (R-GEN-3), the called card and its R-CALL-4 ban, declarations, the attack's pile, then the
+    tricks from ``D_FIRST`` replayed and closed by the deal kernel's steps (R-PLAY-5, R-EXC-2,
+    R-COUNT-1, ...). Returns the trick state (``steps.open_trick``'s tuple) after the cards already
+    in the trick in progress."""
+    ws = buf[0:WS_LEN]
+    pub = buf[B_PUB:B_PUB + PUB_LEN]
+    n = rv[RV_N_SEATS]
+    dealer = desc[D_DEALER]
+    dummy = dealer if rv[RV_TABLE] == TABLE_5D else np.int64(-1)
+    for s in range(MAX_SEATS):
+        ws[WS_NEXT + s] = next_seat(s, n, dummy) if s < n else 0
+        ws[WS_HT + s] = desc[D_HT + s]
+        ws[WS_HS + s] = desc[D_HS + s]
+        ws[WS_ATT + s] = 0
+        buf[B_MISERES + s] = desc[D_MISERES + s]
+    taker = desc[D_TAKER]
+    partner = desc[D_PARTNER]
+    ws[WS_ATT + taker] = 1
+    if partner >= 0:
+        ws[WS_ATT + partner] = 1
+    ws[WS_TAKER] = taker
+    ws[WS_ECART_T] = 0
+    ws[WS_CALLED] = -1
+    ws[WS_CALLED_SUIT] = 0
+    ws[WS_CALL_BAN] = 0
+    if desc[D_CALLED] >= 0:
+        set_called(desc[D_CALLED], ws, log, pub)
+    ws[WS_PILE_T] = desc[D_PILE_T]
+    ws[WS_PILE_S] = desc[D_PILE_S]
+    ws[WS_EXC_ADJ] = desc[D_EXC_ADJ]
+    ws[WS_ATT_TRICKS] = desc[D_ATT_TRICKS]
+    ws[WS_PREV_T] = desc[D_PREV_T]
+    ws[WS_POIG_ATT] = desc[D_POIG_ATT]
+    ws[WS_POIG_DEF] = desc[D_POIG_DEF]
+    ws[WS_N_DECL] = 0
+    n_mis = np.int64(0)
+    for s in range(MAX_SEATS):
+        n_mis += desc[D_MISERES + s]
+    ws[WS_N_MIS] = n_mis
+    pub[PUB_DUMMY] = dummy
+    log[L_TAKER] = taker
+    log[L_PARTNER] = partner
+    log[L_CONTRACT] = desc[D_CONTRACT]
+    log[L_SLAM_ANNOUNCED] = desc[D_SLAM]
+    first = desc[D_FIRST]
+    tr = desc[D_TRICK]
+    na = rv[RV_N_ACTIVE]
+    for t in range(first, tr + 1):
+        leader = desc[D_LEADERS + t - first]
+        log[L_LEADER + t] = leader
+        trick = (leader, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0),
+                 np.int64(0))
+        s = leader
+        k = na if t < tr else desc[D_POS]
+        for j in range(k):
+            c = desc[D_CARDS + (t - first) * MAX_SEATS + j]
+            bt, bs = card_bits(c)
+            _, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
+            if j == 0:
+                fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, s)
+            else:
+                fixed, fmask, amask, bkey, bseat, exseat = after_card(c, bt, s, fixed, fmask, amask, bkey, bseat,
+                                                                       exseat)
+            s = ws[WS_NEXT + s]
+            trick = (s, fixed, fmask, amask, bkey, bseat, exseat, tt | bt, ts | bs)
+        if t < tr:
+            close_trick(rv, ws, pub, log, t, trick)
+        else:
+            return trick
+    return (np.int64(0), np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), np.int64(0), np.int64(-1),
+            np.int64(0), np.int64(0))
+
+
+@njit(cache=True, nogil=True)
+def solve_position(rv, desc, cfg, tt, stk, buf, log, out):
+    """Set up a described position and answer one solver question about it.
+
+    :func:`solve_in` on the position described by ``desc`` (``D_*``), set up in ``buf`` (a deal
+    buffer, ``workspace.new_buffer``) and ``log`` (int64[L_LEN]) first."""
+    trick = _set_up(rv, desc, buf, log)
+    solve_in(rv, buf, log, trick, desc[D_TRICK], desc[D_POS], cfg, tt, stk, out)
+
+
+@njit(cache=True, nogil=True)
+def attack_so_far(rv, desc, buf, log, out):
+    """Test hook: what the attack holds so far in a described position, and the seat to play.
+
+    Test hook: the position ``desc`` set up (:func:`_set_up`), then ``out[0:4]``: the attack's
+    half-points so far, its oudlers, its tricks, the seat to play."""
+    trick = _set_up(rv, desc, buf, log)
+    ws = buf[0:WS_LEN]
+    out[0] = _attack_points(ws)
+    out[1] = popcount(ws[WS_PILE_T] & TW_OUDLERS)
+    out[2] = ws[WS_ATT_TRICKS]
+    out[3] = trick[0]
+
+
+def new_stack() -> np.ndarray:
+    """The search stack (int64[MAX_PLY, PL_LEN])."""
+    return np.zeros((MAX_PLY, PL_LEN), dtype=np.int64)
+
+
+def new_table(bits: int) -> np.ndarray:
+    """A new transposition table of ``2**bits`` entries, its memory touched now.
+
+    A transposition table of ``2**bits`` entries (int64[2**bits, TT_LEN]; ``TT_LEN * 8`` bytes
+    each), every page written now (not at its first use by a search: a question's cost is its own)."""
+    tt = np.empty((1 << bits, TT_LEN), dtype=np.int64)
+    tt.fill(0)
+    return tt
+
+
+# the cache guard (``_cache``): these kernels inline the deal kernel's steps and the scorer
+guard_cache("tarotsim-solver", (solve_position, attack_so_far), engine_sources())
+
+__all__ = ["CFG_LEN", "D_LEN", "OUT_LEN", "attack_so_far", "new_stack", "new_table", "solve_in",
+           "solve_position"]
