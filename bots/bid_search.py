@@ -313,7 +313,9 @@ def make_from_auction(parts, tag):
         if rv[RV_TABLE] == TABLE_5:
             bst = call_step(rv, taker, kinds, params, pol, buf[B_USER:B_USER + U_LEN], buf[0:WS_LEN],
                             buf[B_PUB:B_PUB + PUB_LEN], log, buf, np.bool_(False), bst)
-        from_chien(rv, first, taker, contract, chien_t, chien_s, kinds, params, pol, buf, log, bst)
+        # plain int64s: a literal taker or contract would compile ``from_chien`` once more
+        from_chien(rv, first, np.int64(taker), np.int64(contract), chien_t, chien_s, kinds, params, pol, buf, log,
+                   bst)
 
     return build_name(from_chien, tag), from_auction
 

@@ -302,7 +302,7 @@ class FastBotAdapter:
     def _search(self, what, view: SeatView, legal, ht, hs, pub, a, st):
         """The bid search's decision on the kernel's inputs.
 
-        The bid search's decision (``tarotsim._builds.bid_search.decide_*``) on the kernel's
+        The bid search's decision (``tarotsim._builds.bid_search.decide_search``) on the kernel's
         inputs: ``(answer, new state)``."""
         import numpy as np
 
@@ -328,23 +328,20 @@ class FastBotAdapter:
         rv = rules.to_vector()
         own = view.taker == view.seat and view.contract is not None and CONTRACT_OF[view.contract].ecart_made
         ecart = np.array([c.id for c in (view.ecart or ()) if own], dtype=np.int64)
-        args = (rv, kinds, params, seat, np.int64(ht), np.int64(hs), pub)
+        # the decision's own arguments (``decide_search``): the poignée's second is the cards already in trick 1
+        args = np.array([a[0], len(view.trick) if what == P.TR_POIGNEE else a[1], a[2]], dtype=np.int64)
+        out = np.zeros(L.MAX_ECART, dtype=np.int64)
+        choice, _, st = S.decide_search(np.int64(what), rv, kinds, params, seat, np.int64(ht), np.int64(hs), pub, args,
+                                        ecart, out, st, self._scratch)
         if what == P.TR_BID:
-            b, st = S.decide_search_bid(*args, np.int64(a[0]), st, self._scratch)
-            return ("pass" if b < 0 else CONTRACTS[b]), st
+            return ("pass" if choice < 0 else CONTRACTS[choice]), st
         if what == P.TR_CALL:
-            b, st = S.decide_search_call(*args, np.int64(a[0]), st, self._scratch)
-            return DECK[22 + int(b)], st
+            return DECK[22 + int(choice)], st
         if what == P.TR_ECART:
-            out = np.zeros(L.MAX_ECART, dtype=np.int64)
-            _, _, st = S.decide_search_ecart(*args, np.int64(a[0]), np.int64(a[1]), np.int64(a[2]), out, st,
-                                             self._scratch)
             return [DECK[int(c)] for c in out[:legal.size]], st
         if what == P.TR_CHELEM:
-            y, st = S.decide_search_chelem(*args, ecart, st, self._scratch)
-            return bool(y), st
-        lvl, st = S.decide_search_poignee(*args, np.int64(a[0]), ecart, np.int64(len(view.trick)), st, self._scratch)
-        return (None if lvl == 0 else POIGNEE_LEVELS[lvl - 1]), st
+            return bool(choice), st
+        return (None if choice == 0 else POIGNEE_LEVELS[choice - 1]), st
 
 
 #: Per decision: the rule a bot's answer breaks when it is not even a choice of that kind.

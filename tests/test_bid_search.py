@@ -30,6 +30,7 @@ from tarotsim._builds import runs
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import worlds as W
 from tarotsim._kernels._rng import next_u64
+from tarotsim._kernels.workspace import TR_BID, TR_ECART
 from tarotsim.adapters import FastBotAdapter, public_view
 from tarotsim.cards import DECK, masks_of, parse_cards
 from tarotsim.engine import Game, play_game
@@ -154,6 +155,16 @@ def _search_params(rules, **over):
     return kinds, params
 
 
+def _decide(what, rules, kinds, params, seat, ht, hs, pub, args, st, scratch):
+    """``decide_search`` (the one compiled call of the searches): ``(choice, écart suit word, out)``."""
+    out = np.zeros(L.MAX_ECART, dtype=np.int64)
+    args = np.array(list(args) + [0] * (3 - len(args)), dtype=np.int64)
+    choice, extra, _ = S.decide_search(np.int64(what), rules.to_vector(), kinds, params, np.int64(seat), np.int64(ht),
+                                       np.int64(hs), pub, args, np.zeros(0, dtype=np.int64), out, np.uint64(st),
+                                       scratch)
+    return choice, extra, out
+
+
 def _bid(rules, hand, seat=0, dealer=None, bids=(), st=7, **over):
     """The search's bid for ``hand`` at ``seat`` after ``bids`` (``[(seat, contract name)]``)."""
     kinds, params = _search_params(rules, **over)
@@ -171,8 +182,7 @@ def _bid(rules, hand, seat=0, dealer=None, bids=(), st=7, **over):
     pub[L.PUB_HIGHEST] = highest
     ht, hs = masks_of(parse_cards(hand))
     scratch = S.new_scratch()
-    b, _ = S.decide_search_bid(rules.to_vector(), kinds, params, np.int64(seat), np.int64(ht), np.int64(hs), pub,
-                               np.int64(highest), np.uint64(st), scratch)
+    b, _, _ = _decide(TR_BID, rules, kinds, params, seat, ht, hs, pub, [highest], st, scratch)
     return int(b), S.totals(scratch, 4 - highest)
 
 
@@ -266,8 +276,7 @@ def test_bid_totals_agree_with_a_slow_twin(table):
         highest = int(pub[L.PUB_HIGHEST])
         scratch = S.new_scratch()
         st = 1000 + index
-        S.decide_search_bid(r.to_vector(), kinds, params, np.int64(0), np.int64(ht), np.int64(hs), pub,
-                            np.int64(highest), np.uint64(st), scratch)
+        _decide(TR_BID, r, kinds, params, 0, ht, hs, pub, [highest], st, scratch)
         kernel = S.totals(scratch, 4 - highest)
         worlds, streams = _twin_worlds(r, view, 5, st)
         twin = [0] * (4 - highest)
@@ -300,11 +309,8 @@ def _ecart(rules, game, st, **over):
     pub = public_view(view, rules)
     ht, hs = masks_of(view.hand)
     normal, trumps = masks_of(legal.normal)[1], masks_of(legal.trumps)[0]
-    out = np.zeros(L.MAX_ECART, dtype=np.int64)
     scratch = S.new_scratch()
-    _, es, _ = S.decide_search_ecart(rules.to_vector(), kinds, params, np.int64(0), np.int64(ht), np.int64(hs), pub,
-                                     np.int64(normal), np.int64(trumps), np.int64(legal.size), out, np.uint64(st),
-                                     scratch)
+    _, _, out = _decide(TR_ECART, rules, kinds, params, 0, ht, hs, pub, [normal, trumps, legal.size], st, scratch)
     return view, legal, out[:legal.size], scratch
 
 
@@ -373,16 +379,18 @@ def test_ecart_search_lays_no_king_no_oudler_and_is_never_worse_than_the_heurist
 
 
 def test_table_2_decides_as_the_heuristic():
-    """R-VAR-TWO: the search is off at table 2; in the bid-search build its bids and écarts are the
-    heuristic's from the same parameters (bid_search off), so a run at table 2 takes the pimc build."""
+    """R-VAR-TWO: the search is off at table 2. A run there takes the pimc build (the bid-search
+    build plays every other table), and the slow path decides as plain pimc."""
     r = Rules(table="2")
-    facts = []
-    for bots in (["pimc:worlds=2,bid_search=1", "heuristic"], ["pimc:worlds=2", "heuristic"]):
-        kinds, params, _ = simulate.bot_setup(r, bots)
-        out = np.zeros(20, dtype=simulate.FACTS_DTYPE)
-        S.run_facts_bid_search(r.to_vector(), np.uint64(5), 0, -1, 0, kinds, params, None, out)
-        facts.append(out)
-        assert not runs.bid_searching(kinds, params, r.to_vector())
-        assert runs.bid_searching(kinds, params) == (bots[0] != "pimc:worlds=2")
-    assert np.array_equal(*facts)
-    assert (facts[0]["outcome"] == 0).sum() >= 5
+    bots = ["pimc:worlds=2,bid_search=1", "heuristic"]
+    kinds, params, _ = simulate.bot_setup(r, bots)
+    assert runs.bid_searching(kinds, params) and not runs.bid_searching(kinds, params, r.to_vector())
+    from tarotsim._builds import pimc as P
+    assert runs._pimc(kinds, params, r.to_vector()) == (P.run_facts_pimc, P.run_aggregate_pimc, P.run_logs_pimc)
+    four = Rules(table="4")
+    kinds4, params4, _ = simulate.bot_setup(four, bots + ["heuristic", "heuristic"])
+    assert runs._pimc(kinds4, params4, four.to_vector())[2] is S.run_logs_bid_search
+    assert runs.build(kinds4, params4) == "bid_search" and runs.build(kinds4, None) == "pimc"
+    game = Game(r, 5, 0)
+    adapter = _adapters(r, bots)[0]
+    assert not adapter._searches(game.view(0)) and adapter._searches(Game(four, 5, 0).view(0))

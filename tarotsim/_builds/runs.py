@@ -88,6 +88,9 @@ def first_kernel(kinds, what: str = "aggregate", params=None) -> tuple:
         from . import study
         return (study.run_study_pimc, COMPILE_SECONDS["study_pimc"]) if b in ("pimc", "bid_search") else \
             (study.run_study, COMPILE_SECONDS["study"])
+    if b == "bid_search":  # its one compiled batch kernel (facts and aggregates are read from the logs)
+        from .bid_search import run_logs_bid_search
+        return run_logs_bid_search, COMPILE_SECONDS[b]
     search = _pimc(kinds, params)
     kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots)}.get(
         b, (search[1], search[0]) if search is not None else ())

@@ -511,9 +511,19 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
         # and plays sampled deals from the auction on with the very steps of the deal (inlined)
         parts.update(auction=_auction, call=_call, chien_and_ecart=_chien_and_ecart,
                      announce_chelem=_announce_chelem)
-    # Inlined into ``_play`` in every build: the deal runs faster so than calling it out of line,
-    # for a longer compile (BENCHMARKS.md, "Design measurements").
-    _play_rest = njit(inline="always")(_play_rest)
+    if DECIDE is not None and parts is not None:
+        # the bid search's build calls that copy: its searches cost a deal far more than the call,
+        # and one compiled body then serves the deal and the loops that play its steps (``tracing``
+        # as a plain bool, their signature: a literal one would compile the copy twice)
+        rest = parts["play_rest"]
+
+        @njit(inline="always")
+        def _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, tr, pos, trick, bst):
+            return rest(rv, kinds, params, pol, ub, buf, log, np.bool_(tracing), tr, pos, trick, bst)
+    else:
+        # Inlined into ``_play`` in every other build: the deal runs faster so than calling it out
+        # of line, for a longer compile (BENCHMARKS.md, "Design measurements").
+        _play_rest = njit(inline="always")(_play_rest)
 
     # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
     # of the nine array arguments, a good part of the time of a deal.
