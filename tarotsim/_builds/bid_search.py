@@ -99,6 +99,9 @@ def run_facts_bid_search(rv, seed, start, forced_seat, forced_contract, kinds, p
 
     Stops after a deal whose outcome is ``bot_error``, as the other builds' loops do."""
     logs = np.zeros((min(LOG_BLOCK, len(out)), L_LEN), dtype=np.int64)
+    if len(out) == 0:  # loads (or compiles) the kernel, as a call of the other builds' loops does
+        run_logs_bid_search(rv, seed, np.arange(0, dtype=np.int64), forced_seat, forced_contract, kinds, params, pol,
+                            logs)
     for a in range(0, len(out), LOG_BLOCK):
         n = min(LOG_BLOCK, len(out) - a)
         run_logs_bid_search(rv, seed, np.arange(start + a, start + a + n, dtype=np.int64), forced_seat,
@@ -110,6 +113,9 @@ def run_facts_bid_search(rv, seed, start, forced_seat, forced_contract, kinds, p
 def run_aggregate_bid_search(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
     """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (as ``deal.run_aggregate_bots``)."""
     logs = np.zeros((min(LOG_BLOCK, max(count, 1)), L_LEN), dtype=np.int64)
+    if count == 0:  # loads (or compiles) the kernel, as a call of the other builds' loops does
+        run_logs_bid_search(rv, seed, np.arange(0, dtype=np.int64), forced_seat, forced_contract, kinds, params, pol,
+                            logs[:0])
     for a in range(0, count, LOG_BLOCK):
         n = min(LOG_BLOCK, count - a)
         run_logs_bid_search(rv, seed, np.arange(start + a, start + a + n, dtype=np.int64), forced_seat,
