@@ -4,8 +4,9 @@
     python -m benchmarks.search --decision bid --bots pimc:bid_search=1,heuristic,heuristic,heuristic --json
 
 One thread, the batch kernel of the pimc build with the search's counters
-(``tarotsim._builds.pimc.run_stats_pimc``). ``decisions``: card decisions searched (a seat with a
-single legal card, or a single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
+(``tarotsim._builds.pimc.run_logs_pimc``; ``run_logs_pimc_full`` when a seat sets ``exact_from``
+or ``infer``). ``decisions``: card decisions searched (a seat with a single legal card, or a
+single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
 finished from a candidate card (worlds x rollouts x classes of legal cards). Rates are per second of the whole
 run (deals, bidding and the other seats included), so ``ms_per_decision`` is an upper bound of a
 decision's cost. ``compile_s``: the first call on a few deals (numba compiles the pimc build, or
@@ -61,7 +62,9 @@ def main(argv=None) -> int:
     from tarotsim import simulate
     from tarotsim._kernels import layout as L
     from bots import inference as I
+    from tarotsim._builds import bid_search as S
     from tarotsim._builds import pimc as K
+    from tarotsim._builds import runs
     from tarotsim.rules import Rules
 
     rules = Rules(table=a.table)
@@ -71,11 +74,13 @@ def main(argv=None) -> int:
         p.error("--bots: registered bots only, and at least one pimc seat")
     rv = rules.to_vector()
     seed = np.uint64(a.seed)
+    b = runs.build(kinds, params, rv)  # a pimc build, or a bid-search build when a seat has bid_search on
+    build = (S.BUILDS if b.startswith("bid_search") else K.BUILDS)[b]
 
     def run(start, count):
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
         stats = np.zeros(3 + I.N_STATS, dtype=np.int64)
-        K.run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats)
+        build.run_aggregate(rv, seed, start, count, np.int64(-1), np.int64(0), kinds, params, None, acc, stats)
         return acc, stats
 
     t0 = time.perf_counter()

@@ -840,6 +840,23 @@ def _make_decisions(search_bid, search_call, search_ecart, search_chelem, search
 
 
 
+def needs_bid_search(kinds, params, rv=None) -> bool:
+    """Whether a ``pimc`` seat has ``bid_search`` on, so that a run needs a bid-search build.
+
+    Parameters
+    ----------
+    kinds : int64[n_seats]
+        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
+    params : float64[n_seats, N_BOT_PARAMS] or None
+        Bot parameters per seat (row = seat); None: the defaults (off).
+    rv : int64[RV_LEN], optional
+        The rules vector: at table 2 (R-VAR-TWO) the search is off, so no build of it is needed.
+    """
+    if params is None or (rv is not None and int(rv[RV_TABLE]) == TABLE_2):
+        return False
+    return any(int(k) == BOT_PIMC and params[s][P_BID_SEARCH] != 0 for s, k in enumerate(kinds))
+
+
 class BidSearch(NamedTuple):
     """The bid search built on one build's steps (:func:`make_bid_search`).
 

@@ -36,8 +36,8 @@ public view as it was then):
 * every card played (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-CALL-4 in trick 1).
 
 The seat's own decisions are not weighed: they depend on its own cards alone, the same in every
-world. The past is replayed with the deal kernel's own steps (``steps.after_lead``,
-``after_card``, ``legal_masks``, ``call_restriction``, ``track_trick``, ``poignee_levels``,
+world. The past is replayed with the deal kernel's own steps (``steps.add_to_trick``,
+``legal_masks``, ``call_restriction``, ``track_trick``, ``poignee_levels``,
 ``misere_eligible``): the public view is rebuilt trick by trick exactly as the deal kernel
 filled it, once for every world (it is public), and each world only contributes the deciding
 seat's hand. Table 2 (R-VAR-TWO) is not weighed: which face-down pile card turned up when is not
@@ -68,7 +68,7 @@ from tarotsim._kernels.layout import (BOT_HEURISTIC, L_CARDS, L_LEADER, L_LEN, M
                                       PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_VOIDS, PUB_WON_HP)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, TW_T2_T20, TW_TRUMPS, card_bits
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import (after_card, after_lead, call_restriction, callable_cards, legal_masks,
+from tarotsim._kernels.steps import (add_to_trick, call_restriction, callable_cards, legal_masks,
                                      misere_eligible, poignee_levels, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
@@ -111,7 +111,8 @@ IW_PART_LL = IW_WHO + MAX_WORLDS             # float64 per world being moved: it
 ROWS_LEN = (MAX_WORLDS * 78 + 7) // 8        # int8[MAX_WORLDS, 78] rows, 8 per int64
 IW_PART = IW_PART_LL + MAX_WORLDS            # the worlds being moved (the draws, one row each)
 IW_PROP = IW_PART + ROWS_LEN                 # the proposals
-IW_STATS = IW_PROP + ROWS_LEN                # counters (``ST_*``), for the benchmarks
+IW_LOGWS = IW_PROP + ROWS_LEN                # float64 per world and seat (``w * MAX_SEATS + s``): its log weight
+IW_STATS = IW_LOGWS + MAX_WORLDS * MAX_SEATS  # counters (``ST_*``), for the benchmarks
 #: ``IW_LOGF + LOGF_MISS``: log ε, the log weight of a decision the model does not explain
 LOGF_MISS = 79
 #: The counters: decisions weighed, candidates drawn, distinct worlds kept, sum of the ESS (in
@@ -138,10 +139,10 @@ def _log_factors(eps, logf):
 
 
 @njit(inline="always")
-def _observe(logw, w, explained, n, logf):
-    """Add one decision with ``n`` legal choices to world ``w``'s log weight."""
+def _observe(logws, k, explained, n, logf):
+    """Add one decision with ``n`` legal choices to ``logws[k]``: a world's log weight for the deciding seat."""
     if n > 1:
-        logw[w] += logf[n] if explained else logf[LOGF_MISS]
+        logws[k] += logf[n] if explained else logf[LOGF_MISS]
 
 
 @njit(inline="always")
@@ -224,6 +225,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
     The bids, the call, the écart and the chelem of the other seats, world by world (the
     module docstring). ``iw[IW_HT:]``, ``iw[IW_HS:]`` hold each world's hands at the start of the
     card play (stage play), or now (auction, écart)."""
+    logws = iw[IW_LOGWS:IW_LOGWS + MAX_WORLDS * MAX_SEATS].view(np.float64)
     ipub = iw[IW_PUB:IW_PUB + PUB_LEN]
     ws = iw[IW_WS:IW_WS + WS_LEN]
     mp = iw[IW_PARAMS:IW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape((MAX_SEATS, N_BOT_PARAMS))
@@ -271,7 +273,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
                 ht = dt if s == taker else iht[w * MAX_SEATS + s]
                 hs = ds if s == taker else ihs[w * MAX_SEATS + s]
                 model = _policies_bid(kind, mp, s, ht, hs, ipub, highest)
-                _observe(logw, w, model == bid, 4 - highest, logf)
+                _observe(logws, w * MAX_SEATS + s, model == bid, 4 - highest, logf)
             if bid > highest:
                 highest = bid
             s = ws[WS_NEXT + s]
@@ -282,7 +284,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
         if rv[RV_TABLE] == TABLE_5 and called >= 0:
             legal = callable_cards(ds)
             model = _policies_call(kind, mp, taker, dt, ds, ipub, legal)
-            _observe(logw, w, 22 + model == called, popcount(legal), logf)
+            _observe(logws, w * MAX_SEATS + taker, 22 + model == called, popcount(legal), logf)
         if stage == STAGE_ECART:
             continue
         # R-CHIEN-2: the écart's shape, when it was a choice among suit cards only
@@ -294,11 +296,11 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
             if popcount(normal) > n_ecart:
                 _, ms = _policies_ecart(kind, mp, taker, tht, ths, ipub, normal, tht & TW_T2_T20, n_ecart, out,
                                         np.int64(0))
-                logw[w] += _ecart_shape_log_factor(normal, ms, es, n_ecart, eps)
+                logws[w * MAX_SEATS + taker] += _ecart_shape_log_factor(normal, ms, es, n_ecart, eps)
         # R-SLAM-1: the chelem, once the play began (the taker announced it or not before trick 1)
         if pub[PUB_LEADER] >= 0:
             model = _policies_chelem(kind, mp, taker, iht[w * MAX_SEATS + taker], ihs[w * MAX_SEATS + taker], ipub)
-            _observe(logw, w, model == pub[PUB_SLAM], 2, logf)
+            _observe(logws, w * MAX_SEATS + taker, model == pub[PUB_SLAM], 2, logf)
 
 
 @njit(inline="always")
@@ -321,6 +323,7 @@ def _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw):
     Seat ``s``'s declarations at its first turn (trick 1, before its card), world by world: the
     poignée (R-POIG-1, R-POIG-3: the level it may show from its trumps in that world) and the
     misères (R-MIS-1); then they join the replayed public view, as ``play._first_turn`` does."""
+    logws = iw[IW_LOGWS:IW_LOGWS + MAX_WORLDS * MAX_SEATS].view(np.float64)
     ipub = iw[IW_PUB:IW_PUB + PUB_LEN]
     ws = iw[IW_WS:IW_WS + WS_LEN]
     mp = iw[IW_PARAMS:IW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape((MAX_SEATS, N_BOT_PARAMS))
@@ -341,12 +344,12 @@ def _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw):
                 continue
             if n_lev > 0:
                 model = _policies_poignee(np.int64(BOT_HEURISTIC), mp, s, ht, hs, ipub, n_lev)
-                _observe(logw, w, model == shown, n_lev + 1, logf)
+                _observe(logws, w * MAX_SEATS + s, model == shown, n_lev + 1, logf)
             if rv[RV_MISERE]:
                 for which in range(2):
                     # the heuristic never declares a misère (``bots.dispatch._bot_misere``)
                     if misere_eligible(rv, which, ht, hs):
-                        _observe(logw, w, (kinds >> which) & 1 == 0, 2, logf)
+                        _observe(logws, w * MAX_SEATS + s, (kinds >> which) & 1 == 0, 2, logf)
     ipub[PUB_POIGNEE_T + s] = pub[PUB_POIGNEE_T + s]
     ipub[PUB_MISERES + s] = pub[PUB_MISERES + s]
     ipub[PUB_MISERE_KINDS + s] = pub[PUB_MISERE_KINDS + s]
@@ -359,6 +362,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
     Seat ``s``'s card ``c`` at position ``pos`` of a trick, world by world: illegal in a world
     (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1; R-CALL-4 in trick 1, ``first``) rules it out, else
     the model explains it or not; then ``c`` leaves ``s``'s hand in every world."""
+    logws = iw[IW_LOGWS:IW_LOGWS + MAX_WORLDS * MAX_SEATS].view(np.float64)
     ipub = iw[IW_PUB:IW_PUB + PUB_LEN]
     ws = iw[IW_WS:IW_WS + WS_LEN]
     mp = iw[IW_PARAMS:IW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape((MAX_SEATS, N_BOT_PARAMS))
@@ -388,7 +392,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
         if n > 1 and soft:
             model = _policies_card(np.int64(BOT_HEURISTIC), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask,
                                    amask, pos)
-            _observe(logw, w, model == c, n, logf)
+            _observe(logws, k, model == c, n, logf)
 
 
 @njit(inline="always")
@@ -439,31 +443,20 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
         ipub[PUB_TRICK] = tr
         ipub[PUB_LEADER] = leader
         log[L_LEADER + tr] = leader
-        fixed = np.bool_(False)   # np.bool_: a literal False would compile ``legal_masks`` twice
-        fmask = np.int64(0)
-        amask = TW_TRUMPS
-        best_key = np.int64(-2)
-        best_seat = leader
-        ex_seat = np.int64(-1)
-        tt = np.int64(0)
-        ts = np.int64(0)
-        s = leader
+        # the state of ``steps.open_trick`` (np.bool_: a literal False would compile ``legal_masks`` twice)
+        trick = (leader, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0),
+                 np.int64(0))
         for j in range(n_cards):
             c = pub[PUB_H_CARDS + tr * MAX_SEATS + j] if tr < tr_now else pub[PUB_TRICK_CARDS + j]
+            s, fixed, fmask, amask = trick[0], trick[1], trick[2], trick[3]
             if tr == 0 and not two:
                 _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw)
             _weigh_card(rv, seat, s, c, tr == 0, np.int64(j), fixed, fmask, amask, n_cand, iw, logw)
             ipub[PUB_TRICK_CARDS + j] = c
             log[L_CARDS + tr * MAX_SEATS + j] = c
             bt, bs = card_bits(c)
-            if j == 0:
-                fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, s)
-            else:
-                fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                    c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
-            tt |= bt
-            ts |= bs
-            s = ws[WS_NEXT + s]
+            trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
+        tt, ts = trick[7], trick[8]
         if tr < tr_now:
             # the trick is over: its cards are out (as ``close_trick`` records them) and its winner
             # leads the next one (R-PLAY-1)
@@ -474,7 +467,7 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
 
 
 @njit(nogil=True, _nrt=False)
-def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, iw):
+def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, trust, iw):
     """The log weight of each candidate world into ``iw[IW_LOGW:]`` (float64[n_cand]; -inf: ruled out).
 
     Parameters
@@ -496,12 +489,18 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, iw):
         The model's ε for the bids, the call, the écart and the declarations, in (0, 1].
     card_eps : float
         Its ε for the cards played, in (0, 1] (1: a card weighs nothing beyond its legality).
+    trust : float
+        The prior probability, in [0, 1], that a seat plays as the model (:func:`_mix_seats`; 1:
+        every seat does, 0: no decision weighs anything beyond its legality).
     iw : int64[INFER_LEN]
         Scratch (``IW_*``).
     """
     logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
+    logws = iw[IW_LOGWS:IW_LOGWS + MAX_WORLDS * MAX_SEATS].view(np.float64)
     for w in range(n_cand):
         logw[w] = 0.0
+        for s in range(MAX_SEATS):
+            logws[w * MAX_SEATS + s] = 0.0
     if rv[RV_TABLE] == TABLE_2:
         return
     ws = iw[IW_WS:IW_WS + WS_LEN]
@@ -528,6 +527,31 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, iw):
     _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw)
     if playing:
         _weigh_play(rv, seat, pub, pos, n_cand, iw, logw)
+    _mix_seats(logw, logws, n_cand, trust)
+
+
+@njit(inline="always")
+def _mix_seats(logw, logws, n_cand, trust):
+    """Each world's log weight from its seats' log weights, each seat a model player or not.
+
+    A seat plays as the model with prior probability ``trust``, and otherwise uniformly among its
+    legal choices (the weight 1 of a world, relative to the uniform choice): world ``w``'s weight
+    is the product over the seats of ``trust * exp(logws[w, s]) + (1 - trust)``. Then a seat whose
+    decisions the model explains badly in every world stops moving the weights, whatever the
+    others do; ``trust = 1`` is the product of every decision's factor. A world ruled out stays so."""
+    for w in range(n_cand):
+        if logw[w] == IMPOSSIBLE:
+            continue
+        total = 0.0
+        for s in range(MAX_SEATS):
+            x = logws[w * MAX_SEATS + s]
+            if trust >= 1.0:
+                total += x
+            elif x > 0.0:  # the larger term out of the logarithm: no overflow
+                total += x + np.log(trust + (1.0 - trust) * np.exp(-x))
+            else:
+                total += np.log(trust * np.exp(x) + (1.0 - trust))
+        logw[w] = total
 
 
 @njit(inline="always")
@@ -684,7 +708,8 @@ def _propose(cons, hidden, n_hidden, row, out, st):
 
 
 @njit(nogil=True, _nrt=False)
-def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves, power, eps, card_eps, iw, st):
+def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves, power, eps, card_eps, trust, iw,
+                st):
     """Move the resampled worlds by Metropolis-Hastings swaps towards the weighted law.
 
     Resample-move: the ``n_worlds`` draws of :func:`resample` (the ``kept`` distinct worlds of
@@ -726,7 +751,7 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
         stats[ST_PROPOSED] += k
         if k == 0:
             continue
-        weigh_worlds(rv, seat, stage, pub, pos, prop, k, eps, card_eps, iw)
+        weigh_worlds(rv, seat, stage, pub, pos, prop, k, eps, card_eps, trust, iw)
         for j in range(k):
             if logw[j] == IMPOSSIBLE:
                 continue
@@ -758,21 +783,22 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
 # --- a compiled entry point for Python (``tarotsim.inference``) ----------------------------------
 
 @njit(cache=True, nogil=True)
-def log_weights(rv, seat, stage, pub, pos, worlds, eps, card_eps, out):
+def log_weights(rv, seat, stage, pub, pos, worlds, eps, card_eps, trust, out):
     """The log weights of every row of ``worlds``, for the library.
 
     :func:`weigh_worlds` over every row of ``worlds`` (at most ``MAX_WORLDS``), the log weights
     into ``out`` (float64[len(worlds)])."""
     iw = np.zeros(INFER_LEN, dtype=np.int64)
     n = worlds.shape[0]
-    weigh_worlds(rv, seat, stage, pub, pos, worlds, n, eps, card_eps, iw)
+    weigh_worlds(rv, seat, stage, pub, pos, worlds, n, eps, card_eps, trust, iw)
     logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
     for w in range(n):
         out[w] = logw[w]
 
 
 @njit(cache=True, nogil=True)
-def draw_worlds(rv, seat, stage, pub, pos, cons, cand, n_worlds, eps, card_eps, min_ess, n_moves, st, out, counts):
+def draw_worlds(rv, seat, stage, pub, pos, cons, cand, n_worlds, eps, card_eps, trust, min_ess, n_moves, st, out,
+                counts):
     """Draw, weigh, resample and move the worlds of a ``pimc:infer=1`` decision, for the library.
 
     What a ``pimc:infer=1`` decision plays out: the candidates ``cand`` (int8[n, 78], drawn from
@@ -781,11 +807,11 @@ def draw_worlds(rv, seat, stage, pub, pos, cons, cand, n_worlds, eps, card_eps, 
     into ``counts``. Returns ``(distinct worlds, ESS of the candidates' weights, state)``."""
     iw = np.zeros(INFER_LEN, dtype=np.int64)
     n_cand = cand.shape[0]
-    weigh_worlds(rv, seat, stage, pub, pos, cand, n_cand, eps, card_eps, iw)
+    weigh_worlds(rv, seat, stage, pub, pos, cand, n_cand, eps, card_eps, trust, iw)
     kept, ess, power, st = resample(cand, n_cand, n_worlds, min_ess, iw, st)
     if n_moves > 0:
         kept, st = move_worlds(rv, seat, stage, pub, pos, cons, cand, kept, n_worlds, n_moves, power, eps, card_eps,
-                               iw, st)
+                               trust, iw, st)
     count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
     for w in range(kept):
         for c in range(78):

@@ -91,6 +91,9 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                       f"towards the weighted law (0..{MAX_MOVES})"),
     ("card_epsilon", 0.8, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
                                  "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
+    ("trust", 1.0, float, "with infer, the prior probability that a seat plays as the model (else uniformly): a "
+                          "seat whose decisions the model explains badly then weighs little (0..1; 1: every seat "
+                          "as the model)"),
     # the bid search (bots/bid_search.py): bids, call, écart and declarations by search
     ("bid_search", False, bool, "bid, call, lay its écart, show its poignée and announce a chelem by search "
                                 "(bots/bid_search.py); off: as the heuristic, from the thresholds above"),
@@ -109,6 +112,7 @@ P_EPSILON = _IX["epsilon"]
 P_MIN_ESS = _IX["min_ess"]
 P_MOVES = _IX["moves"]
 P_CARD_EPSILON = _IX["card_epsilon"]
+P_TRUST = _IX["trust"]
 P_BID_SEARCH = _IX["bid_search"]
 P_BID_WORLDS = _IX["bid_worlds"]
 P_ECART_WORLDS = _IX["ecart_worlds"]
@@ -117,5 +121,6 @@ P_ECART_CANDIDATES = _IX["ecart_candidates"]
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
-          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "bid_worlds": (1, MAX_WORLDS),
+          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0), "bid_worlds": (1, MAX_WORLDS),
           "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS)}
+

@@ -37,7 +37,7 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below, next_u64
-from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, L_CALLED, L_CARDS, L_CONTRACT,
+from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT,
                                       L_LEADER, L_LEN, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
                                       MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
@@ -48,7 +48,7 @@ from tarotsim._kernels import solver as SV
 from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
 from tarotsim._kernels.play import build_name
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import after_card, after_lead, close_trick, empty_workspace, set_called, take_top
+from tarotsim._kernels.steps import add_to_trick, close_trick, empty_workspace, set_called, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
                                          WS_ECART_T,
                                          WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_MIS, WS_NEXT,
@@ -68,7 +68,7 @@ from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
-                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_WORLDS)
+                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
 
 # the rollout seats' parameters: each policy's defaults
 ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
@@ -356,22 +356,15 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
 def _replay_cards(slog, ws, t, k, leader, trick):
     """The trick state after the first ``k`` cards of a trick.
 
-    The trick state after the first ``k`` cards of trick ``t`` (``steps.after_lead``,
-    ``steps.after_card``: R-PLAY-3, R-PLAY-5)."""
-    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
+    The trick state after the first ``k`` cards of trick ``t`` (``steps.add_to_trick``: R-PLAY-3,
+    R-PLAY-5)."""
     s = leader
     for j in range(k):
         c = slog[L_CARDS + t * MAX_SEATS + j]
         bt, bs = card_bits(c)
-        if j == 0:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, s)
-        else:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                c, bt, s, fixed, fmask, amask, best_key, best_seat, ex_seat)
-        tt |= bt
-        ts |= bs
+        trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
         s = ws[WS_NEXT + s]
-    return (s, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts)
+    return trick
 
 
 
@@ -464,7 +457,45 @@ def _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, 
         total[i] += times * sign * out[SV.OUT_CARDS + cand[i]]
 
 
-def make_search(rollout):
+def needs_full_build(kinds, params) -> bool:
+    """Whether a ``pimc`` seat asks for the search's optional parts (``exact_from``, ``infer``).
+
+    The deal kernel's default pimc build compiles the search without the exact solver and the
+    weighing (``tarotsim._builds.pimc``); a run in which a ``pimc`` seat sets ``exact_from`` or
+    ``infer`` plays on the full build.
+
+    Parameters
+    ----------
+    kinds : int64[n_seats]
+        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
+    params : float64[n_seats, N_BOT_PARAMS]
+        Bot parameters per seat (row = seat).
+    """
+    return any(int(k) == BOT_PIMC and (params[s][P_EXACT_FROM] != 0 or params[s][P_INFER] != 0)
+               for s, k in enumerate(kinds))
+
+
+@njit(inline="always")
+def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st):
+    """Weigh the ``n_draw`` drawn worlds and keep ``n_worlds`` draws of them by weight (``infer``).
+
+    The other seats' decisions weigh each world (``inference.weigh_worlds``), ``n_worlds`` of them
+    are resampled by weight and moved (``inference.resample``, ``inference.move_worlds``): the
+    distinct worlds first in ``worlds``, their multiplicities in ``iw[IW_COUNT:]``. Returns
+    ``(distinct worlds, state)``."""
+    eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
+    card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
+    trust = min(max(params[seat, P_TRUST], 0.0), 1.0)
+    weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, trust, iw)
+    kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
+    n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
+    if n_moves > 0:
+        kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds, n_moves,
+                               power, eps, card_eps, trust, iw, st)
+    return kept, st
+
+
+def make_search(rollout, EXACT=False, INFER=False):
     """Build the ``pimc`` seat's card decision on ``rollout``.
 
     The ``pimc`` seat's card decision, built on ``rollout``: the njit function
@@ -475,6 +506,12 @@ def make_search(rollout):
     rollout policy. The builds make the search once (``tarotsim._builds.pimc``) and hand it the
     rollout as a closure constant, as the deal kernel's factory gets the bots' dispatch: the bots
     never import the builds, and the kernels that call it stay in numba's cache.
+
+    ``EXACT`` and ``INFER`` (closure constants) compile the search's optional parts: the exact
+    solver that ``exact_from`` calls and the weighing that ``infer`` calls. Without them numba
+    prunes those branches before typing, so the search compiles in about half the time, and a
+    seat's ``exact_from`` and ``infer`` are read as 0: the builds (``tarotsim._builds.runs``)
+    choose the search with them only when a seat asks for one.
     """
 
     @njit(nogil=True, _nrt=False)
@@ -512,8 +549,12 @@ def make_search(rollout):
         n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
         policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
         # reading the table (``inference.py``): draw more worlds, weigh them, keep ``n_worlds`` by weight
-        infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
-        n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS) if infer else n_worlds
+        infer = False
+        n_draw = n_worlds
+        if INFER:
+            infer = params[seat, P_INFER] != 0 and rv[RV_TABLE] != TABLE_2
+            if infer:
+                n_draw = min(max(np.int64(params[seat, P_CANDIDATES]), n_worlds), MAX_WORLDS)
         know = wsp[PW_KNOW:PW_KNOW + K_LEN]
         cons = wsp[PW_CONS:PW_CONS + C_LEN]
         wi = wsp[PW_WI:PW_WI + WI_LEN]
@@ -535,19 +576,11 @@ def make_search(rollout):
         # worlds first in ``worlds``)
         iw = wsp[PW_INFER:PW_INFER + INFER_LEN]
         mult = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
-        if infer:
-            eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
-            card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
-            weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, iw)
-            kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
-            n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
-            if n_moves > 0:
-                kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds,
-                                       n_moves, power, eps, card_eps, iw, st)
-            n_worlds = kept
-        else:
-            for w in range(n_worlds):
-                mult[w] = 1
+        for w in range(n_worlds):
+            mult[w] = 1
+        if INFER:
+            if infer:
+                n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st)
         # the rollout seats: every one plays the policy, with its default parameters
         kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
         rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(
@@ -573,17 +606,20 @@ def make_search(rollout):
         tracing = pos < 0  # False (a run-time bool: the rollout build's own signature)
         two = rv[RV_TABLE] == TABLE_2
         under = wsp[PW_UNDER:PW_UNDER + 78]
-        exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
+        exact = False
+        if EXACT:
+            exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
         if not exact:
             wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
         for w in range(n_worlds):
             trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
             if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
                 st = _deal_under(piles, worlds[w], base_ws, under, st)
-            if exact:
-                _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal, total,
-                             mult[w], wsp)
-                continue
+            if EXACT:
+                if exact:
+                    _solve_world(rv, seat, sbuf, base_ws, base_pub, base_mis, slog, trick0, tr, pos, cand, n_legal,
+                                 total, mult[w], wsp)
+                    continue
             for _ in range(n_roll):
                 rst, st = next_u64(st)
                 for i in range(n_legal):
@@ -605,13 +641,7 @@ def make_search(rollout):
                     if pos == 0:
                         spub[PUB_H_LEADER + tr] = seat
                     spub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-                    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick0
-                    if pos == 0:
-                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-                    else:
-                        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                            c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-                    trick = (sws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
+                    trick = add_to_trick(trick0, pos, c, bt, bs, seat, sws[WS_NEXT + seat])
                     rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
                             trick, np.uint64(rst))
                     total[i] += mult[w] * slog[L_SCORES + seat]
@@ -621,4 +651,4 @@ def make_search(rollout):
                 best = i
         return cand[best], st
 
-    return build_name(pimc_card, "pimc")
+    return build_name(pimc_card, "pimc" + ("_exact" if EXACT else "") + ("_infer" if INFER else ""))

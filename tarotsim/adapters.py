@@ -274,12 +274,13 @@ class FastBotAdapter:
             # as both players see them (R-VAR-TWO)
             from bots.search import pile_vector
 
-            from ._builds.pimc import decide_pimc_card
+            from ._builds.pimc import BUILDS, build_for
             from .cards import masks_of
             et = es = 0
             if view.ecart is not None and view.contract is not None and CONTRACT_OF[view.contract].ecart_made:
                 et, es = masks_of(view.ecart)
             rv = self._rules_of(view).to_vector()
+            decide_pimc_card = BUILDS[build_for(np.array([self.code]), self.params[None, :])].decide_card
             c, st = decide_pimc_card(rv, params, np.int64(seat), ht, hs, pub, np.int64(et), np.int64(es), a[0], a[1],
                                      a[5], pile_vector(view), st)
             out = DECK[int(c)]

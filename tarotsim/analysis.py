@@ -55,7 +55,8 @@ class Analysis:
     :func:`analyse`'s answer: the verdict on each card from ``from_trick`` (0-based) on, the exact
     value of the deal at the start of each of those tricks (``values``, by trick index) and at the
     end (``final``), each seat's total cost (``lost``), the nodes searched; ``chosen``: ``from_trick``
-    is the first trick solved within the budget."""
+    is the first trick solved within the budget; the deal's ``taker``, ``contract`` and ``partner``
+    (table 5: the called card's holder, None when the taker called its own card or elsewhere)."""
 
     mode: str
     from_trick: int
@@ -66,6 +67,9 @@ class Analysis:
     lost: list[int]
     nodes: int
     chosen: bool = False
+    taker: int = -1
+    contract: str = ""
+    partner: int | None = None
 
     def to_json(self) -> dict:
         """The analysis as JSON values (cards by name)."""
@@ -76,7 +80,8 @@ class Analysis:
             d["best"] = [str(c) for c in v.best]
             cards.append(d)
         unit = "half-points of the attack" if self.mode == "points" else "points of the taker's score"
-        return {"mode": self.mode, "unit": unit, "from_trick": self.from_trick + 1, "from_trick_chosen": self.chosen,
+        return {"mode": self.mode, "unit": unit, "taker": self.taker, "contract": self.contract,
+                "partner": self.partner, "from_trick": self.from_trick + 1, "from_trick_chosen": self.chosen,
                 "budget": self.budget,
                 "values": {str(t + 1): v for t, v in self.values.items()}, "final": self.final,
                 "lost": self.lost, "nodes": self.nodes, "cards": cards}
@@ -156,7 +161,8 @@ def analyse(record: dict, mode: str = "points", from_trick: int | None = None, b
             guess = after
     final = deal.attack_half_points if mode == "points" else deal.scores[deal.taker]
     return Analysis(mode=mode, from_trick=start, budget=budget, cards=verdicts, values=values, final=final,
-                    lost=lost, nodes=solver.nodes, chosen=from_trick is None)
+                    lost=lost, nodes=solver.nodes, chosen=from_trick is None, taker=deal.taker,
+                    contract=deal.contract, partner=deal.partner)
 
 
 def card_costs(a: Analysis, record: dict) -> list[list[int | None]]:
@@ -190,6 +196,9 @@ def format_analysis(a: Analysis, names: list[str] | None = None) -> str:
         how = f", the first the solver values within {a.budget:,} nodes" if a.chosen else ""
         head += f" from trick {a.from_trick + 1}{how}; tricks 1..{a.from_trick} are not analysed"
     out = [head + "."]
+    if a.contract:
+        partner = "" if a.partner is None else f", {names[a.partner]} as partner"
+        out.append(f"{names[a.taker]} takes a {a.contract.replace('_', ' ')}{partner}.")
     tricks: dict[int, list[CardVerdict]] = {}
     for v in a.cards:
         tricks.setdefault(v.trick, []).append(v)

@@ -1195,13 +1195,9 @@ from .solver import MODES as SOLVER_MODES  # noqa: E402
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--line", type=click.IntRange(min=1), metavar="N",
               help="With FILE: the line of the record to analyse (default: the first record).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed of the deal to play and analyse (without FILE).")
+@_run_options(tables=("3", "4", "5", "5d"), seed_help="Seed of the deal to play and analyse (needed without FILE).",
+              json_help="Print one JSON object instead.")
 @click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
-@click.option("--table", type=click.Choice(["3", "4", "5", "5d"]), default="4", show_default=True,
-              help="Table type (with --seed).")
-@click.option("--bots", default="heuristic", show_default=True, metavar="NAME[,NAME...]",
-              help="With --seed: one bot for every seat, or one per seat.")
-@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE", help="A variant option; repeatable.")
 @click.option("--from-trick", type=click.IntRange(min=1), metavar="K",
               help="Analyse from trick K on (default: the first trick the solver values within --budget nodes).")
 @click.option("--budget", type=click.IntRange(min=1), default=ANALYSE_BUDGET, show_default=True, metavar="NODES",
@@ -1209,12 +1205,12 @@ from .solver import MODES as SOLVER_MODES  # noqa: E402
 @click.option("--mode", type=click.Choice(SOLVER_MODES), default="points", show_default=True,
               help="points: the attack's card points; score: the taker's score (petit au bout, slam ...).")
 @click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 @click.option("--html", "html_path", metavar="FILE.html",
               help="Also write the deal's replay page (as `show --html`) with each analysed card's cost on it.")
+@_check_bots_option
 @click.pass_context
 def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json,
-                html_path):
+                html_path, check_bots):
     """What each card of a deal cost against best play, with every card known.
 
     Replays the deal (line N of FILE, a deal-records file, or the deal --seed S --index I
@@ -1242,8 +1238,8 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
             raise BadInput("--line N needs FILE, a deal-records file")
         if seed is None:
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
-        rules = _rules(table, options_)
-        rec = Runner(rules, seed, _players(bots, rules)).block(index, index + 1, with_records=True)[1][0]
+        rec = _played_deal(table, options_, bots, seed, index, check_bots)
+        rules = Rules.from_options(rec["table"], rec.get("options") or {})
     names_ = _names(names, rules, "--names") if names else None
     n = N_TRICKS[rules.table]
     if from_trick is not None and from_trick > n:

@@ -125,6 +125,8 @@ def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contr
     Study the hand over deals ``start .. start + deals - 1`` (see the module docstring) on
     ``threads`` threads; ``progress`` is called with the number of deals of every finished chunk.
     A policy set that chooses what the rules forbid raises ``ValueError`` naming the deal."""
+    from bots.search import needs_full_build
+
     from ._builds import hand as K
     from ._kernels import layout as L
 
@@ -133,7 +135,8 @@ def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contr
     s = sim._seed(p.seed)
     ht, hs = masks_of(p.hand)
     mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
-    kernel = K.run_hand_search if L.BOT_PIMC in p.kinds else K.run_hand_bots
+    kernel = K.run_hand_bots if L.BOT_PIMC not in p.kinds else \
+        K.run_hand_search_full if needs_full_build(p.kinds, p.params) else K.run_hand_search
     args = (np.int64(p.seat), np.int64(p.dealer), np.int64(ht), np.int64(hs), p.kinds, p.params, p.pol, mask)
 
     def new_acc():

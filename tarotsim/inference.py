@@ -116,6 +116,13 @@ def _card_epsilon(card_epsilon, epsilon) -> float:
     return float(card_epsilon)
 
 
+def _trust(trust) -> float:
+    """The prior that a seat plays as the model, checked: a number in 0..1."""
+    if isinstance(trust, bool) or not isinstance(trust, (int, float, np.floating)) or not 0.0 <= float(trust) <= 1.0:
+        raise WorldsError(f"trust must be a number in 0..1, not {trust!r}")
+    return float(trust)
+
+
 def _kernel_view(game, seat):
     """``(view, rules vector, stage, pub, pos)``: what the weighing kernels read of the seat's view."""
     from . import worlds as W
@@ -129,7 +136,7 @@ def _kernel_view(game, seat):
 
 
 def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1, min_ess: int = 0,
-                    card_epsilon: float | None = None) -> WeightedWorlds:
+                    card_epsilon: float | None = None, trust: float = 1.0) -> WeightedWorlds:
     """``n`` worlds of ``seat``, each weighed by how the opponent model explains the table.
 
     They are drawn as :func:`tarotsim.worlds.sample` draws them; each weight says how well the
@@ -154,6 +161,10 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     card_epsilon : float, optional
         The model's ε for the cards played (``epsilon`` then weighs the bids, the call, the écart
         and the declarations); 1: a card only counts by its legality. Default: ``epsilon``.
+    trust : float
+        The prior probability, in 0 .. 1, that a seat plays as the model rather than uniformly:
+        a world's weight is the product over the seats of ``trust * (the seat's weight) + 1 - trust``,
+        so a seat the model explains badly stops moving the weights. 1: every seat as the model.
 
     Raises
     ------
@@ -164,11 +175,12 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
 
     _check(n, epsilon, min_ess)
     card_epsilon = _card_epsilon(card_epsilon, epsilon)
+    trust = _trust(trust)
     worlds = sample(game, seat, n, seed)
     _, rv, stage, pub, pos = _kernel_view(game, worlds.seat)
     logw = np.empty(len(worlds), dtype=np.float64)
     K.log_weights(rv, np.int64(worlds.seat), np.int64(stage), pub, np.int64(pos), worlds.locations,
-                  float(epsilon), card_epsilon, logw)
+                  float(epsilon), card_epsilon, trust, logw)
     if not np.isfinite(logw.max()):
         raise WorldsError(f"seat {worlds.seat}: no world drawn agrees with the observed plays")
     power = K.tempering_power(logw, np.int64(min_ess)) if min_ess > 1 else 1.0
@@ -178,13 +190,13 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
 
 
 def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: float = 0.1, min_ess: int = 0,
-         moves: int = 0, card_epsilon: float | None = None) -> WeightedWorlds:
+         moves: int = 0, card_epsilon: float | None = None, trust: float = 1.0) -> WeightedWorlds:
     """The worlds a ``pimc:infer=1`` decision of ``seat`` plays out, with the same parameters.
 
     ``candidates`` worlds drawn as :func:`tarotsim.worlds.sample` draws them from ``seed``, weighed
     (:func:`weighted_sample`), ``n`` of them drawn by weight (tempered to keep an ESS of
     ``min_ess``), each then moved ``moves`` times by Metropolis-Hastings swaps towards the weighted
-    law (``card_epsilon``: as :func:`weighted_sample`). Returns the distinct worlds, each weighted
+    law (``card_epsilon``, ``trust``: as :func:`weighted_sample`). Returns the distinct worlds, each weighted
     by the share of the ``n`` draws it stands for; ``ess`` is the candidates' ESS. Raises
     :class:`tarotsim.worlds.WorldsError` on bad arguments."""
     from bots import search as K
@@ -195,6 +207,7 @@ def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: 
     _check(n, epsilon, min_ess)
     _check(candidates, epsilon, min_ess, what="candidates")
     card_epsilon = _card_epsilon(card_epsilon, epsilon)
+    trust = _trust(trust)
     if isinstance(moves, bool) or not isinstance(moves, (int, np.integer)) or not 0 <= moves <= MAX_MOVES:
         raise WorldsError(f"moves must be a whole number in 0..{MAX_MOVES}, not {moves!r}")
     cand = sample(game, seat, max(int(candidates), int(n)), seed)
@@ -204,7 +217,7 @@ def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: 
     out = np.empty((int(n), 78), dtype=np.int8)
     counts = np.zeros(int(n), dtype=np.int64)
     kept, ess, st = K.draw_worlds(rv, np.int64(cand.seat), np.int64(stage), pub, np.int64(pos), cons, rows,
-                                  np.int64(n), float(epsilon), card_epsilon, np.int64(min_ess), np.int64(moves),
+                                  np.int64(n), float(epsilon), card_epsilon, trust, np.int64(min_ess), np.int64(moves),
                                   np.uint64(cand.state), out, counts)
     worlds = W.Worlds(seat=cand.seat, table=cand.table, pile_kind=cand.pile_kind, locations=out[:kept].copy(),
                       state=int(st))

@@ -240,10 +240,9 @@ class Job:
             return None
         rules = self.rules()
         kinds, params = sim.bot_arrays(rules, [p.engine_bot for p in players])
-        # at table 2 pimc:bid_search decides as the heuristic, in the pimc build
-        kernel, seconds = first_kernel(kinds, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
+        kernel, seconds = first_kernel(kinds, params, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
                                                                                                   "study"),
-                                       None if rules.table == "2" else params)
+                                       rules.to_vector())
         return None if is_cached([kernel]) else seconds
 
 

@@ -157,8 +157,8 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     deals = stop - start
     names = parse_contracts(contracts)
     kinds, params, pol = sim.bot_setup(r, bots)
-    from ._builds.runs import bid_searching
-    if bid_searching(kinds, params, r.to_vector()):
+    from bots.bid_search import needs_bid_search
+    if needs_bid_search(kinds, params, r.to_vector()):
         raise ValueError("the bidding study forces each contract on the studied seat and plays it with the pimc "
                          "build: pimc:bid_search=1 is not studied here (study one hand with --hand, or use pimc)")
     default = _heuristic_defaults()
@@ -228,7 +228,9 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
 
     from ._builds import study as B  # the study's loops play the bots: they live with the builds
 
-    kernel = B.run_study_pimc if L.BOT_PIMC in p.kinds else B.run_study
+    from ._builds.runs import build
+
+    kernel = B.STUDY_KERNELS[build(p.kinds, p.params)]
 
     def play(a, b, acc=None):
         kernel(rv, s, a, b - a, p.kinds, p.params, p.pol, p.eval_params, mask, *(acc or new_acc()))

@@ -4,9 +4,10 @@ It builds the deal a world stands for (each seat's hand as dealt and the chien, 
 cards and the public history), replays the observed decisions one by one on the :class:`Game`
 facade, and at each decision of another seat asks the ``heuristic`` bot on the slow path
 (:class:`tarotsim.adapters.FastBotAdapter`) what it would have done on that seat's view, then
-multiplies the weight by ``n (1 - eps) + eps`` (it would have done the same) or ``eps`` (not),
-``n`` the number of legal choices; the écart by its shape (its cards per suit), with the
-hypergeometric probability of that shape under a uniform choice.
+multiplies that seat's weight by ``n (1 - eps) + eps`` (it would have done the same) or ``eps``
+(not), ``n`` the number of legal choices; the écart by its shape (its cards per suit), with the
+hypergeometric probability of that shape under a uniform choice. The world's weight is the
+product over the seats of ``trust * (the seat's weight) + 1 - trust``.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def _cards_played(view) -> list:
     return [c for _, plays, _ in view.tricks for _, c in plays] + [c for _, c in view.trick]
 
 
-def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
+def twin_log_weight(game, seat, row, eps, card_eps=None, trust=1.0) -> float:
     """The log weight of world ``row`` (int8[78] locations) for ``seat`` at ``game``'s decision.
 
     ``-inf`` when an observed decision is not legal in it.
@@ -87,7 +88,7 @@ def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
     Only the seat's view is read: the world's deal is played on from the deal, each decision the
     new game asks taken from what the seat saw (the bids, the call, the declarations, the cards in
     order; the écart: the world's), until the new game reaches the seat's decision. The cards
-    weigh with ``card_eps`` (default ``eps``)."""
+    weigh with ``card_eps`` (default ``eps``); each seat plays as the model with prior ``trust``."""
     card_eps = eps if card_eps is None else card_eps
     view = game.view(seat)
     rules = game.rules
@@ -99,7 +100,7 @@ def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
     except ValueError:   # not even a deal (R-DEAL-1)
         return -math.inf
     rng = Rng(0)
-    total = 0.0
+    per_seat = [0.0] * rules.n_seats
     bids = dict(view.bids)
     declared = {(d["seat"], d["kind"]): d for d in view.declarations}
     cards = _cards_played(view)
@@ -111,7 +112,7 @@ def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
             legal = g.legal_actions()
             if d.kind == "ecart":
                 if s != seat:
-                    total += _ecart_factor(legal, _HEURISTIC.choose(g.view(s), legal, rng), ecart, eps)
+                    per_seat[s] += _ecart_factor(legal, _HEURISTIC.choose(g.view(s), legal, rng), ecart, eps)
                 g.discard(ecart)
                 continue
             if d.kind == "bid":
@@ -133,7 +134,7 @@ def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
             if s != seat:
                 model = _HEURISTIC.choose(g.view(s), legal, rng)
                 e = card_eps if d.kind == "card" else eps
-                total += _factor(model == (obs if d.kind != "poignee" or obs is None else obs[0]), len(legal), e)
+                per_seat[s] += _factor(model == (obs if d.kind != "poignee" or obs is None else obs[0]), len(legal), e)
             if d.kind == "poignee":
                 g.declare_poignee(None) if obs is None else g.declare_poignee(*obs)
             elif d.kind.startswith("misere"):
@@ -142,8 +143,8 @@ def twin_log_weight(game, seat, row, eps, card_eps=None) -> float:
                 g.apply(obs)
     except Exception:   # an observed decision the world's hands do not allow
         return -math.inf
-    return total
+    return sum(math.log(trust * math.exp(x) + 1 - trust) for x in per_seat)
 
 
-def twin_log_weights(game, seat, locations, eps, card_eps=None) -> np.ndarray:
-    return np.array([twin_log_weight(game, seat, row, eps, card_eps) for row in locations])
+def twin_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0) -> np.ndarray:
+    return np.array([twin_log_weight(game, seat, row, eps, card_eps, trust) for row in locations])

@@ -128,8 +128,10 @@ def test_cli_analyse_a_record_as_text_and_json(tmp_path):
     assert res.exit_code == 0, res.output
     assert f"from trick {k}; tricks 1..{k - 1} are not analysed" in res.output
     assert "costs" in res.output and "lost against best play" in res.output
+    assert res.output.splitlines()[1] == f"seat {rec['taker']} takes a garde."
     res = CliRunner().invoke(cli, ["analyse", str(path), "--from-trick", str(k), "--json"])
     out = json.loads(res.output)
+    assert (out["taker"], out["contract"], out["partner"]) == (rec["taker"], "garde", None)
     assert out["from_trick"] == k and not out["from_trick_chosen"] and len(out["cards"]) == 4 * LEFT
     assert out["unit"] == "half-points of the attack" and out["final"] == rec["result"]["attack_half_points"]
     assert sum(out["lost"]) == sum(c["cost"] for c in out["cards"]) > 0
@@ -140,6 +142,16 @@ def test_cli_analyse_a_deal_from_its_seed():
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert (out["seed"], out["index"], out["table"]) == (7, 5, "4") and out["from_trick"] == 16
+
+
+def test_cli_analyse_names_the_taker_and_at_table_5_the_partner():
+    """The analysis says who took which contract and, at table 5, who holds the called card (R-CALL-1)."""
+    res = CliRunner().invoke(cli, ["analyse", "--table", "5", "--seed", "7", "--from-trick", "15", "--json"])
+    out = json.loads(res.output)
+    rec = json.loads(CliRunner().invoke(cli, ["show", "--table", "5", "--seed", "7", "--json"]).output)
+    assert (out["taker"], out["contract"], out["partner"]) == (rec["taker"], rec["contract"], rec["partner"])
+    text = CliRunner().invoke(cli, ["analyse", "--table", "5", "--seed", "7", "--from-trick", "15"]).output
+    assert text.splitlines()[1] == f"seat {rec['taker']} takes a {rec['contract']}, seat {rec['partner']} as partner."
 
 
 @pytest.mark.parametrize("args,message", [

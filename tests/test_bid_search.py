@@ -24,6 +24,7 @@ import pytest
 from helpers_deals import replay_public, swap_hidden
 from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
+from bots.bid_search import needs_bid_search
 from tarotsim import record, rng, simulate
 from tarotsim._builds import bid_search as S
 from tarotsim._builds import runs
@@ -101,10 +102,10 @@ def test_fast_path_equals_slow_path_record_for_record(table):
 
 def test_same_results_for_any_thread_count_and_chunk_size():
     """Facts, aggregates and logs of one run agree, whatever the threads and chunks (the build's
-    facts and aggregates are read from its logs, in blocks of ``LOG_BLOCK`` deals)."""
+    facts and aggregates are read from its logs)."""
     r = Rules(table="5")
     bots = _mix("5")
-    n = S.LOG_BLOCK + 6  # two blocks
+    n = 24
     a = simulate.facts(r, 3, 0, n, bots=bots, threads=1)
     b = simulate.facts(r, 3, 0, n, bots=bots, threads=2, chunk_size=5)
     assert np.array_equal(a, b)
@@ -386,18 +387,22 @@ def test_ecart_search_lays_no_king_no_oudler_and_is_never_worse_than_the_heurist
 
 
 def test_table_2_decides_as_the_heuristic():
-    """R-VAR-TWO: the search is off at table 2. A run there takes the pimc build (the bid-search
-    build plays every other table), and the slow path decides as plain pimc."""
+    """R-VAR-TWO: the search is off at table 2. A run there takes a pimc build (the bid-search
+    builds play every other table), and the slow path decides as plain pimc."""
     r = Rules(table="2")
     bots = ["pimc:worlds=2,bid_search=1", "heuristic"]
     kinds, params, _ = simulate.bot_setup(r, bots)
-    assert runs.bid_searching(kinds, params) and not runs.bid_searching(kinds, params, r.to_vector())
+    assert needs_bid_search(kinds, params) and not needs_bid_search(kinds, params, r.to_vector())
     from tarotsim._builds import pimc as P
-    assert runs._pimc(kinds, params, r.to_vector()) == (P.run_facts_pimc, P.run_aggregate_pimc, P.run_logs_pimc)
+    assert runs.build(kinds, params, r.to_vector()) == "pimc"
+    assert runs._pimc(kinds, params, r.to_vector()) is P.BUILDS["pimc"]
     four = Rules(table="4")
     kinds4, params4, _ = simulate.bot_setup(four, bots + ["heuristic", "heuristic"])
-    assert runs._pimc(kinds4, params4, four.to_vector())[2] is S.run_logs_bid_search
-    assert runs.build(kinds4, params4) == "bid_search" and runs.build(kinds4, None) == "pimc"
+    assert runs._pimc(kinds4, params4, four.to_vector()) is S.BUILDS["bid_search"]
+    assert runs.build(kinds4, params4) == "bid_search"
+    full = simulate.bot_setup(four, ["pimc:bid_search=1,infer=1", "pimc:exact_from=2"] + ["heuristic"] * 2)
+    assert runs.build(*full[:2]) == "bid_search_full"
+    assert runs.first_kernel(kinds4, params4, "facts", four.to_vector())[0] is S.run_logs_bid_search
     game = Game(r, 5, 0)
     adapter = _adapters(r, bots)[0]
     assert not adapter._searches(game.view(0)) and adapter._searches(Game(four, 5, 0).view(0))

@@ -2,7 +2,7 @@
 
 * The kernel's log weights equal a slow twin's (``helpers_inference``: the world's deal replayed
   on the ``Game`` facade, the heuristic asked on the slow path) on many positions of every table.
-* A world in which an observed card was not legal weighs nothing (R-PLAY-4a ...), and none is
+* A world in which an observed card was not legal weighs nothing (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1), and none is
   ever drawn; the true world of a table of heuristic bots is explained at every decision.
 * At a low ε a world the model explains weighs more than one it does not; at ε = 1 every world
   weighs the same: the weighted law is the exact sampler's.
@@ -57,9 +57,9 @@ def positions(table, mix, indices, p, seed=3, options=None):
             game.apply(bots[d.seat].choose(game.view(d.seat), game.legal_actions(), stream))
 
 
-def kernel_log_weights(game, seat, locations, eps, card_eps=None):
+def kernel_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0):
     """``bots.inference.log_weights`` on the seat's view, as ``tarotsim.inference`` calls it (the
-    cards' ε ``card_eps``, default ``eps``)."""
+    cards' ε ``card_eps``, default ``eps``; the prior ``trust`` that a seat plays as the model)."""
     view = game.view(seat)
     know = W.knowledge(view, game.rules)
     stage = int(know[W._kernels().K_STAGE])
@@ -67,7 +67,7 @@ def kernel_log_weights(game, seat, locations, eps, card_eps=None):
     K.log_weights(game.rules.to_vector(), np.int64(seat), np.int64(stage), public_view(view, game.rules),
                   np.int64(len(view.trick) if stage == W._kernels().STAGE_PLAY else 0),
                   np.ascontiguousarray(locations, dtype=np.int8), float(eps),
-                  float(eps if card_eps is None else card_eps), out)
+                  float(eps if card_eps is None else card_eps), float(trust), out)
     return out
 
 
@@ -87,7 +87,7 @@ def true_world(game):
 @pytest.mark.parametrize("table", TABLES)
 def test_kernel_weights_equal_the_python_twin(table):
     """Bids (R-BID-1), the call (R-CALL-1), the écart's shape (R-CHIEN-2), the chelem (R-SLAM-1),
-    poignées (R-POIG-1), misères (R-MIS-1) and cards (R-PLAY-3 .. R-PLAY-4e, R-CALL-4): the kernel
+    poignées (R-POIG-1), misères (R-MIS-1) and cards (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-CALL-4): the kernel
     and the twin give the same log weight to every world, for every ε (the cards' own ε too)."""
     rnd = random.Random(table)
     n = weighed = 0
@@ -96,13 +96,31 @@ def test_kernel_weights_equal_the_python_twin(table):
             ws = sample(game, seat, 4, rnd.getrandbits(64))
             eps = rnd.choice([0.05, 0.3, 1.0])
             card_eps = rnd.choice([eps, 0.2, 1.0])
-            got = kernel_log_weights(game, seat, ws.locations, eps, card_eps)
-            want = twin_log_weights(game, seat, ws.locations, eps, card_eps)
+            trust = rnd.choice([1.0, 1.0, 0.5, 0.05, 0.0])
+            got = kernel_log_weights(game, seat, ws.locations, eps, card_eps, trust)
+            want = twin_log_weights(game, seat, ws.locations, eps, card_eps, trust)
             assert np.allclose(got, want, rtol=1e-12, atol=1e-9), (table, mix, game.decision, seat, eps, card_eps,
-                                                                  got, want)
+                                                                  trust, got, want)
             n += 1
             weighed += bool(np.any(got != 0))
     assert n >= 25 and weighed >= 10
+
+
+def test_at_trust_0_every_possible_world_weighs_the_same():
+    """``trust`` (the prior that a seat plays as the model, else uniformly): at 0 every world the
+    seat cannot rule out weighs the same (the exact sampler's law), at any ε; a world ruled out by
+    an illegal card (R-PLAY-4a to R-PLAY-4e) stays ruled out at every trust. (Between 0 and 1 the
+    kernel equals the twin's formula: the twin test above.)"""
+    rnd = random.Random(4)
+    seen = 0
+    for game, seat in positions("4", "mixed", range(4), 0.1, seed=3):
+        ws = sample(game, seat, 8, rnd.getrandbits(64))
+        full = kernel_log_weights(game, seat, ws.locations, 0.2, 0.2, 1.0)
+        none = kernel_log_weights(game, seat, ws.locations, 0.2, 0.2, 0.0)
+        ok = np.isfinite(full)
+        assert np.array_equal(ok, np.isfinite(none)) and np.all(none[ok] == 0.0)
+        seen += np.ptp(full[ok]) > 0 if ok.any() else 0
+    assert seen >= 3
 
 
 @pytest.mark.parametrize("table", TABLES)
@@ -206,7 +224,7 @@ def test_at_low_epsilon_a_world_the_model_explains_weighs_more():
 
 def test_R_PLAY_3_at_card_epsilon_one_a_card_weighs_only_by_its_legality():
     """``card_epsilon=1``: the cards played change no world's weight but rule out the worlds where
-    one was not legal (R-PLAY-3, R-PLAY-4a ...); the weight is the auction's and the
+    one was not legal (R-PLAY-3, R-PLAY-4a to R-PLAY-4e); the weight is the auction's and the
     declarations', the same at every card decision of the deal from trick 2 on (once every seat
     declared), in the true world of a table of heuristic bots followed card by card."""
     checked = 0
@@ -490,7 +508,7 @@ def test_moves_keep_the_weighted_law():
             iw[K.IW_LOGW:K.IW_LOGW + n].view(np.float64)[:] = lw[pick]
             kept, _ = K.move_worlds(rules.to_vector(), np.int64(seat), np.int64(W._kernels().STAGE_PLAY),
                                     public_view(view, rules), np.int64(len(view.trick)), cons, worlds, np.int64(n),
-                                    np.int64(n), np.int64(4), 1.0, eps, eps, iw, np.uint64(9))
+                                    np.int64(n), np.int64(4), 1.0, eps, eps, 1.0, iw, np.uint64(9))
             counts = iw[K.IW_COUNT:K.IW_COUNT + kept]
             rows = worlds[:kept]
             assert counts.sum() == n and FastChecker(rules, view).check(rows).all()

@@ -8,7 +8,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import tarotsim._kernels
+from tarotsim._kernels.masks import TW_TRUMPS, card_bits
+from tarotsim._kernels.steps import add_to_trick, legal_masks
+from tarotsim.cards import Card, masks_of
+from tarotsim.reference import legal_cards, trick_winner
 
 KERNELS = Path(tarotsim._kernels.__file__).parent
 
@@ -65,7 +73,36 @@ def test_every_build_names_its_out_of_line_closures_apart():
     from tarotsim._kernels import play
 
     builds = [play.play_random, play.play_random_two, _deal._play_bots, _deal._play_traced, _pimc._play_pimc,
-              _deal.BOTS_PARTS["play_rest"]]
+              _pimc._play_pimc_full, _deal.BOTS_PARTS["play_rest"]]
     names = [b.py_func.__qualname__ for b in builds]
     assert len(set(names)) == len(names), names
     assert all("__random" in n or "__bots" in n for n in names)
+    searches = [_pimc.pimc_card.py_func.__qualname__, _pimc.pimc_card_full.py_func.__qualname__]
+    assert searches[0] != searches[1] and all("__pimc" in n for n in searches)
+
+
+
+# --- steps.add_to_trick: a trick built card by card, against the reference engine ----------------
+
+@settings(max_examples=300, deadline=None)
+@given(ids=st.lists(st.integers(0, 77), min_size=1, max_size=10, unique=True), n_trick=st.integers(1, 5))
+def test_add_to_trick_fixes_the_suit_and_the_winner_as_the_reference_engine(ids, n_trick):
+    """A trick built with ``steps.add_to_trick`` (seats 0, 1, ... in turn) has the reference engine's
+    winner and Excuse seat (R-PLAY-5, R-CARD-2), and the next player's legal cards from it are the
+    reference engine's (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1)."""
+    cards = [Card(i) for i in ids]
+    trick, hand = cards[:n_trick], cards[n_trick:]
+    state = (np.int64(0), np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), np.int64(0), np.int64(-1),
+             np.int64(0), np.int64(0))
+    for pos, c in enumerate(trick):
+        bt, bs = card_bits(np.int64(c.id))
+        state = add_to_trick(state, np.int64(pos), np.int64(c.id), bt, bs, np.int64(pos), np.int64(pos + 1))
+    nxt, fixed, fmask, amask, _, best_seat, ex_seat, tt, ts = state
+    assert nxt == len(trick) and (int(tt), int(ts)) == masks_of(trick)
+    assert ex_seat == next((i for i, c in enumerate(trick) if c.is_excuse), -1)
+    if not all(c.is_excuse for c in trick):
+        assert best_seat == trick_winner(trick)
+    if hand:
+        lt, ls = legal_masks(*(np.int64(m) for m in masks_of(hand)), fixed, fmask, amask)
+        assert sorted(c.id for c in legal_cards(hand, trick)) == (
+            [i for i in range(22) if int(lt) >> i & 1] + [22 + i for i in range(56) if int(ls) >> i & 1])

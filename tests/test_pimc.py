@@ -57,8 +57,8 @@ def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     assert spec.code == L.BOT_PIMC
     names = [p.name for p in spec.params]
     assert names[:len(REGISTRY["heuristic"].params)] == [p.name for p in REGISTRY["heuristic"].params]
-    assert names[-14:-4] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
-                             "min_ess", "moves", "card_epsilon"]  # then the bid search's (test_bid_search.py)
+    assert names[-15:-4] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
+                             "min_ess", "moves", "card_epsilon", "trust"]  # then the bid search's (test_bid_search.py)
     v = parse_bots("pimc:worlds=64,rollouts=2", 4)[0][1]
     assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2
     for bad, why in (("worlds=0", "takes a value in 1..4096, not '0'"), ("worlds=5000", "1..4096"),
@@ -179,6 +179,25 @@ def test_study_plays_pimc_on_its_own_build():
     assert totals.bins[g, :, 2].sum() == expected  # F_S: the taker's scores
     heuristic = study.run(r, 5, 12, bots="heuristic", contracts="garde", threads=1)
     assert heuristic.bins[g, :, 2].sum() != expected
+
+
+def test_a_seat_that_asks_for_the_solver_or_the_weighing_plays_on_the_full_build():
+    """``exact_from`` or ``infer`` on a pimc seat picks the full pimc build (``bots.search.needs_full_build``),
+    and plain pimc the lean one; with ``exact_from=1`` (the last trick: one card left, nothing to
+    search) the full build plays every deal as the lean build does, so the two builds share the
+    search's steps exactly."""
+    from tarotsim._builds.runs import build
+
+    r = Rules("4")
+    plain = "pimc:worlds=4,heuristic,heuristic,heuristic"
+    full = "pimc:worlds=4,exact_from=1,heuristic,heuristic,heuristic"
+    arrays = {b: simulate.bot_arrays(r, b) for b in (plain, full, "pimc:infer=1,heuristic,heuristic,heuristic",
+                                                      "heuristic:prise=30,pimc,pimc:worlds=3,heuristic")}
+    assert [build(*a) for a in arrays.values()] == ["pimc", "pimc_full", "pimc_full", "pimc"]
+    a = simulate.facts(r, 11, 0, 30, bots=plain)
+    b = simulate.facts(r, 11, 0, 30, bots=full)
+    assert (a["outcome"] == L.OUTCOME_PLAYED).sum() > 5
+    assert np.array_equal(a, b)
 
 
 def _classes(hand, legal, played=(), trick=(), ecart=()):

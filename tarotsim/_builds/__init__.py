@@ -7,8 +7,10 @@ The kernels (``tarotsim._kernels``) never import the bots: their factories
 (``tarotsim._kernels.play.make_play``, ``tarotsim._kernels.env.make_env_step``) take the bots'
 dispatch (``bots.dispatch.DISPATCH``) as an argument, and this package hands it to them:
 
+* ``loops.py``: the batch loops over a chunk of deals, built for each build's deal kernel;
 * ``deal.py``: the bots build of the deal kernel, its traced twin and their batch kernels;
-* ``pimc.py``: the pimc build (the search as its card dispatch) and its batch kernels;
+* ``pimc.py``: the pimc builds (the search as their card dispatch; the full one with the exact
+  solver and the weighing of worlds) and their batch kernels;
 * ``study.py``: the bidding study's loops over those builds;
 * ``env.py``: the environment's step with kernel bots as the opponents;
 * ``runs.py``: the build picked from the seats' kinds, what ``tarotsim.simulate`` calls.

@@ -1,22 +1,28 @@
-"""The deal kernel's bid-search build (private): pimc seats that bid, call, lay and declare by search.
+"""The deal kernel's bid-search builds (private): pimc seats that bid, call, lay and declare by search.
 
-The build of the deal kernel for tables where a ``pimc`` seat has ``bid_search`` on: the pimc
-build's card dispatch (``pimc._card_pimc``: the card search) and the bid search's decisions
-(``bots.bid_search.make_bid_search``, built here on the bots build's steps, ``deal.BOTS_PARTS``:
-its worlds are played by random, greedy and heuristic seats only) in place of the bots' bid,
-call, écart, chelem and poignée; its batch kernels; and each search as one compiled call for
-the slow path, the tests and ``benchmarks/search.py``.
+The builds of the deal kernel for tables where a ``pimc`` seat has ``bid_search`` on: a pimc
+build's card dispatch (``pimc.card_pimc``, the card search; ``pimc.card_pimc_full`` with its
+optional parts) and the bid search's decisions (``bots.bid_search.make_bid_search``, built here on
+the bots build's steps, ``deal.BOTS_PARTS``: its worlds are played by random, greedy and heuristic
+seats only) in place of the bots' bid, call, écart, chelem and poignée; their one batch kernel
+each (the logs: ``pimc.Build`` reads facts and aggregates from them); and the searches as one
+compiled call for the slow path, the tests and ``benchmarks/search.py``.
 
-Compiled only when a seat has ``bid_search`` on (``runs.py`` picks it): neither the bots build
-nor the pimc build holds the bid search. A seat without ``bid_search`` decides in it exactly as
-in the pimc build. It plays every table but 2 (R-VAR-TWO: the bid search is off there, and the
-pimc build plays the table; the piles' steps are pruned, ``make_play``'s ``TABLE2=False``). The searches' scratch (``bots.search.PW_*``, ``PIMC_LEN`` int64, then
-``bots.bid_search.BS_*``, ``BID_LEN``) follows the deal kernel's buffer (``buf[BUF_LEN:]``;
-:func:`new_bid_search_buffer`); the slow path's calls take it as ``scratch``
-(int64[:data:`SCRATCH_LEN`], :func:`new_scratch`) and return the choice with the new bots-stream
-state. After a call, :func:`totals` reads the total score of every choice the search compared.
-:data:`BID_SEARCH_PARTS` holds the build's inner steps (the hand-level study plays its deals with
-them).
+* ``bid_search``: with the pimc build's card search;
+* ``bid_search_full``: with the full pimc build's (``exact_from``, ``infer``), when a seat asks for
+  them (``bots.search.needs_full_build``).
+
+Compiled only when a seat has ``bid_search`` on (``runs.py`` picks them,
+``bots.bid_search.needs_bid_search``): neither the bots build nor the pimc builds hold the bid
+search. A seat without ``bid_search`` decides in them exactly as in the pimc build of the same
+card search. They play every table but 2 (R-VAR-TWO: the bid search is off there, and a pimc
+build plays the table; the piles' steps are pruned, ``make_play``'s ``TABLE2=False``). The
+searches' scratch (``bots.search.PW_*``, ``PIMC_LEN`` int64, then ``bots.bid_search.BS_*``,
+``BID_LEN``) follows the deal kernel's buffer (``buf[BUF_LEN:]``; :func:`new_bid_search_buffer`);
+the slow path's call takes it as ``scratch`` (int64[:data:`SCRATCH_LEN`], :func:`new_scratch`)
+and returns the choice with the new bots-stream state. After a call, :func:`totals` reads the
+total score of every choice the search compared. :data:`BID_SEARCH_PARTS` holds a build's inner
+steps (the hand-level study plays its deals with them).
 """
 
 from __future__ import annotations
@@ -25,10 +31,9 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import L_ECART, L_LEN, L_N_ECART, L_OUTCOME, OUTCOME_BOT_ERROR
-from tarotsim._kernels.play import accumulate_deal, make_play, store_facts
+from tarotsim._kernels.layout import L_ECART, L_LEN, L_N_ECART
+from tarotsim._kernels.play import make_play
 from tarotsim._kernels.workspace import BUF_LEN, TR_BID, TR_CALL, TR_CHELEM, TR_ECART
-from tarotsim.rules import RV_N_SEATS
 
 from bots.bid_search import BID_LEN, BS_CHOICE_S, BS_STATS, BS_SUM, N_STATS, make_bid_search
 from bots.dispatch import DISPATCH
@@ -36,19 +41,15 @@ from bots.search import PIMC_LEN
 
 from . import sources
 from .deal import BOTS_PARTS
-from .pimc import _card_pimc
+from .loops import make_loops
+from .pimc import BUILDS as PIMC_BUILDS
+from .pimc import Build, _add_stats, card_pimc, card_pimc_full
 
 #: The searches, their worlds played with the bots build's steps (random, greedy, heuristic only).
 BID_SEARCH = make_bid_search(BOTS_PARTS)
 
 #: Length of a search's scratch: the card search's, then the bid search's.
 SCRATCH_LEN = PIMC_LEN + BID_LEN
-
-#: The deal kernel's bid-search build (the pimc build with the bid search's decisions), and its
-#: inner steps.
-BID_SEARCH_PARTS: dict = {}
-_play_bid_search = make_play(DISPATCH, CARD=_card_pimc, DECIDE=BID_SEARCH.decisions, parts=BID_SEARCH_PARTS,
-                             TABLE2=False)
 
 
 @njit(cache=True, nogil=True)
@@ -57,71 +58,38 @@ def new_bid_search_buffer():
     return np.zeros(BUF_LEN + SCRATCH_LEN, dtype=np.int64)
 
 
-# --- batch kernels of the build -----------------------------------------------------------------
-# One compiled entry point holds the build (each one links and compiles the whole build again): the
-# logs. Facts and aggregates are read from the logs of a block of deals by two small kernels; a
-# deal costs many searches, so the logs' memory and the extra pass cost nothing next to it.
+def _make_build(card):
+    """Build one bid-search build on the card dispatch ``card``: ``(deal kernel, its inner steps)``."""
+    parts = {}  # what make_play puts in it: play_rest, auction, call, chien_and_ecart, announce_chelem
+    return make_play(DISPATCH, CARD=card, DECIDE=BID_SEARCH.decisions, parts=parts, TABLE2=False), parts
 
-#: Deals per block of logs in :func:`run_facts_bid_search` and :func:`run_aggregate_bid_search`.
-LOG_BLOCK = 64
+
+#: The bid-search builds' deal kernels and inner steps, on the pimc build's card search and the
+#: full one's.
+_play_bid_search, BID_SEARCH_PARTS = _make_build(card_pimc)
+_play_bid_search_full, BID_SEARCH_FULL_PARTS = _make_build(card_pimc_full)
+_logs = make_loops(_play_bid_search, new_bid_search_buffer).logs
+_logs_full = make_loops(_play_bid_search_full, new_bid_search_buffer).logs
+
+
+# --- the one batch kernel of each build (as ``pimc.run_logs_pimc``) -------------------------------
+
+@njit(cache=True, nogil=True)
+def run_logs_bid_search(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats):
+    """The logs of the deals ``indices`` into ``logs``; the card search's counters into ``stats`` (``pimc.run_logs_pimc``)."""
+    _add_stats(_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
 
 
 @njit(cache=True, nogil=True)
-def run_logs_bid_search(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    """Full logs of the deals ``indices`` into ``logs[i, :]`` (as ``deal.run_logs_bots``)."""
-    buf = new_bid_search_buffer()
-    for i in range(indices.shape[0]):
-        _play_bid_search(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
+def run_logs_bid_search_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats):
+    """:func:`run_logs_bid_search` on the full card search."""
+    _add_stats(_logs_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
 
 
-@njit(cache=True, nogil=True)
-def facts_of_logs(logs, out):
-    """Write the facts of ``logs[i]`` into ``out[i]``; returns how many rows, up to the first ``bot_error`` included."""
-    for i in range(logs.shape[0]):
-        store_facts(logs[i], out, i)
-        if logs[i, L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return i + 1
-    return logs.shape[0]
-
-
-@njit(cache=True, nogil=True)
-def aggregate_logs(logs, acc, n_seats):
-    """Add ``logs`` into the aggregate ``acc`` (``ACC_*``), up to the first ``bot_error`` included; returns 1 if one was met."""
-    for i in range(logs.shape[0]):
-        accumulate_deal(logs[i], acc, n_seats)
-        if logs[i, L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return 1
-    return 0
-
-
-def run_facts_bid_search(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (as ``deal.run_facts_bots``).
-
-    Stops after a deal whose outcome is ``bot_error``, as the other builds' loops do."""
-    logs = np.zeros((min(LOG_BLOCK, len(out)), L_LEN), dtype=np.int64)
-    if len(out) == 0:  # loads (or compiles) the kernel, as a call of the other builds' loops does
-        run_logs_bid_search(rv, seed, np.arange(0, dtype=np.int64), forced_seat, forced_contract, kinds, params, pol,
-                            logs)
-    for a in range(0, len(out), LOG_BLOCK):
-        n = min(LOG_BLOCK, len(out) - a)
-        run_logs_bid_search(rv, seed, np.arange(start + a, start + a + n, dtype=np.int64), forced_seat,
-                            forced_contract, kinds, params, pol, logs[:n])
-        if facts_of_logs(logs[:n], out[a:a + n]) < n:
-            return
-
-
-def run_aggregate_bid_search(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (as ``deal.run_aggregate_bots``)."""
-    logs = np.zeros((min(LOG_BLOCK, max(count, 1)), L_LEN), dtype=np.int64)
-    if count == 0:  # loads (or compiles) the kernel, as a call of the other builds' loops does
-        run_logs_bid_search(rv, seed, np.arange(0, dtype=np.int64), forced_seat, forced_contract, kinds, params, pol,
-                            logs[:0])
-    for a in range(0, count, LOG_BLOCK):
-        n = min(LOG_BLOCK, count - a)
-        run_logs_bid_search(rv, seed, np.arange(start + a, start + a + n, dtype=np.int64), forced_seat,
-                            forced_contract, kinds, params, pol, logs[:n])
-        if aggregate_logs(logs[:n], acc, rv[RV_N_SEATS]):
-            return
+#: The bid-search builds by name, as ``pimc.BUILDS`` holds the pimc builds (their cards on the slow
+#: path: the pimc builds' own compiled call).
+BUILDS = {"bid_search": Build(run_logs_bid_search, PIMC_BUILDS["pimc"].decide_card),
+          "bid_search_full": Build(run_logs_bid_search_full, PIMC_BUILDS["pimc_full"].decide_card)}
 
 
 # --- the searches as one compiled call ---------------------------------------------------------------
@@ -238,5 +206,5 @@ def run_decisions(rv, kinds, params, what, seats, hands, pubs, args, st, scratch
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("builds-bid-search", (new_bid_search_buffer, run_logs_bid_search, facts_of_logs, aggregate_logs,
-                                  new_scratch, decide_search, run_decisions), sources())
+guard_cache("builds-bid-search", (new_bid_search_buffer, run_logs_bid_search, run_logs_bid_search_full, new_scratch,
+                                  decide_search, run_decisions), sources())

@@ -18,18 +18,18 @@ outcome is ``bot_error`` (the caller names the rule on the slow path).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import BOT_RANDOM, L_LEN, L_OUTCOME, OUTCOME_BOT_ERROR
-from tarotsim._kernels.play import accumulate_deal, make_play, play_random, store_facts
+from tarotsim._kernels.layout import BOT_RANDOM
+from tarotsim._kernels.play import make_play, play_random
 from tarotsim._kernels.workspace import new_buffer
 from tarotsim.rules import RV_N_SEATS, RV_TABLE, TABLE_2
 
 from bots.dispatch import DISPATCH
 
 from . import sources
+from .loops import make_loops
 
 #: the bots build's inner steps: the search (``bots/search.py``) finishes its sampled deals with its ``_play_rest``
 BOTS_PARTS: dict = {}
@@ -59,33 +59,22 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
         play_random(rv, seed, index, forced_seat, forced_contract, kinds, params, None, log, buf)
 
 
+_facts_bots, _aggregate_bots, _logs_bots = make_loops(_play_bots, new_buffer)
+
+
 @njit(cache=True, nogil=True)
 def run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(out.shape[0]):
-        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        store_facts(log, out, i)
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
+    _facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
 
 
 @njit(cache=True, nogil=True)
 def run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_bots(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        accumulate_deal(log, acc, rv[RV_N_SEATS])
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
+    _aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
 
 
 @njit(cache=True, nogil=True)
 def run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    buf = new_buffer()
-    for i in range(indices.shape[0]):
-        _play_bots(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
+    _logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies

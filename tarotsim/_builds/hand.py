@@ -37,7 +37,7 @@ from bots.bid_search import _deal_world, make_from_auction
 
 from . import sources
 from .deal import BOTS_PARTS
-from .bid_search import BID_SEARCH_PARTS, new_bid_search_buffer
+from .bid_search import BID_SEARCH_FULL_PARTS, BID_SEARCH_PARTS, new_bid_search_buffer
 
 #: per contract: plays, made, score, score², paired difference, difference²
 H_N, H_MADE, H_S, H_S2, H_D, H_D2 = range(6)
@@ -134,6 +134,7 @@ def _make_loop(parts, new_buf, tag):
 
 _loop_bots = _make_loop(BOTS_PARTS, new_buffer, "bots")
 _loop_search = _make_loop(BID_SEARCH_PARTS, new_bid_search_buffer, "bid_search")
+_loop_search_full = _make_loop(BID_SEARCH_FULL_PARTS, new_bid_search_buffer, "bid_search_full")
 
 
 @njit(cache=True, nogil=True)
@@ -150,6 +151,12 @@ def run_hand_bots(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, p
 def run_hand_search(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc):
     """:func:`run_hand_bots` on the bid-search build (a seat plays ``pimc``, with ``bid_search`` or not)."""
     _loop_search(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc)
+
+
+@njit(cache=True, nogil=True)
+def run_hand_search_full(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc):
+    """:func:`run_hand_search` on the full card search (a ``pimc`` seat sets ``exact_from`` or ``infer``)."""
+    _loop_search_full(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc)
 
 
 @njit(cache=True, nogil=True)
@@ -171,4 +178,4 @@ def hand_worlds(rv, seed, indices, seat, dealer, ht, hs, out):
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("builds-hand", (run_hand_bots, run_hand_search, hand_worlds), sources())
+guard_cache("builds-hand", (run_hand_bots, run_hand_search, run_hand_search_full, hand_worlds), sources())

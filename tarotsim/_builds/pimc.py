@@ -1,8 +1,13 @@
-"""The deal kernel's ``pimc`` build (private): the bots with the search as their card decision.
+"""The deal kernel's ``pimc`` builds (private): the bots with the search as their card decision.
 
-The deal kernel's ``pimc`` build (private): the bots build with the search
-(``bots.search.make_search``) as its card dispatch, its batch kernels, and the search as one
+The deal kernel's two ``pimc`` builds (private): the bots build with the search
+(``bots.search.make_search``) as its card dispatch, their batch kernels, and the search as one
 compiled call for the slow path.
+
+* ``pimc``: the search alone, what a ``pimc`` seat plays with its default parameters;
+* ``pimc_full``: the search with its optional parts, the exact solver (``exact_from``) and the
+  weighing of the worlds (``infer``); it takes about twice as long to compile, so a run compiles
+  it only when a seat asks for one of them (:func:`build_for`, ``bots.search.needs_full_build``).
 
 The search finishes its sampled deals with the bots build's ``_play_rest`` (its rollouts:
 random, greedy and heuristic seats only), handed to it here.
@@ -18,23 +23,19 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import (BOT_PIMC, L_ECART, L_LEN, L_N_ECART, L_OUTCOME, OUTCOME_BOT_ERROR, PUB_CONTRACT,
-                                      PUB_TAKER)
+from tarotsim._kernels.layout import BOT_PIMC, L_ECART, L_LEN, L_N_ECART, PUB_CONTRACT, PUB_TAKER
 from tarotsim._kernels.masks import card_bits
-from tarotsim._kernels.play import accumulate_deal, make_play, store_facts
+from tarotsim._kernels.play import aggregate_logs, build_name, facts_of_logs, make_play
 from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
 from tarotsim.rules import KERNEL_ECART_MADE, RV_N_SEATS
 
 from bots.dispatch import DISPATCH, bot_card_bits
 from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
-                         public_piles)
+                         needs_full_build, public_piles)
 
 from . import sources
 from .deal import BOTS_PARTS
-
-#: The search, its rollouts finishing a deal with the bots build's ``_play_rest`` (random, greedy,
-#: heuristic only).
-pimc_card = make_search(BOTS_PARTS["play_rest"])
+from .loops import make_loops
 
 
 @njit(cache=True, nogil=True)
@@ -43,81 +44,127 @@ def new_pimc_buffer():
     return np.zeros(BUF_LEN + PIMC_LEN, dtype=np.int64)
 
 
-@njit(nogil=True, _nrt=False)
-def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
-    """The pimc build's card dispatch: the search for a ``pimc`` seat, the bots' dispatch otherwise.
+def _make_build(EXACT, INFER):
+    """Build one pimc build: its search, its card dispatch and its deal kernel.
 
-    The card dispatch of the pimc build: :func:`pimc_card` for a ``pimc`` seat (its own écart
-    from the log when it is the taker at prise or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
-    if kind == BOT_PIMC:
-        et = np.int64(0)
-        es = np.int64(0)
-        if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
-            for i in range(log[L_N_ECART]):
-                bt, bs = card_bits(log[L_ECART + i])
-                et |= bt
-                es |= bs
-        wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
-        piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
-        public_piles(rv, buf[0:WS_LEN], pub, piles)
-        c, st = pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
-        bt, bs = card_bits(c)
-        return c, bt, bs, st
-    return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
+    The search (``bots.search.make_search``, with the exact solver when ``EXACT`` and the weighing
+    when ``INFER``), its rollouts finishing a deal with the bots build's ``_play_rest`` (random,
+    greedy, heuristic only); the card dispatch that calls it for a ``pimc`` seat; and the deal
+    kernel with that dispatch (``make_play``). Returns ``(search, card dispatch, deal kernel)`` (the
+    bid-search builds, ``bid_search.py``, play their cards with the same dispatch)."""
+    search = make_search(BOTS_PARTS["play_rest"], EXACT, INFER)
 
+    @njit(nogil=True, _nrt=False)
+    def _card_pimc(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, rv, buf, log, st):
+        """The pimc build's card dispatch: the search for a ``pimc`` seat, the bots' dispatch otherwise.
 
-#: The deal kernel's pimc build (the bots build with :func:`_card_pimc` as its card dispatch).
-_play_pimc = make_play(DISPATCH, CARD=_card_pimc)
+        The search for a ``pimc`` seat (its own écart from the log when it is the taker at prise
+        or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
+        if kind == BOT_PIMC:
+            et = np.int64(0)
+            es = np.int64(0)
+            if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
+                for i in range(log[L_N_ECART]):
+                    bt, bs = card_bits(log[L_ECART + i])
+                    et |= bt
+                    es |= bs
+            wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
+            piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
+            public_piles(rv, buf[0:WS_LEN], pub, piles)
+            c, st = search(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
+            bt, bs = card_bits(c)
+            return c, bt, bs, st
+        return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
 
-
-# --- batch kernels of the pimc build (as ``deal.run_*_bots``) ------------------------------------
-
-@njit(cache=True, nogil=True)
-def run_facts_pimc(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(out.shape[0]):
-        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        store_facts(log, out, i)
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
+    card = build_name(_card_pimc, search.py_func.__qualname__.rsplit("__", 1)[-1])
+    return search, card, make_play(DISPATCH, CARD=card)
 
 
-@njit(cache=True, nogil=True)
-def run_aggregate_pimc(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc):
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_pimc(rv, seed, start + i, forced_seat, forced_contract, kinds, params, pol, log, buf)
-        accumulate_deal(log, acc, rv[RV_N_SEATS])
-        if log[L_OUTCOME] == OUTCOME_BOT_ERROR:
-            return
+#: The pimc build: the search without its optional parts, what ``pimc`` plays by default.
+pimc_card, card_pimc, _play_pimc = _make_build(False, False)
+#: The full pimc build: the search with the exact solver (``exact_from``) and the weighing
+#: (``infer``), for the runs in which a seat asks for them (``bots.search.needs_full_build``).
+pimc_card_full, card_pimc_full, _play_pimc_full = _make_build(True, True)
+_logs = make_loops(_play_pimc, new_pimc_buffer).logs
+_logs_full = make_loops(_play_pimc_full, new_pimc_buffer).logs
 
 
-@njit(cache=True, nogil=True)
-def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs):
-    buf = new_pimc_buffer()
-    for i in range(indices.shape[0]):
-        _play_pimc(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
+# --- the one batch kernel of each pimc build ------------------------------------------------------
+# numba compiles each cached kernel with its whole build inlined, so each pimc build has one: the
+# logs of a list of deals, with the search's counters. Facts and aggregates are read from the logs
+# (``facts_of_logs``, ``aggregate_logs``, cheap kernels of the engine), a chunk of deals at a time:
+# a searched deal costs far more than its log, and a run compiles the build once whatever it asks.
 
-
-@njit(cache=True, nogil=True)
-def run_stats_pimc(rv, seed, start, count, kinds, params, acc, stats):
-    """Run the pimc build's aggregate and count the search's work into ``stats``.
-
-    ``run_aggregate_pimc`` (no forced contract, no policy set) that also adds the search's
-    counters into ``stats`` (int64[3]: decisions searched, worlds sampled, rollouts played; a
-    longer ``stats`` gets the weighing's counters after them, ``bots.inference.ST_*``), for
-    ``benchmarks/search.py``."""
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    for i in range(count):
-        _play_pimc(rv, seed, start + i, np.int64(-1), np.int64(0), kinds, params, None, log, buf)
-        accumulate_deal(log, acc, rv[RV_N_SEATS])
-    for k in range(3):
+@njit(inline="always")
+def _add_stats(buf, stats):
+    """Add the search's counters of a run's buffer into ``stats`` (the weighing's after them)."""
+    for k in range(min(stats.shape[0], 3)):
         stats[k] += buf[BUF_LEN + PW_STATS + k]
     for k in range(min(stats.shape[0] - 3, N_STATS)):
         stats[3 + k] += buf[BUF_LEN + PW_INFER + IW_STATS + k]
+
+
+@njit(cache=True, nogil=True)
+def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats):
+    """The pimc build's logs of the deals ``indices`` (int64[n]) into ``logs`` (int64[n, L_LEN]).
+
+    The search's counters are added into ``stats`` (int64[k]: decisions searched, worlds sampled,
+    rollouts played, then the weighing's ``bots.inference.ST_*``, as many as ``k`` holds)."""
+    _add_stats(_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
+
+
+@njit(cache=True, nogil=True)
+def run_logs_pimc_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats):
+    """:func:`run_logs_pimc` on the full pimc build."""
+    _add_stats(_logs_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
+
+
+#: Deals per call of a build's logs kernel when a run asks for facts or an aggregate.
+LOG_CHUNK = 256
+
+
+class Build:
+    """One pimc build, called as the other builds' batch kernels are (``tarotsim._builds.runs``).
+
+    Parameters
+    ----------
+    logs_kernel : numba dispatcher
+        The build's one batch kernel (:func:`run_logs_pimc` or :func:`run_logs_pimc_full`).
+    decide_card : numba dispatcher
+        Its search as one compiled call, for the slow path (:func:`decide_pimc_card`).
+    """
+
+    def __init__(self, logs_kernel, decide_card):
+        self.kernel = logs_kernel
+        self.decide_card = decide_card
+
+    def _chunks(self, start, count):
+        for a in range(0, count, LOG_CHUNK):
+            yield a, np.arange(start + a, start + min(count, a + LOG_CHUNK), dtype=np.int64)
+
+    def run_logs(self, rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats=None):
+        """Full logs of the deals ``indices`` into ``logs[i, :]``; the search's counters into ``stats``."""
+        self.kernel(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs,
+                    np.zeros(3, dtype=np.int64) if stats is None else stats)
+
+    def run_facts(self, rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
+        """Deals ``start .. start + len(out) - 1`` into the facts rows ``out``, as ``deal.run_facts_bots``."""
+        for a, idx in self._chunks(start, out.shape[0]):
+            logs = np.zeros((idx.size, L_LEN), dtype=np.int64)
+            self.run_logs(rv, seed, idx, forced_seat, forced_contract, kinds, params, pol, logs)
+            if facts_of_logs(logs, out, np.int64(a)):
+                return
+
+    def run_aggregate(self, rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc,
+                      stats=None):
+        """Deals ``start .. start + count - 1`` added into ``acc``, as ``deal.run_aggregate_bots``.
+
+        ``stats``: the search's counters are added into it (:func:`run_logs_pimc`)."""
+        for _, idx in self._chunks(start, count):
+            logs = np.zeros((idx.size, L_LEN), dtype=np.int64)
+            self.run_logs(rv, seed, idx, forced_seat, forced_contract, kinds, params, pol, logs, stats)
+            if aggregate_logs(logs, acc, rv[RV_N_SEATS]):
+                return
 
 
 @njit(cache=True, nogil=True)
@@ -130,6 +177,31 @@ def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, po
     return pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
 
 
+@njit(cache=True, nogil=True)
+def decide_pimc_card_full(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
+    """:func:`decide_pimc_card` on the full pimc build."""
+    wsp = np.zeros(PIMC_LEN, dtype=np.int64)
+    return pimc_card_full(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
+
+
+#: The pimc builds by name: ``pimc`` (the search alone) and ``pimc_full`` (with the exact solver
+#: and the weighing).
+BUILDS = {"pimc": Build(run_logs_pimc, decide_pimc_card), "pimc_full": Build(run_logs_pimc_full, decide_pimc_card_full)}
+
+
+def build_for(kinds, params) -> str:
+    """The pimc build these seats need: ``pimc_full`` when a ``pimc`` seat asks for an optional part.
+
+    Parameters
+    ----------
+    kinds : int64[n_seats]
+        Bot kind per seat.
+    params : float64[n_seats, N_BOT_PARAMS]
+        Bot parameters per seat.
+    """
+    return "pimc_full" if needs_full_build(kinds, params) else "pimc"
+
+
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("builds-pimc", (new_pimc_buffer, run_facts_pimc, run_aggregate_pimc, run_logs_pimc, run_stats_pimc,
-                            decide_pimc_card), sources())
+guard_cache("builds-pimc", (new_pimc_buffer, run_logs_pimc, decide_pimc_card, run_logs_pimc_full,
+                            decide_pimc_card_full), sources())

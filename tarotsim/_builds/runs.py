@@ -4,10 +4,11 @@ The batch kernels for a table (private): the build of the deal kernel picked fro
 kinds, what ``tarotsim.simulate`` calls.
 
 Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
-take the table-2 build or the other one by argument); a ``pimc`` seat with ``bid_search`` on
-(not at table 2, where it decides as the heuristic): the bid-search build (``bid_search.py``);
-another seat ``pimc``: the pimc build (``pimc.py``); any other table: the bots build
-(``deal.py``). ``pol`` is the policy tuple (``policy.policy_tuple``) or None.
+take the table-2 build or the other one by argument); a ``pimc`` seat with ``bid_search`` on, at
+any table but 2: a bid-search build (``bid_search.py``: ``bid_search_full`` when a pimc seat sets
+``exact_from`` or ``infer``, else ``bid_search``); another seat ``pimc``: a pimc build
+(``pimc.py``: ``pimc_full`` or ``pimc`` alike); any other table: the bots build (``deal.py``).
+``pol`` is the policy tuple (``policy.policy_tuple``) or None.
 """
 
 from __future__ import annotations
@@ -33,67 +34,62 @@ def _two(rv):
     return (None, True) if int(rv[RV_TABLE]) == TABLE_2 else (True, None)
 
 
-def bid_searching(kinds, params, rv=None) -> bool:
-    """Whether a ``pimc`` seat has ``bid_search`` on (and the table, when given, is not table 2)."""
-    if params is None or (rv is not None and int(rv[RV_TABLE]) == TABLE_2):
-        return False
-    from bots import REGISTRY
-    column = [p.name for p in REGISTRY["pimc"].params].index("bid_search")
-    kinds = np.asarray(kinds)
-    on = np.asarray(params)[:kinds.shape[0], column] != 0
-    return bool(np.any((kinds == BOT_PIMC) & on))
+def _pimc(kinds, params, rv=None):
+    """The pimc or bid-search build's batch kernels these seats need, or None when no seat plays pimc.
 
-
-def _pimc(kinds, params=None, rv=None):
-    """The batch kernels of the build of pimc seats, when a seat plays pimc.
-
-    When some seat plays ``pimc``: ``(run_facts, run_aggregate, run_logs)`` of the bid-search
-    build (``bid_search.py``) if :func:`bid_searching`, else of the pimc build (``pimc.py``);
-    otherwise None. Imported when needed: the builds cost a little even uncompiled."""
-    if not bool(np.any(np.asarray(kinds) == BOT_PIMC)):
-        return None
-    if bid_searching(kinds, params, rv):
-        from . import bid_search as b
-        return b.run_facts_bid_search, b.run_aggregate_bid_search, b.run_logs_bid_search
-    from . import pimc as p
-    return p.run_facts_pimc, p.run_aggregate_pimc, p.run_logs_pimc
+    ``bid_search.BUILDS[...]`` when a pimc seat has ``bid_search`` on (not at table 2, ``rv``),
+    else ``pimc.BUILDS[pimc.build_for(kinds, params)]`` when some seat plays ``pimc``, else None:
+    a :class:`pimc.Build`."""
+    if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+        b = build(kinds, params, rv)
+        if b.startswith("bid_search"):
+            from . import bid_search  # imported when needed, as the pimc builds
+            return bid_search.BUILDS[b]
+        from . import pimc  # imported when needed: its builds cost a little even uncompiled
+        return pimc.BUILDS[b]
+    return None
 
 
 #: About how long numba takes to compile each build's batch kernels, once (seconds, one core of
 #: the 2-core machine of BENCHMARKS.md), for the notice of a cold cache: the random build, the
-#: bots build (greedy, heuristic, policy sets), the pimc build, the bid-search build, and the bidding
-#: study's loops.
-COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "bid_search": 60, "study": 20, "study_pimc": 40}
+#: bots build (greedy, heuristic, policy sets), the pimc builds, and the bidding study's loops.
+COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "pimc_full": 60, "bid_search": 90, "bid_search_full": 120,
+                   "study": 20, "study_pimc": 40, "study_pimc_full": 70}
 
 
-def build(kinds, params=None) -> str:
-    """The build of the deal kernel that plays these seats: ``random``, ``bid_search``, ``pimc`` or ``bots``."""
+def build(kinds, params, rv=None) -> str:
+    """The build of the deal kernel that plays these seats.
+
+    ``random``, ``bots``, ``pimc``, ``pimc_full``, ``bid_search`` or ``bid_search_full``; ``rv``:
+    the rules vector (at table 2 a ``bid_search`` seat plays on a pimc build), None for any other
+    table."""
     if _all_random(kinds):
         return "random"
-    if _pimc(kinds) is None:
+    if not bool(np.any(np.asarray(kinds) == BOT_PIMC)):
         return "bots"
-    return "bid_search" if bid_searching(kinds, params) else "pimc"
+    from bots.bid_search import needs_bid_search
+
+    from .pimc import build_for
+    b = build_for(kinds, params)
+    return b.replace("pimc", "bid_search") if needs_bid_search(kinds, params, rv) else b
 
 
-def first_kernel(kinds, what: str = "aggregate", params=None) -> tuple:
+def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
     """The first batch kernel a run of these seats calls, and its compile time.
 
     The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
-    ``facts`` for ``tournament``, ``study`` for the bidding study; ``params``: the seats'
-    parameters, which pick the bid-search build) and about how long compiling it takes
-    (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the notice of a
-    cold numba cache checks and says."""
-    b = build(kinds, params)
-    if what == "study":
+    ``facts`` for ``tournament``, ``study`` for the bidding study) and about how long compiling
+    it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
+    notice of a cold numba cache checks and says. ``rv``: the rules vector, as :func:`build` takes it."""
+    b = build(kinds, params, rv)
+    if what == "study":  # the study plays no bid-search build (it refuses bid_search)
+        b = b.replace("bid_search", "pimc")
         from . import study
-        return (study.run_study_pimc, COMPILE_SECONDS["study_pimc"]) if b in ("pimc", "bid_search") else \
-            (study.run_study, COMPILE_SECONDS["study"])
-    if b == "bid_search":  # its one compiled batch kernel (facts and aggregates are read from the logs)
-        from .bid_search import run_logs_bid_search
-        return run_logs_bid_search, COMPILE_SECONDS[b]
-    search = _pimc(kinds, params)
+        return study.STUDY_KERNELS[b], COMPILE_SECONDS["study" if b in ("random", "bots") else "study_" + b]
+    search = _pimc(kinds, params, rv)
+    # a pimc or bid-search build has one batch kernel, its logs (``pimc.Build``)
     kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots)}.get(
-        b, (search[1], search[0]) if search is not None else ())
+        b) or (search.kernel, search.kernel)
     return kernels[what == "facts"], COMPILE_SECONDS[b]
 
 
@@ -105,7 +101,7 @@ def hint_kernels(name: str) -> tuple[list, int]:
     from bots import dispatch
 
     kernels = [dispatch.decide_bid, dispatch.decide_card]
-    if name == "pimc":
+    if name == "pimc":  # its default parameters: the pimc build
         from .pimc import decide_pimc_card
         return kernels + [decide_pimc_card], COMPILE_SECONDS["pimc"]
     return kernels, COMPILE_SECONDS["bots"]
@@ -116,7 +112,7 @@ def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out,
     if _all_random(kinds):
         run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, *_two(rv))
     elif (search := _pimc(kinds, params, rv)) is not None:
-        search[0](rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
+        search.run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
     else:
         run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
 
@@ -126,7 +122,7 @@ def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, p
     if _all_random(kinds):
         run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, *_two(rv))
     elif (search := _pimc(kinds, params, rv)) is not None:
-        search[1](rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
+        search.run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
     else:
         run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
 
@@ -136,6 +132,6 @@ def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, log
     if _all_random(kinds):
         run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, *_two(rv))
     elif (search := _pimc(kinds, params, rv)) is not None:
-        search[2](rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
+        search.run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
     else:
         run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)

@@ -5,7 +5,7 @@ accumulators' layout ``tarotsim._kernels.study``).
 
 Every deal of a chunk is played once per studied contract with the studied seat forced as taker,
 on the bots build of the deal kernel (``deal._play_bots``) or, when a seat plays ``pimc``, on
-its pimc build (``pimc._play_pimc``); the studied hand is counted with the heuristic's
+a pimc build (``pimc._play_pimc``, or ``pimc._play_pimc_full`` for ``exact_from`` or ``infer``); the studied hand is counted with the heuristic's
 ``evaluate``. They live with the builds because they play the bots: the kernels never import
 them.
 """
@@ -25,7 +25,7 @@ from bots.heuristic import evaluate
 
 from . import sources
 from .deal import _play_bots
-from .pimc import _play_pimc, new_pimc_buffer
+from .pimc import _play_pimc, _play_pimc_full, new_pimc_buffer
 
 
 @njit(inline="always")
@@ -52,6 +52,44 @@ def _seen_at_bid(rv, seat, log):
                 log[L_HAND_T + seat] |= np.int64(1) << c
             else:
                 log[L_HAND_S + seat] |= np.int64(1) << (c - 22)
+
+
+def make_study_loop(play, new_buf):
+    """Build the bidding study's loop over one build's deal kernel ``play`` (buffers from ``new_buf``).
+
+    An inlined njit function with :func:`run_study`'s arguments: every deal of the chunk played
+    once per studied contract with the studied seat forced as taker (the others pass), its hand
+    counted and the plays added into the accumulators."""
+
+    @njit(inline="always")
+    def study(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc, bad):
+        buf = new_buf()
+        log = np.zeros(L_LEN, dtype=np.int64)
+        score = np.zeros(N_CONTRACTS, dtype=np.int64)
+        made = np.zeros(N_CONTRACTS, dtype=np.int64)
+        for i in range(count):
+            index = start + i
+            seat = _studied_seat(rv, index, misc)
+            ok = True
+            for c in range(N_CONTRACTS):
+                if contracts[c] != 0:
+                    # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
+                    play(rv, seed, index, seat, c, kinds, params, pol, log, buf)
+                    if _bot_erred(log, index, c, bad):
+                        return
+                    ok = _keep_play(log, seat, c, score, made)
+                    if not ok:
+                        break
+            _seen_at_bid(rv, seat, log)
+            pts, voids = _count_hand(ok, eval_params, seat, log)
+            _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+
+    return study
+
+
+_study_bots = make_study_loop(_play_bots, new_buffer)
+_study_pimc = make_study_loop(_play_pimc, new_pimc_buffer)
+_study_pimc_full = make_study_loop(_play_pimc_full, new_pimc_buffer)
 
 
 @njit(cache=True, nogil=True)
@@ -87,26 +125,7 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
         Set to the deal and contract in which a policy set chose what the rules forbid; the loop
         stops there (``-1`` left when none).
     """
-    buf = new_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    score = np.zeros(N_CONTRACTS, dtype=np.int64)
-    made = np.zeros(N_CONTRACTS, dtype=np.int64)
-    for i in range(count):
-        index = start + i
-        seat = _studied_seat(rv, index, misc)
-        ok = True
-        for c in range(N_CONTRACTS):
-            if contracts[c] != 0:
-                # the deal kernel, forced: ``seat`` takes contract ``c``, the others pass
-                _play_bots(rv, seed, index, seat, c, kinds, params, pol, log, buf)
-                if _bot_erred(log, index, c, bad):
-                    return
-                ok = _keep_play(log, seat, c, score, made)
-                if not ok:
-                    break
-        _seen_at_bid(rv, seat, log)
-        pts, voids = _count_hand(ok, eval_params, seat, log)
-        _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+    _study_bots(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc, bad)
 
 
 @njit(cache=True, nogil=True)
@@ -128,26 +147,20 @@ def run_study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, cont
 
     :func:`run_study` when a seat plays ``pimc``: the same plays on the pimc build of the deal
     kernel (``pimc._play_pimc``, whose buffer carries the search's scratch)."""
-    buf = new_pimc_buffer()
-    log = np.zeros(L_LEN, dtype=np.int64)
-    score = np.zeros(N_CONTRACTS, dtype=np.int64)
-    made = np.zeros(N_CONTRACTS, dtype=np.int64)
-    for i in range(count):
-        index = start + i
-        seat = _studied_seat(rv, index, misc)
-        ok = True
-        for c in range(N_CONTRACTS):
-            if contracts[c] != 0:
-                _play_pimc(rv, seed, index, seat, c, kinds, params, pol, log, buf)
-                if _bot_erred(log, index, c, bad):
-                    return
-                ok = _keep_play(log, seat, c, score, made)
-                if not ok:
-                    break
-        _seen_at_bid(rv, seat, log)
-        pts, voids = _count_hand(ok, eval_params, seat, log)
-        _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+    _study_pimc(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc, bad)
+
+
+@njit(cache=True, nogil=True)
+def run_study_pimc_full(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc,
+                        bad):
+    """Run the bidding study on the full pimc build (a pimc seat with ``exact_from`` or ``infer``)."""
+    _study_pimc_full(rv, seed, start, count, kinds, params, pol, eval_params, contracts, acc_bin, acc_oud, misc,
+                     bad)
+
+
+#: The study's batch kernel by build (``runs.build``): the bots build's for the random and bots builds.
+STUDY_KERNELS = {"random": run_study, "bots": run_study, "pimc": run_study_pimc, "pimc_full": run_study_pimc_full}
 
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
-guard_cache("builds-study", (run_study, run_study_pimc, add_played_deal), sources())
+guard_cache("builds-study", (run_study, run_study_pimc, run_study_pimc_full, add_played_deal), sources())

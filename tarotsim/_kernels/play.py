@@ -85,7 +85,7 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_BOT_ERRORS, A
                      U_LEN)
 from .masks import SW_KINGS, TW_T2_T20
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
-from .steps import (after_card, after_lead, call_restriction, callable_cards, close_trick, count_points, deal_cards,
+from .steps import (add_to_trick, call_restriction, callable_cards, close_trick, count_points, deal_cards,
                     declare, declare_misere, lay_piles, legal_masks, misere_eligible, new_bots_view, new_deal,
                     open_trick, annul_petit_sec, poignee_levels, score_deal, seating, set_called, show_poignee, set_sides,
                     take_top, trace_decision, track_trick, turn_up_piles)
@@ -352,10 +352,10 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
         (``_first_turn``) and R-CALL-4 binds the lead. The legal cards are R-PLAY-3, R-PLAY-4a,
         R-PLAY-4b, R-PLAY-4c, R-PLAY-4d and R-PLAY-4e with R-EXC-1 (``legal_masks``); the card leaves
         the hand, joins the trick (log and public view) and updates the trick state
-        (``after_card``, R-PLAY-5). ``trick``: the tuple of ``open_trick``; returns the new one
+        (``add_to_trick``, R-PLAY-5). ``trick``: the tuple of ``open_trick``; returns the new one
         and ``bst``.
         """
-        seat, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
+        seat, fixed, fmask, amask = trick[0], trick[1], trick[2], trick[3]
         if first:
             bst = _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst)
         # what the seat may play (``WS_HT``, ``WS_HS``): its hand and, at table 2, its face-up pile
@@ -391,12 +391,7 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
             if pos == 0:
                 pub[PUB_H_LEADER + tr] = seat
             pub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-        if pos == 0:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-        else:
-            fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-                c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-        return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), bst
+        return add_to_trick(trick, pos, c, bt, bs, seat, ws[WS_NEXT + seat]), bst
 
     return _card_step
 
@@ -488,8 +483,8 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE
     ONLY_PILES = TABLE2 is True
     # this build's name, for its out-of-line closures (``build_name``)
     TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
-        "" if CARD is None else "_" + CARD.py_func.__name__) + ("" if TABLE2 is None else f"_table2_{TABLE2}") + (
-        "" if DECIDE is None else "_" + DECIDE.bid.py_func.__name__)
+        "" if CARD is None else "_" + CARD.py_func.__qualname__.rsplit(".", 1)[-1]) + (
+        "" if TABLE2 is None else f"_table2_{TABLE2}") + ("" if DECIDE is None else "_" + DECIDE.bid.py_func.__name__)
     # closure constants; in the random build the branches that name them are pruned before typing
     bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
         BOTS if POLICIES else (None,) * 7)
@@ -649,6 +644,32 @@ def accumulate_deal(log, acc, n):
     acc[ACC_MISERES] += log[L_N_MISERES]
     if log[L_CALLED] >= 0 and log[L_PARTNER] < 0:
         acc[ACC_ALONE] += 1
+
+
+@njit(cache=True, nogil=True)
+def facts_of_logs(logs, out, first):
+    """Store the facts of the deals ``logs`` (int64[n, L_LEN]) into rows ``first ..`` of ``out``.
+
+    As a facts loop does, it stops after a deal whose outcome is ``bot_error``, and returns
+    whether it did (a build whose one batch kernel gives logs: ``tarotsim._builds.pimc``)."""
+    for i in range(logs.shape[0]):
+        store_facts(logs[i], out, first + i)
+        if logs[i, L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def aggregate_logs(logs, acc, n):
+    """Add the deals ``logs`` (int64[n_deals, L_LEN]) into the aggregate ``acc`` (``ACC_*``), ``n`` seats.
+
+    As an aggregate loop does, it stops after a deal whose outcome is ``bot_error``, and returns
+    whether it did."""
+    for i in range(logs.shape[0]):
+        accumulate_deal(logs[i], acc, n)
+        if logs[i, L_OUTCOME] == OUTCOME_BOT_ERROR:
+            return True
+    return False
 
 
 # The batch kernels of the random builds (every seat plays random). ``not_two``, ``two``: one of

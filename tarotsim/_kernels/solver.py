@@ -7,8 +7,8 @@ public view (the dummy), the misères and a log (taker, partner, contract, chele
 leader of each trick), plus the trick in progress as ``steps.open_trick``'s tuple. So the search
 plays cards with the deal kernel's own steps: the legal cards ``steps.legal_masks`` (R-PLAY-3,
 R-PLAY-4a to R-PLAY-4e, R-EXC-1) and ``steps.call_restriction`` (R-CALL-4), the trick state
-``steps.after_lead`` / ``steps.after_card`` (R-PLAY-5), the close ``steps.close_trick`` (R-EXC-2,
-R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``steps.count_points`` and ``steps.score_deal``
+``steps.after_lead`` / ``steps.after_card`` (R-PLAY-5; ``steps.add_to_trick`` where it replays a
+trick), the close ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``steps.count_points`` and ``steps.score_deal``
 (R-EXC-5, R-SLAM-2, R-COUNT-3, R-COUNT-4, R-SLAM-3, R-SCORE-1, R-SCORE-2). Two objectives:
 
 * ``MODE_POINTS``: the attack's card points at the end of the deal, in half-points (0..182),
@@ -60,8 +60,8 @@ from ._cache import engine_sources, guard_cache
 from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
 from .masks import CARD_HP, SW_LOWS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
-from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, after_card, after_lead, call_restriction,
-                    close_trick, count_points, legal_masks, score_deal, set_called)
+from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, add_to_trick, after_card, after_lead,
+                    call_restriction, close_trick, count_points, legal_masks, score_deal, set_called)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
                         WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER)
@@ -481,13 +481,7 @@ def _last_trick(rv, buf, log, stk, p, mode):
         ht = ws[WS_HT + seat]
         c = tzcnt(ht) if ht != 0 else 22 + tzcnt(ws[WS_HS + seat])
         bt, bs = card_bits(c)
-        _, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
-        if j == 0:
-            fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, seat)
-        else:
-            fixed, fmask, amask, bkey, bseat, exseat = after_card(c, bt, seat, fixed, fmask, amask, bkey, bseat,
-                                                                   exseat)
-        trick = (seat, fixed, fmask, amask, bkey, bseat, exseat, tt | bt, ts | bs)
+        trick = add_to_trick(trick, j, c, bt, bs, seat, ws[WS_NEXT + seat])
         seat = ws[WS_NEXT + seat]
     saved = (ws[WS_PILE_T], ws[WS_PILE_S], ws[WS_EXC_ADJ], ws[WS_ATT_TRICKS], ws[WS_PREV_T])
     _, pab = close_trick(rv, ws, pub, log, tr, trick)
@@ -1075,14 +1069,8 @@ def _set_up(rv, desc, buf, log):
         for j in range(k):
             c = desc[D_CARDS + (t - first) * MAX_SEATS + j]
             bt, bs = card_bits(c)
-            _, fixed, fmask, amask, bkey, bseat, exseat, tt, ts = trick
-            if j == 0:
-                fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, s)
-            else:
-                fixed, fmask, amask, bkey, bseat, exseat = after_card(c, bt, s, fixed, fmask, amask, bkey, bseat,
-                                                                       exseat)
+            trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
             s = ws[WS_NEXT + s]
-            trick = (s, fixed, fmask, amask, bkey, bseat, exseat, tt | bt, ts | bs)
         if t < tr:
             close_trick(rv, ws, pub, log, t, trick)
         else:

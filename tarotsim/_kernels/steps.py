@@ -578,6 +578,23 @@ def open_trick(tr, leader, log, pub):
 
 
 @njit(inline="always")
+def add_to_trick(trick, pos, c, bt, bs, seat, nxt):
+    """The trick state after ``seat`` plays ``c`` at position ``pos``, ``nxt`` to play next.
+
+    ``trick``: the state tuple of :func:`open_trick`; ``bt``, ``bs``: the card's trump-word and
+    suit-word bits. The first card leads (:func:`after_lead`), a later one follows
+    (:func:`after_card`): R-PLAY-3, R-PLAY-5. Every replay of a trick (the deal, the environment,
+    the search, the solver, the weighing) adds its cards with this step."""
+    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
+    if pos == 0:
+        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
+    else:
+        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(c, bt, seat, fixed, fmask, amask, best_key,
+                                                                       best_seat, ex_seat)
+    return (nxt, fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs)
+
+
+@njit(inline="always")
 def call_restriction(rv, ws, pos, fixed, ht, hs, ls):
     """The legal suit word under the called-suit rule of trick 1 (R-CALL-4).
 
