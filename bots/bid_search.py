@@ -60,7 +60,7 @@ from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_G
                                       PUB_SLAM, PUB_TAKER, PUB_TRICK_CARDS, U_LEN)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, card_bits
 from tarotsim._kernels.play import SearchDecisions, build_name
-from tarotsim._kernels.steps import (after_card, after_lead, call_restriction, declare, legal_masks, new_bots_view,
+from tarotsim._kernels.steps import (add_to_trick, call_restriction, declare, legal_masks, new_bots_view,
                                      new_deal, open_trick, poignee_levels, set_called, show_poignee, set_sides)
 from tarotsim._kernels.steps import seating as _deal_seating
 from tarotsim._kernels.workspace import B_MISERES, B_PUB, B_USER, BUF_LEN, WS_HS, WS_HT, WS_LEN, WS_NEXT, WS_TAKER
@@ -484,7 +484,7 @@ def _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
     The seat's first card, by the rollout policy, after its declarations: played as the deal
     kernel's ``_card_step`` plays it (R-PLAY-3, R-PLAY-4, R-CALL-4). Returns the trick state
     after it and ``rst``."""
-    _, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
+    _, fixed, fmask, amask, _, _, _, _, _ = trick
     ht = ws[WS_HT + seat]
     hs = ws[WS_HS + seat]
     if pos == 0:
@@ -501,12 +501,7 @@ def _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
     if pos == 0:
         spub[PUB_H_LEADER] = seat
     spub[PUB_H_CARDS + pos] = c
-    if pos == 0:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-    else:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-            c, bt, seat, fixed, fmask, amask, best_key, best_seat, ex_seat)
-    return (ws[WS_NEXT + seat], fixed, fmask, amask, best_key, best_seat, ex_seat, tt | bt, ts | bs), rst
+    return add_to_trick(trick, pos, c, bt, bs, seat, ws[WS_NEXT + seat]), rst
 
 
 # ---------------------------------------------------------------------------------------------

@@ -198,6 +198,7 @@ SURE = "T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T1 EX KS KH KD KC"
 HOPELESS = "T2 T3 1S 2S 3S 4S 5S 1H 2H 3H 4H 1D 2D 3D 4D 1C 2C 3C"
 
 
+@pytest.mark.slow  # a statistical check: the worlds drawn decide it
 def test_a_sure_hand_takes_at_least_a_garde_and_a_hopeless_one_passes():
     r = Rules(table="4")
     for st in (1, 2, 3):
