@@ -547,10 +547,12 @@ def _mix_seats(logw, logws, n_cand, trust):
             x = logws[w * MAX_SEATS + s]
             if trust >= 1.0:
                 total += x
-            elif x > 0.0:  # the larger term out of the logarithm: no overflow
-                total += x + np.log(trust + (1.0 - trust) * np.exp(-x))
-            else:
+            elif trust <= 0.0:
+                continue
+            elif x < 700.0:
                 total += np.log(trust * np.exp(x) + (1.0 - trust))
+            else:  # exp(x) would overflow, and 1 - trust is nothing beside it
+                total += x + np.log(trust)
         logw[w] = total
 
 

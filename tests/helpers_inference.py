@@ -143,7 +143,8 @@ def twin_log_weight(game, seat, row, eps, card_eps=None, trust=1.0) -> float:
                 g.apply(obs)
     except Exception:   # an observed decision the world's hands do not allow
         return -math.inf
-    return sum(math.log(trust * math.exp(x) + 1 - trust) for x in per_seat)
+    # at trust 1 the seat's own product (its logarithm may be far below what exp can give)
+    return sum(x if trust == 1 else math.log(trust * math.exp(x) + 1 - trust) for x in per_seat)
 
 
 def twin_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0) -> np.ndarray:

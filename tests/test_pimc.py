@@ -63,7 +63,7 @@ def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2
     for bad, why in (("worlds=0", "takes a value in 1..4096, not '0'"), ("worlds=5000", "1..4096"),
                      ("rollouts=0", "1..64"), ("policy=3", "0..2"), ("worlds=1.5", "takes a whole number"),
-                     ("exact_from=11", "0..10")):
+                     ("exact_from=11", "0..10"), ("trust=1.5", "0.0..1.0")):
         with pytest.raises(BotError, match=why):
             parse_bots(f"pimc:{bad}", 4)
 
