@@ -18,16 +18,18 @@ each by how well the heuristic (which with probability ``epsilon`` makes any leg
 explains what the other seats did in it (bids, call, écart, declarations, cards), and keeps
 ``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``),
 each then moved ``moves`` times by Metropolis-Hastings towards the weighted law. The cards played
-weigh with their own ε, ``card_epsilon``. The defaults of ``epsilon`` and ``card_epsilon`` were
-chosen by duplicate tournaments against pimc on seed 1 (docs/explanation/strength.md).
+weigh with their own ε, ``card_epsilon``; ``trust`` is the prior that a seat plays as the model
+at all. The defaults were chosen by duplicate tournaments against pimc on seed 1
+(docs/explanation/strength.md).
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
-``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves`` and
-``card_epsilon``; then the bid search's: with ``bid_search`` on, it also bids, calls, lays its
-écart, shows its poignée and announces a chelem by search (``bots/bid_search.py``: every choice
-played out over ``bid_worlds`` or ``ecart_worlds`` sampled deals with the rollout ``policy``, the
-shortlist of ``ecart_candidates`` écarts), except at table 2, where it decides as the heuristic.
+``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves``,
+``card_epsilon`` and ``trust``; then the bid search's: with ``bid_search`` on, it also bids, calls,
+lays its écart, shows its poignée and announces a chelem by search (``bots/bid_search.py``: every
+choice played out over ``bid_worlds`` or ``ecart_worlds`` sampled deals with the rollout
+``policy``, the shortlist of ``ecart_candidates`` écarts), except at table 2, where it decides as
+the heuristic.
 """
 
 from __future__ import annotations
