@@ -25,7 +25,11 @@ at all. The defaults were chosen by duplicate tournaments against pimc on seed 1
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
 ``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves``,
-``card_epsilon`` and ``trust``.
+``card_epsilon`` and ``trust``; then the bid search's: with ``bid_search`` on, it also bids, calls,
+lays its écart, shows its poignée and announces a chelem by search (``bots/bid_search.py``: every
+choice played out over ``bid_worlds`` or ``ecart_worlds`` sampled deals with the rollout
+``policy``, the shortlist of ``ecart_candidates`` écarts), except at table 2, where it decides as
+the heuristic.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from . import heuristic
 
 NAME = "pimc"
 DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal card out with the heuristic; "
-               "bids as the heuristic, from lower thresholds")
+               "bids as the heuristic, from lower thresholds (bid_search=1: bids, calls, écart and "
+               "declarations by search too)")
 
 #: Most worlds a decision may sample (the kernel's scratch is sized for it).
 MAX_WORLDS = 4096
@@ -44,6 +49,8 @@ MAX_WORLDS = 4096
 MAX_MOVES = 64
 #: Most rollouts per world.
 MAX_ROLLOUTS = 64
+#: Most écarts in the bid search's shortlist (``ecart_candidates``).
+MAX_ECARTS = 16
 #: The smallest ε of the opponent model (``infer``): a legal choice is never impossible.
 EPSILON_MIN = 0.001
 #: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
@@ -89,6 +96,12 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("trust", 1.0, float, "with infer, the prior probability that a seat plays as the model (else uniformly): a "
                           "seat whose decisions the model explains badly then weighs little (0..1; 1: every seat "
                           "as the model)"),
+    # the bid search (bots/bid_search.py): bids, call, écart and declarations by search
+    ("bid_search", False, bool, "bid, call, lay its écart, show its poignée and announce a chelem by search "
+                                "(bots/bid_search.py); off: as the heuristic, from the thresholds above"),
+    ("bid_worlds", 48, int, f"bid_search: worlds sampled per bid and per call (1..{MAX_WORLDS})"),
+    ("ecart_worlds", 32, int, f"bid_search: worlds sampled per écart, poignée and chelem decision (1..{MAX_WORLDS})"),
+    ("ecart_candidates", 8, int, f"bid_search: écarts in the shortlist, the heuristic's first (1..{MAX_ECARTS})"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -102,9 +115,14 @@ P_MIN_ESS = _IX["min_ess"]
 P_MOVES = _IX["moves"]
 P_CARD_EPSILON = _IX["card_epsilon"]
 P_TRUST = _IX["trust"]
+P_BID_SEARCH = _IX["bid_search"]
+P_BID_WORLDS = _IX["bid_worlds"]
+P_ECART_WORLDS = _IX["ecart_worlds"]
+P_ECART_CANDIDATES = _IX["ecart_candidates"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
-          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0)}
+          "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0), "bid_worlds": (1, MAX_WORLDS),
+          "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS)}
 

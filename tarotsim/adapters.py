@@ -157,9 +157,14 @@ class FastBotAdapter:
     ``params``: None (defaults), a parameter vector (a shorter one is completed with the
     defaults) or a ``{name: value}`` mapping. ``rng`` is advanced exactly as on the fast path
     (``random`` draws; ``greedy`` and ``heuristic`` draw nothing).
+
+    ``seats``: every seat's bot as the kernels take them, ``(kinds, params)`` (``simulate.bot_setup``):
+    a ``pimc`` bot with ``bid_search`` on plays the rest of the auction in its worlds with the
+    other seats' own bidders, which a seat's view does not name; None: the others bid as the
+    heuristic with its defaults.
     """
 
-    def __init__(self, name: str = "heuristic", params=None):
+    def __init__(self, name: str = "heuristic", params=None, seats=None):
 
         from bots import get_spec
         spec = get_spec(name)
@@ -168,7 +173,9 @@ class FastBotAdapter:
         self.name = spec.name
         self.code = spec.code
         self.params = vec
+        self.seats = seats
         self._rules: dict = {}
+        self._scratch = None
 
     def __repr__(self) -> str:
         over = self.spec.overrides(self.params)
@@ -240,7 +247,9 @@ class FastBotAdapter:
         pol = None  # registered bots only: the dispatch is built without the user branch
         st = np.uint64(rng.state)
         out: object  # the answer Game.apply takes: a bid, a card, an écart, a level, yes/no
-        if what == P.TR_BID:
+        if what in (P.TR_BID, P.TR_CALL, P.TR_ECART, P.TR_CHELEM, P.TR_POIGNEE) and self._searches(view):
+            out, st = self._search(what, view, legal, ht, hs, pub, a, st)
+        elif what == P.TR_BID:
             b, st = K.decide_bid(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = "pass" if b < 0 else CONTRACTS[b]
         elif what == P.TR_CALL:
@@ -280,6 +289,60 @@ class FastBotAdapter:
             out = DECK[int(c)]
         rng.state = int(st)
         return out
+
+    def _searches(self, view: SeatView) -> bool:
+        """Whether this bot makes its bid, call, écart and declarations by search.
+
+        A ``pimc`` bot with ``bid_search`` on, at any table but 2 (R-VAR-TWO)."""
+        from bots import REGISTRY
+        from ._kernels import layout as L
+        if self.code != L.BOT_PIMC or view.table == "2":
+            return False
+        return bool(REGISTRY["pimc"].values(self.params)["bid_search"])
+
+    def _search(self, what, view: SeatView, legal, ht, hs, pub, a, st):
+        """The bid search's decision on the kernel's inputs.
+
+        The bid search's decision (``tarotsim._builds.bid_search.decide_search``) on the kernel's
+        inputs: ``(answer, new state)``."""
+        import numpy as np
+
+        from ._builds import bid_search as S
+        from ._kernels import layout as L
+        from ._kernels import workspace as P
+        from .cards import DECK
+        from .rules import POIGNEE_LEVELS
+
+        rules = self._rules_of(view)
+        seat = np.int64(view.seat)
+        if self.seats is not None:
+            kinds = np.array(self.seats[0], dtype=np.int64)
+            params = np.array(self.seats[1], dtype=np.float64)
+        else:
+            from bots import REGISTRY
+            kinds = np.full(rules.n_seats, L.BOT_HEURISTIC, dtype=np.int64)
+            params = np.tile(REGISTRY["heuristic"].vector(), (rules.n_seats, 1))
+        kinds[seat] = self.code
+        params[seat] = self.params
+        if self._scratch is None:
+            self._scratch = S.new_scratch()
+        rv = rules.to_vector()
+        own = view.taker == view.seat and view.contract is not None and CONTRACT_OF[view.contract].ecart_made
+        ecart = np.array([c.id for c in (view.ecart or ()) if own], dtype=np.int64)
+        # the decision's own arguments (``decide_search``): the poignée's second is the cards already in trick 1
+        args = np.array([a[0], len(view.trick) if what == P.TR_POIGNEE else a[1], a[2]], dtype=np.int64)
+        out = np.zeros(L.MAX_ECART, dtype=np.int64)
+        choice, _, st = S.decide_search(np.int64(what), rv, kinds, params, seat, np.int64(ht), np.int64(hs), pub, args,
+                                        ecart, out, st, self._scratch)
+        if what == P.TR_BID:
+            return ("pass" if choice < 0 else CONTRACTS[choice]), st
+        if what == P.TR_CALL:
+            return DECK[22 + int(choice)], st
+        if what == P.TR_ECART:
+            return [DECK[int(c)] for c in out[:legal.size]], st
+        if what == P.TR_CHELEM:
+            return bool(choice), st
+        return (None if choice == 0 else POIGNEE_LEVELS[choice - 1]), st
 
 
 #: Per decision: the rule a bot's answer breaks when it is not even a choice of that kind.

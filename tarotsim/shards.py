@@ -238,9 +238,11 @@ class Job:
         players = self.players()
         if not all(p.fast for p in players):
             return None
-        kinds, params = sim.bot_arrays(self.rules(), [p.engine_bot for p in players])
+        rules = self.rules()
+        kinds, params = sim.bot_arrays(rules, [p.engine_bot for p in players])
         kernel, seconds = first_kernel(kinds, params, {"simulate": "aggregate", "tournament": "facts"}.get(self.command,
-                                                                                                  "study"))
+                                                                                                  "study"),
+                                       rules.to_vector())
         return None if is_cached([kernel]) else seconds
 
 

@@ -157,6 +157,10 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     deals = stop - start
     names = parse_contracts(contracts)
     kinds, params, pol = sim.bot_setup(r, bots)
+    from bots.bid_search import needs_bid_search
+    if needs_bid_search(kinds, params, r.to_vector()):
+        raise ValueError("the bidding study forces each contract on the studied seat and plays it with the pimc "
+                         "build: pimc:bid_search=1 is not studied here (study one hand with --hand, or use pimc)")
     default = _heuristic_defaults()
     # pimc counts and bids as the heuristic does, with its own thresholds (its first parameters)
     counts = (L.BOT_HEURISTIC, L.BOT_PIMC)

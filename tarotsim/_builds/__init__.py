@@ -11,7 +11,10 @@ dispatch (``bots.dispatch.DISPATCH``) as an argument, and this package hands it 
 * ``deal.py``: the bots build of the deal kernel, its traced twin and their batch kernels;
 * ``pimc.py``: the pimc builds (the search as their card dispatch; the full one with the exact
   solver and the weighing of worlds) and their batch kernels;
-* ``study.py``: the bidding study's loops over those builds;
+* ``bid_search.py``: the bid-search builds (the card search, and the bid search's bid, call,
+  écart, chelem and poignée: ``bots.bid_search.make_bid_search``), compiled only for a seat that
+  sets ``bid_search``, their batch kernels and the searches as one compiled call;
+* ``study.py``: the bidding study's loops over those builds; ``hand.py``: the hand-level study's;
 * ``env.py``: the environment's step with kernel bots as the opponents;
 * ``runs.py``: the build picked from the seats' kinds, what ``tarotsim.simulate`` calls.
 

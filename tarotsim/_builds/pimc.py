@@ -50,7 +50,8 @@ def _make_build(EXACT, INFER):
     The search (``bots.search.make_search``, with the exact solver when ``EXACT`` and the weighing
     when ``INFER``), its rollouts finishing a deal with the bots build's ``_play_rest`` (random,
     greedy, heuristic only); the card dispatch that calls it for a ``pimc`` seat; and the deal
-    kernel with that dispatch (``make_play``). Returns ``(search, deal kernel)``."""
+    kernel with that dispatch (``make_play``). Returns ``(search, card dispatch, deal kernel)`` (the
+    bid-search builds, ``bid_search.py``, play their cards with the same dispatch)."""
     search = make_search(BOTS_PARTS["play_rest"], EXACT, INFER)
 
     @njit(nogil=True, _nrt=False)
@@ -76,14 +77,14 @@ def _make_build(EXACT, INFER):
         return bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos, st)
 
     card = build_name(_card_pimc, search.py_func.__qualname__.rsplit("__", 1)[-1])
-    return search, make_play(DISPATCH, CARD=card)
+    return search, card, make_play(DISPATCH, CARD=card)
 
 
 #: The pimc build: the search without its optional parts, what ``pimc`` plays by default.
-pimc_card, _play_pimc = _make_build(False, False)
+pimc_card, card_pimc, _play_pimc = _make_build(False, False)
 #: The full pimc build: the search with the exact solver (``exact_from``) and the weighing
 #: (``infer``), for the runs in which a seat asks for them (``bots.search.needs_full_build``).
-pimc_card_full, _play_pimc_full = _make_build(True, True)
+pimc_card_full, card_pimc_full, _play_pimc_full = _make_build(True, True)
 _logs = make_loops(_play_pimc, new_pimc_buffer).logs
 _logs_full = make_loops(_play_pimc_full, new_pimc_buffer).logs
 

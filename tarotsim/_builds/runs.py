@@ -4,10 +4,11 @@ The batch kernels for a table (private): the build of the deal kernel picked fro
 kinds, what ``tarotsim.simulate`` calls.
 
 Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
-take the table-2 build or the other one by argument); a seat
-``pimc``: a pimc build (``pimc.py``: ``pimc_full`` when a pimc seat sets ``exact_from`` or
-``infer``, else ``pimc``); any other table: the bots build (``deal.py``). ``pol`` is the policy
-tuple (``policy.policy_tuple``) or None.
+take the table-2 build or the other one by argument); a ``pimc`` seat with ``bid_search`` on, at
+any table but 2: a bid-search build (``bid_search.py``: ``bid_search_full`` when a pimc seat sets
+``exact_from`` or ``infer``, else ``bid_search``); another seat ``pimc``: a pimc build
+(``pimc.py``: ``pimc_full`` or ``pimc`` alike); any other table: the bots build (``deal.py``).
+``pol`` is the policy tuple (``policy.policy_tuple``) or None.
 """
 
 from __future__ import annotations
@@ -33,46 +34,60 @@ def _two(rv):
     return (None, True) if int(rv[RV_TABLE]) == TABLE_2 else (True, None)
 
 
-def _pimc(kinds, params):
-    """The pimc build's batch kernels these seats need, or None when no seat plays pimc.
+def _pimc(kinds, params, rv=None):
+    """The pimc or bid-search build's batch kernels these seats need, or None when no seat plays pimc.
 
-    ``pimc.BUILDS[pimc.build_for(kinds, params)]`` when some seat plays ``pimc``, else None."""
+    ``bid_search.BUILDS[...]`` when a pimc seat has ``bid_search`` on (not at table 2, ``rv``),
+    else ``pimc.BUILDS[pimc.build_for(kinds, params)]`` when some seat plays ``pimc``, else None:
+    a :class:`pimc.Build`."""
     if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+        b = build(kinds, params, rv)
+        if b.startswith("bid_search"):
+            from . import bid_search  # imported when needed, as the pimc builds
+            return bid_search.BUILDS[b]
         from . import pimc  # imported when needed: its builds cost a little even uncompiled
-        return pimc.BUILDS[pimc.build_for(kinds, params)]
+        return pimc.BUILDS[b]
     return None
 
 
 #: About how long numba takes to compile each build's batch kernels, once (seconds, one core of
 #: the 2-core machine of BENCHMARKS.md), for the notice of a cold cache: the random build, the
 #: bots build (greedy, heuristic, policy sets), the pimc builds, and the bidding study's loops.
-COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "pimc_full": 60, "study": 20, "study_pimc": 40,
-                   "study_pimc_full": 70}
+COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "pimc_full": 60, "bid_search": 90, "bid_search_full": 120,
+                   "study": 20, "study_pimc": 40, "study_pimc_full": 70}
 
 
-def build(kinds, params) -> str:
-    """The build of the deal kernel that plays these seats: ``random``, ``bots``, ``pimc`` or ``pimc_full``."""
+def build(kinds, params, rv=None) -> str:
+    """The build of the deal kernel that plays these seats.
+
+    ``random``, ``bots``, ``pimc``, ``pimc_full``, ``bid_search`` or ``bid_search_full``; ``rv``:
+    the rules vector (at table 2 a ``bid_search`` seat plays on a pimc build), None for any other
+    table."""
     if _all_random(kinds):
         return "random"
     if not bool(np.any(np.asarray(kinds) == BOT_PIMC)):
         return "bots"
+    from bots.bid_search import needs_bid_search
+
     from .pimc import build_for
-    return build_for(kinds, params)
+    b = build_for(kinds, params)
+    return b.replace("pimc", "bid_search") if needs_bid_search(kinds, params, rv) else b
 
 
-def first_kernel(kinds, params, what: str = "aggregate") -> tuple:
+def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
     """The first batch kernel a run of these seats calls, and its compile time.
 
     The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
     ``facts`` for ``tournament``, ``study`` for the bidding study) and about how long compiling
     it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
-    notice of a cold numba cache checks and says."""
-    b = build(kinds, params)
-    if what == "study":
+    notice of a cold numba cache checks and says. ``rv``: the rules vector, as :func:`build` takes it."""
+    b = build(kinds, params, rv)
+    if what == "study":  # the study plays no bid-search build (it refuses bid_search)
+        b = b.replace("bid_search", "pimc")
         from . import study
         return study.STUDY_KERNELS[b], COMPILE_SECONDS["study" if b in ("random", "bots") else "study_" + b]
-    search = _pimc(kinds, params)
-    # a pimc build has one batch kernel, its logs (``pimc.Build``)
+    search = _pimc(kinds, params, rv)
+    # a pimc or bid-search build has one batch kernel, its logs (``pimc.Build``)
     kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots)}.get(
         b) or (search.kernel, search.kernel)
     return kernels[what == "facts"], COMPILE_SECONDS[b]
@@ -96,7 +111,7 @@ def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out,
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
     if _all_random(kinds):
         run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, *_two(rv))
-    elif (search := _pimc(kinds, params)) is not None:
+    elif (search := _pimc(kinds, params, rv)) is not None:
         search.run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
     else:
         run_facts_bots(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
@@ -106,7 +121,7 @@ def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, p
     """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
     if _all_random(kinds):
         run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, *_two(rv))
-    elif (search := _pimc(kinds, params)) is not None:
+    elif (search := _pimc(kinds, params, rv)) is not None:
         search.run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
     else:
         run_aggregate_bots(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
@@ -116,7 +131,7 @@ def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, log
     """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
     if _all_random(kinds):
         run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, *_two(rv))
-    elif (search := _pimc(kinds, params)) is not None:
+    elif (search := _pimc(kinds, params, rv)) is not None:
         search.run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
     else:
         run_logs_bots(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)

@@ -161,7 +161,7 @@ BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
 BOT_PIMC = 4
 BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC}
 #: Width of each seat's float64 parameter row.
-N_BOT_PARAMS = 32
+N_BOT_PARAMS = 40
 #: A user's policy set (``bots.policy.PolicySet``): not in the registry; its seat's decisions
 #: call the functions of the kernels' policy tuple (``7 * seat + decision``).
 BOT_USER = 3

@@ -110,6 +110,22 @@ class BotDispatch(NamedTuple):
     card: object
 
 
+class SearchDecisions(NamedTuple):
+    """Decisions made with the deal's context, in place of a :class:`BotDispatch`'s (njit functions).
+
+    What :func:`make_play` takes as ``DECIDE``: each is called as the :class:`BotDispatch`
+    decision of the same name is, with ``rv``, ``kinds``, ``buf`` and ``log`` before ``bst`` (the
+    poignée also with ``pos``, the cards already in the trick, after ``log``), so that it may read
+    the rules, every seat's bot and a scratch in ``buf`` past ``BUF_LEN`` (the bid search's build,
+    ``tarotsim/_builds/bid_search.py``)."""
+
+    bid: object
+    call: object
+    ecart: object
+    chelem: object
+    poignee: object
+
+
 def build_name(disp, tag):
     """Give one build's out-of-line closure a name of its own, so cached builds never clash.
 
@@ -122,8 +138,8 @@ def build_name(disp, tag):
     return disp
 
 
-def _make_auction(POLICIES, TRACE, bot_bid):
-    """The auction step of a build (:func:`make_play`): ``bot_bid`` asks the bots."""
+def _make_auction(POLICIES, TRACE, bot_bid, ask_bid=None):
+    """The auction step of a build (:func:`make_play`): ``bot_bid`` (or ``ask_bid``) asks the bots."""
 
     @njit(inline="always")
     def _auction(rv, first, forced_seat, forced_contract, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
@@ -142,7 +158,10 @@ def _make_auction(POLICIES, TRACE, bot_bid):
             if forced_seat >= 0:
                 bid = forced_contract if seat == forced_seat else -1
             else:
-                if POLICIES:
+                if POLICIES and ask_bid is not None:
+                    bid, bst = ask_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
+                                       highest, rv, kinds, buf, log, bst)
+                elif POLICIES:
                     bid, bst = bot_bid(kinds[seat], params, pol, ub, seat, ws[WS_HT + seat], ws[WS_HS + seat], pub,
                                        highest, bst)
                 else:
@@ -172,15 +191,18 @@ def _make_auction(POLICIES, TRACE, bot_bid):
     return _auction
 
 
-def _make_call(POLICIES, TRACE, bot_call):
-    """The call step of a build (:func:`make_play`, table 5): ``bot_call`` asks the taker."""
+def _make_call(POLICIES, TRACE, bot_call, ask_call=None):
+    """The call step of a build (:func:`make_play`, table 5): ``bot_call`` (or ``ask_call``) asks the taker."""
 
     @njit(inline="always")
-    def _call(taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
+    def _call(rv, taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
         """Table 5: the taker calls a card among those R-CALL-1 allows (``callable_cards``)."""
         ths = ws[WS_HS + taker]
         legal = callable_cards(ths)
-        if POLICIES:
+        if POLICIES and ask_call is not None:
+            b, bst = ask_call(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ths, pub, legal, rv, kinds, buf,
+                              log, bst)
+        elif POLICIES:
             b, bst = bot_call(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ths, pub, legal, bst)
         else:
             b, bst = random_call(legal, bst)
@@ -192,8 +214,8 @@ def _make_call(POLICIES, TRACE, bot_call):
     return _call
 
 
-def _make_chien_and_ecart(POLICIES, TRACE, bot_ecart):
-    """The chien and écart step of a build (:func:`make_play`): ``bot_ecart`` asks the taker."""
+def _make_chien_and_ecart(POLICIES, TRACE, bot_ecart, ask_ecart=None):
+    """The chien and écart step of a build (:func:`make_play`): ``bot_ecart`` (or ``ask_ecart``) asks the taker."""
 
     @njit(inline="always")
     def _chien_and_ecart(rv, taker, contract, chien_t, chien_s, kinds, params, pol, ub, ws, pub, log, buf, tracing,
@@ -216,7 +238,10 @@ def _make_chien_and_ecart(POLICIES, TRACE, bot_ecart):
             # the écart is made from the hand only (R-VAR-TWO): never a face-up pile top (0 but at 2)
             normal = ths & ~pub[PUB_TOPS_S + taker] & ~SW_KINGS
             trumps = tht & ~pub[PUB_TOPS_T + taker] & TW_T2_T20
-            if POLICIES:
+            if POLICIES and ask_ecart is not None:
+                ecart_t, ecart_s, bst = ask_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
+                                                  trumps, n_chien, log, L_ECART, rv, kinds, buf, log, bst)
+            elif POLICIES:
                 ecart_t, ecart_s, bst = bot_ecart(kinds[taker], params, pol, ub, taker, tht, ths, pub, normal,
                                                   trumps, n_chien, log, L_ECART, bst)
             else:
@@ -239,17 +264,20 @@ def _make_chien_and_ecart(POLICIES, TRACE, bot_ecart):
     return _chien_and_ecart
 
 
-def _make_announce_chelem(POLICIES, TRACE, bot_chelem):
-    """The chelem announcement step of a build (:func:`make_play`): ``bot_chelem`` asks the taker."""
+def _make_announce_chelem(POLICIES, TRACE, bot_chelem, ask_chelem=None):
+    """The chelem announcement step of a build (:func:`make_play`): ``bot_chelem`` (or ``ask_chelem``) asks the taker."""
 
     @njit(inline="always")
-    def _announce_chelem(first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
+    def _announce_chelem(rv, first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst):
         """Let the taker announce a chelem and return who leads trick 1 (R-SLAM-1, R-PLAY-1).
 
         R-SLAM-1: the taker may announce a chelem, after the call and the écart; then he leads
         trick 1, else the first seat does (R-PLAY-1). Returns ``(leader of trick 1, bst)``."""
         taker = ws[WS_TAKER]
-        if POLICIES:
+        if POLICIES and ask_chelem is not None:
+            slam, bst = ask_chelem(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, rv,
+                                   kinds, buf, log, bst)
+        elif POLICIES:
             slam, bst = bot_chelem(kinds[taker], params, pol, ub, taker, ws[WS_HT + taker], ws[WS_HS + taker], pub, bst)
         else:
             slam, bst = below(bst, np.int64(2))
@@ -265,8 +293,8 @@ def _make_announce_chelem(POLICIES, TRACE, bot_chelem):
     return _announce_chelem
 
 
-def _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG):
-    """The declarations at a seat's first turn (:func:`make_play`), out of line and named after the build ``TAG``: ``bot_poignee``, ``bot_misere`` ask the seat."""
+def _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG, ask_poignee=None):
+    """The declarations at a seat's first turn (:func:`make_play`), out of line and named after the build ``TAG``: ``bot_poignee`` (or ``ask_poignee``), ``bot_misere`` ask the seat."""
 
     # out of line: called at most once per seat and deal, and it keeps the declarations out of
     # the card loop (inlined there, under ``if first``, they slow every card down)
@@ -284,7 +312,9 @@ def _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG):
         hs = ws[WS_HS + seat]
         kind = kinds[seat]
         n_lev, avail = poignee_levels(rv, seat, ht, ws)
-        if POLICIES:
+        if POLICIES and ask_poignee is not None:
+            lvl, bst = ask_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_lev, rv, kinds, buf, log, pos, bst)
+        elif POLICIES:
             lvl, bst = bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_lev, bst)
         else:
             lvl, bst = below(bst, n_lev + 1)
@@ -415,7 +445,7 @@ def _make_play_rest(POLICIES, PILES, ONLY_PILES, _card_step):
     return _play_rest
 
 
-def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
+def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None, DECIDE=None):
     """Build the deal kernel for the bots ``BOTS``.
 
     The deal kernel, built for ``BOTS``: None when every seat plays ``random`` (the random
@@ -436,8 +466,12 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     ``CARD`` (bots build only): the card dispatch, None for ``BOTS.card``; otherwise an njit
     function called as ``BOTS.card`` is, with ``rv``, ``buf`` and ``log`` before ``bst`` (the
     ``pimc`` build, ``tarotsim/_builds/pimc.py``: it reads the seat's own écart from the log and keeps its
-    scratch in ``buf`` past ``BUF_LEN``). ``parts``: a dict that receives the inner steps
-    (``_play_rest``: a search finishes sampled deals with it).
+    scratch in ``buf`` past ``BUF_LEN``). ``DECIDE`` (bots build only): None for ``BOTS``' own bid,
+    call, écart, chelem and poignée, or a :class:`SearchDecisions` that makes them instead (the
+    bid search's build). ``parts``: a dict that receives the inner steps (``play_rest``, out of
+    line: a search finishes sampled deals with it; ``auction``, ``call``, ``chien_and_ecart`` and
+    ``announce_chelem``, inlined where they are called: a search plays sampled deals from the
+    auction on with them).
 
     ``TABLE2``: the tables this build plays. None: any, table 2 (R-VAR-TWO) as ``rv`` says (the
     bots builds); False: every table but 2, whose steps (``lay_piles``, ``take_top``,
@@ -450,16 +484,18 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
     # this build's name, for its out-of-line closures (``build_name``)
     TAG = ("bots" if POLICIES else "random") + ("_traced" if TRACE else "") + (
         "" if CARD is None else "_" + CARD.py_func.__qualname__.rsplit(".", 1)[-1]) + (
-        "" if TABLE2 is None else f"_table2_{TABLE2}")
+        "" if TABLE2 is None else f"_table2_{TABLE2}") + ("" if DECIDE is None else "_" + DECIDE.bid.py_func.__name__)
     # closure constants; in the random build the branches that name them are pruned before typing
     bot_bid, bot_call, bot_ecart, bot_chelem, bot_poignee, bot_misere, bot_card_bits = (
         BOTS if POLICIES else (None,) * 7)
+    # None in every build but the bid search's: the branches that name them are pruned before typing
+    ask_bid, ask_call, ask_ecart, ask_chelem, ask_poignee = DECIDE if DECIDE is not None else (None,) * 5
 
-    _auction = _make_auction(POLICIES, TRACE, bot_bid)
-    _call = _make_call(POLICIES, TRACE, bot_call)
-    _chien_and_ecart = _make_chien_and_ecart(POLICIES, TRACE, bot_ecart)
-    _announce_chelem = _make_announce_chelem(POLICIES, TRACE, bot_chelem)
-    _first_turn = _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG)
+    _auction = _make_auction(POLICIES, TRACE, bot_bid, ask_bid)
+    _call = _make_call(POLICIES, TRACE, bot_call, ask_call)
+    _chien_and_ecart = _make_chien_and_ecart(POLICIES, TRACE, bot_ecart, ask_ecart)
+    _announce_chelem = _make_announce_chelem(POLICIES, TRACE, bot_chelem, ask_chelem)
+    _first_turn = _make_first_turn(POLICIES, TRACE, bot_poignee, bot_misere, TAG, ask_poignee)
     _card_step = _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn)
     _play_rest = _make_play_rest(POLICIES, PILES, ONLY_PILES, _card_step)
 
@@ -467,9 +503,22 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         # a search finishes its sampled deals with an out-of-line copy: one compiled body that the
         # pimc build calls per rollout (compiled only with that build)
         parts["play_rest"] = build_name(njit(nogil=True, _nrt=False)(_play_rest), TAG)
-    # Inlined into ``_play`` in every build: the deal runs faster so than calling it out of line,
-    # for a longer compile (BENCHMARKS.md, "Design measurements").
-    _play_rest = njit(inline="always")(_play_rest)
+        # and plays sampled deals from the auction on with the very steps of the deal (inlined)
+        parts.update(auction=_auction, call=_call, chien_and_ecart=_chien_and_ecart,
+                     announce_chelem=_announce_chelem)
+    if DECIDE is not None and parts is not None:
+        # the bid search's build calls that copy: its searches cost a deal far more than the call,
+        # and one compiled body then serves the deal and the loops that play its steps (``tracing``
+        # as a plain bool, their signature: a literal one would compile the copy twice)
+        rest = parts["play_rest"]
+
+        @njit(inline="always")
+        def _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, tr, pos, trick, bst):
+            return rest(rv, kinds, params, pol, ub, buf, log, np.bool_(tracing), tr, pos, trick, bst)
+    else:
+        # Inlined into ``_play`` in every other build: the deal runs faster so than calling it out
+        # of line, for a longer compile (BENCHMARKS.md, "Design measurements").
+        _play_rest = njit(inline="always")(_play_rest)
 
     # _nrt=False: the deal allocates nothing, and without NRT numba emits no reference counting
     # of the nine array arguments, a good part of the time of a deal.
@@ -507,11 +556,11 @@ def make_play(BOTS=None, TRACE=False, CARD=None, parts=None, TABLE2=None):
         if taker < 0:
             return
         if rv[RV_TABLE] == TABLE_5:
-            bst = _call(taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
+            bst = _call(rv, taker, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
         bst = _chien_and_ecart(rv, taker, contract, chien_t, chien_s, kinds, params, pol, ub, ws, pub, log, buf,
                                tracing, bst)
         set_sides(rv, taker, ws, log)
-        leader, bst = _announce_chelem(first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
+        leader, bst = _announce_chelem(rv, first, kinds, params, pol, ub, ws, pub, log, buf, tracing, bst)
         trick = open_trick(np.int64(0), leader, log, pub)
         _play_rest(rv, kinds, params, pol, ub, buf, log, tracing, np.int64(0), np.int64(0), trick, bst)
 
