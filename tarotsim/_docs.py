@@ -55,7 +55,7 @@ LINKED = ("examples", "docs", "benchmarks", "tests")
 #: the terminal width the commands see (``--help`` wraps to it)
 COLUMNS = "80"
 #: a shell example (``sh``, no output shown) asking for more deals plays this many in the tests
-DEALS_CAP = 200
+DEALS_CAP = 50
 #: pages whose examples are not run, with the reason (each entry names a page that exists)
 NOT_RUN_PAGES: dict[str, str] = {
 }
