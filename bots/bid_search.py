@@ -54,7 +54,7 @@ from numba import njit
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import next_u64
 from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_GREEDY, DECL_CHELEM, L_CARDS, L_CONTRACT,
-                                      L_ECART, L_LEN, L_N_ECART, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
+                                      L_LEN, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
                                       N_BOT_PARAMS, PUB_BIDS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN,
                                       PUB_SLAM, PUB_TAKER, PUB_TRICK_CARDS, U_LEN)
@@ -67,7 +67,7 @@ from tarotsim._kernels.workspace import B_MISERES, B_PUB, B_USER, BUF_LEN, WS_HS
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER, K_HAND_S,
                                       K_HAND_T, K_LEN, K_SEAT, K_STAGE, K_TAKER, LOC_PILE, OK, STAGE_AUCTION,
                                       STAGE_ECART, WF_LEN, WI_LEN, derive, sample_worlds)
-from tarotsim.rules import KERNEL_ECART_MADE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
+from tarotsim.rules import RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
 
 
 from ._common import CARD_HP
@@ -75,7 +75,7 @@ from .dispatch import bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, b
 from .heuristic import heuristic_bid, heuristic_call, heuristic_chelem, heuristic_ecart, heuristic_poignee
 from .pimc import MAX_ECARTS, MAX_WORLDS, P_BID_SEARCH, P_BID_WORLDS, P_ECART_CANDIDATES, P_ECART_WORLDS, P_POLICY
 from .search import (PILES_LEN, PIMC_LEN, PW_BUF, PW_CONS, PW_KINDS, PW_KNOW, PW_LOG, PW_PARAMS, PW_PILES, PW_WF,
-                     PW_WI, PW_WORLDS, ROLLOUT_PARAMS, _know, _set_up_world)
+                     PW_WI, PW_WORLDS, ROLLOUT_PARAMS, _know, _set_up_world, own_ecart)
 
 
 #: Most choices one decision compares (the écart shortlist is the longest).
@@ -453,26 +453,13 @@ def _shortlist(hs, normal, n_ecart, h_s, n_max, bsp):
     return n
 
 
-@njit(inline="always")
-def _own_ecart(seat, pub, log):
-    """The seat's own écart when it is the taker at prise or garde (its own knowledge), else 0."""
-    et = np.int64(0)
-    es = np.int64(0)
-    if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
-        for i in range(log[L_N_ECART]):
-            bt, bs = card_bits(log[L_ECART + i])
-            et |= bt
-            es |= bs
-    return et, es
-
-
 @njit(nogil=True, _nrt=False)
 def _play_worlds(rv, seat, ht, hs, pub, log, pos, n_worlds, wsp, st):
     """Draw worlds of the seat's knowledge in the play.
 
     The seat's knowledge in the play (``search._know``: its écart too when it made one, the
     cards of the trick so far) and ``n_worlds`` worlds of it: ``(status, worlds, st)``."""
-    et, es = _own_ecart(seat, pub, log)
+    et, es = own_ecart(seat, pub, log)
     _know(rv, seat, ht, hs, pub, et, es, pos, wsp[PW_PILES:PW_PILES + PILES_LEN], wsp[PW_KNOW:PW_KNOW + K_LEN])
     return _draw_worlds(rv, n_worlds, wsp, st)
 

@@ -37,8 +37,8 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below, next_u64
-from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT,
-                                      L_LEADER, L_LEN, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
+from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
+                                      L_LEADER, L_LEN, L_N_ECART, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
                                       MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
                                       PUB_MISERE_KINDS, PUB_MISERES, PUB_POIGNEE_T, PUB_SLAM, PUB_PLAYED_S,
@@ -140,6 +140,22 @@ def public_piles(rv, ws, pub, piles):
                     h -= 1
             piles[PILE_HEIGHT + seat * N_PILES + p] = h
             piles[PILE_TOP + seat * N_PILES + p] = top
+
+
+@njit(inline="always")
+def own_ecart(seat, pub, log):
+    """The seat's own écart (trump word, suit word) when it is the taker at prise or garde, else 0.
+
+    Its own knowledge (R-CHIEN-2: the taker laid it aside), read from the deal's log: what a pimc
+    seat's searches are handed beside the public view."""
+    et = np.int64(0)
+    es = np.int64(0)
+    if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
+        for i in range(log[L_N_ECART]):
+            bt, bs = card_bits(log[L_ECART + i])
+            et |= bt
+            es |= bs
+    return et, es
 
 
 def pile_vector(view) -> np.ndarray:

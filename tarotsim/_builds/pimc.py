@@ -23,15 +23,15 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import BOT_PIMC, L_ECART, L_LEN, L_N_ECART, PUB_CONTRACT, PUB_TAKER
+from tarotsim._kernels.layout import BOT_PIMC, L_LEN
 from tarotsim._kernels.masks import card_bits
 from tarotsim._kernels.play import aggregate_logs, build_name, facts_of_logs, make_play
 from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
-from tarotsim.rules import KERNEL_ECART_MADE, RV_N_SEATS
+from tarotsim.rules import RV_N_SEATS
 
 from bots.dispatch import DISPATCH, bot_card_bits
 from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
-                         needs_full_build, public_piles)
+                         needs_full_build, own_ecart, public_piles)
 
 from . import sources
 from .deal import BOTS_PARTS
@@ -61,13 +61,7 @@ def _make_build(EXACT, INFER):
         The search for a ``pimc`` seat (its own écart from the log when it is the taker at prise
         or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
         if kind == BOT_PIMC:
-            et = np.int64(0)
-            es = np.int64(0)
-            if seat == pub[PUB_TAKER] and KERNEL_ECART_MADE[pub[PUB_CONTRACT]]:
-                for i in range(log[L_N_ECART]):
-                    bt, bs = card_bits(log[L_ECART + i])
-                    et |= bt
-                    es |= bs
+            et, es = own_ecart(seat, pub, log)
             wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
             piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
             public_piles(rv, buf[0:WS_LEN], pub, piles)
