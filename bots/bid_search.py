@@ -60,8 +60,8 @@ from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_G
                                       PUB_SLAM, PUB_TAKER, PUB_TRICK_CARDS, U_LEN)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, card_bits
 from tarotsim._kernels.play import SearchDecisions, build_name
-from tarotsim._kernels.steps import (add_to_trick, call_restriction, declare, legal_masks, new_bots_view,
-                                     new_deal, open_trick, poignee_levels, set_called, show_poignee, set_sides)
+from tarotsim._kernels.steps import (add_to_trick, declare, new_bots_view, new_deal, open_trick, playable,
+                                     poignee_levels, set_called, set_sides, show_poignee)
 from tarotsim._kernels.steps import seating as _deal_seating
 from tarotsim._kernels.workspace import B_MISERES, B_PUB, B_USER, BUF_LEN, WS_HS, WS_HT, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER, K_HAND_S,
@@ -474,11 +474,7 @@ def _first_card(rv, seat, pos, trick, rkinds, rparams, sub, ws, spub, slog, rst)
     _, fixed, fmask, amask, _, _, _, _, _ = trick
     ht = ws[WS_HT + seat]
     hs = ws[WS_HS + seat]
-    if pos == 0:
-        lt, ls = ht, hs
-    else:
-        lt, ls = legal_masks(ht, hs, fixed, fmask, amask)
-    ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+    lt, ls = playable(rv, ws, ht, hs, pos, fixed, fmask, amask, True)
     c, bt, bs, rst = bot_card_bits(rkinds[seat], rparams, None, sub, seat, ht, hs, spub, lt, ls, fixed, fmask, amask,
                                    pos, rst)
     ws[WS_HT + seat] = ht ^ bt

@@ -37,7 +37,7 @@ public view as it was then):
 
 The seat's own decisions are not weighed: they depend on its own cards alone, the same in every
 world. The past is replayed with the deal kernel's own steps (``steps.add_to_trick``,
-``legal_masks``, ``call_restriction``, ``track_trick``, ``poignee_levels``,
+``playable``, ``track_trick``, ``poignee_levels``,
 ``misere_eligible``): the public view is rebuilt trick by trick exactly as the deal kernel
 filled it, once for every world (it is public), and each world only contributes the deciding
 seat's hand. Table 2 (R-VAR-TWO) is not weighed: which face-down pile card turned up when is not
@@ -63,13 +63,12 @@ from tarotsim._kernels._rng import below, next_u64
 from tarotsim._kernels.layout import (BOT_HEURISTIC, L_CARDS, L_LEADER, L_LEN, MAX_ECART, MAX_SEATS, N_BOT_PARAMS,
                                       PUB_BIDS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER,
                                       PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS,
-                                      PUB_MISERES, PUB_PARTNER, PUB_PLAYED_S, PUB_PLAYED_T, PUB_POIGNEE_T,
-                                      PUB_SEAT_PLAYED_S, PUB_SEAT_PLAYED_T, PUB_SLAM, PUB_TAKER, PUB_TRICK,
-                                      PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_VOIDS, PUB_WON_HP)
+                                      PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T, PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER,
+                                      PUB_TRICK, PUB_TRICK_CARDS)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, TW_T2_T20, TW_TRUMPS, card_bits
 from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import (add_to_trick, call_restriction, callable_cards, legal_masks,
-                                     misere_eligible, poignee_levels, set_called, track_trick)
+from tarotsim._kernels.steps import (add_to_trick, callable_cards, misere_eligible, new_bots_view, playable,
+                                     poignee_levels, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
                                       STAGE_ECART)
@@ -379,12 +378,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
         ihs[k] = hs & ~bs
         if s == seat or logw[w] == IMPOSSIBLE:
             continue
-        if pos == 0:
-            lt, ls = ht, hs
-        else:
-            lt, ls = legal_masks(ht, hs, fixed, fmask, amask)
-        if first:
-            ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+        lt, ls = playable(rv, ws, ht, hs, pos, fixed, fmask, amask, first)
         if (lt & bt) == 0 and (ls & bs) == 0:
             logw[w] = IMPOSSIBLE
             continue
@@ -405,19 +399,13 @@ def _replay_view(rv, pub, ipub, ws, log):
     called card in ``ws`` (``steps.set_called``)."""
     for i in range(PUB_LEN):
         ipub[i] = pub[i]
-    ipub[PUB_TRICK] = 0
-    ipub[PUB_PARTNER] = -1
+    new_bots_view(rv, ipub)
+    # what the card play adds beyond the bots' bookkeeping: the cards played, the declarations
     ipub[PUB_PLAYED_T] = 0
     ipub[PUB_PLAYED_S] = 0
     for s in range(MAX_SEATS):
-        ipub[PUB_VOIDS + s] = 0
-        ipub[PUB_SEAT_PLAYED_T + s] = 0
-        ipub[PUB_SEAT_PLAYED_S + s] = 0
-        ipub[PUB_TRICKS_WON + s] = 0
-        ipub[PUB_WON_HP + s] = 0
         ipub[PUB_POIGNEE_T + s] = 0
         ipub[PUB_MISERES + s] = 0
-        ipub[PUB_MISERE_KINDS + s] = 0
     _seating(rv, pub[PUB_DEALER], ws)
     ws[WS_TAKER] = pub[PUB_TAKER]
     ws[WS_ECART_T] = pub[PUB_ECART_T]

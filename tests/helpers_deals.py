@@ -2,9 +2,11 @@
 
 Deals the bots' tests build: the deal kernel's decision trace walked beside the facade
 (:func:`walk_traced`), and a deal with cards a seat cannot see exchanged (:func:`swap_hidden`,
-:func:`replay_public`)."""
+:func:`replay_public`), met at each decision of a deal played out (:func:`hidden_twins`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -111,3 +113,46 @@ def replay_public(rules, dealer, hands, chien, events, forced):
     except Exception:
         return None
     return g
+
+
+@dataclass
+class Twin:
+    """A decision of a deal beside a deal its seat cannot tell apart (:func:`hidden_twins`)."""
+
+    #: the deal at the decision, and the deal with two hidden cards exchanged at the same decision
+    game: Game
+    twin: Game
+    decision: object
+    #: what the seat sees (the same in both deals) and its legal actions in ``game``
+    view: object
+    legal: list
+    #: the bots stream's state before the seat chose, and after
+    state: int
+    after: int
+    choice: object
+
+
+def hidden_twins(rules, index, forced, choose, want, rnd):
+    """Play deal ``index`` of seed 9, yielding each chosen decision with a twin deal.
+
+    Deal ``index`` of ``rng.deal(rules, 9, index)``, played by ``choose(seat, view, legal,
+    stream)`` with a bots stream seeded with ``index``. At each decision ``want(decision,
+    legal)`` accepts, two cards the seat cannot see are exchanged (:func:`swap_hidden`) and the
+    public actions replayed (:func:`replay_public`); when that deal reaches the same decision,
+    the seat's view in it is the same (asserted here) and a :class:`Twin` is yielded, before
+    the choice is applied."""
+    dealer, hands, chien = rng.deal(rules, 9, index)
+    game = Game(rules, hands=hands, chien=chien, dealer=dealer, forced=forced)
+    stream = rng.Rng(index)
+    while (d := game.decision) is not None:
+        view, legal = game.view(d.seat), game.legal_actions()
+        state = stream.state
+        choice = choose(d.seat, view, legal, stream)
+        if want(d, legal):
+            other = swap_hidden(game, d.seat, rnd)
+            if other is not None:
+                g2 = replay_public(rules, dealer, *other, game.events, forced)
+                if g2 is not None and g2.decision == d:
+                    assert g2.view(d.seat) == view
+                    yield Twin(game, g2, d, view, legal, state, stream.state, choice)
+        game.apply(choice)

@@ -21,7 +21,7 @@ import random
 import numpy as np
 import pytest
 
-from helpers_deals import replay_public, swap_hidden
+from helpers_deals import hidden_twins
 from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
 from bots.bid_search import needs_bid_search
@@ -116,6 +116,10 @@ def test_same_results_for_any_thread_count_and_chunk_size():
     assert [rec["scores"] for rec in recs] == a["scores"][:, :r.n_seats].tolist()
 
 
+#: the decisions the bid search makes
+SEARCHED = ("bid", "call", "ecart", "chelem", "poignee")
+
+
 def test_hidden_cards_never_change_a_search_decision():
     """Two deals the seat cannot tell apart (two cards it cannot see exchanged, the same public
     actions) give it the same view and the same choice from the same bots-stream state, for bids,
@@ -127,27 +131,15 @@ def test_hidden_cards_never_change_a_search_decision():
         bots = _mix(table)
         for index in range(6):
             forced = (2, ("prise", "garde")[index % 2]) if index % 3 == 2 else None
-            dealer, hands, chien = rng.deal(r, 9, index)
-            game = Game(r, hands=hands, chien=chien, dealer=dealer, forced=forced)
             adapters = _adapters(r, bots)
-            stream = rng.Rng(index)
-            while (d := game.decision) is not None:
-                view, legal = game.view(d.seat), game.legal_actions()
-                state = stream.state
-                choice = adapters[d.seat].choose(view, legal, stream)
-                kind = "poignee" if d.kind == "poignee" else d.kind
-                if d.seat in (0, 2) and kind in ("bid", "call", "ecart", "chelem", "poignee"):
-                    other = swap_hidden(game, d.seat, rnd)
-                    if other is not None:
-                        g2 = replay_public(r, dealer, *other, game.events, forced)
-                        if g2 is not None and g2.decision == d:
-                            view2 = g2.view(d.seat)
-                            assert view2 == view
-                            s2 = rng.Rng(state)
-                            assert adapters[d.seat].choose(view2, g2.legal_actions(), s2) == choice, (table, index, d)
-                            assert s2.state == stream.state
-                            seen[kind] = seen.get(kind, 0) + 1
-                game.apply(choice)
+            for tw in hidden_twins(r, index, forced,
+                                   lambda seat, view, legal, stream, a=adapters: a[seat].choose(view, legal, stream),
+                                   lambda d, legal: d.seat in (0, 2) and d.kind in SEARCHED, rnd):
+                d = tw.decision
+                s2 = rng.Rng(tw.state)
+                assert adapters[d.seat].choose(tw.twin.view(d.seat), tw.twin.legal_actions(), s2) == tw.choice, (table, index, d)
+                assert s2.state == tw.after
+                seen[d.kind] = seen.get(d.kind, 0) + 1
     assert seen.get("bid", 0) >= 10 and seen.get("ecart", 0) >= 2 and seen.get("chelem", 0) >= 2, seen
 
 

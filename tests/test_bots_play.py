@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers_deals import MIXES, adapter_for, replay_public, swap_hidden, walk_traced
+from helpers_deals import MIXES, adapter_for, hidden_twins, walk_traced
 from helpers_records import check_record
 from tarotsim import record, rng, simulate
 from tarotsim.adapters import FastBotAdapter
@@ -58,33 +58,23 @@ KINDS = BOT_DECISIONS
 @pytest.mark.parametrize("name", ["heuristic", "greedy"])
 def test_hidden_cards_never_change_a_decision(name):
     rnd = random.Random(5)
+    bot = FastBotAdapter(name)
     seen = {k: 0 for k in KINDS}
     for table in TABLES:
         r = Rules.from_options(table, {"misere": True})
         for index in range(14):
             forced = (1, CONTRACTS[index % 4]) if index % 2 and not (table == "5d" and index % 5 == 1) else None
-            dealer, hands, chien = rng.deal(r, 9, index)
-            game = Game(r, hands=hands, chien=chien, dealer=dealer, forced=forced)
-            bot = FastBotAdapter(name)
-            stream = rng.Rng(index)
-            while (d := game.decision) is not None:
-                view, legal = game.view(d.seat), game.legal_actions()
-                choice = bot.choose(view, legal, stream)
-                if d.kind != "card" or rnd.random() < 0.25:
-                    other = swap_hidden(game, d.seat, rnd)
-                    if other is not None:
-                        g2 = replay_public(r, dealer, *other, game.events, forced)
-                        if g2 is not None and g2.decision == d:
-                            view2 = g2.view(d.seat)
-                            assert view2 == view
-                            assert g2.hand(d.seat) == game.hand(d.seat)
-                            legal2 = g2.legal_actions()
-                            assert legal2 == legal
-                            assert bot.choose(view2, legal2, rng.Rng(0)) == choice, (table, index, d)
-                            i1, i2 = bot.kernel_inputs(view, legal), bot.kernel_inputs(view2, legal2)
-                            assert i1[:4] == i2[:4] and np.array_equal(i1[4], i2[4])
-                            seen[d.kind.split("_")[0]] += 1
-                game.apply(choice)
+            for tw in hidden_twins(r, index, forced, lambda seat, view, legal, stream: bot.choose(view, legal, stream),
+                                   lambda d, legal: d.kind != "card" or rnd.random() < 0.25, rnd):
+                d = tw.decision
+                assert tw.twin.hand(d.seat) == tw.game.hand(d.seat)
+                legal2 = tw.twin.legal_actions()
+                assert legal2 == tw.legal
+                view2 = tw.twin.view(d.seat)
+                assert bot.choose(view2, legal2, rng.Rng(0)) == tw.choice, (table, index, d)
+                i1, i2 = bot.kernel_inputs(tw.view, tw.legal), bot.kernel_inputs(view2, legal2)
+                assert i1[:4] == i2[:4] and np.array_equal(i1[4], i2[4])
+                seen[d.kind.split("_")[0]] += 1
     assert all(seen[k] > 0 for k in KINDS if k != "misere"), seen
 
 

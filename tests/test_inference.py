@@ -20,8 +20,8 @@ import random
 import numpy as np
 import pytest
 
+from helpers_deals import hidden_twins
 from helpers_inference import twin_log_weight, twin_log_weights
-from helpers_deals import replay_public, swap_hidden
 from test_kernels import check_record
 from bots import REGISTRY, BotError, parse_bots
 from bots import inference as K
@@ -358,32 +358,21 @@ def test_hidden_cards_never_change_an_infer_decision():
     """Two deals the seat cannot tell apart give it the same weighted worlds and the same card."""
     rnd = random.Random(11)
     n_cards = 0
+    bot = FastBotAdapter("pimc", {"worlds": 3, "infer": True, "candidates": 10})
     for table in TABLES:
         r = Rules(table=table)
         for index in range(3):
             forced = (1, CONTRACTS[index % 4]) if table != "5d" else None
-            dealer, hands, chien = rng.deal(r, 9, index)
-            game = Game(r, hands=hands, chien=chien, dealer=dealer, forced=forced)
-            bot = FastBotAdapter("pimc", {"worlds": 3, "infer": True, "candidates": 10})
-            stream = rng.Rng(index)
-            while (d := game.decision) is not None:
-                view, legal = game.view(d.seat), game.legal_actions()
-                state = stream.state
-                choice = bot.choose(view, legal, stream)
-                if d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5:
-                    other = swap_hidden(game, d.seat, rnd)
-                    if other is not None:
-                        g2 = replay_public(r, dealer, *other, game.events, forced)
-                        if g2 is not None and g2.decision == d:
-                            assert g2.view(d.seat) == view
-                            s2 = rng.Rng(state)
-                            assert bot.choose(g2.view(d.seat), g2.legal_actions(), s2) == choice
-                            assert s2.state == stream.state
-                            a = weighted_sample(game, d.seat, 16, state, epsilon=0.2)
-                            b = weighted_sample(g2, d.seat, 16, state, epsilon=0.2)
-                            assert np.array_equal(a.locations, b.locations) and np.array_equal(a.weights, b.weights)
-                            n_cards += 1
-                game.apply(choice)
+            for tw in hidden_twins(r, index, forced, lambda seat, view, legal, stream: bot.choose(view, legal, stream),
+                                   lambda d, legal: d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5, rnd):
+                s2 = rng.Rng(tw.state)
+                assert bot.choose(tw.twin.view(tw.decision.seat), tw.twin.legal_actions(), s2) == tw.choice
+                assert s2.state == tw.after
+                seat = tw.decision.seat
+                a = weighted_sample(tw.game, seat, 16, tw.state, epsilon=0.2)
+                b = weighted_sample(tw.twin, seat, 16, tw.state, epsilon=0.2)
+                assert np.array_equal(a.locations, b.locations) and np.array_equal(a.weights, b.weights)
+                n_cards += 1
     assert n_cards >= 15
 
 

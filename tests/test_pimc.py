@@ -18,7 +18,7 @@ import random
 import numpy as np
 import pytest
 
-from helpers_deals import replay_public, swap_hidden
+from helpers_deals import hidden_twins
 from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
 from tarotsim import record, rng, simulate
@@ -103,30 +103,17 @@ def test_hidden_cards_never_change_a_pimc_decision():
     give it the same kernel inputs and the same card, from the same bots-stream state."""
     rnd = random.Random(7)
     n_cards = 0
+    bot = FastBotAdapter("pimc", {"worlds": 4})
     for table in TABLES:
         r = Rules(table=table)
         for index in range(4):
             forced = (1, CONTRACTS[index % 4]) if table != "5d" else None
-            dealer, hands, chien = rng.deal(r, 9, index)
-            game = Game(r, hands=hands, chien=chien, dealer=dealer, forced=forced)
-            bot = FastBotAdapter("pimc", {"worlds": 4})
-            stream = rng.Rng(index)
-            while (d := game.decision) is not None:
-                view, legal = game.view(d.seat), game.legal_actions()
-                state = stream.state
-                choice = bot.choose(view, legal, stream)
-                if d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5:
-                    other = swap_hidden(game, d.seat, rnd)
-                    if other is not None:
-                        g2 = replay_public(r, dealer, *other, game.events, forced)
-                        if g2 is not None and g2.decision == d:
-                            view2 = g2.view(d.seat)
-                            assert view2 == view
-                            s2 = rng.Rng(state)
-                            assert bot.choose(view2, g2.legal_actions(), s2) == choice, (table, index, d)
-                            assert s2.state == stream.state
-                            n_cards += 1
-                game.apply(choice)
+            for tw in hidden_twins(r, index, forced, lambda seat, view, legal, stream: bot.choose(view, legal, stream),
+                                   lambda d, legal: d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5, rnd):
+                s2 = rng.Rng(tw.state)
+                assert bot.choose(tw.twin.view(tw.decision.seat), tw.twin.legal_actions(), s2) == tw.choice, (table, index, tw.decision)
+                assert s2.state == tw.after
+                n_cards += 1
     assert n_cards >= 20
 
 

@@ -9,8 +9,8 @@ kernel takes an action id (:mod:`tarotsim.actions`) per slot, applies it, lets t
 
 The rules are the deal kernel's own steps, imported from ``play.py`` (``seating``,
 ``deal_cards``, ``annul_petit_sec``, ``callable_cards``, ``set_called``, ``set_sides``, ``poignee_levels``,
-``show_poignee``, ``misere_eligible``, ``declare_misere``, ``open_trick``, ``legal_masks``,
-``call_restriction``, ``after_lead``, ``after_card``, ``close_trick``, ``track_trick``,
+``show_poignee``, ``misere_eligible``, ``declare_misere``, ``open_trick``, ``playable``,
+``after_lead``, ``after_card``, ``close_trick``, ``track_trick``,
 ``count_points``, ``score_deal``), in the order of docs/engine-contract.md; an opponent's decision draws
 from the deal's bots stream as in the deal kernel. Slot ``i`` plays deals ``start + i``,
 ``start + i + N``, ... of ``(seed, index)``; nothing depends on other slots or on threads.
@@ -44,10 +44,10 @@ from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM, DECL_CHELEM, L_BID, 
 from .masks import SW_KINGS, TW_T2_T20, card_bits
 from .play import build_name
 from .random_player import ecart_needed, random_bid, random_call, random_card_bits, random_ecart
-from .steps import (after_card, after_lead, call_restriction, callable_cards, close_trick, count_points, deal_cards,
-                    declare, declare_misere, legal_masks, misere_eligible, new_bots_view, new_deal, open_trick,
-                    annul_petit_sec, poignee_levels, score_deal, seating, set_called, show_poignee, set_sides,
-                    track_trick, ecart_pick_mask, led_of, shown_by_play, top_of)
+from .steps import (after_card, after_lead, annul_petit_sec, callable_cards, close_trick, count_points, deal_cards,
+                    declare, declare_misere, ecart_pick_mask, led_of, misere_eligible, new_bots_view, new_deal,
+                    open_trick, playable, poignee_levels, score_deal, seating, set_called, set_sides, show_poignee,
+                    shown_by_play, top_of, track_trick)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, WS_CALLED, WS_ECART_T, WS_HS, WS_HT,
                         WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
 
@@ -271,13 +271,7 @@ def _card_legal(rv, buf, e):
     hs = ws[WS_HS + seat]
     pos = e[E_POS]
     fixed = e[E_TRICK + 1] != 0
-    if pos == 0:
-        lt, ls = ht, hs
-    else:
-        lt, ls = legal_masks(ht, hs, fixed, e[E_TRICK + 2], e[E_TRICK + 3])
-    if e[E_TR] == 0:
-        ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
-    return lt, ls
+    return playable(rv, ws, ht, hs, pos, fixed, e[E_TRICK + 2], e[E_TRICK + 3], e[E_TR] == 0)
 
 
 @njit(nogil=True, _nrt=False)

@@ -85,10 +85,10 @@ from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_BOT_ERRORS, A
                      U_LEN)
 from .masks import SW_KINGS, TW_T2_T20
 from .random_player import random_bid, random_call, random_card_bits, random_ecart
-from .steps import (add_to_trick, call_restriction, callable_cards, close_trick, count_points, deal_cards,
-                    declare, declare_misere, lay_piles, legal_masks, misere_eligible, new_bots_view, new_deal,
-                    open_trick, annul_petit_sec, poignee_levels, score_deal, seating, set_called, show_poignee, set_sides,
-                    take_top, trace_decision, track_trick, turn_up_piles)
+from .steps import (add_to_trick, annul_petit_sec, callable_cards, close_trick, count_points, deal_cards, declare,
+                    declare_misere, lay_piles, misere_eligible, new_bots_view, new_deal, open_trick, playable,
+                    poignee_levels, score_deal, seating, set_called, set_sides, show_poignee, take_top,
+                    trace_decision, track_trick, turn_up_piles)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, CHIEN_SIZE, N_TRICKS, new_buffer, TR_BID,
                         TR_CALL, TR_CARD, TR_CHELEM, TR_ECART, TR_MISERE, TR_POIGNEE, WS_CALLED, WS_ECART_T, WS_HS,
                         WS_HT, WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
@@ -350,7 +350,7 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
 
         ``first`` (trick 1): the seat first declares
         (``_first_turn``) and R-CALL-4 binds the lead. The legal cards are R-PLAY-3, R-PLAY-4a,
-        R-PLAY-4b, R-PLAY-4c, R-PLAY-4d and R-PLAY-4e with R-EXC-1 (``legal_masks``); the card leaves
+        R-PLAY-4b, R-PLAY-4c, R-PLAY-4d and R-PLAY-4e with R-EXC-1 and R-CALL-4 (``playable``); the card leaves
         the hand, joins the trick (log and public view) and updates the trick state
         (``add_to_trick``, R-PLAY-5). ``trick``: the tuple of ``open_trick``; returns the new one
         and ``bst``.
@@ -362,14 +362,7 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
         # tops (R-VAR-TWO: every duty of R-PLAY-4 counts them all)
         ht = ws[WS_HT + seat]
         hs = ws[WS_HS + seat]
-        # the leader is free (R-PLAY-3): what ``legal_masks`` gives, on a short path (the card chain of a
-        # trick is latency-bound)
-        if pos == 0:
-            lt, ls = ht, hs
-        else:
-            lt, ls = legal_masks(ht, hs, fixed, fmask, amask)
-        if first:
-            ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+        lt, ls = playable(rv, ws, ht, hs, pos, fixed, fmask, amask, first)
         if POLICIES:
             if CARD is None:
                 c, bt, bs, bst = bot_card_bits(kinds[seat], params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmask,

@@ -5,8 +5,8 @@ A position has every remaining card known. It is held exactly as the deal kernel
 attack's pile, the R-EXC-2 payments, the tricks won by the attack, the last trick's trumps), its
 public view (the dummy), the misères and a log (taker, partner, contract, chelem announced, the
 leader of each trick), plus the trick in progress as ``steps.open_trick``'s tuple. So the search
-plays cards with the deal kernel's own steps: the legal cards ``steps.legal_masks`` (R-PLAY-3,
-R-PLAY-4a to R-PLAY-4e, R-EXC-1) and ``steps.call_restriction`` (R-CALL-4), the trick state
+plays cards with the deal kernel's own steps: the legal cards ``steps.playable`` (R-PLAY-3,
+R-PLAY-4a to R-PLAY-4e, R-EXC-1, R-CALL-4), the trick state
 ``steps.after_lead`` / ``steps.after_card`` (R-PLAY-5; ``steps.add_to_trick`` where it replays a
 trick), the close ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``steps.count_points`` and ``steps.score_deal``
 (R-EXC-5, R-SLAM-2, R-COUNT-3, R-COUNT-4, R-SLAM-3, R-SCORE-1, R-SCORE-2). Two objectives:
@@ -61,7 +61,7 @@ from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED,
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
 from .masks import CARD_HP, SW_LOWS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
 from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, add_to_trick, after_card, after_lead,
-                    call_restriction, close_trick, count_points, legal_masks, score_deal, set_called)
+                    close_trick, count_points, playable, score_deal, set_called)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
                         WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER)
@@ -267,8 +267,8 @@ def _moves(rv, ws, stk, p, flags, hint):
     """Write the candidate cards of ply ``p``, best first, and return their number.
 
     The candidate cards of the seat to play at ply ``p`` into ``stk[p, PL_MOVES:]``, best first;
-    returns their number. Legal cards: ``steps.legal_masks`` (R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
-    R-EXC-1) and, in trick 1, ``steps.call_restriction`` (R-CALL-4); with ``F_MERGE`` one card per
+    returns their number. Legal cards: ``steps.playable`` (R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
+    R-EXC-1 and, in trick 1, R-CALL-4); with ``F_MERGE`` one card per
     class of equivalent ones (:func:`_equivalent`), the lowest; with ``F_ORDER`` sorted by
     :func:`_order_score`, ``hint`` (a card id, or -1) first."""
     seat = stk[p, PL_SEAT]
@@ -277,12 +277,7 @@ def _moves(rv, ws, stk, p, flags, hint):
     fmask = stk[p, PL_FMASK]
     ht = ws[WS_HT + seat]
     hs = ws[WS_HS + seat]
-    if pos == 0:
-        lt, ls = ht, hs
-    else:
-        lt, ls = legal_masks(ht, hs, fixed, fmask, stk[p, PL_AMASK])
-    if stk[p, PL_TR] == 0:
-        ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+    lt, ls = playable(rv, ws, ht, hs, pos, fixed, fmask, stk[p, PL_AMASK], stk[p, PL_TR] == 0)
     merge = (flags & F_MERGE) != 0
     order = (flags & F_ORDER) != 0
     # the cards that could tell two of the seat's cards apart: the other hands', and the trick's
@@ -900,12 +895,7 @@ def _spread(rv, ws, stk, out):
     ht = ws[WS_HT + seat]
     hs = ws[WS_HS + seat]
     fixed = stk[0, PL_FIXED] != 0
-    if stk[0, PL_POS] == 0:
-        lt, ls = ht, hs
-    else:
-        lt, ls = legal_masks(ht, hs, fixed, stk[0, PL_FMASK], stk[0, PL_AMASK])
-    if stk[0, PL_TR] == 0:
-        ls = call_restriction(rv, ws, stk[0, PL_POS], fixed, ht, hs, ls)
+    lt, ls = playable(rv, ws, ht, hs, stk[0, PL_POS], fixed, stk[0, PL_FMASK], stk[0, PL_AMASK], stk[0, PL_TR] == 0)
     for word in range(2):
         rem = lt if word == 0 else ls
         rep = np.int64(-1)

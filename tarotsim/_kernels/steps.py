@@ -610,6 +610,24 @@ def call_restriction(rv, ws, pos, fixed, ht, hs, ls):
 
 
 @njit(inline="always")
+def playable(rv, ws, ht, hs, pos, fixed, fmask, amask, first):
+    """The cards a seat may play now (trump word, suit word), from its hand ``ht``, ``hs``.
+
+    The leader is free (R-PLAY-3), else the duties of R-PLAY-4a to R-PLAY-4e with R-EXC-1
+    (:func:`legal_masks`); in trick 1 (``first``) the called-suit rule (R-CALL-4,
+    :func:`call_restriction`). ``pos``: the seat's place in the trick; ``fixed``, ``fmask``,
+    ``amask``: the trick state (:func:`add_to_trick`). The leader takes a short path rather than
+    ``legal_masks``: the card chain of a trick is latency-bound."""
+    if pos == 0:
+        lt, ls = ht, hs
+    else:
+        lt, ls = legal_masks(ht, hs, fixed, fmask, amask)
+    if first:
+        ls = call_restriction(rv, ws, pos, fixed, ht, hs, ls)
+    return lt, ls
+
+
+@njit(inline="always")
 def close_trick(rv, ws, pub, log, tr, trick):
     """Close trick ``tr``: its winner (R-PLAY-5) and where its cards go, the Excuse apart.
 
