@@ -725,14 +725,15 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
                 parts[r, c] = worlds[w, c]
             ll[r] = logw[w]
             r += 1
-    n_hidden = 0
+    n_hidden = np.int64(0)
     for c in range(78):
         a = cons[C_ALLOWED + c]
         if a & (a - 1):
             hidden[n_hidden] = c
             n_hidden += 1
     for _ in range(n_moves if n_hidden >= 2 else 0):
-        k = 0
+        # np.int64: with a literal 0 numba's type inference would also compile the weighing for it
+        k = np.int64(0)
         for i in range(n_worlds):
             ok, st = _propose(cons, hidden, n_hidden, parts[i], prop[k], st)
             if ok:
