@@ -19,8 +19,8 @@ explains what the other seats did in it (bids, call, écart, declarations, cards
 ``worlds`` of them by weight (weights tempered to keep an effective sample size of ``min_ess``),
 each then moved ``moves`` times by Metropolis-Hastings towards the weighted law. The cards played
 weigh with their own ε, ``card_epsilon``; ``trust`` is the prior that a seat plays as the model
-at all. The defaults were chosen by duplicate tournaments against pimc on seed 1
-(docs/explanation/strength.md).
+at all. The defaults were chosen by duplicate tournaments against pimc on seed 1, with
+heuristic and with greedy seats beside, and measured on seed 2 (docs/explanation/strength.md).
 
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
@@ -82,18 +82,18 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     # reading the table (bots/inference.py): the worlds weighed by the other seats' decisions
     ("infer", False, bool, "weigh the worlds by how well the heuristic explains what the other seats did "
                            "(bids, call, écart, declarations, cards), then keep `worlds` of them by weight"),
-    ("candidates", 128, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
+    ("candidates", 512, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
                              f"at most {MAX_WORLDS})"),
-    ("epsilon", 0.8, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
+    ("epsilon", 0.3, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
                             "any legal one, for the bids, call, écart and declarations (1, and card_epsilon 1: "
                             "every world weighs the same)"),
-    ("min_ess", 0, int, "with infer, the effective sample size the weights keep at least: weights that would "
+    ("min_ess", 16, int, "with infer, the effective sample size the weights keep at least: weights that would "
                         "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
     ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
                       f"towards the weighted law (0..{MAX_MOVES})"),
     ("card_epsilon", 0.8, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
                                  "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
-    ("trust", 1.0, float, "with infer, the prior probability that a seat plays as the model (else uniformly): a "
+    ("trust", 0.5, float, "with infer, the prior probability that a seat plays as the model (else uniformly): a "
                           "seat whose decisions the model explains badly then weighs little (0..1; 1: every seat "
                           "as the model)"),
     # the bid search (bots/bid_search.py): bids, call, écart and declarations by search

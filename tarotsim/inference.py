@@ -189,20 +189,32 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     return WeightedWorlds(worlds=worlds, weights=w, ess=float(1.0 / np.sum(w * w)), epsilon=float(epsilon))
 
 
-def draw(game, seat: int, n: int, seed: int, *, candidates: int = 128, epsilon: float = 0.1, min_ess: int = 0,
-         moves: int = 0, card_epsilon: float | None = None, trust: float = 1.0) -> WeightedWorlds:
+def draw(game, seat: int, n: int, seed: int, *, candidates: int | None = None, epsilon: float | None = None,
+         min_ess: int | None = None, moves: int | None = None, card_epsilon: float | None = None,
+         trust: float | None = None) -> WeightedWorlds:
     """The worlds a ``pimc:infer=1`` decision of ``seat`` plays out, with the same parameters.
 
     ``candidates`` worlds drawn as :func:`tarotsim.worlds.sample` draws them from ``seed``, weighed
     (:func:`weighted_sample`), ``n`` of them drawn by weight (tempered to keep an ESS of
     ``min_ess``), each then moved ``moves`` times by Metropolis-Hastings swaps towards the weighted
-    law (``card_epsilon``, ``trust``: as :func:`weighted_sample`). Returns the distinct worlds, each weighted
+    law (``card_epsilon``, ``trust``: as :func:`weighted_sample`). A parameter not given is the
+    ``pimc`` bot's default (``tarotsim bots`` lists them). Returns the distinct worlds, each weighted
     by the share of the ``n`` draws it stands for; ``ess`` is the candidates' ESS. Raises
     :class:`tarotsim.worlds.WorldsError` on bad arguments."""
+    from bots import REGISTRY
     from bots import search as K
     from bots.search import MAX_MOVES
 
     from . import worlds as W
+
+    pimc = REGISTRY["pimc"]
+    default = pimc.values(pimc.vector())
+    candidates = default["candidates"] if candidates is None else candidates
+    epsilon = default["epsilon"] if epsilon is None else epsilon
+    min_ess = default["min_ess"] if min_ess is None else min_ess
+    moves = default["moves"] if moves is None else moves
+    card_epsilon = default["card_epsilon"] if card_epsilon is None else card_epsilon
+    trust = default["trust"] if trust is None else trust
 
     _check(n, epsilon, min_ess)
     _check(candidates, epsilon, min_ess, what="candidates")
