@@ -32,7 +32,8 @@ __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_
 
 #: The hints' own random stream: asking for a hint never changes the bots' draws.
 STREAM_HINTS = 7
-HINT_BOT = "pimc"
+#: The hint's bot (``--bots`` grammar): the strongest measured (docs/explanation/strength.md).
+HINT_BOT = "pimc:infer=1"
 #: The hint's bot at a table ``HINT_BOT`` does not play (pimc at table 2, R-VAR-TWO).
 HINT_FALLBACK = "heuristic"
 
@@ -342,6 +343,7 @@ class Session:
         self.say = say or (lambda text: click.echo(text, color=color))
         self.names = seat_names(rules, seat)
         self._hint_bot = hint_bot
+        self._hint_name = None  # the hint bot's --bots text, when the session chose it
         self.color = color
         self.game: Game | None = None
         self._tops: tuple = ()  # table 2: the face-up pile tops last told (R-VAR-TWO)
@@ -703,12 +705,15 @@ class Session:
     def hint(self, game: Game) -> str:
         """What the strongest bot would do here (its own random stream: no change to the deal)."""
         if self._hint_bot is None:
+            from bots import parse_bot
+
             from .adapters import FastBotAdapter
-            name = hint_bot_name(self.rules)
-            self.say(self._thinking(name))
-            self._hint_bot = FastBotAdapter(name)
+            text = hint_bot_name(self.rules)
+            self.say(self._thinking(text))
+            self._hint_bot = FastBotAdapter(*parse_bot(text))
+            self._hint_name = text
         bot = self._hint_bot
-        name = getattr(bot, "name", "bot")
+        name = self._hint_name or getattr(bot, "name", "bot")
         answer = bot.choose(game.view(self.seat), game.legal_actions(), self._hint_rng)
         kind = _decision(game).kind
         if kind == "bid":
@@ -725,7 +730,7 @@ class Session:
             what = ("" if answer else "not ") + "declare the misère"
         else:
             what = f"play {self.card(answer)}"
-        extra = " (its card searched over sampled deals)" if kind == "card" and name == "pimc" else ""
+        extra = " (its card searched over sampled deals)" if kind == "card" and name.startswith("pimc") else ""
         return f"  hint: {name} would {what}{extra}"
 
     @staticmethod
@@ -740,7 +745,7 @@ class Session:
         from ._kernels._cache import is_cached
 
         kernels, about = hint_kernels(name)
-        search = " (it plays each card out on sampled deals)" if name == "pimc" else ""
+        search = " (it plays each card out on sampled deals)" if name.startswith("pimc") else ""
         if not sys.stdout.isatty() or is_cached(kernels):
             return f"  hint: {name} is thinking{search}..."
         return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."

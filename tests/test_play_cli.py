@@ -543,3 +543,20 @@ def test_a_reader_that_leaves_ends_the_game_quietly(tmp_path):
     _, err = p.communicate("".join(f"{x}\n" for x in lines), timeout=300)
     assert p.returncode == 1 and err == ""
     assert all(json.loads(x) for x in path.read_text().splitlines())
+
+
+def test_the_hint_names_the_kernels_its_bot_compiles():
+    """The first hint's compile notice counts the kernels of the hint bot's own build: the full
+    card search for ``pimc:infer=1`` (the weighing), the bid search's kernel with ``bid_search``."""
+    from tarotsim._builds import bid_search, pimc
+    from tarotsim._builds.runs import COMPILE_SECONDS, hint_kernels
+
+    assert interactive.hint_bot_name(Rules(table="4")) == interactive.HINT_BOT == "pimc:infer=1"
+    kernels, seconds = hint_kernels(interactive.HINT_BOT)
+    assert pimc.BUILDS["pimc_full"].decide_card in kernels and seconds == COMPILE_SECONDS["pimc_full"]
+    kernels, seconds = hint_kernels("pimc")
+    assert pimc.BUILDS["pimc"].decide_card in kernels and seconds == COMPILE_SECONDS["pimc"]
+    kernels, seconds = hint_kernels("pimc:bid_search=1")
+    assert bid_search.decide_search in kernels and seconds == COMPILE_SECONDS["bid_search"]
+    kernels, seconds = hint_kernels("heuristic")
+    assert len(kernels) == 2 and seconds == COMPILE_SECONDS["bots"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._kernels.layout import BOT_PIMC, BOT_RANDOM
+from tarotsim._kernels.layout import BOT_KINDS, BOT_PIMC, BOT_RANDOM
 from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
 from tarotsim.rules import RV_TABLE, TABLE_2
 
@@ -93,18 +93,27 @@ def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
     return kernels[what == "facts"], COMPILE_SECONDS[b]
 
 
-def hint_kernels(name: str) -> tuple[list, int]:
+def hint_kernels(text: str) -> tuple[list, int]:
     """The kernels a registered bot's slow-path decisions call, and their compile time.
 
-    The kernels a registered bot's decisions call on the slow path (``tarotsim play``'s hint
-    through its adapter) and about how long compiling them takes, once."""
-    from bots import dispatch
+    The kernels the decisions of the bot ``text`` (``--bots`` grammar: ``pimc``,
+    ``pimc:infer=1``) call on the slow path (``tarotsim play``'s hint through its adapter), and
+    about how long compiling them takes, once: its card search's build, and the bid search's
+    kernel when it searches its bids."""
+    from bots import dispatch, parse_bot
 
     kernels = [dispatch.decide_bid, dispatch.decide_card]
-    if name == "pimc":  # its default parameters: the pimc build
-        from .pimc import decide_pimc_card
-        return kernels + [decide_pimc_card], COMPILE_SECONDS["pimc"]
-    return kernels, COMPILE_SECONDS["bots"]
+    name, vec = parse_bot(text)
+    kinds = np.array([BOT_KINDS[name]])
+    if kinds[0] != BOT_PIMC:
+        return kernels, COMPILE_SECONDS["bots"]
+    b = build(kinds, vec[None, :])
+    search = _pimc(kinds, vec[None, :])
+    kernels.append(search.decide_card)
+    if b.startswith("bid_search"):
+        from . import bid_search
+        kernels.append(bid_search.decide_search)
+    return kernels, COMPILE_SECONDS[b]
 
 
 def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):
