@@ -10,7 +10,7 @@ kernel takes an action id (:mod:`tarotsim.actions`) per slot, applies it, lets t
 The rules are the deal kernel's own steps, imported from ``play.py`` (``seating``,
 ``deal_cards``, ``annul_petit_sec``, ``callable_cards``, ``set_called``, ``set_sides``, ``poignee_levels``,
 ``show_poignee``, ``misere_eligible``, ``declare_misere``, ``open_trick``, ``playable``,
-``after_lead``, ``after_card``, ``close_trick``, ``track_trick``,
+``add_to_trick``, ``close_trick``, ``track_trick``,
 ``count_points``, ``score_deal``), in the order of docs/engine-contract.md; an opponent's decision draws
 from the deal's bots stream as in the deal kernel. Slot ``i`` plays deals ``start + i``,
 ``start + i + N``, ... of ``(seed, index)``; nothing depends on other slots or on threads.
@@ -44,7 +44,7 @@ from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM, DECL_CHELEM, L_BID, 
 from .masks import SW_KINGS, TW_T2_T20, card_bits
 from .play import build_name
 from .random_player import ecart_needed, random_bid, random_call, random_card_bits, random_ecart
-from .steps import (after_card, after_lead, annul_petit_sec, callable_cards, close_trick, count_points, deal_cards,
+from .steps import (add_to_trick, annul_petit_sec, callable_cards, close_trick, count_points, deal_cards,
                     declare, declare_misere, ecart_pick_mask, led_of, misere_eligible, new_bots_view, new_deal,
                     open_trick, playable, poignee_levels, score_deal, seating, set_called, set_sides, show_poignee,
                     shown_by_play, top_of, track_trick)
@@ -305,14 +305,9 @@ def _play_card(rv, buf, log, e, c, policies):
         if pos == 0:
             pub[PUB_H_LEADER + tr] = seat
         pub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-    if pos == 0:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = after_lead(c, bt, seat)
-    else:
-        fixed, fmask, amask, best_key, best_seat, ex_seat = after_card(
-            c, bt, seat, fixed, fmask, amask, e[E_TRICK + 4], e[E_TRICK + 5], e[E_TRICK + 6])
-    nxt = ws[WS_NEXT + seat]
-    tt = e[E_TRICK + 7] | bt
-    ts = e[E_TRICK + 8] | bs
+    trick = add_to_trick((e[E_TRICK], fixed, fmask, amask, e[E_TRICK + 4], e[E_TRICK + 5], e[E_TRICK + 6],
+                          e[E_TRICK + 7], e[E_TRICK + 8]), pos, c, bt, bs, seat, ws[WS_NEXT + seat])
+    nxt, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts = trick
     e[E_TRICK] = nxt
     e[E_TRICK + 1] = np.int64(fixed)
     e[E_TRICK + 2] = fmask
@@ -327,7 +322,6 @@ def _play_card(rv, buf, log, e, c, policies):
     if pos < na:
         _turn(rv, buf, e)
         return
-    trick = (nxt, fixed, fmask, amask, best_key, best_seat, ex_seat, tt, ts)
     winner, pab = close_trick(rv, ws, pub, log, tr, trick)
     track_trick(pub, log, ws, tr, na, ws[WS_CALLED], winner, tt, ts)
     if tr == KERNEL_HAND_SIZE[rv[RV_TABLE]] - 1:
