@@ -6,8 +6,9 @@ attack's pile, the R-EXC-2 payments, the tricks won by the attack, the last tric
 public view (the dummy), the misères and a log (taker, partner, contract, chelem announced, the
 leader of each trick), plus the trick in progress as ``steps.open_trick``'s tuple. So the search
 plays cards with the deal kernel's own steps: the legal cards ``steps.playable`` (R-PLAY-3,
-R-PLAY-4a to R-PLAY-4e, R-EXC-1, R-CALL-4), the trick state ``steps.add_to_trick`` (R-PLAY-5),
-the close ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``steps.count_points`` and ``steps.score_deal``
+R-PLAY-4a to R-PLAY-4e, R-EXC-1, R-CALL-4), the trick state
+``steps.after_lead`` / ``steps.after_card`` (R-PLAY-5; ``steps.add_to_trick`` where it replays a
+trick), the close ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), and at the end ``steps.count_points`` and ``steps.score_deal``
 (R-EXC-5, R-SLAM-2, R-COUNT-3, R-COUNT-4, R-SLAM-3, R-SCORE-1, R-SCORE-2). Two objectives:
 
 * ``MODE_POINTS``: the attack's card points at the end of the deal, in half-points (0..182),
@@ -59,8 +60,8 @@ from ._cache import engine_sources, guard_cache
 from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
 from .masks import CARD_HP, SW_LOWS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
-from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, add_to_trick, close_trick, count_points,
-                    playable, score_deal, set_called)
+from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, add_to_trick, after_card, after_lead,
+                    close_trick, count_points, playable, score_deal, set_called)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
                         WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER)
@@ -368,7 +369,7 @@ def _apply(rv, buf, log, stk, p, c):
     """Play card ``c`` at ply ``p`` and set up ply ``p + 1``.
 
     Play card ``c`` at ply ``p`` (R-PLAY-2) and set ply ``p + 1``: the trick state after it
-    (``steps.add_to_trick``: R-PLAY-3, R-PLAY-5); a trick complete is closed
+    (``steps.after_lead``, ``steps.after_card``: R-PLAY-3, R-PLAY-5); a trick complete is closed
     by ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), its winner
     leading the next (R-PLAY-1). Returns True when that was the deal's last trick."""
     ws = buf[0:WS_LEN]
@@ -380,13 +381,20 @@ def _apply(rv, buf, log, stk, p, c):
     ws[WS_HT + seat] ^= bt
     ws[WS_HS + seat] ^= bs
     stk[p, PL_CARD] = c
-    trick = add_to_trick((seat, stk[p, PL_FIXED] != 0, stk[p, PL_FMASK], stk[p, PL_AMASK], stk[p, PL_BKEY],
-                          stk[p, PL_BSEAT], stk[p, PL_EXSEAT], stk[p, PL_TT], stk[p, PL_TS]), pos, c, bt, bs, seat,
-                         ws[WS_NEXT + seat])
+    # steps.add_to_trick's own two steps, without its tuple: a lead then reads none of the ply's
+    # trick fields, and this is the search's innermost step
+    if pos == 0:
+        fixed, fmask, amask, bkey, bseat, exseat = after_lead(c, bt, seat)
+    else:
+        fixed, fmask, amask, bkey, bseat, exseat = after_card(
+            c, bt, seat, stk[p, PL_FIXED] != 0, stk[p, PL_FMASK], stk[p, PL_AMASK], stk[p, PL_BKEY],
+            stk[p, PL_BSEAT], stk[p, PL_EXSEAT])
+    tt = stk[p, PL_TT] | bt
+    ts = stk[p, PL_TS] | bs
     q = p + 1
     if pos + 1 < rv[RV_N_ACTIVE]:
         stk[p, PL_CLOSED] = 0
-        _load_trick(stk, q, trick, tr, pos + 1)
+        _load_trick(stk, q, (ws[WS_NEXT + seat], fixed, fmask, amask, bkey, bseat, exseat, tt, ts), tr, pos + 1)
         return False
     stk[p, PL_CLOSED] = 1
     stk[p, PL_PILE_T] = ws[WS_PILE_T]
@@ -394,7 +402,7 @@ def _apply(rv, buf, log, stk, p, c):
     stk[p, PL_ADJ] = ws[WS_EXC_ADJ]
     stk[p, PL_ATT_TR] = ws[WS_ATT_TRICKS]
     stk[p, PL_PREV_T] = ws[WS_PREV_T]
-    winner, pab = close_trick(rv, ws, pub, log, tr, trick)
+    winner, pab = close_trick(rv, ws, pub, log, tr, (seat, fixed, fmask, amask, bkey, bseat, exseat, tt, ts))
     stk[q, PL_PAB] = pab
     if tr == N_TRICKS[rv[RV_TABLE]] - 1:
         return True
