@@ -304,6 +304,24 @@ def test_weighted_sample_checks_its_arguments():
     assert d.weights.sum() == pytest.approx(1.0) and 1 <= len(d) <= 8
 
 
+def test_draw_takes_the_bots_defaults_and_the_worlds_module_gives_both_draws():
+    """A parameter ``draw`` is not given is ``pimc``'s default: the draw is the bot's own."""
+    r = Rules(table="4")
+    dealer, hands, chien = rng.deal(r, 5, 2)
+    game = Game(r, hands=hands, chien=chien, dealer=dealer, forced=(1, "garde"))
+    bots = FastBotAdapter("heuristic")
+    stream = rng.Rng(2)
+    while len(game.events) < 20:  # into the card play, with bids, an écart and cards to weigh
+        game.apply(bots.choose(game.view(game.decision.seat), game.legal_actions(), stream))
+    assert game.decision.kind == "card"
+    spec = REGISTRY["pimc"]
+    bot = spec.values(spec.vector())
+    given = {k: bot[k] for k in ("candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust")}
+    a, b = draw(game, 1, 8, 3), draw(game, 1, 8, 3, **given)
+    assert np.array_equal(a.locations, b.locations) and np.array_equal(a.weights, b.weights)
+    assert W.weighted_sample is weighted_sample and W.weighted_draw is draw
+
+
 # ---------------------------------------------------------------------------------------------
 # pimc:infer=1
 
