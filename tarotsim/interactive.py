@@ -343,7 +343,7 @@ class Session:
         self.say = say or (lambda text: click.echo(text, color=color))
         self.names = seat_names(rules, seat)
         self._hint_bot = hint_bot
-        self._hint_name = None  # the hint bot's --bots text, when the session chose it
+        self._hint_name: str | None = None  # the hint bot's --bots text, when the session chose it
         self.color = color
         self.game: Game | None = None
         self._tops: tuple = ()  # table 2: the face-up pile tops last told (R-VAR-TWO)
@@ -713,7 +713,7 @@ class Session:
             self._hint_bot = FastBotAdapter(*parse_bot(text))
             self._hint_name = text
         bot = self._hint_bot
-        name = self._hint_name or getattr(bot, "name", "bot")
+        name: str = self._hint_name or str(getattr(bot, "name", "bot"))
         answer = bot.choose(game.view(self.seat), game.legal_actions(), self._hint_rng)
         kind = _decision(game).kind
         if kind == "bid":
