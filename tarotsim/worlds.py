@@ -11,9 +11,6 @@ is the taker, the chien when it was shown, every card played and by whom, the de
     worlds.hands(0)                         # world 0: a list of Cards per seat
     worlds.pile(0)                          # world 0: the hidden pile's cards
 
-``weighted_sample`` and ``weighted_draw`` weigh such worlds by how well an opponent model explains
-the other seats' decisions (:mod:`tarotsim.inference`).
-
 Both read the game only through ``game.view(seat)`` (:class:`tarotsim.engine.SeatView`), so
 they cannot use a card the seat has not seen. The draws are made by the numba kernels of
 ``tarotsim._kernels.worlds`` (which a bot can call from inside the deal kernel); see that
@@ -47,18 +44,6 @@ from .cards import DECK, SUITS, Card, masks_of, parse_cards
 from .rules import CONTRACTS, Rules
 
 __all__ = ["Constraints", "Worlds", "WorldsError", "constraints", "knowledge", "sample"]
-
-
-def __getattr__(name: str):
-    """The weighted draws, from :mod:`tarotsim.inference` (which imports this module, so lazily).
-
-    ``weighted_sample`` is :func:`tarotsim.inference.weighted_sample` (the worlds of
-    :func:`sample` weighed by what the other seats did) and ``weighted_draw`` is
-    :func:`tarotsim.inference.draw` (the worlds a ``pimc:infer=1`` decision plays out)."""
-    if name in ("weighted_sample", "weighted_draw"):
-        from . import inference
-        return inference.weighted_sample if name == "weighted_sample" else inference.draw
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: Location code of the hidden pile in :attr:`Worlds.locations` (seats are 0..4).
 PILE = 5

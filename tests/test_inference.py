@@ -304,7 +304,7 @@ def test_weighted_sample_checks_its_arguments():
     assert d.weights.sum() == pytest.approx(1.0) and 1 <= len(d) <= 8
 
 
-def test_draw_takes_the_bots_defaults_and_the_worlds_module_gives_both_draws():
+def test_draw_takes_the_bots_defaults():
     """A parameter ``draw`` is not given is ``pimc``'s default: the draw is the bot's own."""
     r = Rules(table="4")
     dealer, hands, chien = rng.deal(r, 5, 2)
@@ -319,7 +319,6 @@ def test_draw_takes_the_bots_defaults_and_the_worlds_module_gives_both_draws():
     given = {k: bot[k] for k in ("candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust")}
     a, b = draw(game, 1, 8, 3), draw(game, 1, 8, 3, **given)
     assert np.array_equal(a.locations, b.locations) and np.array_equal(a.weights, b.weights)
-    assert W.weighted_sample is weighted_sample and W.weighted_draw is draw
 
 
 # ---------------------------------------------------------------------------------------------
