@@ -111,11 +111,16 @@ def main(argv=None) -> int:
             "moves_proposed_per_decision": round(int(inf[I.ST_PROPOSED]) / weighed, 1),
             "moves_accepted_per_decision": round(int(inf[I.ST_ACCEPTED]) / weighed, 1),
         }
-    if a.json:
+    return _emit(out, a.json)
+
+
+def _emit(out: dict, as_json: bool) -> int:
+    """Print a measurement: one JSON line, or one ``name: value`` line per figure; returns 0."""
+    if as_json:
         print(json.dumps(out))
     else:
-        for k, v in out.items():
-            print(f"{k:>22}: {v}")
+        for key, v in out.items():
+            print(f"{key:>22}: {v}")
     return 0
 
 
@@ -188,12 +193,7 @@ def _decisions(p, a) -> int:
            "ms_per_searched": round(1000 * dt / searched, 4) if searched else None,
            "rollouts_per_decision": round(rollouts / searched, 1) if searched else None,
            "rollouts_per_s": round(rollouts / dt, 1) if dt > 0 else None}
-    if a.json:
-        print(json.dumps(out))
-    else:
-        for key, v in out.items():
-            print(f"{key:>22}: {v}")
-    return 0
+    return _emit(out, a.json)
 
 
 if __name__ == "__main__":
