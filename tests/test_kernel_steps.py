@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 
 import tarotsim._kernels
 from tarotsim._kernels.masks import TW_TRUMPS, card_bits
-from tarotsim._kernels.steps import add_to_trick, legal_masks
+from tarotsim._kernels.steps import add_to_trick, playable
+from tarotsim._kernels.workspace import WS_LEN
 from tarotsim.cards import Card, masks_of
 from tarotsim.reference import legal_cards, trick_winner
+from tarotsim.rules import Rules
 
 KERNELS = Path(tarotsim._kernels.__file__).parent
 
@@ -84,12 +86,16 @@ def test_every_build_names_its_out_of_line_closures_apart():
 
 # --- steps.add_to_trick: a trick built card by card, against the reference engine ----------------
 
+RV4 = Rules(table="4").to_vector()
+WS = np.zeros(WS_LEN, dtype=np.int64)
+
 @settings(max_examples=300, deadline=None)
-@given(ids=st.lists(st.integers(0, 77), min_size=1, max_size=10, unique=True), n_trick=st.integers(1, 5))
+@given(ids=st.lists(st.integers(0, 77), min_size=1, max_size=10, unique=True), n_trick=st.integers(0, 5))
 def test_add_to_trick_fixes_the_suit_and_the_winner_as_the_reference_engine(ids, n_trick):
     """A trick built with ``steps.add_to_trick`` (seats 0, 1, ... in turn) has the reference engine's
-    winner and Excuse seat (R-PLAY-5, R-CARD-2), and the next player's legal cards from it are the
-    reference engine's (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1)."""
+    winner and Excuse seat (R-PLAY-5, R-CARD-2), and the next player's cards ``steps.playable``
+    gives from it are the reference engine's legal cards (the leader free, R-PLAY-3; R-PLAY-4a to
+    R-PLAY-4e, R-EXC-1), outside trick 1 (R-CALL-4 is the called-suit tests')."""
     cards = [Card(i) for i in ids]
     trick, hand = cards[:n_trick], cards[n_trick:]
     state = (np.int64(0), np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), np.int64(0), np.int64(-1),
@@ -103,6 +109,7 @@ def test_add_to_trick_fixes_the_suit_and_the_winner_as_the_reference_engine(ids,
     if not all(c.is_excuse for c in trick):
         assert best_seat == trick_winner(trick)
     if hand:
-        lt, ls = legal_masks(*(np.int64(m) for m in masks_of(hand)), fixed, fmask, amask)
+        ht, hs = (np.int64(m) for m in masks_of(hand))
+        lt, ls = playable(RV4, WS, ht, hs, np.int64(len(trick)), fixed, fmask, amask, False)
         assert sorted(c.id for c in legal_cards(hand, trick)) == (
             [i for i in range(22) if int(lt) >> i & 1] + [22 + i for i in range(56) if int(ls) >> i & 1])
