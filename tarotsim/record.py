@@ -662,19 +662,28 @@ def record_svg(record: dict, at: int | None = None, names=None) -> str:
 
     A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
     :func:`positions` (None: the start of play, every hand full, the écart made, with the final
-    scores below; negative: from the end, -1 being the last card). ``names`` name the seats
-    (default: the record's ``players``, else ``seat 0`` ...)."""
+    scores below; negative: from the end, -1 being the last card). ``names`` name the seats, one
+    per seat from seat 0 (default: the record's ``players``, else ``seat 0`` ...).
+
+    Raises
+    ------
+    RecordError
+        The record is malformed or breaks a rule.
+    tarotsim.svg.PictureError
+        No step ``at`` in the deal, or ``names`` not one name per seat.
+    """
     from dataclasses import replace
 
     from . import svg
 
     full, steps = positions(record)
-    if at is not None and not -len(steps) <= at < len(steps):
-        raise ValueError(f"no step {at}: the deal has {len(steps)} steps (0..{len(steps) - 1}, or -1 for the last)")
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int) or not -len(steps) <= at < len(steps)):
+        raise svg.PictureError(f"no step {at!r}: the deal has {len(steps)} steps (0..{len(steps) - 1}, "
+                               "or -1 for the last)")
     pos = steps[svg.start_of_play(steps) if at is None else at]
     if at is None and full.get("scores") is not None:  # the start of play, with how it ended
         pos = replace(pos, scores=steps[-1].scores, result=steps[-1].result)
-    return svg.render(svg.layout(pos, names or seat_labels(full, "players")))
+    return svg.render(svg.layout(pos, names if names is not None else seat_labels(full, "players")))
 
 
 def verify_file(path_or_file, workers: int = 1) -> int:

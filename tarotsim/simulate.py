@@ -427,13 +427,28 @@ def facts_arrow(f: np.ndarray, rules, seed):
     return pa.Table.from_arrays(list(cols.values()), schema=schema)
 
 
+def _dataframe_library(name: str):
+    """Import pandas or polars (``ImportError`` with the install hint when it is missing)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise ImportError(f"the facts as {name} DataFrames need {name}: pip install 'tarotsim[dataframe]'") from None
+
+
 def facts_pandas(f: np.ndarray, rules, seed):
     """The facts table as a pandas DataFrame.
 
     The facts table as a pandas DataFrame whose columns are the Arrow arrays of
-    :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``)."""
-    import pandas as pd
+    :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``).
 
+    Raises
+    ------
+    ImportError
+        pandas or pyarrow is not installed (the message says what to install).
+    """
+    pd = _dataframe_library("pandas")
     return facts_arrow(f, rules, seed).to_pandas(types_mapper=pd.ArrowDtype)
 
 
@@ -441,9 +456,14 @@ def facts_polars(f: np.ndarray, rules, seed):
     """The facts table as a polars DataFrame.
 
     The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
-    copy; extra ``dataframe``)."""
-    import polars as pl
+    copy; extra ``dataframe``).
 
+    Raises
+    ------
+    ImportError
+        polars or pyarrow is not installed (the message says what to install).
+    """
+    pl = _dataframe_library("polars")
     return pl.from_arrow(facts_arrow(f, rules, seed))
 
 
