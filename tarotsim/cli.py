@@ -662,11 +662,11 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
     write_cli_page(html_path, file, lines, rec, names_for if names else None)
 
 
-def _analysis_page(html_path: str, rec: dict, where: str, line: int | None, names, costs) -> None:
+def _analysis_page(html_path: str, rec: dict, where: str, line: int | None, names, costs, best) -> None:
     """``analyse --html``: the replay page of ``rec`` with the cards' costs, written whole or not at all."""
     from .replay_page import deal_data, write_page
 
-    write_page(html_path, [deal_data(rec, line, names, costs)], f"tarotsim analysis · {where}")
+    write_page(html_path, [deal_data(rec, line, names, costs, best)], f"tarotsim analysis · {where}")
     if html_path != "-":
         click.echo(f"replay page with the cards' costs written to {html_path}", err=True)
 
@@ -1227,7 +1227,7 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
       tarotsim analyse --seed 7 --index 2 --bots heuristic --from-trick 12 --json
       tarotsim analyse deals.jsonl --line 3 --html deal.html
     """
-    from .analysis import AnalysisError, analyse, card_costs, format_analysis
+    from .analysis import AnalysisError, analyse, best_cards, card_costs, format_analysis
 
     if file is not None:
         _refuse_deal_options(ctx, "analysed")
@@ -1253,7 +1253,8 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
     if html_path is not None:
         where = (f"{'standard input' if file == '-' else Path(file).name}, line {line or 1}" if file is not None
                  else f"seed {seed}, index {index}")
-        _analysis_page(html_path, rec, where, line if file is not None else None, names_, card_costs(a, rec))
+        _analysis_page(html_path, rec, where, line if file is not None else None, names_, card_costs(a, rec),
+                       best_cards(a, rec))
     if as_json:
         click.echo(json.dumps(dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])))
     else:

@@ -459,7 +459,7 @@ def layout(pos: Position, names=None, costs=None) -> Layout:
     _header(pos, names, out)
     for seat in range(pos.n_seats):
         _seat(pos, seat, names, out)
-    _aside_cards(pos, out)
+    _aside_cards(pos, names, out)
     _trick(pos, names, out, costs or {})
     _footer(pos, names, out)
     return out
@@ -487,12 +487,13 @@ _SUIT_CARD = re.compile(r"\b(?:10|[1-9JNQK])[SHDC]\b", re.IGNORECASE)
 _SEAT = re.compile(r"\bseat (\d)\b")
 
 
-def step_label(step: str, names) -> str:
-    """A step's text as the pictures write it: each seat by its name, each card as ``K♥``.
+def shown_text(text: str, names) -> str:
+    """A text of a position as the pictures write it: each seat by its name, each card as ``K♥``.
 
-    ``step`` is the text of :func:`tarotsim.record.positions` (``"trick 7, seat 2 plays KH"``,
-    the records' notation, as the replay's errors name a step); ``names`` one name per seat."""
-    text = _SUIT_CARD.sub(lambda m: Card.parse(m[0]).pretty(), step)
+    ``text`` is a :class:`Position`'s ``step`` (the text of :func:`tarotsim.record.positions`,
+    ``"trick 7, seat 2 plays KH"``: the records' notation, as the replay's errors name a step) or
+    its ``aside_label``; ``names`` one name per seat."""
+    text = _SUIT_CARD.sub(lambda m: Card.parse(m[0]).pretty(), text)
     return _SEAT.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
@@ -500,7 +501,7 @@ def _header(pos: Position, names, out: Layout) -> None:
     ident = f"seed {pos.seed}, index {pos.index}" if pos.seed is not None else "hand-entered deal"
     line1 = f"Table {pos.table} · {ident} · dealer {names[pos.dealer]}"
     out.overlay.append(_text(12, 18, line1, 14, FELT_TEXT, bold=True, cls="deal"))
-    out.overlay.append(_text(TABLE_WIDTH - 12, 18, step_label(pos.step, names), 13, FELT_TEXT, anchor="end",
+    out.overlay.append(_text(TABLE_WIDTH - 12, 18, shown_text(pos.step, names), 13, FELT_TEXT, anchor="end",
                              cls="step"))
     out.overlay.append(_text(12, 36, contract_line(pos, names), 12, FELT_TEXT, cls="contract"))
 
@@ -582,10 +583,10 @@ def _piles(pos: Position, seat: int, ax: float, y0: float, h: float, out: Layout
             out.cards.append(Placed(c, x0 + PILE_GAP * k, y + PILE_STEP * depth, face_up=top and pos.face_up[seat][k]))
 
 
-def _aside_cards(pos: Position, out: Layout) -> None:
+def _aside_cards(pos: Position, names, out: Layout) -> None:
     y = TABLE_HEIGHT - FOOTER_HEIGHT - CARD_HEIGHT - 6
     if pos.aside or pos.marked:
-        out.overlay.append(_text(16, y - 7, pos.aside_label, 12, FELT_TEXT, cls="aside"))
+        out.overlay.append(_text(16, y - 7, shown_text(pos.aside_label, names), 12, FELT_TEXT, cls="aside"))
     for i, c in enumerate(pos.aside):
         out.cards.append(Placed(c, 16 + FAN_STEP * i, y))
 
@@ -700,4 +701,4 @@ def html_figure(svg_text: str) -> str:
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "PictureError", "PictureTypeError", "Placed", "Position", "card_face",
            "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "render", "seat_names",
-           "start_of_play", "step_label", "table_svg", "trick_svg"]
+           "start_of_play", "shown_text", "table_svg", "trick_svg"]

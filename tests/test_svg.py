@@ -215,6 +215,6 @@ def test_trick_svg_names_the_seats_0_based_and_needs_a_name_for_each():
 
 
 def test_a_step_is_written_with_the_seats_names_and_the_cards_of_the_pictures():
-    assert svg.step_label("trick 7, seat 2 plays KH", ["A", "B", "C", "D"]) == "trick 7, C plays K♥"
-    assert svg.step_label("ecart, seat 1 discards 2S 10d T5", svg.seat_names(None, 4)) == \
+    assert svg.shown_text("trick 7, seat 2 plays KH", ["A", "B", "C", "D"]) == "trick 7, C plays K♥"
+    assert svg.shown_text("ecart, seat 1 discards 2S 10d T5", svg.seat_names(None, 4)) == \
         "ecart, seat 1 discards 2♠ 10♦ T5"
