@@ -80,3 +80,21 @@ def test_the_readme_test_command_is_the_one_ci_runs():
     command = re.search(r"^(pip install -e '\.\[test[^']*\]' && python -m pytest -q)$", readme, re.M)
     assert command, "the README's quick start shows the test command"
     assert command.group(1) in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_inference_page_says_what_its_examples_print():
+    """docs/inference.md's sentences on the effective sample size and the distinct worlds give the
+    figures its examples print (test_docs_examples checks that the examples print them)."""
+    text = (ROOT / "docs" / "inference.md").read_text(encoding="utf-8")
+    prose = " ".join(text.split())
+    n, ess = map(int, re.search(r"^>>> round\(uniform\.ess\), round\(read\.ess\)\n\((\d+), (\d+)\)$", text, re.M).groups())
+    assert f"(the ESS above: {ess} of {n:,})" in prose
+    distinct = int(re.search(r"^>>> len\(worlds\), .*\n\((\d+), 1\.0\)$", text, re.M)[1])
+    assert f"The 32 draws of `draw` above are {distinct} distinct worlds (`len(worlds)`)" in prose
+    untempered, tempered = map(int, re.search(r"^>>> len\(draw\(game, \*\*sharp, min_ess=1\)\), len\(draw\(game, "
+                                              r"\*\*sharp\)\)\n\((\d+), (\d+)\)$", text, re.M).groups())
+    assert f"leaves {untempered} distinct worlds of the 32 draws when its weights are left as they are" in prose
+    from bots import REGISTRY
+
+    min_ess = next(p.default for p in REGISTRY["pimc"].params if p.name == "min_ess")
+    assert f"and {tempered} when they are tempered to keep the default ESS of {min_ess:g}" in prose
