@@ -1,6 +1,6 @@
 """What each card of a played deal cost against best play: the exact solver's post-mortem.
 
-:func:`analyse` replays a deal record (DESIGN §6) and, from a trick on, solves the position before
+:func:`analyse` replays a deal record (docs/records.md) and, from a trick on, solves the position before
 every card with every card known (``tarotsim.solver``): the value of the deal with best play from
 there, and the value each legal card keeps. A card's *cost* is what it loses against the best card
 for its side (0 for a best card): in half-points of the attack's card points (``mode="points"``)
