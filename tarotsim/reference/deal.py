@@ -102,8 +102,11 @@ class ReferenceDeal:
     piles : per seat, 6 piles of 3 cards, each from bottom to top (table 2 only, R-VAR-TWO)
         The cards laid before each player; the last card of each pile starts face up.
 
-    Raises ``RuleViolation`` (R-DEAL-1, R-DEAL-6, R-VAR-TWO) if hands, piles and chien do not
-    partition the deck with the sizes of R-DEAL-1 and R-VAR-TWO.
+    Raises
+    ------
+    RuleViolation
+        Hands, piles and chien do not partition the deck with the sizes of R-DEAL-1 and
+        R-VAR-TWO (R-DEAL-1, R-DEAL-6, R-VAR-TWO).
     """
 
     def __init__(self, rules: Rules, dealer: int, hands, chien, forced=None, piles=None):
