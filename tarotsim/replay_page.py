@@ -6,6 +6,9 @@ each declaration, each card), stepped with buttons or the arrow keys, a side pan
 the auction, the trick on the table, and at the end the count and the score breakdown of
 :func:`tarotsim.scoring.format_breakdown`. Several records give one page with a deal picker.
 
+A link to ``deal.html#step=N`` opens the page at step N (from 1, as the page counts them) of its
+first deal.
+
 The file needs nothing else: no server, no network, no external script, style or font. Its 78
 cards are drawn once (:func:`tarotsim.svg.card_face`, :func:`~tarotsim.svg.card_back`); each
 step is the list of where each card lies (the coordinates of :func:`tarotsim.svg.layout`), the
@@ -319,6 +322,8 @@ function fit() {  /* the header's height, which wraps on a narrow window, for th
 }
 window.addEventListener("resize", fit);
 fit();
+const asked = /^#step=(\\d+)$/.exec(location.hash);  /* a link to one step of the first deal: deal.html#step=12 */
+if (asked) step = Number(asked[1]) - 1;
 document.getElementById("first").onclick = () => go(0);
 document.getElementById("prev").onclick = () => go(step - 1);
 document.getElementById("next").onclick = () => go(step + 1);

@@ -124,7 +124,7 @@ def test_the_page_steps_through_every_card_in_a_real_browser(browser, tmp_path, 
     check_walk(walk(browser, TWO[0]), TWO[0])
 
 
-def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, cli):
+def test_arrow_keys_home_and_end_step_the_page_and_a_link_opens_a_step(browser, tmp_path, cli):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -144,6 +144,10 @@ def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, cli):
     assert browser.execute_script(STATE_JS)["scores"] == [f"{x:+d}" for x in EXAMPLES[3]["scores"]]
     keys.send_keys(Keys.HOME).perform()
     assert counter() == f"step 1 / {total}"
+    browser.get(page_path.as_uri() + "#step=12")    # a link to one step
+    assert counter() == f"step 12 / {total}" and "plays" in browser.find_element("css selector", ".step-label").text
+    browser.get(page_path.as_uri() + f"#step={total + 5}")
+    assert counter() == f"step {total} / {total}"
 
 
 def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, cli):
