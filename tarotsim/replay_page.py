@@ -322,8 +322,12 @@ function fit() {  /* the header's height, which wraps on a narrow window, for th
 }
 window.addEventListener("resize", fit);
 fit();
-const asked = /^#step=(\\d+)$/.exec(location.hash);  /* a link to one step of the first deal: deal.html#step=12 */
-if (asked) step = Number(asked[1]) - 1;
+function linked() {  /* a link to one step of the first deal: deal.html#step=12 */
+  const m = /^#step=(\\d+)$/.exec(location.hash);
+  if (m) { deal = 0; if (picker) picker.value = "0"; step = Number(m[1]) - 1; }
+  return m !== null;
+}
+window.addEventListener("hashchange", () => { if (linked()) show(); });
 document.getElementById("first").onclick = () => go(0);
 document.getElementById("prev").onclick = () => go(step - 1);
 document.getElementById("next").onclick = () => go(step + 1);
@@ -336,6 +340,7 @@ document.addEventListener("keydown", (e) => {
   const to = {ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: Infinity}[e.key];
   if (to !== undefined) { e.preventDefault(); go(to); }
 });
+linked();
 show();
 </script>
 </body></html>

@@ -96,8 +96,10 @@ STAR_PATH = "M10 1.5L12.4 7.4L18.8 7.9L13.9 12L15.4 18.3L10 14.9L4.6 18.3L6.1 12
 
 
 class PictureError(ValueError):
-    """What cannot be drawn: a trick with a card or a seat twice, a winner or a leader who played
-    no card of it, names too few or too many for the seats, a step the deal does not have."""
+    """What cannot be drawn, said in one line for the user.
+
+    A trick with a card or a seat twice, a winner or a leader who played no card of it, names
+    too few or too many for the seats, a step the deal does not have."""
 
 
 class PictureTypeError(PictureError, TypeError):
@@ -266,8 +268,9 @@ def _seat_number(seat) -> int:
 
 
 def _check_trick(plays: list[tuple[int, Card]], leader, winner) -> None:
-    """Refuse a trick no deal can have: a card or a seat twice, a leader who does not play first,
-    a winner who plays no card of it."""
+    """Refuse a trick no deal can have.
+
+    A card or a seat twice, a leader who does not play first, a winner who plays no card of it."""
     seen_cards: set[Card] = set()
     seen_seats: set[int] = set()
     for seat, c in plays:

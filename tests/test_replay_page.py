@@ -144,8 +144,10 @@ def test_arrow_keys_home_and_end_step_the_page_and_a_link_opens_a_step(browser, 
     assert browser.execute_script(STATE_JS)["scores"] == [f"{x:+d}" for x in EXAMPLES[3]["scores"]]
     keys.send_keys(Keys.HOME).perform()
     assert counter() == f"step 1 / {total}"
-    browser.get(page_path.as_uri() + "#step=12")    # a link to one step
+    browser.get(page_path.as_uri() + "#step=12")    # a link to one step, on the page open
     assert counter() == f"step 12 / {total}" and "plays" in browser.find_element("css selector", ".step-label").text
+    browser.refresh()                                # and in a page opened from it
+    assert counter() == f"step 12 / {total}"
     browser.get(page_path.as_uri() + f"#step={total + 5}")
     assert counter() == f"step {total} / {total}"
 
