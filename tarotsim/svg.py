@@ -626,8 +626,12 @@ def _trick(pos: Position, names, out: Layout, costs) -> None:
 
 
 def _cost_badge(x: float, y: float, half_points: int) -> str:
-    return (f'<g class="cost"><circle cx="{coord(x)}" cy="{coord(y)}" r="11" fill="{COST_FILL}"/>'
-            + _text(x, y + 4, "-" + format_points(half_points), 10, "#ffffff", anchor="middle", bold=True) + "</g>")
+    """A card's cost, centred at (x, y): a red disc, or a pill as wide as a longer figure (``-12.5``)."""
+    text = "-" + format_points(half_points)
+    width = max(22, 6 * len(text) + 4)
+    return (f'<g class="cost"><rect x="{coord(x - width / 2)}" y="{coord(y - 11)}" width="{width}" height="22" '
+            f'rx="11" fill="{COST_FILL}"/>'
+            + _text(x, y + 4, text, 10, "#ffffff", anchor="middle", bold=True) + "</g>")
 
 
 def _footer(pos: Position, names, out: Layout) -> None:
