@@ -3,12 +3,14 @@
 Every registered bot plays on the fast path (numba kernels; its policies are the njit functions
 of ``bots/<name>.py``, dispatched on its ``code`` by ``bots/dispatch.py``, which the deal
 kernel's factory receives in ``tarotsim/_builds/deal.py``: the kernels never import this package) and on the
-slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions)::
+slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions):
 
-    from bots import REGISTRY, parse_bots
-    REGISTRY["heuristic"].vector(garde=60)                 # float64[N_BOT_PARAMS]
-    parse_bots("heuristic:garde=56,prise=40,random,random,random", 4)
-    # -> [("heuristic", vec), ("random", vec), ("random", vec), ("random", vec)]
+```python
+from bots import REGISTRY, parse_bots
+REGISTRY["heuristic"].vector(garde=60)  # float64[N_BOT_PARAMS]
+parse_bots("heuristic:garde=56,prise=40,random,random,random", 4)
+# -> [("heuristic", vec), ("random", vec), ("random", vec), ("random", vec)]
+```
 
 Bots (``REGISTRY``): ``random`` (uniform over the legal choices), ``greedy`` (simple rules),
 ``heuristic`` (a club player's rules of thumb), ``pimc`` (the heuristic's bidding; its cards by a

@@ -1,6 +1,6 @@
 """What each card of a played deal cost against best play: the exact solver's post-mortem.
 
-:func:`analyse` replays a deal record (DESIGN §6) and, from a trick on, solves the position before
+:func:`analyse` replays a deal record (docs/records.md) and, from a trick on, solves the position before
 every card with every card known (``tarotsim.solver``): the value of the deal with best play from
 there, and the value each legal card keeps. A card's *cost* is what it loses against the best card
 for its side (0 for a best card): in half-points of the attack's card points (``mode="points"``)
@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass
 from .cards import Card, format_points
 from .solver import MODES, Position, Solver, SolverError
 
-__all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "format_analysis"]
+__all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
+           "format_analysis"]
 
 #: The default budget of one question, in nodes (cards the search tries).
 DEFAULT_BUDGET = 2_000_000
@@ -177,6 +178,17 @@ def card_costs(a: Analysis, record: dict) -> list[list[int | None]]:
     for v in a.cards:
         costs[v.trick][v.position] = v.cost
     return costs
+
+
+def best_cards(a: Analysis, record: dict) -> list[list[list[str]]]:
+    """The cards that were best instead of each card of ``record``, as a replay page shows them.
+
+    Per trick, per card in playing order, the names of the best cards when the card cost
+    something, else an empty list: the record field ``best_cards`` of :mod:`tarotsim.replay_page`."""
+    best: list[list[list[str]]] = [[[] for _ in t["cards"]] for t in record.get("tricks") or []]
+    for v in a.cards:
+        best[v.trick][v.position] = [str(c) for c in v.best]
+    return best
 
 
 def _amount(x: int | None, mode: str) -> str:

@@ -1,4 +1,4 @@
-"""The 78 cards: notation (DESIGN §2), ids, bitmasks and half-point values (RULES §1).
+"""The 78 cards: notation (docs/records.md), ids, bitmasks and half-point values (docs/rules.md §1).
 
 Card ids are small integers chosen so that a hand is two machine words:
 
@@ -34,7 +34,7 @@ DECK_HALF_POINTS = 182
 
 
 class CardError(ValueError):
-    """A card name that is not in the notation of DESIGN §2."""
+    """A card name that is not in the notation of the records (docs/records.md, "Seats and cards")."""
 
 
 def _half_points(cid: int) -> int:

@@ -86,14 +86,14 @@ def cli():
     Check a score sheet:   tarotsim sheet written.csv --check
 
     Rules follow the FFT rulebook; their ids (such as R-COUNT-4) are quoted in the output and
-    explained in docs/rules.md (RULES §14: the variants, set with --option NAME=VALUE, see
-    `tarotsim options`). Deal records (DESIGN §6) and the facts table: docs/records.md.
+    explained in docs/rules.md (§14: the variants, set with --option NAME=VALUE, see
+    `tarotsim options`). Deal records and the facts table: docs/records.md.
     """
 
 
 @cli.command()
 def options():
-    """List the variant options (RULES §14, docs/rules.md) with their default and allowed values."""
+    """List the variant options (docs/rules.md §14) with their default and allowed values."""
     rows = [("option", "default", "values", "what it sets")]
     for name, (default, allowed, text) in OPTION_SPECS.items():
         if allowed is int:
@@ -133,7 +133,7 @@ def score_cmd(table, contract, oudlers, points, defence_points, petit_au_bout, p
     """Score one deal from its facts and show every step of the count.
 
     \b
-    Example (RULES EX-2, docs/rules.md): a failed garde sans at 4 players, petit au bout and
+    Example (EX-2 of docs/rules.md): a failed garde sans at 4 players, petit au bout and
     a poignée for the defence:
       tarotsim score --contract garde_sans --oudlers 2 --points 37 \\
                      --petit-au-bout defence --poignee simple:defence
@@ -432,7 +432,7 @@ def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
               help="Worker threads (default: every core; at most one per core and per deal, said on stderr "
                    "when lowered; the results do not depend on it).")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
-              help="Write every deal's record (docs/records.md, DESIGN §6); FILE.jsonl.gz compresses, "
+              help="Write every deal's record (docs/records.md); FILE.jsonl.gz compresses, "
                    "- streams to standard output (the summary then goes to stderr).")
 @click.option("--facts", "facts_path", metavar="FILE.csv",
               help="Write one CSV row of facts per deal, with names (columns: docs/records.md); "
@@ -575,7 +575,7 @@ class _NoBar:
 @cli.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @_run_options(seed_help="Seed of the deal (needed without FILE).",
-              json_help="Print the deal record (DESIGN §6) instead.")
+              json_help="Print the deal record (docs/records.md) instead.")
 @click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
 @click.option("--line", "lines", type=click.IntRange(min=1), metavar="N", multiple=True,
               help="With FILE: the line of the record to show (default: the first record); "
@@ -593,7 +593,7 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
     count and the scores.
 
     The deal is played again from its seed and index by the bots, or read from FILE, a
-    deal-records file (JSON Lines, DESIGN §6; gzip-compressed or - for standard input):
+    deal-records file (JSON Lines, docs/records.md; gzip-compressed or - for standard input):
     the record of line N, checked against the rules first. With --html FILE.html the
     deal is written as a page to open in a browser: the table at every step (buttons
     and arrow keys), the count and the score breakdown at the end; several --line (or
@@ -662,11 +662,11 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
     write_cli_page(html_path, file, lines, rec, names_for if names else None)
 
 
-def _analysis_page(html_path: str, rec: dict, where: str, line: int | None, names, costs) -> None:
+def _analysis_page(html_path: str, rec: dict, where: str, line: int | None, names, costs, best) -> None:
     """``analyse --html``: the replay page of ``rec`` with the cards' costs, written whole or not at all."""
     from .replay_page import deal_data, write_page
 
-    write_page(html_path, [deal_data(rec, line, names, costs)], f"tarotsim analysis · {where}")
+    write_page(html_path, [deal_data(rec, line, names, costs, best)], f"tarotsim analysis · {where}")
     if html_path != "-":
         click.echo(f"replay page with the cards' costs written to {html_path}", err=True)
 
@@ -885,7 +885,7 @@ def _print_tournament(res, as_json: bool) -> None:
 @click.option("--until", type=click.IntRange(min=1), metavar="POINTS",
               help="Play until someone's total reaches POINTS, instead of --deals.")
 @click.option("--records", "records_path", metavar="FILE.jsonl",
-              help="Append every finished deal's record (DESIGN §6), for `tarotsim show` and `replay`.")
+              help="Append every finished deal's record (docs/records.md), for `tarotsim show` and `replay`.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colours (output to a pipe never has any).")
 @click.option("--analyse", is_flag=True, help="After each deal, what each card cost against best play (as "
                                               "`tarotsim analyse` shows it).")
@@ -1227,7 +1227,7 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
       tarotsim analyse --seed 7 --index 2 --bots heuristic --from-trick 12 --json
       tarotsim analyse deals.jsonl --line 3 --html deal.html
     """
-    from .analysis import AnalysisError, analyse, card_costs, format_analysis
+    from .analysis import AnalysisError, analyse, best_cards, card_costs, format_analysis
 
     if file is not None:
         _refuse_deal_options(ctx, "analysed")
@@ -1253,7 +1253,8 @@ def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick,
     if html_path is not None:
         where = (f"{'standard input' if file == '-' else Path(file).name}, line {line or 1}" if file is not None
                  else f"seed {seed}, index {index}")
-        _analysis_page(html_path, rec, where, line if file is not None else None, names_, card_costs(a, rec))
+        _analysis_page(html_path, rec, where, line if file is not None else None, names_, card_costs(a, rec),
+                       best_cards(a, rec))
     if as_json:
         click.echo(json.dumps(dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])))
     else:

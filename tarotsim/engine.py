@@ -1,13 +1,15 @@
 """The step-by-step facade: a deal that a person or a Python bot plays one decision at a time.
 
-:class:`Game` follows the python-chess / OpenSpiel pattern::
+:class:`Game` follows the python-chess / OpenSpiel pattern:
 
-    game = Game(Rules("4"), seed=7, index=0)        # chance (the deal) from (seed, index)
-    while not game.done:
-        d = game.decision                            # Decision(kind, seat)
-        choice = some_bot.choose(game.view(d.seat), game.legal_actions(), rng)
-        game.apply(choice)                           # verified, then applied; an Event is logged
-    game.scores, game.record()
+```python
+game = Game(Rules("4"), seed=7, index=0)  # the deal from (seed, index)
+while not game.done:
+    d = game.decision                     # Decision(kind, seat)
+    view, legal = game.view(d.seat), game.legal_actions()
+    game.apply(some_bot.choose(view, legal, rng))  # verified, then applied
+game.scores, game.record()                # each decision is logged as an Event
+```
 
 Every decision also has dense action ids (:mod:`tarotsim.actions`): ``legal_action_ids()``,
 ``legal_action_mask()``, ``verify_action`` / ``can_action`` / ``apply_action(int)`` (the écart
@@ -18,7 +20,7 @@ For each kind of action there is ``can_*`` (bool), ``verify_*`` (raises
 :class:`IllegalPlayError` naming the rule id, e.g. ``"must overtrump: holds T17 above T12
 (R-PLAY-4b)"``) and the action itself, which verifies and then applies; a refused action
 leaves the state unchanged. The rules themselves are those of the plain-Python engine of
-:mod:`tarotsim.reference` (written from RULES.md), which the numba kernels are tested
+:mod:`tarotsim.reference` (written from the rules of docs/rules.md), which the numba kernels are tested
 against: the slow path and the fast path play the same deal for the same seed and bots.
 """
 
@@ -70,17 +72,16 @@ class Event:
     One thing that happened in a deal, as :attr:`Game.events` logs it; :meth:`Game.apply_event`
     and :meth:`Game.replay` apply it back. ``value`` has one type per ``kind``:
 
-    ===========  ===============================================================
-    ``bid``      the bid, ``"pass"`` or a contract name (str)
-    ``call``     the called :class:`Card`
-    ``ecart``    the écart, a tuple of Cards in id order
-    ``chelem``   bool: announced or not
-    ``poignee``  None (declined) or ``(level, tuple of Cards shown)``
-    ``misere``   ``(kind, yes)``: kind ``"atout"`` or ``"tete"``, yes a bool
-    ``card``     the :class:`Card` played
-    ``trick``    the cards of a finished trick from its leader (tuple of Cards);
-                 ``seat`` is its winner (a consequence: checked on replay, not applied)
-    ===========  ===============================================================
+    | kind | value |
+    |---|---|
+    | ``bid`` | the bid, ``"pass"`` or a contract name (str) |
+    | ``call`` | the called :class:`Card` |
+    | ``ecart`` | the écart, a tuple of Cards in id order |
+    | ``chelem`` | bool: announced or not |
+    | ``poignee`` | None (declined) or ``(level, tuple of Cards shown)`` |
+    | ``misere`` | ``(kind, yes)``: kind ``"atout"`` or ``"tete"``, yes a bool |
+    | ``card`` | the :class:`Card` played |
+    | ``trick`` | the cards of a finished trick from its leader (tuple of Cards); ``seat`` is its winner (a consequence: checked on replay, not applied) |
     """
 
     kind: str
@@ -103,7 +104,7 @@ class EcartChoice:
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat may see (DESIGN §4): its own hand and the public history only."""
+    """What one seat may see: its own hand and the public history only."""
 
     seat: int
     table: str
@@ -643,7 +644,7 @@ class Game:
 
     # -- views and records -----------------------------------------------------------------------
     def view(self, seat: int) -> SeatView:
-        """Everything ``seat`` may see, and nothing more (DESIGN §4)."""
+        """Everything ``seat`` may see, and nothing more."""
         d = self._deal
         shown_chien = d.contract is not None and CONTRACT_OF[d.contract].chien_shown and d.phase not in ("bid", "call")
         # R-CALL-3: the partner is known to himself, and to all once the called card is played
@@ -673,7 +674,7 @@ class Game:
         return information_state(self, seat)
 
     def record(self) -> dict:
-        """The deal record (DESIGN §6) of a finished deal."""
+        """The deal record (docs/records.md) of a finished deal."""
         return record_from_deal(self._deal, self.seed, self.index)
 
     def _repr_svg_(self) -> str:

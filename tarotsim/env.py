@@ -1,12 +1,13 @@
 """A batched environment for training agents: many deals in the kernels, arrays in, arrays out.
 
-::
-
-    env = VecEnv(Rules("4"), num_envs=1024, seed=7, opponents="heuristic")   # the agent at seat 0
-    obs, masks, to_play = env.reset()
-    while training:
-        actions = policy(obs, masks)                  # int64[num_envs], each in its row's mask
-        obs, masks, rewards, terminated, info = env.step(actions)
+```python
+# the agent at seat 0, heuristic bots at the others
+env = VecEnv(Rules("4"), num_envs=1024, seed=7, opponents="heuristic")
+obs, masks, to_play = env.reset()
+while training:
+    actions = policy(obs, masks)  # int64[num_envs], each in its row's mask
+    obs, masks, rewards, terminated, info = env.step(actions)
+```
 
 * **Actions** are the ids of :mod:`tarotsim.actions` (91 of them; the écart is laid card by card).
   ``masks`` (bool[num_envs, 91]) holds the legal ids of each slot's decision: an action outside
@@ -17,7 +18,7 @@
   (``terminated``), else 0.
 * **Automatic reset, same step**: when a slot's deal ends, the step returns its rewards with
   ``terminated`` True and already the observation, mask and seat of the slot's next deal
-  (``info["final_index"]`` is the deal that ended; :meth:`VecEnv.record` its DESIGN §6 record).
+  (``info["final_index"]`` is the deal that ended; :meth:`VecEnv.record` its record, docs/records.md).
 * **Deals**: slot ``i`` plays deals ``start + i``, ``start + i + N``, ``start + i + 2N``, ... of
   ``(seed, index)`` (N = ``num_envs``): the same trajectories for any ``num_envs`` and thread
   count. A deal that asks the agent nothing (petit sec, R-DEAL-4; the agent as the 5d dummy) is
@@ -189,7 +190,7 @@ class VecEnv:
         return row
 
     def record(self, slot: int) -> dict:
-        """The DESIGN §6 record of the deal that ended last in ``slot``."""
+        """The record (docs/records.md) of the deal that ended last in ``slot``."""
         from .simulate import record_from_log
 
         return record_from_log(self.rules, self.seed, self.final_logs[slot])

@@ -4,12 +4,14 @@
 every hard rule. :func:`weighted_sample` draws the same worlds and gives each a weight: how well
 an opponent model (the ``heuristic`` bot, which with probability ε makes any legal choice instead)
 explains the other seats' bids, call, écart, declarations and cards in that world. This is what
-``pimc:infer=1`` searches over (``bots/inference.py`` has the method)::
+``pimc:infer=1`` searches over (``bots/inference.py`` has the method):
 
-    from tarotsim.inference import weighted_sample
-    ww = weighted_sample(game, seat=2, n=2000, seed=7, epsilon=0.1)
-    ww.where("KH")       # {seat or 5 (the hidden pile): probability}, weighed
-    ww.ess               # effective sample size of the weights
+```python
+from tarotsim.inference import weighted_sample
+ww = weighted_sample(game, seat=2, n=2000, seed=7, epsilon=0.1)
+ww.where("KH")  # {seat or 5 (the hidden pile): probability}, weighed
+ww.ess          # effective sample size of the weights
+```
 
 Like :func:`tarotsim.worlds.sample`, it reads the game only through ``game.view(seat)``.
 """

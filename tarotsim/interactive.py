@@ -105,7 +105,7 @@ _BID_ALIASES = {"pass": "pass", "passe": "pass", "p": "pass", "prise": "prise", 
 
 
 def _card(text: str) -> Card:
-    """A card in the notation of DESIGN §2 (``KH``, ``10S``, ``T21``, ``EX``), suit symbols too."""
+    """A card in the notation of the records (``KH``, ``10S``, ``T21``, ``EX``), suit symbols too."""
     t = text.strip()
     for sym, letter in _SUIT_OF_SYMBOL.items():
         t = t.replace(sym, letter)
@@ -325,7 +325,7 @@ class Session:
     deals, until : int or None
         Play ``deals`` deals, or deals until a total reaches ``until`` (then ``deals`` is a cap).
     records : file or None
-        Each finished deal's record (DESIGN §6) is appended and flushed there at once.
+        Each finished deal's record (docs/records.md) is appended and flushed there at once.
     ask, say : callables
         ``ask(prompt) -> str`` (EOFError ends the game), ``say(text)``; the terminal by default.
     color : bool or None
@@ -752,7 +752,7 @@ class Session:
 
     # -- what the person sees --------------------------------------------------------------------
     def format_view(self, game: Game) -> str:
-        """What the person's seat may see now (DESIGN §4, :meth:`Game.view`)."""
+        """What the person's seat may see now (:meth:`Game.view`)."""
         v = game.view(self.seat)
         rows = []
         if v.bids:

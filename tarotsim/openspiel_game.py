@@ -3,12 +3,13 @@
 French tarot as an OpenSpiel Python game, ``python_french_tarot`` (the ``openspiel`` extra:
 ``pip install 'tarotsim[openspiel]'``).
 
-::
-
-    import pyspiel
-    import tarotsim.openspiel_game            # registers the game
-    game = pyspiel.load_game("python_french_tarot", {"table": 4, "dealer": 0})   # 5d: "dummy": True
-    state = game.new_initial_state()
+```python
+import pyspiel
+import tarotsim.openspiel_game  # registers the game
+params = {"table": 4, "dealer": 0}  # table 5d: {"table": 5, "dummy": True}
+game = pyspiel.load_game("python_french_tarot", params)
+state = game.new_initial_state()
+```
 
 * **Chance**: the deal, one card at a time (78 chance nodes, uniform over the cards left): the
   hands of seats 0, 1, ... in turn (the 5d dummy gets none), then the chien.

@@ -1,4 +1,4 @@
-"""Deal records as JSON Lines (DESIGN §6): dump, load, replay, verify.
+"""Deal records as JSON Lines (docs/records.md): dump, load, replay, verify.
 
 One JSON object per line, one deal per object. :func:`load` checks the shape of every record
 (fields, types, card names, duplicate cards); :func:`replay` plays every decision of a record
@@ -77,7 +77,7 @@ class RecordError(ValueError):
 class Record(dict):
     """A deal record as :func:`load` reads it.
 
-    A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
+    A deal record as :func:`load` reads it: the plain dict of docs/records.md (compared, copied and
     written as one), which a notebook also shows as a picture of the table at the start of play
     (``_repr_svg_``, ``_repr_html_``: :func:`record_svg`)."""
 
@@ -313,7 +313,7 @@ def records_at(path_or_file, lines=None) -> list[tuple[int, dict]]:
     return out
 
 
-#: Extra fields (DESIGN §6 allows them) naming who held each seat, one text per seat: ``players``
+#: Extra fields (docs/records.md allows them) naming who held each seat, one text per seat: ``players``
 #: the players' names (``tarotsim play`` writes them), ``bots`` the bot of each seat as ``--bots``
 #: names it (``simulate --records``); ``tarotsim stats`` reports by either. Like every extra field
 #: they are not checked on loading: a record of another program may use the names otherwise.
@@ -335,7 +335,7 @@ def with_seat_labels(record: dict, players=None, bots=None) -> dict:
     """The record with its seat labels added.
 
     ``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
-    ``scores`` (a new dict; the fields of DESIGN §6 keep their meaning)."""
+    ``scores`` (a new dict; the fields of docs/records.md keep their meaning)."""
     out = dict(record)
     for name, labels in (("players", players), ("bots", bots)):
         if labels is not None:
@@ -393,7 +393,7 @@ def _shown(x) -> str:
 
 
 def check_record(record, line: int | None = None) -> None:
-    """Check the shape of a record (DESIGN §6): fields, types, card names, duplicate cards.
+    """Check the shape of a record (docs/records.md): fields, types, card names, duplicate cards.
 
     Rules of the game are :func:`replay`'s business; this only makes sure they can be asked.
     The checks run in the record's field order and stop at the first problem (a
@@ -662,19 +662,28 @@ def record_svg(record: dict, at: int | None = None, names=None) -> str:
 
     A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
     :func:`positions` (None: the start of play, every hand full, the écart made, with the final
-    scores below; negative: from the end, -1 being the last card). ``names`` name the seats
-    (default: the record's ``players``, else ``seat 0`` ...)."""
+    scores below; negative: from the end, -1 being the last card). ``names`` name the seats, one
+    per seat from seat 0 (default: the record's ``players``, else ``seat 0`` ...).
+
+    Raises
+    ------
+    RecordError
+        The record is malformed or breaks a rule.
+    tarotsim.svg.PictureError
+        No step ``at`` in the deal, or ``names`` not one name per seat.
+    """
     from dataclasses import replace
 
     from . import svg
 
     full, steps = positions(record)
-    if at is not None and not -len(steps) <= at < len(steps):
-        raise ValueError(f"no step {at}: the deal has {len(steps)} steps (0..{len(steps) - 1}, or -1 for the last)")
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int) or not -len(steps) <= at < len(steps)):
+        raise svg.PictureError(f"no step {at!r}: the deal has {len(steps)} steps (0..{len(steps) - 1}, "
+                               "or -1 for the last)")
     pos = steps[svg.start_of_play(steps) if at is None else at]
     if at is None and full.get("scores") is not None:  # the start of play, with how it ended
         pos = replace(pos, scores=steps[-1].scores, result=steps[-1].result)
-    return svg.render(svg.layout(pos, names or seat_labels(full, "players")))
+    return svg.render(svg.layout(pos, names if names is not None else seat_labels(full, "players")))
 
 
 def verify_file(path_or_file, workers: int = 1) -> int:
@@ -907,7 +916,7 @@ class _Replayer:
         """Check that the record holds the deal its seed and index deal.
 
         A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
-        deals (DESIGN §3: dealer, hands, chien, piles): an edited seed or index would give the
+        deals (dealer, hands, chien, piles; docs/engine-contract.md): an edited seed or index would give the
         record, and ``show``, a false identity."""
         rec = self.rec
         seed, index = rec.get("seed"), rec.get("index")
@@ -920,7 +929,7 @@ class _Replayer:
         except DealIdError as e:
             self.fail("field seed" if "seed" in str(e) else "field index", None, str(e))
         ident = f"deal ({seed}, {index})"
-        edited = "the record's seed or index was edited, or its cards (DESIGN §3)"
+        edited = "the record's seed or index was edited, or its cards (docs/engine-contract.md)"
         if rec["dealer"] != dealer:
             self.fail("field dealer", None, f"{ident} is dealt by seat {dealer}, not seat {rec['dealer']}: {edited}")
         for seat, hand in enumerate(rec["hands"]):
@@ -952,7 +961,7 @@ class _Replayer:
         if d.phase == "bid":
             if d._highest_bid() != "garde_contre":
                 self.fail("field bids", "R-BID-2", f"the auction is not over: seat {d._next_bidder()} has not spoken")
-            while d.phase == "bid":  # DESIGN §6: the passes after a garde contre may be left out
+            while d.phase == "bid":  # docs/records.md: the passes after a garde contre may be left out
                 d.bid(d._next_bidder(), "pass")
 
     def _call(self):

@@ -402,7 +402,7 @@ def stats_command(file, by, as_json, csv_path):
     partner (table 5) and defender with 95% intervals, petit au bout won and lost,
     poignées, chelems, the Excuse lost at the last trick. For each contract: deals,
     share, made rate, the taker's mean score, the attack's mean points, petit au bout
-    and chelems. FILE is JSON Lines (DESIGN §6), gzip-compressed or - for standard
+    and chelems. FILE is JSON Lines (docs/records.md), gzip-compressed or - for standard
     input; the records are counted as recorded (`tarotsim replay --verify` checks them).
 
     \b

@@ -6,6 +6,9 @@ each declaration, each card), stepped with buttons or the arrow keys, a side pan
 the auction, the trick on the table, and at the end the count and the score breakdown of
 :func:`tarotsim.scoring.format_breakdown`. Several records give one page with a deal picker.
 
+A link to ``deal.html#step=N`` opens the page at step N (from 1, as the page counts them) of its
+first deal.
+
 The file needs nothing else: no server, no network, no external script, style or font. Its 78
 cards are drawn once (:func:`tarotsim.svg.card_face`, :func:`~tarotsim.svg.card_back`); each
 step is the list of where each card lies (the coordinates of :func:`tarotsim.svg.layout`), the
@@ -14,8 +17,12 @@ draws.
 
 Per-card costs: a record may carry ``card_costs``, per trick, per card in playing order, the
 half-points that card lost against best play (0 for a best card, null where unknown), as an
-exact solver computes them; :func:`deal_data` also takes them as ``costs``. The page then shows
-each card's cost on the table and in the panel.
+exact solver computes them, and ``best_cards``, in the same shape, the cards that were best
+instead (empty for a best card or where unknown); :func:`deal_data` also takes them as ``costs``
+and ``best``. The page then shows each card's cost on the table and, in the panel, beside the
+card that was best.
+
+Every card on the page is written as the pictures write it (``K♥``, ``T21``, ``EX``).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import html
 import json
 
 from . import svg
-from .cards import Card, format_points
+from .cards import Card, CardError, format_points
 from .scoring import format_breakdown
 
 #: The most deals one page holds (each is about 150 KB of steps): pick lines beyond that.
@@ -36,6 +43,16 @@ class PageError(ValueError):
     """Deals that cannot make a page (too many, costs of the wrong shape): one line for the user."""
 
 
+def _per_card(field: str, rows, record: dict) -> None:
+    """Check that ``rows`` holds one list per trick of ``record`` and one entry per card of each."""
+    tricks = record.get("tricks") or []
+    if not isinstance(rows, list) or len(rows) != len(tricks):
+        raise PageError(f"{field}: one list per trick ({len(tricks)}), not {_shape(rows)}")
+    for k, (row, t) in enumerate(zip(rows, tricks), 1):
+        if not isinstance(row, list) or len(row) != len(t["cards"]):
+            raise PageError(f"{field}, trick {k}: one entry per card ({len(t['cards'])}), not {_shape(row)}")
+
+
 def card_costs(record: dict, costs=None) -> list[list[int | None]] | None:
     """The per-card costs of a record, checked, or None.
 
@@ -44,30 +61,51 @@ def card_costs(record: dict, costs=None) -> list[list[int | None]] | None:
     costs = record.get("card_costs") if costs is None else costs
     if costs is None:
         return None
-    tricks = record.get("tricks") or []
-    if not isinstance(costs, list) or len(costs) != len(tricks):
-        raise PageError(f"card_costs: one list per trick ({len(tricks)}), not {_shape(costs)}")
-    for k, (row, t) in enumerate(zip(costs, tricks), 1):
-        if not isinstance(row, list) or len(row) != len(t["cards"]):
-            raise PageError(f"card_costs, trick {k}: one cost per card ({len(t['cards'])}), not {_shape(row)}")
+    _per_card("card_costs", costs, record)
+    for k, row in enumerate(costs, 1):
         for x in row:
             if x is not None and (not isinstance(x, int) or isinstance(x, bool) or x < 0):
                 raise PageError(f"card_costs, trick {k}: a cost is whole half-points >= 0 or null, not {x!r}")
     return costs
 
 
+def best_cards(record: dict, best=None) -> list[list[list[Card]]] | None:
+    """The cards that were best instead of each card played, checked, or None.
+
+    The best cards of a record (``best``, else its field ``best_cards``), checked against its
+    tricks: per trick, per card, a list of card names (empty for a best card or where unknown).
+    None when there are none."""
+    best = record.get("best_cards") if best is None else best
+    if best is None:
+        return None
+    _per_card("best_cards", best, record)
+    out = []
+    for k, row in enumerate(best, 1):
+        cards_row = []
+        for x in row:
+            if not isinstance(x, list) or not all(isinstance(c, str) for c in x):
+                raise PageError(f"best_cards, trick {k}: each entry is a list of card names, not {x!r}")
+            try:
+                cards_row.append([Card.parse(c) for c in x])
+            except CardError as e:
+                raise PageError(f"best_cards, trick {k}: {e}") from None
+        out.append(cards_row)
+    return out
+
+
 def _shape(x) -> str:
     return f"{len(x)} entries" if isinstance(x, list) else type(x).__name__
 
 
-def _trick_costs(pos: svg.Position, costs) -> dict[str, int | None]:
-    if not costs or not pos.trick:
+def _of_trick(pos: svg.Position, rows) -> dict:
+    """The entries of ``rows`` (per trick, per card) for the cards of the trick shown, by card name."""
+    if not rows or not pos.trick:
         return {}
-    row = costs[pos.trick_number - 1]
+    row = rows[pos.trick_number - 1]
     return {str(c): row[k] for k, (_, c) in enumerate(pos.trick)}
 
 
-def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> dict:
+def deal_data(record: dict, line: int | None = None, names=None, costs=None, best=None) -> dict:
     """Everything the page needs to step through one deal.
 
     Everything the page needs to step through one deal (JSON-ready): a title, ``pool`` (the
@@ -76,23 +114,29 @@ def deal_data(record: dict, line: int | None = None, names=None, costs=None) -> 
     hand), ``o`` (the labels of the step, as indices into ``pool``: most labels stay from one
     step to the next) and ``p`` (the panel, HTML).
 
+    ``costs`` and ``best`` are the record fields ``card_costs`` and ``best_cards`` (the record's
+    own when not given, see the module docstring); ``names`` one name per seat (default: the
+    record's ``players``, else ``seat 0`` ...).
+
     The record is replayed through the rules first (:func:`tarotsim.record.positions`): a record
-    that breaks one raises :class:`tarotsim.record.RecordError`."""
+    that breaks one raises :class:`tarotsim.record.RecordError`; costs of the wrong shape raise
+    :class:`PageError`, names not one per seat :class:`tarotsim.svg.PictureError`."""
     from .record import positions, seat_labels
 
     full, steps = positions(record, line)
-    names = list(names) if names else seat_labels(full, "players") or [f"seat {s}" for s in range(len(full["hands"]))]
+    names = svg.seat_names(names if names is not None else seat_labels(full, "players"), len(full["hands"]))
     costs = card_costs(full, costs)
+    best = best_cards(full, best)
     out = []
     pool: dict[str, int] = {}
     for i, pos in enumerate(steps):
-        trick_costs = _trick_costs(pos, costs)
+        trick_costs = _of_trick(pos, costs)
         lay = svg.layout(pos, names, trick_costs)
         cards = ";".join(f"{p.card},{svg.coord(p.x)},{svg.coord(p.y)},{'' if p.face_up else 'd'}{'m' if p.marked else ''}"
                          for p in lay.cards)
         last = i == len(steps) - 1
         labels = [pool.setdefault(x, len(pool)) for x in lay.overlay[1:]]  # the felt is the page's own
-        out.append({"c": cards, "o": labels, "p": _panel(pos, names, trick_costs, last)})
+        out.append({"c": cards, "o": labels, "p": _panel(pos, names, trick_costs, _of_trick(pos, best), last)})
     return {"title": _title(full, line, names), "start": svg.start_of_play(steps), "pool": list(pool),
             "steps": out}
 
@@ -108,30 +152,40 @@ def _title(rec: dict, line: int | None, names) -> str:
     return f"{where}table {rec['table']}, {ident}: {what}"
 
 
-def _panel(pos: svg.Position, names, costs: dict, last: bool) -> str:
+def _panel(pos: svg.Position, names, costs: dict, best: dict, last: bool) -> str:
     """The side panel of one step: what happened, the auction, the trick on the table, the end."""
-    out = [f'<p class="step-label">{html.escape(pos.step)}</p>']
+    out = [f'<p class="step-label">{html.escape(svg.shown_text(pos.step, names))}</p>']
     if pos.bids:
         bids = ", ".join(f"{names[s]} {b.replace('_', ' ')}" for s, b in pos.bids)
         out.append(f'<p class="bids"><b>Auction:</b> {html.escape(bids)}</p>')
     if pos.aside or pos.marked:
         cards = " ".join(c.pretty() for c in pos.aside)
-        out.append(f'<p class="aside"><b>{html.escape(pos.aside_label)}</b> {html.escape(cards)}</p>')
+        out.append(f'<p class="aside"><b>{html.escape(svg.shown_text(pos.aside_label, names))}</b> '
+                   f'{html.escape(cards)}</p>')
     if pos.trick:
-        out.append(_trick_table(pos, names, costs))
+        out.append(_trick_table(pos, names, costs, best))
     if last:
         out.append(_count(pos, names))
     return "".join(out)
 
 
-def _trick_table(pos: svg.Position, names, costs: dict) -> str:
+def _cost_cells(cost: int | None, best) -> str:
+    """A card's cost in the panel: ``best``, or what it lost and the card(s) best instead."""
+    if cost is None:
+        return ""
+    if cost == 0:
+        return '<td class="best">best</td>'
+    instead = f'<td class="instead">best: {html.escape(" ".join(c.pretty() for c in best))}</td>' if best else ""
+    return f'<td class="cost">-{format_points(cost)}</td>{instead}'
+
+
+def _trick_table(pos: svg.Position, names, costs: dict, best: dict) -> str:
     rows = []
     for seat, c in pos.trick:
         klass = ' class="winner"' if seat == pos.trick_winner else ""
-        cost = costs.get(str(c))
-        cost_cell = "" if cost is None else f'<td class="cost">{"best" if cost == 0 else "-" + format_points(cost)}</td>'
+        cells = _cost_cells(costs.get(str(c)), best.get(str(c)))
         rows.append(f'<tr{klass} data-seat="{seat}" data-card="{c}"><td>{html.escape(names[seat])}</td>'
-                    f"<td>{html.escape(c.pretty())}</td>{cost_cell}</tr>")
+                    f"<td>{html.escape(c.pretty())}</td>{cells}</tr>")
     head = f"Trick {pos.trick_number}" + (f": {html.escape(names[pos.trick_winner])} wins"
                                           if pos.trick_winner is not None else "")
     return f'<table class="trick" data-trick="{pos.trick_number}"><caption>{head}</caption>{"".join(rows)}</table>'
@@ -183,6 +237,7 @@ def page(deals: list[dict], title: str = "tarotsim replay") -> str:
     data = {"format": PAGE_FORMAT, "deals": deals}
     return (_PAGE.replace("%TITLE%", html.escape(title)).replace("%PICKER%", picker)
             .replace("%W%", str(svg.TABLE_WIDTH)).replace("%H%", str(svg.TABLE_HEIGHT))
+            .replace("%RATIO%", f"{svg.TABLE_WIDTH / svg.TABLE_HEIGHT:g}").replace("%COST%", svg.COST_FILL)
             .replace("%FONT%", html.escape(svg.FONT)).replace("%FELT%", svg.FELT)
             .replace("%CARDS%", _card_defs()).replace("%DATA%", _script_json(data)))
 
@@ -192,18 +247,29 @@ _PAGE = """<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>%TITLE%</title>
 <style>
+/* The page fits its window: the table as large as the window leaves beside the panel and below
+   the header (--head, the header's height, set by the script), never larger than drawn. */
+:root{--head:3em;--panel:20em;--gap:.8em}
 body{margin:0;font-family:%FONT%;background:#f3f1ea;color:#1b1b1b}
 header{display:flex;flex-wrap:wrap;gap:.6em;align-items:center;padding:.5em .8em;background:#e4e0d4}
 header h1{font-size:1.05em;margin:0 1em 0 0}
 button{font:inherit;padding:.25em .7em}
-main{display:flex;flex-wrap:wrap;gap:1em;padding:.8em}
-#table{max-width:100%;height:auto;flex:1 1 640px}
-#panel{flex:0 1 320px;font-size:.92em}
+main{display:flex;gap:var(--gap);padding:var(--gap);align-items:flex-start}
+#table{flex:none;height:auto;
+ width:min(%W%px,calc(100vw - var(--panel) - 3*var(--gap)),calc((100vh - var(--head) - 2*var(--gap))*%RATIO%))}
+#panel{flex:1 1 var(--panel);min-width:0;font-size:.92em;overflow-y:auto;
+ max-height:calc(100vh - var(--head) - 2*var(--gap))}
+#panel p{margin:.2em 0 .6em}
 #panel table{border-collapse:collapse;margin:.4em 0}
+#panel caption{text-align:left;white-space:nowrap;padding-left:.6em}
 #panel td{padding:.1em .6em;border-bottom:1px solid #ccc}
 #panel tr.winner td{font-weight:bold;background:#fff3c4}
-#panel td.cost{color:#b3261e}
-#panel pre{background:#fff;padding:.5em;overflow-x:auto}
+#panel td.cost{color:%COST%;font-weight:bold}
+#panel td.best{color:#1b5e20}
+#panel td.instead{color:#1b1b1b}
+#panel pre{background:#fff;padding:.5em;overflow-x:auto;font-size:.9em}
+@media (max-width:56em){main{flex-wrap:wrap}#table{width:min(%W%px,calc(100vw - 2*var(--gap)))}
+ #panel{max-height:none}}
 .card.down .face,.card:not(.down) .back,.card:not(.mark) .markring{display:none}
 .keys{color:#555;font-size:.85em}
 </style></head>
@@ -251,6 +317,17 @@ function show() {
   document.getElementById("next").disabled = document.getElementById("last").disabled = step === steps.length - 1;
 }
 function go(to) { step = to; show(); }
+function fit() {  /* the header's height, which wraps on a narrow window, for the table's size */
+  document.documentElement.style.setProperty("--head", document.querySelector("header").offsetHeight + "px");
+}
+window.addEventListener("resize", fit);
+fit();
+function linked() {  /* a link to one step of the first deal: deal.html#step=12 */
+  const m = /^#step=(\\d+)$/.exec(location.hash);
+  if (m) { deal = 0; if (picker) picker.value = "0"; step = Number(m[1]) - 1; }
+  return m !== null;
+}
+window.addEventListener("hashchange", () => { if (linked()) show(); });
 document.getElementById("first").onclick = () => go(0);
 document.getElementById("prev").onclick = () => go(step - 1);
 document.getElementById("next").onclick = () => go(step + 1);
@@ -263,6 +340,7 @@ document.addEventListener("keydown", (e) => {
   const to = {ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: Infinity}[e.key];
   if (to !== undefined) { e.preventDefault(); go(to); }
 });
+linked();
 show();
 </script>
 </body></html>
@@ -304,7 +382,7 @@ def write_cli_page(html_path: str, file, lines, record: dict | None = None, name
     for lineno, rec in found:
         try:
             deals.append(deal_data(rec, lineno, names_for(rec) if names_for else None))
-        except (RecordError, PageError) as e:
+        except (RecordError, PageError, svg.PictureError) as e:
             raise click.UsageError(f"{title}: {e}") from None
     write_page(html_path, deals, f"tarotsim replay · {title}")
     if html_path != "-":

@@ -1,14 +1,15 @@
 """A PettingZoo AEC environment of French tarot (the ``rl`` extra: ``pip install 'tarotsim[rl]'``).
 
-::
-
-    from tarotsim.rl import env
-    e = env("4")                                  # agents player_0 .. player_3
-    e.reset(seed=7)                               # deal (7, 0); a later reset(): deal (7, 1), ...
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
-        action = None if terminated else policy(obs["observation"], obs["action_mask"])
-        e.step(action)
+```python
+from tarotsim.rl import env
+e = env("4")     # agents player_0 .. player_3
+e.reset(seed=7)  # deal (7, 0); a later reset(): deal (7, 1), ...
+for agent in e.agent_iter():
+    obs, reward, terminated, truncated, info = e.last()
+    mask = obs["action_mask"]
+    action = None if terminated else policy(obs["observation"], mask)
+    e.step(action)
+```
 
 Each agent is a seat (``player_k`` = seat k; at table 5d the dealer, the dummy, never acts).
 Actions are the 91 ids of :mod:`tarotsim.actions` (``Discrete(91)``); an observation is a dict

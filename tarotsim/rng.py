@@ -1,4 +1,4 @@
-"""Counter-based randomness and the deal itself (DESIGN §3, RULES R-DEAL-1, R-DEAL-2).
+"""Counter-based randomness and the deal itself (docs/engine-contract.md; R-DEAL-1, R-DEAL-2).
 
 A deal is identified by ``(seed, index)``. Two independent streams derive from it:
 
@@ -38,7 +38,7 @@ from .cards import N_CARDS
 from .rules import CHIEN_SIZE, HAND_SIZE, PILE_DEPTH, PILES, Rules  # noqa: F401  (their home is rules.py)
 
 MASK64 = (1 << 64) - 1
-#: Seeds are 64-bit unsigned numbers; deal indices are int64 in the kernels (DESIGN §3).
+#: Seeds are 64-bit unsigned numbers; deal indices are int64 in the kernels.
 MAX_SEED = MASK64
 MAX_INDEX = (1 << 63) - 1
 #: The command line takes seeds up to this (a signed 64-bit number, as most tools print them).

@@ -1,8 +1,8 @@
-"""The rule tables (tables, contracts, sizes, poignées, targets) and the options of RULES §14.
+"""The rule tables (tables, contracts, sizes, poignées, targets) and the options of docs/rules.md §14.
 
 The tables are data, with int64 arrays for the kernels (``KERNEL_*``, indexed by table or
 contract code): every engine, the facade, the env, the observations and the scorer read them
-here. ``Rules()`` is the official game at four players. Every option of RULES §14 is a field,
+here. ``Rules()`` is the official game at four players. Every option of docs/rules.md §14 is a field,
 named as there; a non-default value is a variant. ``Rules.to_vector()`` packs the table
 and options into an int64 array so one compiled kernel serves every table and variant.
 """
@@ -256,7 +256,7 @@ def _coerce(name: str, value):
 
 @dataclass(frozen=True)
 class Rules:
-    """A table and its variant options; defaults are the official FFT rules (RULES §14)."""
+    """A table and its variant options; defaults are the official FFT rules (docs/rules.md §14)."""
 
     table: str = "4"
     petit_sec: str = "redeal"

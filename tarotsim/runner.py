@@ -92,7 +92,7 @@ class Runner:
         Play deals ``a .. b - 1`` block by block (:attr:`block_size`: bounded memory) and write
         each block as it comes: its facts to ``facts`` (``facts.write(f)``: a
         ``simulate.CsvFacts`` or ``simulate.ParquetFacts``), its records to the text stream
-        ``records`` (one JSON line per deal, each naming its seats' bots: DESIGN §6, field
+        ``records`` (one JSON line per deal, each naming its seats' bots: docs/records.md, field
         ``bots``). Returns the totals of the deals (int64[ACC_LEN], ``simulate.accumulate``);
         ``progress(n)`` is called after every block."""
         from . import simulate as sim

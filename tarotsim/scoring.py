@@ -422,7 +422,7 @@ def _is_int(x) -> TypeGuard[int | np.integer]:
 
 
 def _check_points(facts: DealFacts) -> None:
-    """P and k against the contract and the chelem (RULES §1, §5, §7, §8, §11)."""
+    """P and k against the contract and the chelem (docs/rules.md §1, §5, §7, §8, §11)."""
     r, k, hp = facts.rules, int(facts.oudlers), int(facts.attack_half_points)
     chelem_text = f"chelem {facts.chelem}" if facts.chelem else "no chelem"
     where = f"{facts.contract} with {chelem_text}"

@@ -1,13 +1,13 @@
 """Batch simulation: ``(seed, index range)`` -> a facts table, a streaming summary, or records.
 
-Every deal is identified by ``(seed, index)`` alone (DESIGN §3): results never depend on the
+Every deal is identified by ``(seed, index)`` alone (docs/engine-contract.md): results never depend on the
 number of threads or the chunk size. The numba kernels (``tarotsim._kernels``) play whole deals
 and release the GIL; chunks of deals run on a thread pool.
 
 - :func:`facts` -> numpy structured array, one row per deal (:data:`FACTS_DTYPE`).
 - :func:`aggregate` -> :class:`Summary`, in constant memory whatever the number of deals.
 - :func:`summarize` -> the same :class:`Summary` from a facts array.
-- :func:`records` -> full DESIGN §6 deal records (dicts) of chosen deals.
+- :func:`records` -> full deal records (dicts, docs/records.md) of chosen deals.
 
 Bots (``bots.REGISTRY``: ``random``, ``greedy``, ``heuristic``): a ``--bots`` text such as
 ``"heuristic"`` or ``"heuristic:garde=60,random,random,random"``, or one entry per seat: a name
@@ -427,13 +427,28 @@ def facts_arrow(f: np.ndarray, rules, seed):
     return pa.Table.from_arrays(list(cols.values()), schema=schema)
 
 
+def _dataframe_library(name: str):
+    """Import pandas or polars (``ImportError`` with the install hint when it is missing)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise ImportError(f"the facts as {name} DataFrames need {name}: pip install 'tarotsim[dataframe]'") from None
+
+
 def facts_pandas(f: np.ndarray, rules, seed):
     """The facts table as a pandas DataFrame.
 
     The facts table as a pandas DataFrame whose columns are the Arrow arrays of
-    :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``)."""
-    import pandas as pd
+    :func:`facts_arrow` (``pd.ArrowDtype``: no copy of them; extra ``dataframe``).
 
+    Raises
+    ------
+    ImportError
+        pandas or pyarrow is not installed (the message says what to install).
+    """
+    pd = _dataframe_library("pandas")
     return facts_arrow(f, rules, seed).to_pandas(types_mapper=pd.ArrowDtype)
 
 
@@ -441,9 +456,14 @@ def facts_polars(f: np.ndarray, rules, seed):
     """The facts table as a polars DataFrame.
 
     The facts table as a polars DataFrame over the Arrow arrays of :func:`facts_arrow` (no
-    copy; extra ``dataframe``)."""
-    import polars as pl
+    copy; extra ``dataframe``).
 
+    Raises
+    ------
+    ImportError
+        polars or pyarrow is not installed (the message says what to install).
+    """
+    pl = _dataframe_library("polars")
     return pl.from_arrow(facts_arrow(f, rules, seed))
 
 
@@ -747,7 +767,7 @@ def logs(rules, seed, indices, bots="random", forced=None) -> np.ndarray:
 
 
 def record_from_log(rules: Rules, seed, log: np.ndarray | list[int]) -> dict:
-    """The DESIGN §6 record of one deal from its kernel log (field order of the reference)."""
+    """The record (docs/records.md) of one deal from its kernel log (field order of the reference)."""
     log = [int(x) for x in log]
     n = rules.n_seats
     outcome = log[L.L_OUTCOME]
@@ -821,7 +841,7 @@ def record_from_log(rules: Rules, seed, log: np.ndarray | list[int]) -> dict:
 
 
 def _with_piles(rec: dict, log: list[int]) -> dict:
-    """``rec`` with the field ``piles`` (DESIGN §6) read from the log, placed after ``chien``."""
+    """``rec`` with the field ``piles`` (docs/records.md) read from the log, placed after ``chien``."""
     depth = PILE_DEPTH
     piles = [[[_card(log[L.L_PILES + s * L.PILE_CARDS + p * depth + d]) for d in range(depth)]
               for p in range(L.PILE_CARDS // depth)] for s in range(L.PILE_SEATS)]
@@ -834,9 +854,9 @@ def _with_piles(rec: dict, log: list[int]) -> dict:
 
 
 def records(rules, seed, indices, bots="random", forced=None) -> list[dict]:
-    """The full DESIGN §6 records of some deals of a seed.
+    """The full records (docs/records.md) of some deals of a seed.
 
-    Full DESIGN §6 records of deals ``indices`` of ``seed`` (the kernel's play, decision for
+    Full records of deals ``indices`` of ``seed`` (the kernel's play, decision for
     decision; with random bots the same as ``tarotsim.reference.play_deal``)."""
     r = _rules(rules)
     indices = _indices(indices)

@@ -2,14 +2,16 @@
 
 A *position* is a moment of the card play with every remaining card known: each seat's hand, the
 trick in progress, what the attack has won so far, the sides. The solver answers, with best play
-by both sides (every seat knowing every card, as bridge's double-dummy solvers do)::
+by both sides (every seat knowing every card, as bridge's double-dummy solvers do):
 
-    from tarotsim.solver import Position, Solver, solve
-    pos = Position.from_game(game)        # a Game of tarotsim.engine (its hands are all known)
-    sol = solve(pos)                      # the value, and the value of each legal card
-    sol.value, sol.best, sol.card_values, sol.cost(card)
-    solver = Solver()                     # keeps its transposition table across questions
-    solver.reach(pos, 92)                 # can the attack end with at least 46 points?
+```python
+from tarotsim.solver import Position, Solver, solve
+pos = Position.from_game(game)  # a Game of tarotsim.engine (all hands known)
+sol = solve(pos)                # the value, and the value of each legal card
+sol.value, sol.best, sol.card_values, sol.cost(card)
+solver = Solver()               # keeps its transposition table across questions
+solver.reach(pos, 92)           # can the attack end with at least 46 points?
+```
 
 Two objectives (``mode``): ``"points"``, the attack's card points at the end of the deal in
 half-points (0..182: the écart or chien and the tricks already won included, the Excuse by
@@ -316,7 +318,7 @@ class Position:
     def from_record(cls, record: dict, trick: int, card: int = 0) -> Position:
         """The position of a deal record before one of its cards.
 
-        The position of a deal record (DESIGN §6) before card ``card`` (0-based, from the leader)
+        The position of a deal record (docs/records.md) before card ``card`` (0-based, from the leader)
         of trick ``trick`` (0-based); the record is replayed and checked first
         (``tarotsim.record.replay``)."""
         from .record import RecordError, replay

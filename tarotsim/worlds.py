@@ -3,13 +3,15 @@
 A *world* places every card not yet played: in a seat's hand or in the hidden pile (the chien
 while nobody has seen it, or the écart). From what one seat knows -- its hand, its écart when it
 is the taker, the chien when it was shown, every card played and by whom, the declarations --
-:func:`sample` draws worlds uniformly among those that agree with every hard rule::
+:func:`sample` draws worlds uniformly among those that agree with every hard rule:
 
-    from tarotsim.worlds import constraints, sample
-    cons = constraints(game, seat)          # voids, trump ceilings, known cards, counts ...
-    worlds = sample(game, seat, n=100, seed=12345)
-    worlds.hands(0)                         # world 0: a list of Cards per seat
-    worlds.pile(0)                          # world 0: the hidden pile's cards
+```python
+from tarotsim.worlds import constraints, sample
+cons = constraints(game, seat)  # voids, trump ceilings, known cards, counts ...
+worlds = sample(game, seat, n=100, seed=12345)
+worlds.hands(0)                 # world 0: a list of Cards per seat
+worlds.pile(0)                  # world 0: the hidden pile's cards
+```
 
 Both read the game only through ``game.view(seat)`` (:class:`tarotsim.engine.SeatView`), so
 they cannot use a card the seat has not seen. The draws are made by the numba kernels of

@@ -76,6 +76,18 @@ def test_the_library_tables_and_frames_agree_with_the_csv_rows():
     assert int(pdf["score_0"].sum()) == int(f["scores"][:, 0].sum())
 
 
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_a_frame_without_its_library_says_what_to_install(monkeypatch, library):
+    f = sim.facts(Rules("4"), 3, 0, 5)
+    monkeypatch.setitem(sys.modules, library, None)  # import fails as if it were not installed
+    with pytest.raises(ImportError) as e:
+        getattr(sim, f"facts_{library}")(f, Rules("4"), 3)
+    assert str(e.value) == f"the facts as {library} DataFrames need {library}: pip install 'tarotsim[dataframe]'"
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError, match=r"^the facts as Arrow or Parquet need pyarrow: pip install 'tarotsim\[parquet\]'$"):
+        sim.facts_arrow(f, Rules("4"), 3)
+
+
 def _csv_text(f, rules, seed) -> str:
     out = io.StringIO(newline="")
     w = csv.writer(out)

@@ -1,13 +1,17 @@
-"""A deal of French Tarot, step by step, by the letter of RULES.md (the reference engine).
+"""A deal of French Tarot, step by step, by the letter of the rules (the reference engine).
 
 Slow and obvious on purpose: hands are sorted lists of :class:`~tarotsim.cards.Card`, every
 rule is a few lines that cite its id, every apply method checks the whole action first and
 raises :class:`RuleViolation` before it touches anything, so a refused action leaves the deal
 as it was.
 
-The order of the steps is the one of ``docs/engine-contract.md``::
+The rules are those of docs/rules.md. The order of the steps is the one of
+docs/engine-contract.md:
 
-    petit sec? -> auction -> call (5) -> chien/écart -> chelem? -> tricks -> counting -> scores
+```text
+petit sec? -> auction -> call (5) -> chien/écart -> chelem?
+           -> tricks -> counting -> scores
+```
 
 and at each seat's first turn to play (in trick 1): poignée, misères (option ``misere``), card.
 :meth:`ReferenceDeal.decision` says who acts next and what kind of decision it is.
@@ -50,7 +54,7 @@ def as_cards(xs) -> list[Card]:
 
 
 def names(cards) -> list[str]:
-    """Card names in id order (the record's notation, DESIGN §2 and §6)."""
+    """Card names in id order (the records' notation, docs/records.md)."""
     return [str(c) for c in in_order(cards)]
 
 
@@ -86,7 +90,7 @@ class ReferenceDeal:
     Parameters
     ----------
     rules : Rules
-        Table 3, 4, 5, 5d or 2 and the options of RULES §14.
+        Table 3, 4, 5, 5d or 2 and the options of docs/rules.md §14.
     dealer : int
         The dealer's seat; trick 1 and the auction start at his right, ``dealer + 1``.
     hands : sequence of card collections, one per seat
@@ -98,8 +102,11 @@ class ReferenceDeal:
     piles : per seat, 6 piles of 3 cards, each from bottom to top (table 2 only, R-VAR-TWO)
         The cards laid before each player; the last card of each pile starts face up.
 
-    Raises ``RuleViolation`` (R-DEAL-1, R-DEAL-6, R-VAR-TWO) if hands, piles and chien do not
-    partition the deck with the sizes of R-DEAL-1 and R-VAR-TWO.
+    Raises
+    ------
+    RuleViolation
+        Hands, piles and chien do not partition the deck with the sizes of R-DEAL-1 and
+        R-VAR-TWO (R-DEAL-1, R-DEAL-6, R-VAR-TWO).
     """
 
     def __init__(self, rules: Rules, dealer: int, hands, chien, forced=None, piles=None):
