@@ -1235,8 +1235,6 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
     from .record import seat_labels
     from .solver import TABLE_TWO
 
-    if html_path is not None and as_json:
-        raise BadInput("--json and --html: give one of them")
     if html_path is not None and mode != "points":
         raise BadInput(f"--html: the page shows the cards' costs in card points; leave out --mode {mode}")
     if file is None:
@@ -1276,7 +1274,7 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
             compile_s = 0.0  # said once, with the first deal
             if html_path is not None:
                 from .replay_page import deal_data
-                pages.append(deal_data(rec, lineno, seats if names else None, card_costs(a, rec)))
+                pages.append(deal_data(rec, lineno, seats, card_costs(a, rec)))
         if html_path is not None:
             from .replay_page import page
 

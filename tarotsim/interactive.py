@@ -455,9 +455,14 @@ class Session:
         return rec
 
     def post_mortem(self, rec: dict) -> str:
-        """``--analyse``: what each card of the deal cost against best play (``tarotsim.analysis``)."""
+        """``--analyse``: what each card of the deal cost against best play (``tarotsim.analysis``).
+
+        The first one of a process may compile the solver: a person at a terminal is told so
+        first (a transcript written to a file reads the same on every machine)."""
+        from . import solver
         from .analysis import AnalysisError, analyse, format_analysis
 
+        solver.warm_up(self.say if sys.stdout.isatty() else None)
         try:
             return "\n" + format_analysis(analyse(rec), self.names)
         except AnalysisError as e:

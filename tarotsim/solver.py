@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .cards import DECK, Card, masks_of
+from .parallel import call_waiting
 from .reference.deal import as_card, as_cards
 from .reference.tricks import play_duty, trick_winner
 from .rng import dealing_order
@@ -588,8 +589,6 @@ class Solver:
         cfg[K.CFG_FLAGS] = self.flags
         cfg[K.CFG_GEN] = self.generation
         cfg[K.CFG_EXACT] = self.exact
-        from .parallel import call_waiting
-
         warm_up()
         try:
             call_waiting(K.solve_position, position.rules.to_vector(), position.description(), cfg, self.tt, self.stk,
