@@ -106,6 +106,8 @@ def test_bad_records_and_arguments():
         analyse(rec, from_trick=18)
     with pytest.raises(AnalysisError, match="unknown mode"):
         analyse(rec, mode="tricks")
+    with pytest.raises(AnalysisError, match=r"budget must be a whole number of nodes from 1 to 9,223,372,036,854,775,807"):
+        analyse(rec, budget=2**63)
     with pytest.raises(AnalysisError, match="bad record"):
         analyse(dict(rec, tricks=rec["tricks"][:3]))
     thrown = dict(rec, outcome="all_passed", bids=[[s, "pass"] for s in range(4)], taker=None, contract=None,
