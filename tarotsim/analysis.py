@@ -4,7 +4,10 @@
 every card with every card known (``tarotsim.solver``): the value of the deal with best play from
 there, and the value each legal card keeps. A card's *cost* is what it loses against the best card
 for its side (0 for a best card): in half-points of the attack's card points (``mode="points"``)
-or in points of the taker's score (``mode="score"``). The tricks before ``from_trick`` are left
+or in points of the taker's score (``mode="score"``). A card that was the only legal one is
+*forced*: it costs 0 whatever the budget. A card whose position the solver could not value within
+the budget has no cost, and each seat's total leaves it out (a lower bound, with the count of
+such cards). The tricks before ``from_trick`` are left
 unmarked: by default the first trick whose position the solver values within ``budget`` nodes
 (a count, so the output is reproducible), found from the last trick backwards.
 
@@ -17,10 +20,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .cards import Card, format_points
-from .solver import MODES, Position, Solver, SolverError
+from .solver import MODES, TABLE_TWO, Position, Solver, SolverError
 
 __all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
-           "format_analysis"]
+           "format_analysis", "nodes_text"]
 
 #: The default budget of one question, in nodes (cards the search tries).
 DEFAULT_BUDGET = 2_000_000
@@ -36,7 +39,8 @@ class CardVerdict:
 
     One card played: ``trick`` and ``position`` 0-based, the seat and its side, the value of the
     deal before it (``value``), what the card kept (``after``) and lost (``cost``, 0 for a best card),
-    the best cards when it was not one of them. ``cost`` is None when the budget ran out."""
+    the best cards when it was not one of them; ``forced``: it was the only legal card (cost 0).
+    ``value`` and ``after`` are None when the budget ran out, and so is ``cost`` unless forced."""
 
     trick: int
     position: int
@@ -47,6 +51,7 @@ class CardVerdict:
     after: int | None
     cost: int | None
     best: tuple[Card, ...] = ()
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,8 @@ class Analysis:
 
     :func:`analyse`'s answer: the verdict on each card from ``from_trick`` (0-based) on, the exact
     value of the deal at the start of each of those tricks (``values``, by trick index) and at the
-    end (``final``), each seat's total cost (``lost``), the nodes searched; ``chosen``: ``from_trick``
+    end (``final``), each seat's total cost (``lost``: at least that much when ``not_solved`` counts
+    some of its cards the budget left without a cost), the nodes searched; ``chosen``: ``from_trick``
     is the first trick solved within the budget; the deal's ``taker``, ``contract`` and ``partner``
     (table 5: the called card's holder, None when the taker called its own card or elsewhere)."""
 
@@ -71,6 +77,7 @@ class Analysis:
     taker: int = -1
     contract: str = ""
     partner: int | None = None
+    not_solved: tuple[int, ...] = ()
 
     def to_json(self) -> dict:
         """The analysis as JSON values (cards by name)."""
@@ -85,7 +92,8 @@ class Analysis:
                 "partner": self.partner, "from_trick": self.from_trick + 1, "from_trick_chosen": self.chosen,
                 "budget": self.budget,
                 "values": {str(t + 1): v for t, v in self.values.items()}, "final": self.final,
-                "lost": self.lost, "nodes": self.nodes, "cards": cards}
+                "lost": self.lost, "not_solved": list(self.not_solved), "nodes": self.nodes,
+                "cards": cards}
 
 
 def _deal_of(record: dict):
@@ -98,7 +106,7 @@ def _deal_of(record: dict):
     if deal.outcome != "played":
         raise AnalysisError(f"the deal was not played ({str(deal.outcome).replace('_', ' ')}): no card to analyse")
     if deal.table == "2":
-        raise AnalysisError("table 2 (R-VAR-TWO) is not solved: its face-down piles change what each player may play")
+        raise AnalysisError(TABLE_TWO)
     return deal
 
 
@@ -142,28 +150,32 @@ def analyse(record: dict, mode: str = "points", from_trick: int | None = None, b
     verdicts: list[CardVerdict] = []
     values: dict[int, int | None] = {}
     lost = [0] * deal.n_seats
+    not_solved = [0] * deal.n_seats
     guess = None
     for t in range(start, n):
         trick = deal.tricks[t]
         for j, (seat, card) in enumerate(trick.plays):
             pos = Position.from_deal(deal, t, j)
             sol = solver.solve(pos, guess=guess)
+            forced = len(pos.legal_cards()) == 1
             if j == 0:
                 values[t] = sol.value
             if not sol.complete:
-                verdicts.append(CardVerdict(t, j, seat, sol.side, card, None, None, None))
+                not_solved[seat] += not forced
+                verdicts.append(CardVerdict(t, j, seat, sol.side, card, None, None, 0 if forced else None,
+                                            forced=forced))
                 guess = None
                 continue
             cost = sol.cost(card)
             lost[seat] += cost
             after = sol.card_values[card]
             verdicts.append(CardVerdict(t, j, seat, sol.side, card, sol.value, after, cost,
-                                        sol.best if cost else ()))
+                                        sol.best if cost else (), forced))
             guess = after
     final = deal.attack_half_points if mode == "points" else deal.scores[deal.taker]
     return Analysis(mode=mode, from_trick=start, budget=budget, cards=verdicts, values=values, final=final,
                     lost=lost, nodes=solver.nodes, chosen=from_trick is None, taker=deal.taker,
-                    contract=deal.contract, partner=deal.partner)
+                    contract=deal.contract, partner=deal.partner, not_solved=tuple(not_solved))
 
 
 def card_costs(a: Analysis, record: dict) -> list[list[int | None]]:
@@ -197,6 +209,19 @@ def _amount(x: int | None, mode: str) -> str:
     return format_points(x) if mode == "points" else f"{x:+d}"
 
 
+def nodes_text(n: int) -> str:
+    """``1 node``, ``2,000,000 nodes``."""
+    return f"{n:,} node" + ("" if n == 1 else "s")
+
+
+def _lost(a: Analysis, seat: int, name: str) -> str:
+    """One seat's total: ``Emma 3``, or ``Emma at least 3 (1 card not solved)``."""
+    k = a.not_solved[seat]
+    if not k:
+        return f"{name} {_amount(a.lost[seat], a.mode)}"
+    return f"{name} at least {_amount(a.lost[seat], a.mode)} ({k} card{'' if k == 1 else 's'} not solved)"
+
+
 def format_analysis(a: Analysis, names: list[str] | None = None) -> str:
     """The analysis, readable: per trick its exact value, then every card with its cost."""
     n_seats = len(a.lost)
@@ -205,7 +230,7 @@ def format_analysis(a: Analysis, names: list[str] | None = None) -> str:
     w = max(len(x) for x in names)
     head = f"Exact analysis ({unit}, every card known, best play by both sides)"
     if a.from_trick:
-        how = f", the first the solver values within {a.budget:,} nodes" if a.chosen else ""
+        how = f", the first the solver values within {nodes_text(a.budget)}" if a.chosen else ""
         head += f" from trick {a.from_trick + 1}{how}; tricks 1..{a.from_trick} are not analysed"
     out = [head + "."]
     if a.contract:
@@ -219,8 +244,10 @@ def format_analysis(a: Analysis, names: list[str] | None = None) -> str:
         out.append(f"trick {t + 1}: value {_amount(a.values.get(t), a.mode)}")
         for v in cards:
             who = names[v.seat].ljust(w)
-            if v.cost is None:
-                out.append(f"  {who}  {v.card.pretty():4s} not solved within {a.budget:,} nodes")
+            if v.forced:
+                out.append(f"  {who}  {v.card.pretty():4s} forced")
+            elif v.cost is None:
+                out.append(f"  {who}  {v.card.pretty():4s} not solved within {nodes_text(a.budget)}")
             elif v.cost == 0:
                 out.append(f"  {who}  {v.card.pretty():4s} best")
             else:
@@ -228,6 +255,5 @@ def format_analysis(a: Analysis, names: list[str] | None = None) -> str:
                 out.append(f"  {who}  {v.card.pretty():4s} costs {_amount(v.cost, a.mode)} (best: {best})")
     out.append("")
     out.append(f"end of the deal: {_amount(a.final, a.mode)}")
-    out.append("lost against best play: " + ", ".join(f"{names[s]} {_amount(x, a.mode)}"
-                                                      for s, x in enumerate(a.lost)))
+    out.append("lost against best play: " + ", ".join(_lost(a, s, names[s]) for s in range(n_seats)))
     return "\n".join(out)

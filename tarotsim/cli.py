@@ -662,15 +662,6 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
     write_cli_page(html_path, file, lines, rec, names_for if names else None)
 
 
-def _analysis_page(html_path: str, rec: dict, where: str, line: int | None, names, costs, best) -> None:
-    """``analyse --html``: the replay page of ``rec`` with the cards' costs, written whole or not at all."""
-    from .replay_page import deal_data, write_page
-
-    write_page(html_path, [deal_data(rec, line, names, costs, best)], f"tarotsim analysis · {where}")
-    if html_path != "-":
-        click.echo(f"replay page with the cards' costs written to {html_path}", err=True)
-
-
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
     """The record of ``line`` of ``file`` as read, and completed for display (result, scores).
 
@@ -999,8 +990,8 @@ def study_group():
 @click.option("--calibrate", "calibrate_path", metavar="FILE",
               help="Write the measured thresholds for --bots heuristic:thresholds=FILE.")
 @click.option("--hand", metavar="CARDS",
-              help='Study this one hand instead ("T21 T20 EX KH 10S ..."): each contract\'s mean score over '
-                   "--deals deals of the other cards.")
+              help='Study this one hand instead ("T21 T20 EX KH 10S ...", or K♥ 10♠ as tarotsim prints them): '
+                   "each contract's mean score over --deals deals of the other cards.")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="With --hand: the seat holding it (0..n-1 in playing order).")
 @click.option("--dealer", type=click.IntRange(min=0), default=None,
@@ -1104,6 +1095,7 @@ def _study_hand(table, deals, seed, start, bots, contracts, threads, options_, a
                 dask_local):
     """`study bidding --hand`: the study of one hand (tarotsim.hand_study), run here and printed."""
     from . import hand_study
+    from .outputs import signals_raise
 
     others = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--shard": shard,
               "--save": save_path, "--checkpoint": checkpoint_path, "--scheduler": scheduler,
@@ -1122,10 +1114,13 @@ def _study_hand(table, deals, seed, start, bots, contracts, threads, options_, a
     try:
         hand_study.plan(rules, hand, seat, seed, deals, start=start, bots=engine_bots, contracts=contracts,
                         dealer=dealer)
-        with _progress(deals, "studying the hand", deals >= 2_000) as bar:
+        # SIGTERM stops it as Ctrl-C does; the compile notice, like the progress bar, is for a
+        # terminal: the report's last line says the seconds spent compiling either way
+        with signals_raise(), _progress(deals, "studying the hand", deals >= 2_000) as bar:
             totals = hand_study.run(rules, hand, seat, seed, deals, start=start, bots=engine_bots,
-                                    contracts=contracts, dealer=dealer, threads=threads, progress=bar.update)
-    except ValueError as e:  # a bad hand, seat, bots or contracts (BotError is a ValueError)
+                                    contracts=contracts, dealer=dealer, threads=threads, progress=bar.update,
+                                    notice=_over_the_bar if sys.stderr.isatty() else None)
+    except ValueError as e:  # a bad hand, seat, bots or contracts (BotError is a ValueError), a rule broken
         raise BadInput(" ".join(str(e).split())) from None
     rep = hand_study.report(totals)
     click.echo(hand_study.to_json(rep) if as_json else hand_study.format_report(rep))
@@ -1188,77 +1183,179 @@ cli.add_command(stats_command)
 # tarotsim analyse: the exact solver's post-mortem (tarotsim.analysis)
 
 from .analysis import DEFAULT_BUDGET as ANALYSE_BUDGET  # noqa: E402
+from .solver import MAX_BUDGET as MAX_SOLVER_BUDGET  # noqa: E402
 from .solver import MODES as SOLVER_MODES  # noqa: E402
 
 
 @cli.command(name="analyse")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--line", type=click.IntRange(min=1), metavar="N",
-              help="With FILE: the line of the record to analyse (default: the first record).")
-@_run_options(tables=("3", "4", "5", "5d"), seed_help="Seed of the deal to play and analyse (needed without FILE).",
-              json_help="Print one JSON object instead.")
+@click.option("--line", "lines", type=click.IntRange(min=1), metavar="N", multiple=True,
+              help="With FILE: the line of the record to analyse (default: the first record); repeatable, "
+                   "each deal analysed in turn (with --html, one page of them all).")
+@_run_options(tables=TABLES, seed_help="Seed of the deal to play and analyse (needed without FILE).",
+              json_help="Print one JSON object per deal instead.")
 @click.option("--index", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Index of the deal.")
 @click.option("--from-trick", type=click.IntRange(min=1), metavar="K",
               help="Analyse from trick K on (default: the first trick the solver values within --budget nodes).")
-@click.option("--budget", type=click.IntRange(min=1), default=ANALYSE_BUDGET, show_default=True, metavar="NODES",
+@click.option("--budget", type=click.IntRange(1, MAX_SOLVER_BUDGET), default=ANALYSE_BUDGET, show_default=True,
+              metavar="NODES",
               help="Most nodes (cards tried by the search) per question: a count, so the output is reproducible.")
 @click.option("--mode", type=click.Choice(SOLVER_MODES), default="points", show_default=True,
               help="points: the attack's card points; score: the taker's score (petit au bout, slam ...).")
-@click.option("--names", metavar="A,B,C,D", help="Player names in seat order (default seat 0..n-1).")
+@click.option("--names", metavar="A,B,C,D",
+              help="Player names in seat order (default: the record's players, else seat 0..n-1).")
 @click.option("--html", "html_path", metavar="FILE.html",
-              help="Also write the deal's replay page (as `show --html`) with each analysed card's cost on it.")
+              help="Also write the deal's replay page (as `show --html`) with each analysed card's cost on it; "
+                   "- writes it to standard output (the analysis then goes to stderr).")
 @_check_bots_option
 @click.pass_context
-def analyse_cmd(ctx, file, line, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json,
+def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json,
                 html_path, check_bots):
     """What each card of a deal cost against best play, with every card known.
 
     Replays the deal (line N of FILE, a deal-records file, or the deal --seed S --index I
     played by --bots) and, from trick K on, solves the position before every card exactly:
     the deal's value with best play by both sides, and for each card played what it lost
-    against the best card for its side (0: a best card), with the best card(s) where it
-    differs; then each player's total. Points are the attack's card points (91 in a deal);
-    --mode score weighs the taker's score instead. Tricks before K are not analysed: late in
-    the deal the solver is exact and fast, early it may need more than --budget nodes.
+    against the best card for its side (0: a best card; forced: the only legal card), with
+    the best card(s) where it differs; then each player's total. Points are the attack's
+    card points (91 in a deal); --mode score weighs the taker's score instead. Tricks before
+    K are not analysed: late in the deal the solver is exact and fast, early it may need more
+    than --budget nodes. Table 2 is not solved (R-VAR-TWO).
 
     \b
     Examples:
       tarotsim analyse deals.jsonl --line 3
       tarotsim analyse --seed 7 --index 2 --bots heuristic --from-trick 12 --json
-      tarotsim analyse deals.jsonl --line 3 --html deal.html
+      tarotsim analyse deals.jsonl --line 3 --line 8 --html deals.html
     """
-    from .analysis import AnalysisError, analyse, best_cards, card_costs, format_analysis
+    import time
 
-    if file is not None:
-        _refuse_deal_options(ctx, "analysed")
-        rec, _ = _recorded_deal(file, line)
-        rules = Rules.from_options(rec["table"], rec.get("options") or {})
-    else:
-        if line is not None:
+    from .analysis import AnalysisError, analyse, best_cards, card_costs
+    from .outputs import open_outputs
+    from .record import seat_labels
+    from .solver import TABLE_TWO
+
+    if html_path is not None and mode != "points":
+        raise BadInput(f"--html: the page shows the cards' costs in card points; leave out --mode {mode}")
+    if file is None:
+        if lines:
             raise BadInput("--line N needs FILE, a deal-records file")
         if seed is None:
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
-        rec = _played_deal(table, options_, bots, seed, index, check_bots)
-        rules = Rules.from_options(rec["table"], rec.get("options") or {})
-    names_ = _names(names, rules, "--names") if names else None
-    n = N_TRICKS[rules.table]
-    if from_trick is not None and from_trick > n:
-        raise BadInput(f"--from-trick {from_trick}: the deal has {n} tricks at table {rules.table}")
-    if html_path is not None and mode != "points":
-        raise BadInput(f"--html: the page shows the cards' costs in card points; leave out --mode {mode}")
-    try:
-        a = analyse(rec, mode, None if from_trick is None else from_trick - 1, budget)
-    except AnalysisError as e:
-        raise BadInput(str(e)) from None
-    if html_path is not None:
-        where = (f"{'standard input' if file == '-' else Path(file).name}, line {line or 1}" if file is not None
-                 else f"seed {seed}, index {index}")
-        _analysis_page(html_path, rec, where, line if file is not None else None, names_, card_costs(a, rec),
-                       best_cards(a, rec))
-    if as_json:
-        click.echo(json.dumps(dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])))
+        if table == "2":
+            raise BadInput(f"--table 2: {TABLE_TWO}")
     else:
-        click.echo(format_analysis(a, names_))
+        _refuse_deal_options(ctx, "analysed")
+    to_stderr = html_path == "-"  # the page alone on standard output
+    with open_outputs({"--html": html_path}) as outs:  # the page's path checked and opened before any work
+        compile_s = 0.0
+        if file is not None:
+            found = _analysed_records(file, lines)
+        else:
+            rec, compile_s = _played_deal_announced(table, options_, bots, seed, index, check_bots)
+            found = [(None, rec)]
+        seats_of = []  # every deal's seat names, and --from-trick, checked before the first search
+        for _, rec in found:
+            rules = Rules.from_options(rec["table"], rec.get("options") or {})
+            n = N_TRICKS[rules.table]
+            if from_trick is not None and from_trick > n:
+                raise BadInput(f"--from-trick {from_trick}: the deal has {n} tricks at table {rules.table}")
+            seats_of.append(_names(names, rules, "--names") if names else seat_labels(rec, "players"))
+        compile_s += _solver_ready()
+        reports, pages = [], []
+        for (lineno, rec), seats in zip(found, seats_of):
+            t0 = time.perf_counter()
+            try:
+                a = analyse(rec, mode, None if from_trick is None else from_trick - 1, budget)
+            except AnalysisError as e:
+                where = "" if lineno is None else f"{_file_label(file)}: line {lineno}: "
+                raise BadInput(f"{where}{e}") from None
+            reports.append((lineno, rec, a, seats, time.perf_counter() - t0, compile_s))
+            compile_s = 0.0  # said once, with the first deal
+            if html_path is not None:
+                from .replay_page import deal_data
+                pages.append(deal_data(rec, lineno, seats, card_costs(a, rec), best_cards(a, rec)))
+        if html_path is not None:
+            from .replay_page import page
+
+            where = (f"{'standard input' if file == '-' else Path(file).name}, "
+                     + ("line" if len(found) == 1 else "lines") + " " + ", ".join(str(n) for n, _ in found)
+                     if file is not None else f"seed {seed}, index {index}")
+            outs["--html"].fh.write(page(pages, f"tarotsim analysis · {where}"))
+    for k, report in enumerate(reports):
+        _print_analysis(*report, as_json, several=len(reports) > 1, first=k == 0, err=to_stderr)
+    if html_path is not None and html_path != "-":
+        click.echo(f"replay page with the cards' costs written to {html_path}", err=True)
+
+
+def _analysed_records(file: str, lines: tuple[int, ...]) -> list[tuple[int, dict]]:
+    """``(line, record)`` of the lines of ``file`` to analyse (none given: its first record).
+
+    Each record is replayed and checked first (``tarotsim.record.complete``): a bad one, or a
+    line without a record, is the one line of the error, exit 2 (an analysis of a record that
+    breaks the rules, or whose result or identity was edited, would mean nothing)."""
+    from .record import RecordError, complete, record_at, records_at
+
+    try:
+        found = records_at(file, lines) if lines else [record_at(file, None)]
+        for lineno, rec in found:
+            complete(rec, lineno)
+    except RecordError as e:
+        raise BadInput(f"{_file_label(file)}: {e}") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {_file_label(file)}: {e.strerror or e}") from None
+    return found
+
+
+def _played_deal_announced(table, options_, bots, seed, index, check_bots) -> tuple[dict, float]:
+    """:func:`_played_deal`, its kernels' compile said first on a terminal when numba's cache lacks them.
+
+    The record of the deal and the seconds spent compiling its kernels (0 when loaded)."""
+    import time
+
+    from . import simulate as sim
+    from ._builds.runs import first_kernel
+    from ._kernels._cache import compile_notice, is_cached
+    from .players import players_label
+
+    rules = _rules(table, options_)
+    players = _players(bots, rules, check_bots)
+    cold = None
+    if all(p.fast for p in players):
+        kinds, params = sim.bot_arrays(rules, [p.engine_bot for p in players])
+        kernel, about = first_kernel(kinds, params, "facts", rules.to_vector())
+        cold = None if is_cached([kernel]) else about
+    if cold is not None and sys.stderr.isatty():
+        _note(compile_notice(players_label(players), cold))
+    t0 = time.perf_counter()
+    rec = _played_deal(table, options_, bots, seed, index, check_bots)
+    return rec, (time.perf_counter() - t0 if cold is not None else 0.0)
+
+
+def _solver_ready() -> float:
+    """Load the solver (its compile said first on a terminal): the seconds spent compiling."""
+    from . import solver
+
+    return solver.warm_up(_note if sys.stderr.isatty() else None)
+
+
+def _print_analysis(lineno, rec, a, names, elapsed: float, compile_s: float, as_json: bool, *, several: bool,
+                    first: bool, err: bool) -> None:
+    """One deal's analysis as `analyse` prints it: the text (``line N:`` first when several), or one JSON line."""
+    from .analysis import format_analysis, nodes_text
+    from .simulate import compile_text
+
+    if as_json:
+        d = dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])
+        if lineno is not None:
+            d["line"] = lineno
+        click.echo(json.dumps(dict(d, elapsed_s=elapsed, compile_s=compile_s)), err=err)
+        return
+    text = format_analysis(a, names)
+    if several:
+        text = ("" if first else "\n") + f"line {lineno}: " + text
+    click.echo(text, err=err)
+    click.echo(f"{nodes_text(a.nodes)} searched in {elapsed:.1f} s{compile_text(compile_s)}", err=err)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ above 0); the hand's heuristic count and the contract the heuristic bot would bi
 
 The dealer is by default the seat before the studied one, which then speaks first (as the
 study's studied seat does). Totals are integer sums: the same for any number of threads or
-chunk size.
+chunk size. A policy set that chooses what the rules forbid stops the study: its deal is played
+again on the slow path, whose error names the bot, the seat, the deal and the rule.
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ DEFAULT_CHUNK = 256
 def parse_hand(rules: Rules, text) -> tuple[Card, ...]:
     """Read a hand given as card names.
 
-    The hand of ``text`` (card names, ``"T21 T20 EX KH 10S ..."``, or Cards), checked: as many
-    distinct cards as a hand holds at this table (R-DEAL-1). ``ValueError`` with a one-line
-    message otherwise."""
+    The hand of ``text`` (card names, ``"T21 T20 EX KH 10S ..."`` or as tarotsim prints them,
+    ``"K♥ 10♠"``, or Cards), checked: as many distinct cards as a hand holds at this table
+    (R-DEAL-1). ``ValueError`` with a one-line message otherwise."""
     try:
-        cards = tuple(parse_cards(text)) if isinstance(text, str) else tuple(Card.parse(str(c)) for c in text)
+        cards = tuple(parse_cards(text, pretty=True)) if isinstance(text, str) else \
+            tuple(Card.parse(str(c), pretty=True) for c in text)
     except ValueError as e:
         raise ValueError(f"--hand: {' '.join(str(e).split())}") from None
     size = HAND_SIZE[rules.table]
@@ -116,27 +118,42 @@ class HandTotals:
     deals_done: int
     threads: int = 1
     elapsed_s: float = 0.0
+    compile_s: float = 0.0  # numba compiling the kernel first (a cold cache), not in elapsed_s
 
 
-def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contracts=None, dealer=None, threads=1,
-        chunk_size=DEFAULT_CHUNK, progress=None) -> HandTotals:
-    """Run the hand-level bidding study.
-
-    Study the hand over deals ``start .. start + deals - 1`` (see the module docstring) on
-    ``threads`` threads; ``progress`` is called with the number of deals of every finished chunk.
-    A policy set that chooses what the rules forbid raises ``ValueError`` naming the deal."""
+def _kernel(p: HandPlan):
+    """The loop that plays the plan's seats, and about how long compiling it takes (a cold cache)."""
     from bots.search import needs_full_build
 
     from ._builds import hand as K
     from ._kernels import layout as L
+    from ._kernels._cache import COMPILE_SECONDS
+
+    if L.BOT_PIMC not in p.kinds:
+        return K.run_hand_bots, COMPILE_SECONDS["hand"]
+    if needs_full_build(p.kinds, p.params):
+        return K.run_hand_search_full, COMPILE_SECONDS["hand_bid_search_full"]
+    return K.run_hand_search, COMPILE_SECONDS["hand_bid_search"]
+
+
+def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contracts=None, dealer=None, threads=1,
+        chunk_size=DEFAULT_CHUNK, progress=None, notice=None) -> HandTotals:
+    """Run the hand-level bidding study.
+
+    Study the hand over deals ``start .. start + deals - 1`` (see the module docstring) on
+    ``threads`` threads; ``progress`` is called with the number of deals of every finished chunk,
+    ``notice(line)`` once before numba compiles the kernel (a cold cache). A policy set that
+    chooses what the rules forbid raises :class:`~tarotsim.engine.IllegalPlayError` naming the bot,
+    the seat, the deal and the rule."""
+    from ._builds import hand as K
+    from ._kernels._cache import compile_notice, is_cached
 
     p = plan(rules, hand, seat, seed, deals, start=start, bots=bots, contracts=contracts, dealer=dealer)
     rv = p.rules.to_vector()
     s = sim._seed(p.seed)
     ht, hs = masks_of(p.hand)
     mask = np.array([c in p.contracts for c in CONTRACTS], dtype=np.int64)
-    kernel = K.run_hand_bots if L.BOT_PIMC not in p.kinds else \
-        K.run_hand_search_full if needs_full_build(p.kinds, p.params) else K.run_hand_search
+    kernel, about = _kernel(p)
     args = (np.int64(p.seat), np.int64(p.dealer), np.int64(ht), np.int64(hs), p.kinds, p.params, p.pol, mask)
 
     def new_acc():
@@ -146,16 +163,57 @@ def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contr
         kernel(rv, s, a, b - a, *args, *acc)
         return acc[1][K.M_ERROR] == 0
 
+    cold = not is_cached([kernel])
+    if cold and notice is not None:
+        notice(compile_notice(f"the hand study of {p.bots}", about))
+    t0 = time.perf_counter()
     work(p.start, p.start, new_acc())  # load (or compile) the kernel before the clock starts
+    compile_s = time.perf_counter() - t0 if cold else 0.0
     t0 = time.perf_counter()
     parts = run_chunks(p.start, p.start + p.deals, chunk_size, max(1, int(threads)), new_acc, work, progress)
     elapsed = time.perf_counter() - t0
     errors = [int(q[1][K.M_ERROR]) for q in parts if q[1][K.M_ERROR]]
     if errors:
-        raise ValueError(f"a policy set chose what the rules forbid in deal {min(errors) - 1} of the hand study "
-                         f"(seed {p.seed}); replay it with tarotsim simulate to see the rule")
+        raise _bot_error(p, bots, min(errors) - 1)
     acc = np.sum([q[0] for q in parts], axis=0)
-    return HandTotals(p, acc, int(sum(q[1][K.M_DEALS] for q in parts)), max(1, int(threads)), elapsed)
+    return HandTotals(p, acc, int(sum(q[1][K.M_DEALS] for q in parts)), max(1, int(threads)), elapsed, compile_s)
+
+
+def _bot_error(p: HandPlan, bots, index: int) -> Exception:
+    """The error of the deal of a hand study in which a policy set chose what the rules forbid.
+
+    Deal ``index`` of the study (the world the kernels drew for it) played again on the slow path
+    once per studied contract in the kernels' order, every seat's bot through its adapter from the
+    deal's bots stream: the :class:`~tarotsim.engine.IllegalPlayError` it stops with, naming the
+    bot, the seat, the deal, the contract forced and the rule (R-PLAY-6 when none is found)."""
+    from ._builds import hand as K
+    from ._kernels.worlds import LOC_PILE
+    from .adapters import FastBotAdapter, PolicyAdapter
+    from .cards import DECK
+    from .engine import Game, IllegalPlayError
+    from .rng import STREAM_BOTS, Rng
+
+    ht, hs = masks_of(p.hand)
+    row = np.zeros((1, 78), dtype=np.int8)
+    K.hand_worlds(p.rules.to_vector(), sim._seed(p.seed), np.array([index], dtype=np.int64), np.int64(p.seat),
+                  np.int64(p.dealer), np.int64(ht), np.int64(hs), row)
+    hands = [[DECK[c] for c in range(78) if row[0, c] == s] for s in range(p.rules.n_seats)]
+    chien = [DECK[c] for c in range(78) if row[0, c] == LOC_PILE]
+    kinds, params, policies = sim._seats(p.rules, bots)
+    names = {code: name for name, code in sim.BOT_KINDS.items()}
+    players = [PolicyAdapter(policies[s]) if policies[s] is not None
+               else FastBotAdapter(names[int(kinds[s])], params[s], seats=(kinds, params)) for s in range(len(kinds))]
+    where = f"deal {index} of the hand study (seed {p.seed})"
+    for contract in p.contracts:
+        game = Game(p.rules, hands=hands, chien=chien, dealer=p.dealer, forced=(p.seat, contract))
+        stream = Rng.for_deal(p.seed, index, STREAM_BOTS)
+        while (d := game.decision) is not None:
+            try:
+                game.apply(players[d.seat].choose(game.view(d.seat), game.legal_actions(), stream))
+            except IllegalPlayError as e:
+                return IllegalPlayError(e.rule_id, f"bot {players[d.seat].name} at seat {d.seat}, {where}, "
+                                                   f"{contract.replace('_', ' ')} forced: {e.message}")
+    return IllegalPlayError("R-PLAY-6", f"a policy set chose what the rules forbid in {where}")
 
 
 def report(t: HandTotals) -> dict:
@@ -190,6 +248,7 @@ def report(t: HandTotals) -> dict:
     return {"study": "bidding-hand", "table": p.rules.table, "options": p.rules.non_default_options(),
             "hand": [str(c) for c in p.hand], "seat": p.seat, "dealer": p.dealer, "seed": p.seed,
             "start": p.start, "deals": p.deals, "bots": p.bots, "threads": t.threads, "elapsed_s": t.elapsed_s,
+            "compile_s": t.compile_s,
             "plays_per_s": t.deals_done * len(p.contracts) / t.elapsed_s if t.elapsed_s > 0 else None,
             "hand_points": float(pts), "void_points": float(voids), "heuristic_bid": heuristic_bid or "pass",
             "passing_scores": 0, "contracts": rows, "best": best_name,
@@ -237,7 +296,8 @@ def format_report(d: dict) -> str:
                    f"{'[' + _num(r['difference_ci'][0]) + ', ' + _num(r['difference_ci'][1]) + ']':>17}")
     verdict = "for sure (95%)" if d["best_is_sure"] else "not for sure: the intervals overlap, study more deals"
     out += ["", f"best: {d['best']} ({verdict})",
-            f"{d['threads']} thread(s) · {d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s"]
+            f"{d['threads']} thread(s) · {d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s"
+            f"{sim.compile_text(d['compile_s'])}"]
     return "\n".join(out)
 
 

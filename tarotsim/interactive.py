@@ -95,7 +95,6 @@ def seat_names(rules: Rules, seat: int) -> list[str]:
 # Reading answers
 
 
-_SUIT_OF_SYMBOL = {sym: letter for sym, letter in zip(SUIT_SYMBOLS, "SHDC")}
 _YES = {"y", "yes", "o", "oui", "true", "1"}
 _NO = {"n", "no", "non", "false", "0", "pass", "none", "-"}
 _BID_ALIASES = {"pass": "pass", "passe": "pass", "p": "pass", "prise": "prise", "petite": "prise",
@@ -106,10 +105,7 @@ _BID_ALIASES = {"pass": "pass", "passe": "pass", "p": "pass", "prise": "prise", 
 
 def _card(text: str) -> Card:
     """A card in the notation of the records (``KH``, ``10S``, ``T21``, ``EX``), suit symbols too."""
-    t = text.strip()
-    for sym, letter in _SUIT_OF_SYMBOL.items():
-        t = t.replace(sym, letter)
-    return Card.parse(t)
+    return Card.parse(text, pretty=True)
 
 
 def _cards(text: str) -> list[Card]:
@@ -459,9 +455,14 @@ class Session:
         return rec
 
     def post_mortem(self, rec: dict) -> str:
-        """``--analyse``: what each card of the deal cost against best play (``tarotsim.analysis``)."""
+        """``--analyse``: what each card of the deal cost against best play (``tarotsim.analysis``).
+
+        The first one of a process may compile the solver: a person at a terminal is told so
+        first (a transcript written to a file reads the same on every machine)."""
+        from . import solver
         from .analysis import AnalysisError, analyse, format_analysis
 
+        solver.warm_up(self.say if sys.stdout.isatty() else None)
         try:
             return "\n" + format_analysis(analyse(rec), self.names)
         except AnalysisError as e:

@@ -556,9 +556,9 @@ def warm_up(job: Job, log=None) -> float:
         return 0.0
     if log is not None:
         what = "the bidding study of " if job.command == "study bidding" else ""
+        from ._kernels._cache import compile_notice
         from .players import players_label
-        log(f"compiling the kernels for {what}{players_label(job.players())}, once: about {about} s "
-            f"(numba keeps them in its cache)")
+        log(compile_notice(what + players_label(job.players()), about))
     t0 = time.perf_counter()
     job.warm_up()
     return time.perf_counter() - t0

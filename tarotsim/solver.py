@@ -30,25 +30,42 @@ not declared yet counts as declined. Table 2 (R-VAR-TWO, its face-down piles) is
 The search is in ``tarotsim._kernels.solver`` (a null-window search with equivalent cards merged,
 a transposition table, move ordering and bounds); budgets are node counts, never seconds, so
 answers are reproducible. docs/solver.md explains the method and gives its speed.
+
+Each question runs in a worker thread while the calling (main) thread waits
+(:func:`tarotsim.parallel.call_waiting`), so Ctrl-C or SIGTERM stops even a long search at once.
+The first question of a process loads the search from numba's cache, or compiles it when the cache
+lacks it (a first run, or sources changed): a :class:`CompileWarning` says so first, once
+(:func:`warm_up`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .cards import DECK, Card, masks_of
+from .parallel import call_waiting
 from .reference.deal import as_card, as_cards
 from .reference.tricks import play_duty, trick_winner
 from .rng import dealing_order
 from .rules import CONTRACTS, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
 
-__all__ = ["MODES", "Position", "Solution", "Solver", "SolverError", "solve"]
+__all__ = ["MAX_BUDGET", "MODES", "TABLE_TWO", "CompileWarning", "Position", "Solution", "Solver", "SolverError",
+           "solve", "warm_up"]
 
 #: The objectives: the attack's card points (half-points), or the taker's score.
 MODES = ("points", "score")
+#: The largest budget: the kernels count nodes in 64-bit integers.
+MAX_BUDGET = 2**63 - 1
+#: Why table 2 is not solved, as every refusal says it.
+TABLE_TWO = "table 2 (R-VAR-TWO) is not solved: its face-down piles change what each player may play"
+#: Farther than any value of either objective: a target beyond it is brought back to it (the same
+#: answer), so the kernels' ``target - 1`` stays a 64-bit integer.
+_FAR = 2**62
 
 
 class SolverError(ValueError):
@@ -56,6 +73,12 @@ class SolverError(ValueError):
 
     A position the solver cannot take (inconsistent, unknown cards, a finished deal, table 2),
     or a bad argument; the message names the problem."""
+
+
+class CompileWarning(UserWarning):
+    """numba compiles the solver's search now, once (its cache lacks it): the first question waits.
+
+    Silence it with ``warnings.simplefilter("ignore", tarotsim.solver.CompileWarning)``."""
 
 
 def _kernels():
@@ -201,8 +224,7 @@ class Position:
         rules = self.rules
         table = rules.table
         if table == "2":
-            raise SolverError("table 2 (R-VAR-TWO) is not solved: its face-down piles change what each player "
-                              "may play")
+            raise SolverError(TABLE_TWO)
         n = rules.n_seats
         if len(self.hands) != n:
             raise SolverError(f"{len(self.hands)} hands for a table of {n} seats")
@@ -300,8 +322,7 @@ class Position:
         deal = game._deal  # the full deal: a solver sees every card
         rules = game.rules
         if rules.table == "2":
-            raise SolverError("table 2 (R-VAR-TWO) is not solved: its face-down piles change what each player "
-                              "may play")
+            raise SolverError(TABLE_TWO)
         if deal.phase == "done":
             raise SolverError("the deal is over: there is no card left to play")
         if deal.phase != "play":
@@ -323,6 +344,8 @@ class Position:
         (``tarotsim.record.replay``)."""
         from .record import RecordError, replay
 
+        _whole("trick", trick)
+        _whole("card", card)
         try:
             deal = replay(record).deal
         except RecordError as e:
@@ -338,10 +361,11 @@ class Position:
         if deal.outcome != "played":
             raise SolverError(f"the deal was not played ({deal.outcome}): no card play to solve")
         n = len(deal.tricks)
-        if not (isinstance(trick, int) and 0 <= trick < n and isinstance(card, int)
-                and 0 <= card < deal.n_active):
-            raise SolverError(f"no card {card + 1} of trick {trick + 1}: the deal has {n} tricks of "
-                              f"{deal.n_active} cards")
+        if not 0 <= _whole("trick", trick) < n:
+            raise SolverError(f"trick {trick} (0-based) is not a trick of the deal: its {n} tricks are 0..{n - 1}")
+        if not 0 <= _whole("card", card) < deal.n_active:
+            raise SolverError(f"card {card} (0-based, from the leader) is not a card of a trick: its "
+                              f"{deal.n_active} cards are 0..{deal.n_active - 1}")
         later = set(c for t in deal.tricks[trick + 1:] for c in t.cards) | set(deal.tricks[trick].cards[card:])
         hands = tuple(tuple(c for t in deal.tricks[trick:] for seat, c in t.plays if seat == s and c in later)
                       for s in range(deal.n_seats))
@@ -437,6 +461,13 @@ def _replace(pos: Position, **kw) -> Position:
     return replace(pos, **kw)
 
 
+def _whole(what: str, x) -> int:
+    """``x``, a trick's or a card's 0-based place, checked to be a whole number."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise SolverError(f"{what} must be a whole number (0-based), not {x!r}")
+    return int(x)
+
+
 def _start_pile(contract: str, ecart, chien) -> tuple[Card, ...]:
     """The attack's pile when the play starts.
 
@@ -517,18 +548,25 @@ class Solver:
         self.budget = _budget(budget)
         self.flags = K.F_ALL if flags is None else int(flags)
         self.exact = K.EXACT_TRICKS
-        self.tt = K.new_table(table_bits)
-        self.stk = K.new_stack()
+        self.table_bits = table_bits
+        self._new_arrays()
+        #: nodes searched by every question so far, and by the last one
+        self.nodes = 0
+        self.nodes_last = 0
+
+    def _new_arrays(self) -> None:
+        """The search's arrays, new: the transposition table (empty), the stack, the buffers."""
         from ._kernels.layout import L_LEN
         from ._kernels.workspace import new_buffer
+
+        K = _kernels()
+        self.tt = K.new_table(self.table_bits)
+        self.stk = K.new_stack()
         self.buf = new_buffer()
         self.log = np.zeros(L_LEN, dtype=np.int64)
         self.out = np.zeros(K.OUT_LEN, dtype=np.int64)
         self.generation = 0
         self._deal_key: tuple | None = None
-        #: nodes searched by every question so far, and by the last one
-        self.nodes = 0
-        self.nodes_last = 0
 
     def forget(self) -> None:
         """Empty the transposition table (at once: its entries of an older generation are ignored)."""
@@ -553,8 +591,13 @@ class Solver:
         cfg[K.CFG_FLAGS] = self.flags
         cfg[K.CFG_GEN] = self.generation
         cfg[K.CFG_EXACT] = self.exact
-        K.solve_position(position.rules.to_vector(), position.description(), cfg, self.tt, self.stk, self.buf,
-                         self.log, self.out)
+        warm_up()
+        try:
+            call_waiting(K.solve_position, position.rules.to_vector(), position.description(), cfg, self.tt, self.stk,
+                         self.buf, self.log, self.out)
+        except BaseException:  # an interrupt: the abandoned search still writes into the arrays it was given
+            self._new_arrays()
+            raise
         self.nodes_last = int(self.out[K.OUT_NODES])
         self.nodes += self.nodes_last
         return self.out
@@ -563,11 +606,12 @@ class Solver:
         """Whether the objective reaches ``target`` with best play.
 
         Whether the objective reaches ``target`` with best play (a null-window search); None
-        when the budget ran out first."""
+        when the budget ran out first. Any whole number is a target (beyond every value of the
+        objective, the answer is plain)."""
         if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
             raise SolverError(f"target must be a whole number, not {target!r}")
         K = _kernels()
-        out = self._ask(position, K.Q_REACH, int(target), budget=budget)
+        out = self._ask(position, K.Q_REACH, max(-_FAR, min(_FAR, int(target))), budget=budget)
         return None if out[K.OUT_STATUS] != K.DONE else bool(out[K.OUT_REACH])
 
     def solve(self, position: Position, cards: bool = True, guess: int | None = None,
@@ -604,9 +648,53 @@ class Solver:
 def _budget(budget) -> int:
     if budget is None:
         return 0
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
-        raise SolverError(f"budget must be a whole number of nodes >= 1, or None, not {budget!r}")
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or not 1 <= budget <= MAX_BUDGET:
+        raise SolverError(f"budget must be a whole number of nodes from 1 to {MAX_BUDGET:,} (2**63 - 1), or None, "
+                          f"not {budget!r}")
     return int(budget)
+
+
+#: Whether this process has the search ready (loaded or compiled by :func:`warm_up`).
+_ready = False
+
+
+def _warn(line: str) -> None:
+    warnings.warn(line, CompileWarning, stacklevel=5)  # at the caller's question, past the solver's own frames
+
+
+def _last_card() -> Position:
+    """A smallest position: the last card of a deal at table 3, for :func:`warm_up`'s question."""
+    kh, qh, jh = (Card.parse(c) for c in ("KH", "QH", "JH"))
+    return Position(rules=Rules(table="3"), dealer=0, taker=1, partner=None, contract="prise",
+                    hands=((), (), (kh,)), leader=0, trick=(qh, jh), first_trick=N_TRICKS["3"] - 1)
+
+
+def warm_up(notice: Callable[[str], None] | None = _warn) -> float:
+    """Load the solver's search, or compile it, before the first question of the process.
+
+    Load the solver's search from numba's cache, or compile it when the cache lacks it (a first
+    run, or sources changed): then ``notice`` is told first, with about how long it takes
+    (default: a :class:`CompileWarning`; None: nothing said). Returns the seconds spent
+    compiling: 0 when loaded, or ready already. Every :class:`Solver`'s question calls it; call
+    it first to say or time the compile yourself (``tarotsim analyse`` does)."""
+    global _ready
+    if _ready:
+        return 0.0
+    from ._builds.runs import COMPILE_SECONDS
+    from ._kernels._cache import compile_notice, is_cached
+
+    K = _kernels()
+    _ready = True  # the question below is asked by a Solver, which comes back here
+    cold = not is_cached([K.solve_position])
+    if cold and notice is not None:
+        notice(compile_notice("the exact solver", COMPILE_SECONDS["solver"]))
+    t0 = time.perf_counter()
+    try:
+        Solver(table_bits=4).value(_last_card())
+    except BaseException:
+        _ready = False
+        raise
+    return time.perf_counter() - t0 if cold else 0.0
 
 
 def solve(what, mode: str = "points", cards: bool = True, budget: int | None = None) -> Solution:

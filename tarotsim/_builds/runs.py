@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarotsim._kernels._cache import COMPILE_SECONDS
 from tarotsim._kernels.layout import BOT_KINDS, BOT_PIMC, BOT_RANDOM
 from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
 from tarotsim.rules import RV_TABLE, TABLE_2
@@ -48,13 +49,6 @@ def _pimc(kinds, params, rv=None):
         from . import pimc  # imported when needed: its builds cost a little even uncompiled
         return pimc.BUILDS[b]
     return None
-
-
-#: About how long numba takes to compile each build's batch kernels, once (seconds, one core of
-#: the 2-core machine of BENCHMARKS.md), for the notice of a cold cache: the random build, the
-#: bots build (greedy, heuristic, policy sets), the pimc builds, and the bidding study's loops.
-COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "pimc_full": 60, "bid_search": 90, "bid_search_full": 120,
-                   "study": 20, "study_pimc": 40, "study_pimc_full": 70}
 
 
 def build(kinds, params, rv=None) -> str:
