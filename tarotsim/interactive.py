@@ -339,6 +339,7 @@ class Session:
         check_seat(rules, seat)
         self.rules, self.seat, self.bots, self.seed = rules, seat, bots, seed
         self.deals, self.until, self.records_fh = deals, until, records
+        self.appended = 0  # the finished deals written to ``records``, kept whatever stops the game
         self.ask = ask or _terminal_ask
         self.say = say or (lambda text: click.echo(text, color=color))
         self.names = seat_names(rules, seat)
@@ -413,6 +414,7 @@ class Session:
                     from .record import dumps, with_seat_labels
                     self.records_fh.write(dumps(with_seat_labels(rec, players=self.names)) + "\n")
                     self.records_fh.flush()
+                    self.appended += 1
                 self.say(self.format_sheet(res))
                 if self.until is not None and max(res.totals) >= self.until:
                     res.reached = True

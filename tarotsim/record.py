@@ -833,9 +833,13 @@ def _pool_context():
 
 
 def _worker_init():
-    # Ctrl-C is the parent's to handle: it stops the pool; a worker must not print a traceback
+    # Ctrl-C is the parent's to handle: it stops the pool; a worker must not print a traceback.
+    # SIGTERM and SIGHUP stop a worker at once (a forked one inherits the parent's handlers, which
+    # raise tarotsim.outputs.Terminated): it holds no output of its own
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
 
 
 class _Replayer:

@@ -319,6 +319,8 @@ def test_colour_on_a_terminal_only(tmp_path):
     (["--bots", "heuristic,random"], "--bots: you hold seat 0; give one bot for the 3 other seats or 3"),
     (["--bots", "nosuchbot"], "nosuchbot"),
     (["--records", "x.jsonl.gz"], "play appends plain JSON Lines"),
+    (["--records", "X.JSONL.GZ"], "--records X.JSONL.GZ: play appends plain JSON Lines to a file (FILE.jsonl)"),
+    (["--records", "notes.csv"], "--records notes.csv: play appends plain JSON Lines to a file (FILE.jsonl)"),
     (["--records", "/no/such/dir/x.jsonl"], "--records: cannot open /no/such/dir/x.jsonl"),
 ])
 def test_bad_input_is_one_line_and_code_2(capsys, args, message):
@@ -505,7 +507,7 @@ def test_play_table_2_shows_no_card_under_a_top_played_in_the_trick():
 def test_records_are_appended_only_to_a_records_file(capsys, tmp_path):
     """--records never glues JSON onto a file of another kind; a records file whose last line is
     not ended gets its newline first, so every line stays one record."""
-    notes = tmp_path / "notes.csv"
+    notes = tmp_path / "notes.jsonl"
     notes.write_text("name,score\nEmma,12\n")
     with pytest.raises(SystemExit) as e:
         main(["play", "--seed", "3", "--deals", "1", "--records", str(notes)])
