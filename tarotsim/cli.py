@@ -243,17 +243,17 @@ def sheet(file, players, table, options_, until, check, as_json):
     click.echo(f"{'#':>3}  {'deal'.ljust(lw)}  " + "  ".join(n.rjust(w) for n in names))
     for i, d in enumerate(deals, 1):
         click.echo(f"{i:>3}  {d.label.ljust(lw)}  " + "  ".join(f"{s:+{w}d}" for s in d.scores))
-        click.echo(f"{'':>3}  {'total'.rjust(lw)}  " + "  ".join(f"{t:{w}d}" for t in d.totals))
+        click.echo(f"{'':>3}  {'total'.rjust(lw)}  " + "  ".join(f"{t:+{w}d}" for t in d.totals))
     click.echo("every deal sums to zero (R-SCORE-3)")
     if finished_at is not None:
         rest = result.rows - finished_at
         click.echo(f"game over at deal {finished_at}: {', '.join(result.winners)} reached {target}"
                    + (f" ({rest} later row(s) not counted)" if rest else ""))
     if target is not None and finished_at is None:
-        click.echo(f"nobody reached {target}: leader {' and '.join(result.leader)} with {result.best} "
+        click.echo(f"nobody reached {target}: leader {' and '.join(result.leader)} with {result.best:+d} "
                    f"after {len(deals)} deal(s)")
     else:
-        click.echo(f"winner: {' and '.join(result.winners)} with {result.best}")
+        click.echo(f"winner: {' and '.join(result.winners)} with {result.best:+d}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -792,13 +792,18 @@ def bots_cmd(as_json):
     njit functions, played inside the kernels; see examples/my_policy.py).
     A bot of your own, slow path: --bots mypackage.mybots:MyBot (a class with
     choose(view, legal, rng), played step by step; see examples/my_bot.py).
+    A parameter shown [only with infer=1], [only at table 3] ... does nothing elsewhere: given
+    there, it is refused.
     """
     from bots import FILE_PARAMS, REGISTRY
 
     if as_json:
         click.echo(json.dumps([{"name": b.name, "description": b.description,
                                 "params": [{"name": p.name, "default": p.default, "type": p.kind.__name__,
-                                            "help": p.help} for p in b.params],
+                                            "help": p.help, "condition": p.condition(),
+                                            "needs": dict([p.needs]) if p.needs else None,
+                                            "tables": list(p.tables) if p.tables else None,
+                                            "at_least": p.at_least} for p in b.params],
                                 "file_params": [{"name": k, "help": h}
                                                 for k, h in FILE_PARAMS.get(b.name, {}).items()]}
                                for b in REGISTRY.values()]))
@@ -807,7 +812,8 @@ def bots_cmd(as_json):
         click.echo(f"{b.name:<10} {b.description}")
         for p in b.params:
             default = p.kind(p.default) if p.kind is not bool else bool(p.default)
-            click.echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} {p.help}")
+            when = f"[{p.condition()}] " if p.condition() else ""  # given elsewhere, it is refused
+            click.echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} {when}{p.help}")
         for key, text in FILE_PARAMS.get(b.name, {}).items():
             click.echo(f"    {key:<16} {'file':<5} {'':<16} {text}")
 

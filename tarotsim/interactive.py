@@ -34,8 +34,9 @@ __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_
 STREAM_HINTS = 7
 #: The hint's bot (``--bots`` grammar): the strongest measured (docs/explanation/strength.md).
 HINT_BOT = "pimc:infer=1"
-#: The hint's bot at a table ``HINT_BOT`` does not play (pimc at table 2, R-VAR-TWO).
-HINT_FALLBACK = "heuristic"
+#: The hint's bot at a table where ``HINT_BOT``'s reading of the table does nothing (table 2,
+#: R-VAR-TWO: ``infer`` is refused there): the search without it.
+HINT_FALLBACK = "pimc"
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -234,8 +235,9 @@ def _personal(message: str, seat: int) -> str:
 def hint_bot_name(rules: Rules) -> str:
     """The name of the bot that gives the hints at this table.
 
-    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table it does
-    not play (the players' own check decides, so the hint follows what the bots can do)."""
+    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table where its
+    parameters do nothing (the players' own check decides, so the hint follows what the bots can
+    do)."""
     from .players import parse_players
 
     try:
@@ -465,7 +467,7 @@ class Session:
         from .analysis import AnalysisError, analyse, format_analysis
 
         try:
-            return "\n" + format_analysis(analyse(rec), self.names)
+            return "\n" + format_analysis(analyse(rec), self.names, you=self.seat)
         except AnalysisError as e:
             return f"\nno analysis: {e}"
 

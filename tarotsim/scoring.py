@@ -639,6 +639,32 @@ def score(facts: DealFacts) -> ScoreBreakdown:
     )
 
 
+def score_limit(rules: Rules) -> int:
+    """The largest score, in absolute value, any seat can get in one deal under ``rules``.
+
+    A bound no deal passes (R-SCORE-1, R-SCORE-2): :func:`score_core` on the extreme facts of
+    every contract at once (91 points with every oudler or none at all, the petit au bout, every
+    active seat's triple poignée on one side, every chelem outcome, the taker alone), plus two
+    misères' worth for the seat (R-MIS-2) when the variant allows them. A score beyond it is no
+    deal's score under these rules."""
+    vec = rules.to_vector()
+    n, n_active = rules.n_seats, int(vec[RV_N_ACTIVE])
+    dummy = n - 1 if n_active < n else -1  # 5d: the dealer sits out, the taker (seat 0) plays
+    poignees = n_active * max(POIGNEE_BONUS)
+    steps, scores, no_misere = (np.zeros(ST_LEN, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                                np.zeros(n, dtype=np.int64))
+    worst = 0
+    for contract in range(len(CONTRACTS)):
+        for attack_hp, oudlers in ((0, 0), (2 * 91, 3)):
+            for pab in (-1, 1):
+                for attack, defence in ((poignees, 0), (0, poignees)):
+                    for announced, side in CHELEM_OUTCOMES.values():
+                        score_core(vec, contract, attack_hp, oudlers, pab, attack, defence, announced, side, 0, -1,
+                                   dummy, no_misere, steps, scores)
+                        worst = max(worst, int(np.abs(scores).max()))
+    return worst + (2 * rules.misere_value * (n_active - 1) if rules.misere else 0)
+
+
 def format_breakdown(b: ScoreBreakdown, names=None) -> str:
     """A short readable table of the steps, for the terminal."""
     f = b.facts

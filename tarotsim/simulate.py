@@ -592,6 +592,7 @@ def format_summary(sm: Summary, n_seats: int) -> str:
         mp = sm.mean_attack_points[c]
         out.append(f"{c:<14}{sm.taken[c]:>12,}{pct(sm.taken[c]):>8}{_fmt_rate(sm.made_rate[c]):>8}"
                    f"{('-' if mp is None else f'{mp:.1f}'):>13}")
+    out.append("share = taken / deals (as `tarotsim stats` says it); made = made / taken")
     out.append("")
     out.append(f"petit au bout: attack {sm.petit_au_bout['attack']:,}, defence {sm.petit_au_bout['defence']:,}")
     chel = ", ".join(f"{k} {v:,}" for k, v in sm.chelems.items() if v) or "none"

@@ -322,7 +322,7 @@ def test_written_columns_are_found_whatever_the_case_and_plain_scoring_ignores_t
     rows = read_sheet(ROOT / "examples" / "written.csv", R4, NAMES)
     assert rows[1].written == (66, -198, 66, 66) and rows[1].written_totals is None
     code, out, _ = cli("sheet", str(ROOT / "examples" / "written.csv"), "--players", ",".join(NAMES))
-    assert code == 0 and "winner: Lea with 318" in out  # scored from the facts, as without --check
+    assert code == 0 and "winner: Lea with +318" in out  # scored from the facts, as without --check
 
 
 def test_a_slip_in_one_running_total_is_noted_with_its_player(tmp_path):

@@ -562,3 +562,20 @@ def test_the_hint_names_the_kernels_its_bot_compiles():
     assert bid_search.decide_search in kernels and seconds == COMPILE_SECONDS["bid_search"]
     kernels, seconds = hint_kernels("heuristic")
     assert len(kernels) == 2 and seconds == COMPILE_SECONDS["bots"]
+
+
+def test_the_post_mortem_says_you_take_to_the_taker():
+    """`play --analyse` names the person "you", and its verbs agree: "you take", never "you takes"."""
+    from pathlib import Path
+
+    from tarotsim.record import load
+
+    rec = next(r for _, r in load(Path(__file__).parent / "data" / "examples.jsonl")
+               if r["table"] == "4" and r["outcome"] == "played")
+    rules = Rules(table="4")
+    you = interactive.Session(rules, rec["taker"], interactive.bots_for("heuristic", rules, rec["taker"]), 1)
+    text = you.post_mortem(rec)
+    assert f"\nyou take a {rec['contract'].replace('_', ' ')}" in text and "you takes" not in text
+    other = (rec["taker"] + 1) % 4
+    text = interactive.Session(rules, other, interactive.bots_for("heuristic", rules, other), 1).post_mortem(rec)
+    assert f"\nbot{rec['taker']} takes a {rec['contract'].replace('_', ' ')}" in text
