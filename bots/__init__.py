@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import tarotsim.echo as echo
 from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
 from tarotsim.rules import TABLES
 
@@ -87,9 +88,9 @@ class Param:
                 return float(text)
             if isinstance(text, str) and text.lower() in _TRUE | _FALSE:
                 return 1.0 if text.lower() in _TRUE else 0.0
-            raise BotError(f"{where} takes true or false, not {value!r}")
+            raise BotError(f"{where} takes true or false, not {echo.shown(value)}")
         if isinstance(text, (bool, np.bool_)):
-            raise BotError(f"{where} takes a {'whole ' if self.kind is int else ''}number, not {value!r}")
+            raise BotError(f"{where} takes a {'whole ' if self.kind is int else ''}number, not {echo.shown(value)}")
         if self.kind is int:
             if isinstance(text, (int, np.integer)):
                 return self._in_range(float(text), where, value)
@@ -102,18 +103,18 @@ class Param:
                     whole = None
                 if whole is not None:  # the range is checked outside: BotError is a ValueError too
                     return self._in_range(float(whole), where, value)
-            raise BotError(f"{where} takes a whole number, not {value!r}")
+            raise BotError(f"{where} takes a whole number, not {echo.shown(value)}")
         try:
             v = float(text)
         except (TypeError, ValueError):
-            raise BotError(f"{where} takes a number, not {value!r}") from None
+            raise BotError(f"{where} takes a number, not {echo.shown(value)}") from None
         if not math.isfinite(v):
-            raise BotError(f"{where} takes a finite number, not {value!r}")
+            raise BotError(f"{where} takes a finite number, not {echo.shown(value)}")
         return self._in_range(v, where, value)
 
     def _in_range(self, v: float, where: str, value) -> float:
         if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-            raise BotError(f"{where} takes a value {self._bounds()}, not {value!r}")
+            raise BotError(f"{where} takes a value {self._bounds()}, not {echo.shown(value)}")
         return v
 
     def _bounds(self) -> str:
@@ -149,7 +150,7 @@ class BotSpec:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.params) or "none"
-        raise BotError(f"bot {self.name} has no parameter {name!r} (known: {known})")
+        raise BotError(f"bot {self.name} has no parameter {echo.shown(name)} (known: {known})")
 
     def vector(self, **overrides) -> np.ndarray:
         """The bot's parameter vector, with overrides checked.
@@ -228,10 +229,12 @@ class BotSpec:
 def _spec(module) -> BotSpec:
     ranges, needs = getattr(module, "RANGES", {}), getattr(module, "NEEDS", {})
     tables, at_least = getattr(module, "AT_TABLES", {}), getattr(module, "AT_LEAST", {})
-    params = tuple(Param(n, d, k, h, *ranges.get(n, (None, None)), needs.get(n), tables.get(n), at_least.get(n))
-                   for n, d, k, h in module.PARAMS)
+    params = []
+    for n, d, k, h in module.PARAMS:
+        lo, hi = ranges.get(n, (None, None))
+        params.append(Param(n, d, k, h, lo, hi, needs.get(n), tables.get(n), at_least.get(n)))
     assert len(params) <= N_BOT_PARAMS, module.NAME
-    return BotSpec(module.NAME, BOT_KINDS[module.NAME], module.DESCRIPTION, params)
+    return BotSpec(module.NAME, BOT_KINDS[module.NAME], module.DESCRIPTION, tuple(params))
 
 
 #: Every bot the kernels know, by name (codes are ``tarotsim._kernels.layout.BOT_KINDS``).
@@ -278,7 +281,7 @@ def load_thresholds(path: str) -> dict:
     for name in THRESHOLD_PARAMS:
         v = th.get(name)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise BotError(f"thresholds file {path}: {name} must be a finite number, not {v!r}")
+            raise BotError(f"thresholds file {path}: {name} must be a finite number, not {echo.shown(v)}")
         out[name] = float(v)
     if data.get("table") == "2":  # R-VAR-TWO: the heuristic has thresholds of its own at table 2
         out = {f"{name}2": v for name, v in out.items()}
@@ -289,7 +292,7 @@ def get_spec(name: str) -> BotSpec:
     """The registered bot ``name`` (case-insensitive), or :class:`BotError`."""
     spec = REGISTRY.get(str(name).strip().lower())
     if spec is None:
-        raise BotError(f"unknown bot {name!r} (known: {', '.join(REGISTRY)})")
+        raise BotError(f"unknown bot {echo.shown(name)} (known: {', '.join(REGISTRY)})")
     return spec
 
 
@@ -308,10 +311,10 @@ def split_bots(text: str) -> list[str]:
     out: list[str] = []
     for tok in (t.strip() for t in text.split(",")):
         if not tok:
-            raise BotError(f"empty bot name in {text!r}")
+            raise BotError(f"empty bot name in {echo.shown(text)}")
         if "=" in tok and ":" not in tok:
             if not out:
-                raise BotError(f"parameter {tok!r} comes before any bot name in {text!r}")
+                raise BotError(f"parameter {echo.shown(tok)} comes before any bot name in {echo.shown(text)}")
             out[-1] += "," + tok
         else:
             out.append(tok)
@@ -334,7 +337,7 @@ def parse_bot(text: str, table: str | None = None) -> tuple[str, np.ndarray]:
     for a in (x.strip() for x in rest.split(",")) if colon else ():
         key, eq, value = (x.strip() for x in a.partition("="))
         if not eq or not key:
-            raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
+            raise BotError(f"bot {spec.name}: {echo.shown(a)} is not NAME=VALUE")
         if key in FILE_PARAMS.get(spec.name, ()):
             if from_file is not None:
                 raise BotError(f"bot {spec.name}: {key} given twice")

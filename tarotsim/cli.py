@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from . import echo
 from .audit import audit_sheet, format_audit
 from .cards import CardError
 from .outputs import OutputError, Terminated, WriteFailed, stoppable
@@ -46,7 +47,7 @@ def _names(text: str | None, rules: Rules, flag: str) -> list[str]:
         return [f"P{i + 1}" for i in range(rules.n_seats)]
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names):
-        raise BadInput(f"{flag}: empty player name in {text!r}")
+        raise BadInput(f"{flag}: empty player name in {echo.shown(text)}")
     if len(names) != rules.n_seats:
         raise BadInput(f"{flag}: table {rules.table} seats {rules.n_seats} players, got {len(names)}")
     try:  # also refuses names that differ only in case, which --taker etc. could not tell apart
@@ -1315,8 +1316,7 @@ def main(argv=None) -> None:
         click.echo(e.format_message(), err=True)
         sys.exit(e.exit_code)
     except click.ClickException as e:
-        msg = " ".join(e.format_message().split())
-        click.echo(f"tarotsim: error: {msg}", err=True)
+        click.echo(f"tarotsim: error: {echo.cut(e.format_message(), echo.LINE)}", err=True)
         sys.exit(e.exit_code)
     except (ScoringError, SheetError, RulesError, CardError) as e:
         click.echo(f"tarotsim: error: {e}", err=True)

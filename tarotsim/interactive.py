@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import click
 
+from . import echo
 from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
 from .display import piles_line
 from .engine import Decision, EcartChoice, Game, IllegalPlayError
@@ -135,7 +136,7 @@ def _yes_no(text: str) -> bool:
         return False
     if t in ("1", "2"):  # the listed choices: 1 no, 2 yes
         return t == "2"
-    raise BadAnswer(f"{text!r}: answer yes or no (or 1 for no, 2 for yes)")
+    raise BadAnswer(f"{echo.shown(text)}: answer yes or no (or 1 for no, 2 for yes)")
 
 
 def answer_for(game: Game, text: str):
@@ -153,7 +154,7 @@ def answer_for(game: Game, text: str):
             return k
         key = re.sub(r"[\s\-]+", "_", text.lower())
         if key not in _BID_ALIASES:
-            raise BadAnswer(f"{text!r} is not a bid: pass, {', '.join(CONTRACTS)} (R-BID-1), or a number")
+            raise BadAnswer(f"{echo.shown(text)} is not a bid: pass, {', '.join(CONTRACTS)} (R-BID-1), or a number")
         return _BID_ALIASES[key]
     if kind in ("call", "card"):
         k = _numbered(text, legal, "choice")
@@ -201,7 +202,7 @@ def _poignee_answer(game: Game, text: str, legal: list):
             from None
     if not cards:
         if level is None:
-            raise BadAnswer(f"{text!r}: answer no, a level ({', '.join(POIGNEE_LEVELS)}) or the trumps to show")
+            raise BadAnswer(f"{echo.shown(text)}: answer no, a level ({', '.join(POIGNEE_LEVELS)}) or the trumps to show")
         return level
     if level is None:
         sizes = _poignee_sizes(game.rules)
@@ -285,7 +286,7 @@ def _terminal_ask(prompt: str) -> str:
 def check_seat(rules: Rules, seat: int) -> int:
     """The person's seat: a whole number in 0..n-1 (R-GEN-2)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.n_seats:
-        raise ValueError(f"seat {seat!r} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
+        raise ValueError(f"seat {echo.shown(seat)} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
     return seat
 
 
@@ -489,7 +490,8 @@ class Session:
         except (TypeError, ValueError) as e:  # not even a choice of that kind
             rule = DECISION_RULES["misere" if d.kind.startswith("misere") else d.kind]
             raise IllegalPlayError(rule, f"bot {bot.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
-                                         f"answered {answer!r}, not a {d.kind.replace('_', ' ')} choice ({e})") from None
+                                         f"answered {echo.shown(answer)}, not a {d.kind.replace('_', ' ')} choice "
+                                         f"({echo.cut(e, echo.MESSAGE)})") from None
 
     def tell(self, game: Game):
         """Tell the person what the table has just seen.

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from . import echo
 from .cards import DECK, cards_of
 from .parallel import available_cores, run_chunks
 from .players import baseline_note
@@ -210,7 +211,7 @@ def _forced(rules: Rules, forced) -> tuple[int, int]:
     seat, contract = forced
     if isinstance(contract, str):
         if contract not in CONTRACTS:
-            raise ValueError(f"unknown contract {contract!r}: one of {', '.join(CONTRACTS)}")
+            raise ValueError(f"unknown contract {echo.shown(contract)}: one of {', '.join(CONTRACTS)}")
         contract = CONTRACTS.index(contract)
     seat, contract = int(seat), int(contract)
     if not 0 <= seat < rules.n_seats:
