@@ -11,6 +11,7 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -1315,30 +1316,30 @@ def main(argv=None) -> None:
     except _NO_ARGS_IS_HELP as e:  # the help itself, not squashed into one line
         click.echo(e.format_message(), err=True)
         sys.exit(e.exit_code)
-    except click.ClickException as e:
-        click.echo(f"tarotsim: error: {echo.cut(e.format_message(), echo.LINE)}", err=True)
-        sys.exit(e.exit_code)
+    except click.ClickException as e:  # click's own lines quote the values given, whole
+        _error(e.format_message(), e.exit_code)
     except (ScoringError, SheetError, RulesError, CardError) as e:
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except RuleViolation as e:  # a user's policy set broke a rule on the fast path
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except (DealIdError, BotRaisedError) as e:  # a seed/index out of range; a Python bot that raised
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except WriteFailed as e:  # a full disk: nothing kept, old files as they were
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(1)
+        _error(e, 1)
     except OutputError as e:  # an output path refused before the run
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except Terminated as e:  # SIGTERM / SIGHUP: the outputs were cleaned up on the way out
         _stopped(e.name, e, written)
         sys.exit(e.code)
     except BrokenPipeError:
         sys.exit(1)
     sys.exit(rv or 0)
+
+
+def _error(message, code: int) -> NoReturn:
+    """End with the one line of an error (at most ``tarotsim.echo.LINE`` characters) and ``code``."""
+    click.echo(f"tarotsim: error: {echo.cut(message, echo.LINE)}", err=True)
+    sys.exit(code)
 
 
 def _stopped(signal_name: str, e: BaseException, written: list[str]) -> None:

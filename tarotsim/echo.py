@@ -21,7 +21,7 @@ LIMIT = 60
 #: The characters of a text a message quotes (what a user's exception says), at most.
 MESSAGE = 200
 #: The characters of a whole error line, at most (click's own messages quote the values given).
-LINE = 400
+LINE = 1000
 #: Unicode categories that do not print as what they are: controls (newline, tab, escape), format
 #: characters (invisible, or turning the text right to left) and the line and paragraph separators.
 UNPRINTABLE = ("Cc", "Cf", "Zl", "Zp")
@@ -52,8 +52,9 @@ def cut(text: object, limit: int = LIMIT) -> str:
     line = " ".join(str(text).split())
     if len(line) <= limit:
         return line
-    half = max(1, limit // 2)
-    return f"{line[:half]}... ({len(line):,} characters) ...{line[-half:]}"
+    mark = f"... ({len(line):,} characters) ..."
+    half = max(1, (limit - len(mark)) // 2)
+    return f"{line[:half]}{mark}{line[-half:]}"
 
 
 def name_fault(name: str) -> str | None:

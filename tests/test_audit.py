@@ -287,7 +287,7 @@ def test_json_gives_written_expected_and_causes_per_row(tmp_path, cli):
     (SCORES.replace("174,-58", "174,-58.25"), "s.csv: row 2, column nico:"),
     (SCORES.replace(",", ";").replace("174;-58", "174;1,000"), "s.csv: row 2, column nico:"),
     (SCORES.replace("174,-58", "174,"), "s.csv: row 2, column nico: empty while other players' are written"),
-    (SCORES.replace(",Lea\n", ",Lea,Zoe\n"), "unknown column(s) zoe"),
+    (SCORES.replace(",Lea\n", ",Lea,Zoe\n"), "unknown column(s) 'zoe'"),
     (SCORES.replace(",Lea\n", ",\n"), "the header has written scores for some players but no column 'Lea'"),
     (TOTALS.replace("250;-286;18;18", ";;;"), "s.csv: row 3, columns Emma total, Nico total, Pat total, Lea total: "
                                             "no running totals written"),
