@@ -68,6 +68,7 @@ import numpy as np
 from numba import njit, types
 from numba.core.registry import CPUDispatcher
 
+import tarotsim.echo as echo
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below
 from tarotsim._kernels.layout import MAX_SEATS, N_BOT_PARAMS
@@ -161,7 +162,7 @@ def _as_decision(name: str, fn, boundscheck: bool = False):
     elif callable(fn):
         py = fn
     else:
-        raise PolicyError(f"decision {name} is {fn!r}, not a function")
+        raise PolicyError(f"decision {name} is {echo.shown(fn)}, not a function")
     try:
         d = njit(SIG, boundscheck=True)(py) if boundscheck else njit(SIG)(py)
     except Exception as e:  # the user's code: one line, not numba's page of typing errors

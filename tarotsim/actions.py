@@ -25,6 +25,7 @@ Plain Python ints only (no numba): the kernels import these constants.
 
 from __future__ import annotations
 
+from . import echo
 from .cards import DECK, N_CARDS
 from .rules import CONTRACTS, DECISION_KINDS, POIGNEE_LEVELS
 
@@ -60,7 +61,7 @@ KIND_RANGES: dict[str, range] = dict(zip(DECISION_KINDS, (
 def action_name(action: int) -> str:
     """The name of an action id (a card name, ``pass``, ``garde``, ``poignee_simple`` …)."""
     if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < N_ACTIONS:
-        raise ValueError(f"no action with id {action!r} (ids are 0..{N_ACTIONS - 1})")
+        raise ValueError(f"no action with id {echo.shown(action)} (ids are 0..{N_ACTIONS - 1})")
     return ACTION_NAMES[action]
 
 

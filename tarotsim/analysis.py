@@ -222,8 +222,10 @@ def _lost(a: Analysis, seat: int, name: str) -> str:
     return f"{name} at least {_amount(a.lost[seat], a.mode)} ({k} card{'' if k == 1 else 's'} not solved)"
 
 
-def format_analysis(a: Analysis, names: list[str] | None = None) -> str:
-    """The analysis, readable: per trick its exact value, then every card with its cost."""
+def format_analysis(a: Analysis, names: list[str] | None = None, you: int | None = None) -> str:
+    """The analysis, readable: per trick its exact value, then every card with its cost.
+
+    ``you``: the seat of the person reading it (`tarotsim play`), named ``you``: "you take"."""
     n_seats = len(a.lost)
     names = names or [f"seat {s}" for s in range(n_seats)]
     unit = "attack's points" if a.mode == "points" else "taker's score"
@@ -235,7 +237,8 @@ def format_analysis(a: Analysis, names: list[str] | None = None) -> str:
     out = [head + "."]
     if a.contract:
         partner = "" if a.partner is None else f", {names[a.partner]} as partner"
-        out.append(f"{names[a.taker]} takes a {a.contract.replace('_', ' ')}{partner}.")
+        verb = "take" if a.taker == you else "takes"
+        out.append(f"{names[a.taker]} {verb} a {a.contract.replace('_', ' ')}{partner}.")
     tricks: dict[int, list[CardVerdict]] = {}
     for v in a.cards:
         tricks.setdefault(v.trick, []).append(v)

@@ -18,6 +18,8 @@ from functools import total_ordering
 
 import numpy as np
 
+from . import echo
+
 N_CARDS = 78
 EXCUSE = 0
 PETIT = 1
@@ -81,7 +83,7 @@ class Card:
             try:
                 return cls._all[cid]
             except (IndexError, TypeError):
-                raise CardError(f"no card with id {cid!r} (ids are 0..77)") from None
+                raise CardError(f"no card with id {echo.shown(cid)} (ids are 0..77)") from None
         self = object.__new__(cls)
         self.id = cid
         return self
@@ -102,7 +104,7 @@ class Card:
         if cid is None:
             suits = "S, H, D, C or " + " ".join(SUIT_SYMBOLS) if pretty else "S, H, D, C"
             raise CardError(
-                f"unknown card {text!r}: use rank+suit (1..10, J, N, Q, K + {suits}), "
+                f"unknown card {echo.shown(text)}: use rank+suit (1..10, J, N, Q, K + {suits}), "
                 "T1..T21 for trumps, EX for the Excuse"
             )
         return cls._all[cid]

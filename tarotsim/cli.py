@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
+from . import echo
 from .audit import audit_sheet, format_audit
 from .cards import CardError
-from .outputs import OutputError, Terminated, WriteFailed
+from .outputs import OutputError, Terminated, WriteFailed, stoppable
 from .players import Player, kernel_path, parse_players
 from .runner import Runner
 from .reference.errors import RuleViolation
@@ -45,7 +48,7 @@ def _names(text: str | None, rules: Rules, flag: str) -> list[str]:
         return [f"P{i + 1}" for i in range(rules.n_seats)]
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names):
-        raise BadInput(f"{flag}: empty player name in {text!r}")
+        raise BadInput(f"{flag}: empty player name in {echo.shown(text)}")
     if len(names) != rules.n_seats:
         raise BadInput(f"{flag}: table {rules.table} seats {rules.n_seats} players, got {len(names)}")
     try:  # also refuses names that differ only in case, which --taker etc. could not tell apart
@@ -242,17 +245,17 @@ def sheet(file, players, table, options_, until, check, as_json):
     click.echo(f"{'#':>3}  {'deal'.ljust(lw)}  " + "  ".join(n.rjust(w) for n in names))
     for i, d in enumerate(deals, 1):
         click.echo(f"{i:>3}  {d.label.ljust(lw)}  " + "  ".join(f"{s:+{w}d}" for s in d.scores))
-        click.echo(f"{'':>3}  {'total'.rjust(lw)}  " + "  ".join(f"{t:{w}d}" for t in d.totals))
+        click.echo(f"{'':>3}  {'total'.rjust(lw)}  " + "  ".join(f"{t:+{w}d}" for t in d.totals))
     click.echo("every deal sums to zero (R-SCORE-3)")
     if finished_at is not None:
         rest = result.rows - finished_at
         click.echo(f"game over at deal {finished_at}: {', '.join(result.winners)} reached {target}"
                    + (f" ({rest} later row(s) not counted)" if rest else ""))
     if target is not None and finished_at is None:
-        click.echo(f"nobody reached {target}: leader {' and '.join(result.leader)} with {result.best} "
+        click.echo(f"nobody reached {target}: leader {' and '.join(result.leader)} with {result.best:+d} "
                    f"after {len(deals)} deal(s)")
     else:
-        click.echo(f"winner: {' and '.join(result.winners)} with {result.best}")
+        click.echo(f"winner: {' and '.join(result.winners)} with {result.best:+d}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -460,7 +463,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
 
     from . import shards
     from . import simulate as sim
-    from .outputs import open_outputs
+    from .outputs import open_outputs, plan
 
     rules = _rules(table, options_)
     players = _players(bots, rules, check_bots)
@@ -469,13 +472,14 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     deals = stop - start
     threads = _workers(threads, "--threads", work=deals)
     fast = kernel_path(rules, players)  # the runner's choice (tarotsim.runner.Runner): a slow run shows progress
-    if (records_path or facts_path) and (checkpoint_path or scheduler or dask_local):
-        raise BadInput("--records and --facts are written by a plain local run: leave out --checkpoint, "
-                       "--scheduler and --dask-local")
-    parquet = facts_path is not None and facts_path.endswith((".parquet", ".parquet.gz"))
+    written = [flag for flag, path in (("--records", records_path), ("--facts", facts_path)) if path]
+    elsewhere = [flag for flag, v in (("--checkpoint", checkpoint_path), ("--scheduler", scheduler),
+                                      ("--dask-local", dask_local)) if v is not None]
+    if written and elsewhere:
+        raise BadInput(f"{' and '.join(written)} {'is' if len(written) == 1 else 'are'} written by a plain local "
+                       f"run: leave out {' and '.join(elsewhere)}")
+    parquet = facts_path is not None and plan("--facts", facts_path).format == "Parquet"
     if parquet:
-        if facts_path.endswith(".gz"):
-            raise BadInput(f"--facts {facts_path}: a Parquet file is compressed inside; leave out .gz")
         try:
             sim._pyarrow()
         except ImportError as e:
@@ -781,13 +785,18 @@ def bots_cmd(as_json):
     njit functions, played inside the kernels; see examples/my_policy.py).
     A bot of your own, slow path: --bots mypackage.mybots:MyBot (a class with
     choose(view, legal, rng), played step by step; see examples/my_bot.py).
+    A parameter shown [only with infer=1], [only at table 3] ... does nothing elsewhere: given
+    there, it is refused.
     """
     from bots import FILE_PARAMS, REGISTRY
 
     if as_json:
         click.echo(json.dumps([{"name": b.name, "description": b.description,
                                 "params": [{"name": p.name, "default": p.default, "type": p.kind.__name__,
-                                            "help": p.help} for p in b.params],
+                                            "help": p.help, "condition": p.condition(),
+                                            "needs": dict([p.needs]) if p.needs else None,
+                                            "tables": list(p.tables) if p.tables else None,
+                                            "at_least": p.at_least} for p in b.params],
                                 "file_params": [{"name": k, "help": h}
                                                 for k, h in FILE_PARAMS.get(b.name, {}).items()]}
                                for b in REGISTRY.values()]))
@@ -796,7 +805,8 @@ def bots_cmd(as_json):
         click.echo(f"{b.name:<10} {b.description}")
         for p in b.params:
             default = p.kind(p.default) if p.kind is not bool else bool(p.default)
-            click.echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} {p.help}")
+            when = f"[{p.condition()}] " if p.condition() else ""  # given elsewhere, it is refused
+            click.echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} {when}{p.help}")
         for key, text in FILE_PARAMS.get(b.name, {}).items():
             click.echo(f"    {key:<16} {'file':<5} {'':<16} {text}")
 
@@ -914,25 +924,17 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
     if deals is None and until is None:
         deals = rules.n_seats
     seed = _seed(seed)
-    records = None
-    if records_path is not None:
-        from .record import RecordError, check_appendable
-
-        if records_path == "-" or records_path.endswith(".gz"):
-            raise BadInput(f"--records {records_path}: play appends plain JSON Lines to a file (FILE.jsonl)")
-        try:
-            unended = check_appendable(records_path)  # never JSON glued onto another kind of file
-            records = open(records_path, "a", encoding="utf-8")
-            if unended:
-                records.write("\n")
-        except RecordError as e:
-            raise BadInput(f"--records {records_path} is not a deal-records file ({e}): name another file") from None
-        except OSError as e:
-            raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
-    try:
+    records = session = None
+    try:  # from the records file's opening on: a stopped game says what the file kept
+        if records_path is not None:
+            records = _open_play_records(records_path)
         session = interactive.Session(rules, seat, bot_list, seed, deals=deals, until=until, records=records,
                                       color=False if no_color else None, analyse=analyse)
         result = session.run()
+    except Terminated as e:  # SIGTERM, SIGHUP: main() says what was kept, the deals appended before
+        if records is not None:
+            e.add_note(f"{session.appended if session else 0} deal(s) appended to {records_path}")
+        raise
     except BrokenPipeError:  # the reader of stdout left (`| head`): main() ends quietly, as for every command
         raise
     except OSError as e:  # the records file could not be written (a full disk …): the deals before are kept
@@ -945,6 +947,30 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
         click.echo(f"{result.deals} deal(s) appended to {records_path}")
     if result.stopped == "interrupt":
         sys.exit(130)
+
+
+def _open_play_records(records_path: str):
+    """``play --records``: the file opened to append to, plain JSON Lines (never another kind of file)."""
+    from .outputs import name_format
+    from .record import RecordError, check_appendable
+
+    named = not Path(records_path).exists() or Path(records_path).is_file()  # a device has no name to go by
+    try:
+        plain = not name_format("--records", records_path, named)[1]
+    except OutputError:  # FILE.txt
+        plain = False
+    if records_path == "-" or not plain:
+        raise BadInput(f"--records {records_path}: play appends plain JSON Lines to a file (FILE.jsonl)")
+    try:
+        unended = check_appendable(records_path)  # never JSON glued onto another kind of file
+        records = open(records_path, "a", encoding="utf-8")
+        if unended:
+            records.write("\n")
+    except RecordError as e:
+        raise BadInput(f"--records {records_path} is not a deal-records file ({e}): name another file") from None
+    except OSError as e:
+        raise BadInput(f"--records: cannot open {records_path}: {e.strerror or e}") from None
+    return records
 
 
 def _play_bots(text: str, rules: Rules, seat: int) -> list:
@@ -1364,53 +1390,66 @@ def _print_analysis(lineno, rec, a, names, elapsed: float, compile_s: float, as_
 def main(argv=None) -> None:
     """Entry point: run the CLI, turning every user error into one line and exit code 2.
 
-    A group named without a command (``tarotsim``, ``tarotsim study``) prints its help as click
-    does since 8.2: the whole multi-line help on stderr, exit code 2 (a usage error)."""
+    The whole command runs stoppable (:func:`tarotsim.outputs.stoppable`): SIGTERM and SIGHUP
+    end it wherever it is with one line saying what it kept and exit code 128 + the signal;
+    Ctrl-C the same with exit code 130. A group named without a command (``tarotsim``,
+    ``tarotsim study``) prints its help as click does since 8.2: the whole multi-line help on
+    stderr, exit code 2 (a usage error)."""
     from .rng import DealIdError
     from .engine import BotRaisedError
 
+    written: list[str] = []  # the outputs the command wrote, for the line of a stopped command
     try:
-        rv = cli.main(args=argv, prog_name="tarotsim", standalone_mode=False)
-    except click.exceptions.Abort as e:  # Ctrl-C (click's Abort from the KeyboardInterrupt)
-        kept = _kept(e.__cause__)
-        click.echo("tarotsim: aborted" + (f"; {kept}; no other output file was written" if kept else ""), err=True)
-        sys.exit(1)
+        with stoppable(written):
+            rv = cli.main(args=argv, prog_name="tarotsim", standalone_mode=False)
+    except click.exceptions.Abort as e:
+        if not isinstance(e.__cause__, KeyboardInterrupt):  # end of input at a prompt
+            click.echo("tarotsim: aborted", err=True)
+            sys.exit(1)
+        _stopped("SIGINT", e.__cause__, written)  # Ctrl-C: click's Abort from the KeyboardInterrupt
+        sys.exit(128 + signal.SIGINT)
+    except KeyboardInterrupt as e:  # Ctrl-C outside click's own call of the command
+        _stopped("SIGINT", e, written)
+        sys.exit(128 + signal.SIGINT)
     except _NO_ARGS_IS_HELP as e:  # the help itself, not squashed into one line
         click.echo(e.format_message(), err=True)
         sys.exit(e.exit_code)
-    except click.ClickException as e:
-        msg = " ".join(e.format_message().split())
-        click.echo(f"tarotsim: error: {msg}", err=True)
-        sys.exit(e.exit_code)
+    except click.ClickException as e:  # click's own lines quote the values given, whole
+        _error(e.format_message(), e.exit_code)
     except (ScoringError, SheetError, RulesError, CardError) as e:
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except RuleViolation as e:  # a user's policy set broke a rule on the fast path
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except (DealIdError, BotRaisedError) as e:  # a seed/index out of range; a Python bot that raised
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except WriteFailed as e:  # a full disk: nothing kept, old files as they were
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(1)
+        _error(e, 1)
     except OutputError as e:  # an output path refused before the run
-        click.echo(f"tarotsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(e, 2)
     except Terminated as e:  # SIGTERM / SIGHUP: the outputs were cleaned up on the way out
-        kept = _kept(e)
-        click.echo(f"tarotsim: stopped by {e.name}; " + (f"{kept}; no other output file was written" if kept
-                                                         else "no output file was written"), err=True)
+        _stopped(e.name, e, written)
         sys.exit(e.code)
     except BrokenPipeError:
         sys.exit(1)
     sys.exit(rv or 0)
 
 
-def _kept(e: BaseException | None) -> str | None:
-    """What an interrupted run kept (a checkpoint: ``tarotsim.shards.checkpoint_kept``), or None."""
-    notes = getattr(e, "__notes__", None) or []
-    return "; ".join(notes) or None
+def _error(message, code: int) -> NoReturn:
+    """End with the one line of an error (at most ``tarotsim.echo.LINE`` characters) and ``code``."""
+    click.echo(f"tarotsim: error: {echo.cut(message, echo.LINE)}", err=True)
+    sys.exit(code)
+
+
+def _stopped(signal_name: str, e: BaseException, written: list[str]) -> None:
+    """The line of a command stopped by a signal: what it kept, and that it wrote nothing else.
+
+    What it kept: the notes of the exception (a checkpoint's, ``tarotsim.shards.checkpoint_kept``;
+    the deals `play` appended), then each output ``written`` that no note names already."""
+    notes = list(getattr(e, "__notes__", None) or [])
+    kept = notes + [f"{w} was written" for w in dict.fromkeys(written) if not any(w in n for n in notes)]
+    rest = "no other output file was written" if kept else "no output file was written"
+    with contextlib.suppress(OSError):  # a terminal hung up (SIGHUP) takes no more lines
+        click.echo(f"tarotsim: stopped by {signal_name}; " + "; ".join(kept + [rest]), err=True)
 
 
 #: click >= 8.2 raises this for a group named without a command (older click prints the help

@@ -27,6 +27,7 @@ import contextlib
 import sys
 import time
 
+from . import echo
 from .shards import Job, ShardError, pieces
 
 INSTALL_HINT = "pip install 'tarotsim[dask]'"
@@ -141,7 +142,7 @@ def check_address(scheduler: str) -> None:
         raise ShardError(f"--scheduler {scheduler}: not a scheduler address ({' '.join(str(e).split())}): "
                          f"{hint}") from None
     if not host or not 1 <= int(port) <= 65535:
-        raise ShardError(f"--scheduler {scheduler}: not a scheduler address (host {host!r}, port {port}): {hint}")
+        raise ShardError(f"--scheduler {scheduler}: not a scheduler address (host {echo.shown(host)}, port {port}): {hint}")
 
 
 def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from . import echo
 from .actions import (ACTION_NAMES, CHELEM_NO, CHELEM_YES, KIND_RANGES, MISERE_NO, MISERE_YES, N_ACTIONS,
                       POIGNEE_BASE, POIGNEE_NONE, bid_action)
 from .cards import Card, cards_of, masks_of
@@ -59,7 +60,7 @@ class BotRaisedError(Exception):
 
     def __init__(self, bot: str, error: BaseException, seat: int, seed, index, decision: str):
         self.bot, self.error, self.seat, self.seed, self.index, self.decision = bot, error, seat, seed, index, decision
-        text = " ".join(str(error).split())  # one line, whatever the exception says
+        text = echo.cut(error, echo.MESSAGE)  # one line, whatever the exception says
         what = f"{type(error).__name__}: {text}" if text else type(error).__name__
         super().__init__(f"bot {bot} raised {what} at seat {seat}, deal ({seed}, {index}) "
                          f"({decision.replace('_', ' ')} decision)")
@@ -163,7 +164,7 @@ class Game:
         self.seed: int | None = seed
         self.index: int | None = index if seed is not None else None
         if forced is not None and forced[1] not in CONTRACTS:
-            raise IllegalPlayError("R-BID-1", f"unknown contract {forced[1]!r}")
+            raise IllegalPlayError("R-BID-1", f"unknown contract {echo.shown(forced[1])}")
         try:
             self._deal = ReferenceDeal(self.rules, dealer, hands, chien, forced=forced, piles=piles)
         except RuleViolation as e:
@@ -288,7 +289,7 @@ class Game:
         if d is None:
             raise IllegalPlayError("R-PLAY-6", "the deal is over")
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not 0 <= action < N_ACTIONS:
-            raise IllegalPlayError("R-PLAY-6", f"no action with id {action!r} (ids are 0..{N_ACTIONS - 1})")
+            raise IllegalPlayError("R-PLAY-6", f"no action with id {echo.shown(action)} (ids are 0..{N_ACTIONS - 1})")
         action = int(action)
         if action not in KIND_RANGES[d.kind]:
             raise IllegalPlayError("R-PLAY-6", f"seat {d.seat} is to decide on {d.kind.replace('_', ' ')}: "
@@ -634,7 +635,7 @@ class Game:
             return self.declare_misere(v[1], seat)
         if k == "card":
             return self.play(v, seat)
-        raise ValueError(f"unknown event kind {k!r}")
+        raise ValueError(f"unknown event kind {echo.shown(k)}")
 
     def replay(self, events) -> Game:
         """Apply ``events`` (another game's :attr:`events`) in order; returns this game."""

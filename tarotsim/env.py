@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from . import echo
 from ._kernels import env as K
 from ._kernels.layout import BOT_RANDOM
 from .actions import ACTION_NAMES, N_ACTIONS
@@ -108,7 +109,7 @@ class VecEnv:
                 agent = 0
             else:
                 if not (isinstance(agent_seat, int) and 0 <= agent_seat < n_seats):
-                    raise ValueError(f"agent_seat {agent_seat!r} is not a seat of a table of {n_seats}")
+                    raise ValueError(f"agent_seat {echo.shown(agent_seat)} is not a seat of a table of {n_seats}")
                 agent = 1 << agent_seat
             if all(k == BOT_RANDOM for k in kinds):
                 self._kernel = K.env_step_random

@@ -294,7 +294,7 @@ def format_report(d: dict) -> str:
                    f"{'[' + _num(r['score_ci'][0]) + ', ' + _num(r['score_ci'][1]) + ']':>17} "
                    f"{r['versus']:>13} {_num(r['mean_difference']):>11} "
                    f"{'[' + _num(r['difference_ci'][0]) + ', ' + _num(r['difference_ci'][1]) + ']':>17}")
-    verdict = "for sure (95%)" if d["best_is_sure"] else "not for sure: the intervals overlap, study more deals"
+    verdict = "for sure at 95%" if d["best_is_sure"] else "not for sure: the intervals overlap, study more deals"
     out += ["", f"best: {d['best']} ({verdict})",
             f"{d['threads']} thread(s) · {d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s"
             f"{sim.compile_text(d['compile_s'])}"]

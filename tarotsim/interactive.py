@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import click
 
+from . import echo
 from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
 from .display import piles_line
 from .engine import Decision, EcartChoice, Game, IllegalPlayError
@@ -34,8 +35,9 @@ __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_
 STREAM_HINTS = 7
 #: The hint's bot (``--bots`` grammar): the strongest measured (docs/explanation/strength.md).
 HINT_BOT = "pimc:infer=1"
-#: The hint's bot at a table ``HINT_BOT`` does not play (pimc at table 2, R-VAR-TWO).
-HINT_FALLBACK = "heuristic"
+#: The hint's bot at a table where ``HINT_BOT``'s reading of the table does nothing (table 2,
+#: R-VAR-TWO: ``infer`` is refused there): the search without it.
+HINT_FALLBACK = "pimc"
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -130,7 +132,7 @@ def _yes_no(text: str) -> bool:
         return False
     if t in ("1", "2"):  # the listed choices: 1 no, 2 yes
         return t == "2"
-    raise BadAnswer(f"{text!r}: answer yes or no (or 1 for no, 2 for yes)")
+    raise BadAnswer(f"{echo.shown(text)}: answer yes or no (or 1 for no, 2 for yes)")
 
 
 def answer_for(game: Game, text: str):
@@ -148,7 +150,7 @@ def answer_for(game: Game, text: str):
             return k
         key = re.sub(r"[\s\-]+", "_", text.lower())
         if key not in _BID_ALIASES:
-            raise BadAnswer(f"{text!r} is not a bid: pass, {', '.join(CONTRACTS)} (R-BID-1), or a number")
+            raise BadAnswer(f"{echo.shown(text)} is not a bid: pass, {', '.join(CONTRACTS)} (R-BID-1), or a number")
         return _BID_ALIASES[key]
     if kind in ("call", "card"):
         k = _numbered(text, legal, "choice")
@@ -196,7 +198,7 @@ def _poignee_answer(game: Game, text: str, legal: list):
             from None
     if not cards:
         if level is None:
-            raise BadAnswer(f"{text!r}: answer no, a level ({', '.join(POIGNEE_LEVELS)}) or the trumps to show")
+            raise BadAnswer(f"{echo.shown(text)}: answer no, a level ({', '.join(POIGNEE_LEVELS)}) or the trumps to show")
         return level
     if level is None:
         sizes = _poignee_sizes(game.rules)
@@ -230,8 +232,9 @@ def _personal(message: str, seat: int) -> str:
 def hint_bot_name(rules: Rules) -> str:
     """The name of the bot that gives the hints at this table.
 
-    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table it does
-    not play (the players' own check decides, so the hint follows what the bots can do)."""
+    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table where its
+    parameters do nothing (the players' own check decides, so the hint follows what the bots can
+    do)."""
     from .players import parse_players
 
     try:
@@ -279,7 +282,7 @@ def _terminal_ask(prompt: str) -> str:
 def check_seat(rules: Rules, seat: int) -> int:
     """The person's seat: a whole number in 0..n-1 (R-GEN-2)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.n_seats:
-        raise ValueError(f"seat {seat!r} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
+        raise ValueError(f"seat {echo.shown(seat)} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
     return seat
 
 
@@ -335,6 +338,7 @@ class Session:
         check_seat(rules, seat)
         self.rules, self.seat, self.bots, self.seed = rules, seat, bots, seed
         self.deals, self.until, self.records_fh = deals, until, records
+        self.appended = 0  # the finished deals written to ``records``, kept whatever stops the game
         self.ask = ask or _terminal_ask
         self.say = say or (lambda text: click.echo(text, color=color))
         self.names = seat_names(rules, seat)
@@ -409,6 +413,7 @@ class Session:
                     from .record import dumps, with_seat_labels
                     self.records_fh.write(dumps(with_seat_labels(rec, players=self.names)) + "\n")
                     self.records_fh.flush()
+                    self.appended += 1
                 self.say(self.format_sheet(res))
                 if self.until is not None and max(res.totals) >= self.until:
                     res.reached = True
@@ -464,7 +469,7 @@ class Session:
 
         solver.warm_up(self.say if sys.stdout.isatty() else None)
         try:
-            return "\n" + format_analysis(analyse(rec), self.names)
+            return "\n" + format_analysis(analyse(rec), self.names, you=self.seat)
         except AnalysisError as e:
             return f"\nno analysis: {e}"
 
@@ -486,7 +491,8 @@ class Session:
         except (TypeError, ValueError) as e:  # not even a choice of that kind
             rule = DECISION_RULES["misere" if d.kind.startswith("misere") else d.kind]
             raise IllegalPlayError(rule, f"bot {bot.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
-                                         f"answered {answer!r}, not a {d.kind.replace('_', ' ')} choice ({e})") from None
+                                         f"answered {echo.shown(answer)}, not a {d.kind.replace('_', ' ')} choice "
+                                         f"({echo.cut(e, echo.MESSAGE)})") from None
 
     def tell(self, game: Game):
         """Tell the person what the table has just seen.

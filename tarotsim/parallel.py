@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
+from . import echo
+
 S = TypeVar("S")
 
 #: More workers than this is a mistake (a typo, an overflow), whatever the machine.
@@ -55,7 +57,7 @@ def bounded_workers(requested: int | None, what: str = "workers", *, work: int |
     cores = available_cores()
     if requested is not None:
         if isinstance(requested, bool) or not isinstance(requested, int):
-            raise WorkersError(f"{what}: a whole number of workers, not {requested!r}")
+            raise WorkersError(f"{what}: a whole number of workers, not {echo.shown(requested)}")
         if not 1 <= requested <= MAX_WORKERS:
             raise WorkersError(f"{what} {requested}: give 1 to {MAX_WORKERS:,} (this machine has {cores} "
                                f"core(s))")

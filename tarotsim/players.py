@@ -84,12 +84,12 @@ class Player:
         return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))
 
 
-def _player(seg: str, check_bots: bool = False) -> Player:
+def _player(seg: str, check_bots: bool = False, table: str | None = None) -> Player:
     """One bot of the ``--bots`` grammar as a player.
 
     One bot of the ``--bots`` grammar (``bots.split_bots``): a user's ``module:NAME`` (a policy
     set, bounds-checked when ``check_bots``, or a Python bot), else a registered bot with its
-    parameters."""
+    parameters, none of them idle at ``table`` (``bots.BotSpec.refuse_idle``)."""
     from bots import parse_bot
 
     from .slowpath import is_python_bot, load_user_bot
@@ -99,7 +99,7 @@ def _player(seg: str, check_bots: bool = False) -> Player:
         if hasattr(bot, "functions"):  # a policy set: fast path
             return Player(seg, bot.name, bot.params, policy=bot.checked() if check_bots else bot)
         return Player(seg, seg, (), bot)
-    name, vec = parse_bot(seg)
+    name, vec = parse_bot(seg, table)
     return Player(seg.lower() if ":" not in seg else seg, name, tuple(float(x) for x in vec))
 
 
@@ -125,7 +125,7 @@ def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Pla
     ``slowpath.BotLoadError`` (all ``ValueError``, one line each) for a text that names no
     playable bots.
     """
-    players = [_player(seg, check_bots) for seg in bot_texts(text)]
+    players = [_player(seg, check_bots, rules.table) for seg in bot_texts(text)]
     if len(players) == 1:
         players = players * rules.n_seats
     if len(players) != rules.n_seats:
@@ -144,8 +144,8 @@ def _is_policy_set(b) -> bool:
     return mod is not None and isinstance(b, mod.PolicySet)
 
 
-def _entry(b, seat: int) -> Player:
-    """One seat of a list of bots (:func:`seats`)."""
+def _entry(b, seat: int, table: str) -> Player:
+    """One seat of a list of bots (:func:`seats`) at ``table``."""
     from bots import get_spec
 
     if isinstance(b, Player):
@@ -153,10 +153,10 @@ def _entry(b, seat: int) -> Player:
     if _is_policy_set(b):
         return Player(b.name, b.name, b.params, policy=b)
     if isinstance(b, str):
-        return _player(b)
+        return _player(b, table=table)
     name, params = b
     spec = get_spec(name)
-    return Player(str(name), spec.name, tuple(float(x) for x in spec.row(params, f" at seat {seat}")))
+    return Player(str(name), spec.name, tuple(float(x) for x in spec.row(params, f" at seat {seat}", table)))
 
 
 def seats(rules: Rules, bots) -> list[Player]:
@@ -183,7 +183,7 @@ def seats(rules: Rules, bots) -> list[Player]:
     bots = list(bots)
     if len(bots) != n:
         raise BotError(f"{len(bots)} bots for a table of {n} seats: give one bot for every seat or {n}")
-    return [_entry(b, seat) for seat, b in enumerate(bots)]
+    return [_entry(b, seat, rules.table) for seat, b in enumerate(bots)]
 
 
 def kernel_path(rules: Rules, players: list[Player]) -> bool:

@@ -21,14 +21,13 @@ import io
 import itertools
 import json
 import os
-import reprlib
 import sys
 import zlib
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 from typing import NoReturn
 
-from . import json_input
+from . import echo, json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
 from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
@@ -324,10 +323,11 @@ def seat_labels(record: dict, field: str) -> list[str] | None:
     """The record's seat labels, or None.
 
     The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
-    seat, else None."""
+    seat, else None; a character that would break a table or a line (a newline, an escape) is
+    shown escaped (:func:`tarotsim.echo.printable`): the file is someone else's to correct."""
     v = record.get(field)
     if isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v):
-        return list(v)
+        return [echo.printable(x) for x in v]
     return None
 
 
@@ -382,16 +382,6 @@ def _type_name(x) -> str:
 
 
 _CARD_BY_NAME = {str(c): c for c in DECK}
-_SHORT_REPR = reprlib.Repr()
-_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
-_SHORT_REPR.maxlevel = 2
-
-
-def _shown(x) -> str:
-    """``repr(x)`` for a message, cut short: a record's value may be a megabyte long or deep."""
-    return _SHORT_REPR.repr(x)
-
-
 def check_record(record, line: int | None = None) -> None:
     """Check the shape of a record (docs/records.md): fields, types, card names, duplicate cards.
 
@@ -440,7 +430,7 @@ class _Shape:
         try:
             return Card.parse(name)
         except CardError:
-            self.fail(field, f"unknown card {_shown(name)}", "R-CARD-1")
+            self.fail(field, f"unknown card {echo.shown(name)}", "R-CARD-1")
 
     def card_list(self, field, value, distinct=True) -> list[Card]:
         if not isinstance(value, list):
@@ -460,10 +450,10 @@ def _check_identity(shape: _Shape) -> None:
     record = shape.record
     shape.need("format", lambda v: isinstance(v, str), "a string")
     if record["format"] != RECORD_FORMAT:
-        shape.fail("format", f"unknown format {_shown(record['format'])}: expected {RECORD_FORMAT!r}")
+        shape.fail("format", f"unknown format {echo.shown(record['format'])}: expected {RECORD_FORMAT!r}")
     shape.need("table", lambda v: isinstance(v, str), "a string")
     if record["table"] not in TABLES:
-        shape.fail("table", f"unknown table {_shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
+        shape.fail("table", f"unknown table {echo.shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
     if "options" in record and not isinstance(record["options"], dict):
         shape.fail("options", f"must be an object, not {_type_name(record['options'])}")
     for f in ("seed", "index"):
@@ -512,11 +502,11 @@ def _check_auction(shape: _Shape) -> None:
             shape.fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
     shape.need("outcome", lambda v: isinstance(v, str), "a string")
     if record["outcome"] not in OUTCOMES:
-        shape.fail("outcome", f"unknown outcome {_shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
+        shape.fail("outcome", f"unknown outcome {echo.shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
     for f in ("taker", "partner"):
         shape.optional_int(f, "a seat number")
     if "contract" in record and record["contract"] is not None and record["contract"] not in CONTRACTS:
-        shape.fail("contract", f"unknown contract {_shown(record['contract'])}", "R-BID-1")
+        shape.fail("contract", f"unknown contract {echo.shown(record['contract'])}", "R-BID-1")
     if record["outcome"] == "played":
         for f in ("taker", "contract", "tricks"):
             if record.get(f) is None:
@@ -542,10 +532,10 @@ def _check_declarations(shape: _Shape) -> None:
             shape.fail(f + ".seat", "missing or not a seat number")
         if d.get("kind") not in DECLARATION_KINDS:
             shape.fail(f + ".kind",
-                       f"unknown declaration {_shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
+                       f"unknown declaration {echo.shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
         if d["kind"] == "poignee":
             if d.get("level") not in POIGNEE_LEVELS:
-                shape.fail(f + ".level", f"poignée level is simple, double or triple, not {_shown(d.get('level'))}",
+                shape.fail(f + ".level", f"poignée level is simple, double or triple, not {echo.shown(d.get('level'))}",
                            "R-POIG-1")
             if "cards" not in d:
                 shape.fail(f + ".cards", "missing field")
@@ -842,9 +832,13 @@ def _pool_context():
 
 
 def _worker_init():
-    # Ctrl-C is the parent's to handle: it stops the pool; a worker must not print a traceback
+    # Ctrl-C is the parent's to handle: it stops the pool; a worker must not print a traceback.
+    # SIGTERM and SIGHUP stop a worker at once (a forked one inherits the parent's handlers, which
+    # raise tarotsim.outputs.Terminated): it holds no output of its own
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
 
 
 class _Replayer:

@@ -15,12 +15,16 @@ sums, so a file of any size takes constant memory; :func:`stats_of_file` does it
 - poignées shown by level (R-POIG-1), chelems of the deals it took by outcome (R-SLAM-3), and
   the Excuse lost at the last trick: played to it and gone to the other side (R-EXC-3).
 
-Per contract: deals taken, share, made rate, the taker's mean score and the attack's mean points
-with intervals, the petit au bout by side, chelems by outcome, deals with a poignée.
+Per contract: deals taken, share (taken / deals, as `tarotsim simulate` says it), made rate, the
+taker's mean score and the attack's mean points with intervals, the petit au bout by side,
+chelems by outcome, deals with a poignée.
 
 Records are trusted as recorded (``tarotsim replay --verify`` checks them); one that leaves out
 its result, scores or (table 5) partner is completed by replaying it (:func:`tarotsim.record.complete`).
 A group of ``bot`` at several seats of one deal counts each seat: its ``deals`` are seat-deals.
+What cannot be right is warned about (:meth:`RecordStats.warnings`): scores that do not add up to
+zero (R-SCORE-3) or beyond any deal's (:func:`tarotsim.scoring.score_limit`), and records of
+several tables, whose figures mix.
 """
 
 from __future__ import annotations
@@ -119,8 +123,8 @@ class ContractTally:
     chelems: Counter = field(default_factory=Counter)
     with_poignee: int = 0
 
-    def to_dict(self, played: int) -> dict:
-        return {"taken": self.taken, "share": _rate(self.taken, played), "made": self.made,
+    def to_dict(self, deals: int) -> dict:
+        return {"taken": self.taken, "share": _rate(self.taken, deals), "made": self.made,
                 "made_rate": _rate(self.made, self.taken), "taker_score": self.taker_score.to_dict(),
                 "attack_points": self.attack_half_points.to_dict(0.5),
                 "petit_au_bout": {s: self.petit_au_bout[s] for s in ("attack", "defence")},
@@ -170,6 +174,10 @@ class RecordStats:
         self.contracts = {c: ContractTally() for c in CONTRACTS}
         self.deals = self.played = self.thrown_in = self.annulled = 0
         self.tables: Counter = Counter()
+        # the records whose scores cannot be right: how many, and the first (its line, table, limit)
+        self.not_zero_sum: list = [0, None]
+        self.out_of_range: list = [0, None]
+        self._limits: dict = {}  # score_limit by table and options
 
     def labels(self, rec: dict, line: int | None = None) -> list[str]:
         """The group of each seat of ``rec``."""
@@ -192,6 +200,7 @@ class RecordStats:
         labels = self.labels(rec, line)
         self.deals += 1
         self.tables[rec["table"]] += 1
+        self._check_scores(rec, self.deals if line is None else line)
         outcome = rec["outcome"]
         self.played += outcome == "played"
         self.thrown_in += outcome == "all_passed"
@@ -208,6 +217,41 @@ class RecordStats:
                 self.groups[labels[d["seat"]]].poignees[d["level"]] += 1
         if outcome == "played":
             self._add_played(rec, labels)
+
+    def _check_scores(self, rec: dict, line: int) -> None:
+        """Count ``rec`` among the records whose scores cannot be right (R-SCORE-3, the score limit)."""
+        scores = rec["scores"]
+        if sum(scores) != 0:
+            self.not_zero_sum[0] += 1
+            self.not_zero_sum[1] = self.not_zero_sum[1] or line
+        options = rec.get("options") or {}
+        key = (rec["table"], json.dumps(options, sort_keys=True))
+        if key not in self._limits:
+            from .rules import Rules
+            from .scoring import score_limit
+            self._limits[key] = score_limit(Rules.from_options(rec["table"], options))
+        limit = self._limits[key]
+        if max(abs(x) for x in scores) > limit:
+            self.out_of_range[0] += 1
+            self.out_of_range[1] = self.out_of_range[1] or (line, rec["table"], limit)
+
+    def warnings(self) -> list[str]:
+        """What cannot be right in the records counted, one line each (none: nothing seen)."""
+        out = []
+        check = "`tarotsim replay --verify` names what is wrong with each"
+        n, first = self.not_zero_sum
+        if n:
+            out.append(f"{n:,} record(s) whose scores do not add up to zero (R-SCORE-3), the first at line {first}; "
+                       f"{check}")
+        n, first = self.out_of_range
+        if n:
+            line, table, limit = first
+            out.append(f"{n:,} record(s) with a score no deal can reach (beyond ±{limit:,} at table {table}), the "
+                       f"first at line {line}; {check}")
+        if len(self.tables) > 1:
+            mix = ", ".join(f"{t}: {k:,}" for t, k in sorted(self.tables.items()))
+            out.append(f"the records are of several tables (deals by table {mix}): every figure mixes them")
+        return out
 
     def _add_played(self, rec: dict, labels: list[str]) -> None:
         res, taker = rec["result"], rec["taker"]
@@ -249,7 +293,8 @@ class RecordStats:
         return {"deals": self.deals, "played": self.played, "thrown_in": self.thrown_in, "annulled": self.annulled,
                 "tables": dict(sorted(self.tables.items())), "by": self.by,
                 "groups": {k: g.to_dict() for k, g in self._sorted_groups()},
-                "contracts": {c: t.to_dict(self.played) for c, t in self.contracts.items()}}
+                "contracts": {c: t.to_dict(self.deals) for c, t in self.contracts.items()},
+                "warnings": self.warnings()}
 
     def _sorted_groups(self):
         if self.by == "seat":
@@ -334,9 +379,9 @@ def format_stats(d: dict) -> str:
              f"{t['petit_au_bout']['attack']}/{t['petit_au_bout']['defence']}", _slams(t["chelems"]),
              str(t["with_poignee"])] for c, t in d["contracts"].items()]
     out += _columns(head, rows)
-    out += ["", "take = taken / deals with an auction; made = made / taken; means with their 95% Student t "
-                "interval; PAB: the Petit played to the last trick, won or lost by its side; slams of the deals "
-                "taken: made (announced or not) / announced and failed"]
+    out += ["", "take = taken / deals with an auction; share = taken / deals; made = made / taken; means with "
+                "their 95% Student t interval; PAB: the Petit played to the last trick, won or lost by its side; "
+                "slams of the deals taken: made (announced or not) / announced and failed"]
     return "\n".join(out)
 
 
@@ -401,9 +446,12 @@ def stats_command(file, by, as_json, csv_path):
     For each seat: deals, take rate, made rate, mean score per deal and as taker,
     partner (table 5) and defender with 95% intervals, petit au bout won and lost,
     poignées, chelems, the Excuse lost at the last trick. For each contract: deals,
-    share, made rate, the taker's mean score, the attack's mean points, petit au bout
-    and chelems. FILE is JSON Lines (docs/records.md), gzip-compressed or - for standard
-    input; the records are counted as recorded (`tarotsim replay --verify` checks them).
+    share (taken / deals, as simulate says it), made rate, the taker's mean score, the
+    attack's mean points, petit au bout and chelems. FILE is JSON Lines (docs/records.md),
+    gzip-compressed or - for standard input; the records are counted as recorded
+    (`tarotsim replay --verify` checks them): scores that cannot be right (not adding up
+    to zero, or beyond any deal's) and records of several tables are warned about on
+    stderr.
 
     \b
     Examples:
@@ -427,6 +475,8 @@ def stats_command(file, by, as_json, csv_path):
         d = st.to_dict()
         if csv_path:
             write_csv(d, outs["--csv"].fh)
+    for line in d["warnings"]:
+        click.echo(f"tarotsim: warning: {label}: {line}", err=True)
     to_stderr = csv_path == "-"
     click.echo(json.dumps(d) if as_json else format_stats(d), err=to_stderr)
     if csv_path and csv_path != "-":

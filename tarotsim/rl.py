@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from . import echo
 from .actions import N_ACTIONS
 from .observations import OBS_DTYPE, OBS_LEN
 from .rules import Rules
@@ -65,7 +66,7 @@ def _env_class() -> Any:
             if self.rules.table == "2":
                 raise ValueError("table 2 (R-VAR-TWO) has no observation layout yet: tables 3, 4, 5, 5d")
             if render_mode not in (None, "ansi"):
-                raise ValueError(f"render_mode {render_mode!r}: None or 'ansi'")
+                raise ValueError(f"render_mode {echo.shown(render_mode)}: None or 'ansi'")
             self.render_mode = render_mode
             self.possible_agents = [f"player_{s}" for s in range(self.rules.n_seats)]
             self._obs_space = spaces.Dict({

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import operator
 
+from . import echo
 from .cards import N_CARDS
 from .rules import CHIEN_SIZE, HAND_SIZE, PILE_DEPTH, PILES, Rules  # noqa: F401  (their home is rules.py)
 
@@ -61,11 +62,11 @@ def _whole(value, what: str) -> int:
     ``value`` as a Python int: ints and numpy integers only (a bool or a float such as 1.5
     is refused, never truncated)."""
     if isinstance(value, bool):
-        raise DealIdError(f"{what} must be a whole number, not {value!r}")
+        raise DealIdError(f"{what} must be a whole number, not {echo.shown(value)}")
     try:
         return operator.index(value)
     except TypeError:
-        raise DealIdError(f"{what} must be a whole number, not {value!r}") from None
+        raise DealIdError(f"{what} must be a whole number, not {echo.shown(value)}") from None
 
 
 def check_seed(seed, what: str = "seed") -> int:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
+from . import echo
 from .cards import EXCUSE, SUIT_BASE
 
 #: The tables (R-GEN-1; 5d: five seats, the dealer sits out; 2: R-VAR-TWO); a table's code in the
@@ -222,7 +223,7 @@ def _whole_number(value):
 def _in_range(name: str, v, value, what: str) -> int:
     lo, hi = OPTION_RANGES[name]
     if v is None:
-        raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {value!r}")
+        raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {echo.shown(value)}")
     if not lo <= v <= hi:
         raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {v}")
     return v
@@ -251,7 +252,7 @@ def _coerce(name: str, value):
             if not isinstance(value, bool) and str(a).lower() == str(value).strip().lower():
                 return a
     shown = ", ".join(str(a).lower() for a in allowed)
-    raise RulesError(f"option {name} takes one of: {shown} (not {value!r})")
+    raise RulesError(f"option {name} takes one of: {shown} (not {echo.shown(value)})")
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ class Rules:
     def __post_init__(self):
         table = str(self.table).strip().lower()
         if table not in TABLES:
-            raise RulesError(f"unknown table {self.table!r}: choose one of {', '.join(TABLES)}")
+            raise RulesError(f"unknown table {echo.shown(self.table)}: choose one of {', '.join(TABLES)}")
         object.__setattr__(self, "table", table)
         for name in OPTION_SPECS:
             object.__setattr__(self, name, _coerce(name, getattr(self, name)))
@@ -294,17 +295,17 @@ class Rules:
         options = dict(options or {})
         for name in options:
             if name not in OPTION_SPECS:
-                raise RulesError(f"unknown option {name!r}: known options are {', '.join(OPTION_SPECS)}")
+                raise RulesError(f"unknown option {echo.shown(name)}: known options are {', '.join(OPTION_SPECS)}")
         return cls(table=table, **options)
 
     @staticmethod
     def parse_option(text: str) -> tuple[str, str]:
         """Split ``NAME=VALUE`` (the CLI form) and check the name."""
         if "=" not in text:
-            raise RulesError(f"option {text!r} must be NAME=VALUE")
+            raise RulesError(f"option {echo.shown(text)} must be NAME=VALUE")
         name, value = (p.strip() for p in text.split("=", 1))
         if name not in OPTION_SPECS:
-            raise RulesError(f"unknown option {name!r}: known options are {', '.join(OPTION_SPECS)}")
+            raise RulesError(f"unknown option {echo.shown(name)}: known options are {', '.join(OPTION_SPECS)}")
         return name, value
 
     def with_options(self, **options) -> Rules:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__, json_input
+from . import __version__, echo, json_input
 from .rules import CONTRACTS, Rules
 
 #: The saved-run file format (``--save``, ``--checkpoint``); its version changes with its layout.
@@ -55,9 +55,9 @@ def split_shard(text: str, start: int, deals: int) -> tuple[int, int]:
     try:
         k, n = (int(x) for x in str(text).split("/"))
     except ValueError:
-        raise ShardError(f"--shard: {text!r} is not K/N (shard K of N, 1 <= K <= N)") from None
+        raise ShardError(f"--shard: {echo.shown(text)} is not K/N (shard K of N, 1 <= K <= N)") from None
     if not 1 <= k <= n:
-        raise ShardError(f"--shard: {text!r}: K must be 1..N")
+        raise ShardError(f"--shard: {echo.shown(text)}: K must be 1..N")
     if n > deals:
         raise ShardError(f"--shard: {n} shards of {deals:,} deals leave some empty")
     return start + (k - 1) * deals // n, start + k * deals // n
@@ -137,7 +137,7 @@ class Job:
 
     def __post_init__(self):
         if self.command not in COMMANDS:
-            raise ShardError(f"unknown command {self.command!r}: one of {', '.join(COMMANDS)}")
+            raise ShardError(f"unknown command {echo.shown(self.command)}: one of {', '.join(COMMANDS)}")
 
     @classmethod
     def of(cls, command: str, rules: Rules, seed: int, start: int, stop: int, bots: str, *, whole=None,
@@ -372,7 +372,7 @@ def loads(text: str, name: str = "saved run") -> Saved:
         raise ShardError(f"{name}: {e}") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         got = d.get("format") if isinstance(d, dict) else None
-        raise ShardError(f"{name}: not a tarotsim saved run (format {got!r}, expected {FORMAT!r})")
+        raise ShardError(f"{name}: not a tarotsim saved run (format {echo.shown(got)}, expected {echo.shown(FORMAT)})")
     if d.get("checksum") != _checksum(d):
         raise ShardError(f"{name}: its checksum does not match its content: the file was edited or damaged")
     try:
@@ -416,13 +416,13 @@ def _difference(a: dict, b: dict) -> str:
     """The first setting in which two configurations differ, as ``name X vs Y``."""
     for k in list(a) + [k for k in b if k not in a]:
         if a.get(k) != b.get(k):
-            return f"{k} {_short(a.get(k))} vs {_short(b.get(k))}"
+            return f"{k} {_setting(a.get(k))} vs {_setting(b.get(k))}"
     return ""
 
 
-def _short(v) -> str:
-    text = json.dumps(v) if not isinstance(v, str) else v
-    return text if len(text) <= 60 else text[:57] + "..."
+def _setting(v) -> str:
+    """A setting of a saved run's configuration as a message shows it: its JSON text, cut short."""
+    return echo.cut(json.dumps(v) if not isinstance(v, str) else v)
 
 
 def merge(parts: list[tuple[str, Saved]]) -> Saved:

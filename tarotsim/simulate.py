@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from . import echo
 from .cards import DECK, cards_of
 from .parallel import available_cores, run_chunks
 from .players import baseline_note
@@ -210,7 +211,7 @@ def _forced(rules: Rules, forced) -> tuple[int, int]:
     seat, contract = forced
     if isinstance(contract, str):
         if contract not in CONTRACTS:
-            raise ValueError(f"unknown contract {contract!r}: one of {', '.join(CONTRACTS)}")
+            raise ValueError(f"unknown contract {echo.shown(contract)}: one of {', '.join(CONTRACTS)}")
         contract = CONTRACTS.index(contract)
     seat, contract = int(seat), int(contract)
     if not 0 <= seat < rules.n_seats:
@@ -612,6 +613,7 @@ def format_summary(sm: Summary, n_seats: int) -> str:
         mp = sm.mean_attack_points[c]
         out.append(f"{c:<14}{sm.taken[c]:>12,}{pct(sm.taken[c]):>8}{_fmt_rate(sm.made_rate[c]):>8}"
                    f"{('-' if mp is None else f'{mp:.1f}'):>13}")
+    out.append("share = taken / deals (as `tarotsim stats` says it); made = made / taken")
     out.append("")
     out.append(f"petit au bout: attack {sm.petit_au_bout['attack']:,}, defence {sm.petit_au_bout['defence']:,}")
     chel = ", ".join(f"{k} {v:,}" for k, v in sm.chelems.items() if v) or "none"

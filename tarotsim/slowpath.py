@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from . import echo
 from .engine import BotRaisedError, Game, IllegalPlayError, play_game  # noqa: F401  (BotRaisedError: its home is engine)
 from .rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
 from ._kernels.layout import CHELEM_NAMES, FACTS_DTYPE
@@ -40,6 +41,7 @@ def bot_label(bot) -> str:
     name = getattr(bot, "name", None)
     if not isinstance(name, str) or not name:
         return where
+    name = echo.printable(echo.cut(name, echo.LIMIT)) if name != where else name  # a user's, on one line
     return name if name == where or cls.__module__ == "tarotsim.adapters" else f"{name} ({where})"
 
 
@@ -85,16 +87,17 @@ def load_user_bot(text: str):
     try:
         module = importlib.import_module(module_name)
     except Exception as e:  # any import failure is the user's module: say it in one line
-        raise BotLoadError(f"cannot import bot module {module_name!r}: {type(e).__name__}: {e}") from None
+        raise BotLoadError(f"cannot import bot module {echo.shown(module_name)}: {type(e).__name__}: "
+                           f"{echo.cut(e, echo.MESSAGE)}") from None
     cls = getattr(module, class_name, None)
     if cls is None:
-        raise BotLoadError(f"module {module_name!r} has no {class_name!r}")
+        raise BotLoadError(f"module {echo.shown(module_name)} has no {echo.shown(class_name)}")
     if hasattr(cls, "functions") and hasattr(cls, "vector"):  # a bots.policy.PolicySet
         return cls
     try:
         bot = cls()
     except Exception as e:
-        raise BotLoadError(f"cannot build bot {text}: {type(e).__name__}: {e}") from None
+        raise BotLoadError(f"cannot build bot {text}: {type(e).__name__}: {echo.cut(e, echo.MESSAGE)}") from None
     if not callable(getattr(bot, "choose", None)):
         raise BotLoadError(f"bot {text} has no choose(view, legal, rng) method")
     if not getattr(bot, "name", None):
@@ -146,11 +149,6 @@ def facts_row(rules: Rules, rec: dict, out: np.ndarray, i: int) -> None:
     row["value"] = res["value"]
 
 
-def _short(answer, limit: int = 80) -> str:
-    text = " ".join(repr(answer).split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def play_record(rules: Rules, seed: int, index: int, players, forced=None) -> dict:
     """Play deal ``(seed, index)`` with Python bots (one per seat) and return its record.
 
@@ -171,8 +169,8 @@ def play_record(rules: Rules, seed: int, index: int, players, forced=None) -> di
         g = guarded[d.seat]
         rule = DECISION_RULES["misere" if d.kind.startswith("misere") else d.kind]
         raise IllegalPlayError(rule, f"bot {g.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
-                                     f"{d.kind.replace('_', ' ')}: answered {_short(g.answer)}, which is not a "
-                                     f"choice ({' '.join(str(e).split())})") from None
+                                     f"{d.kind.replace('_', ' ')}: answered {echo.shown(g.answer)}, which is not a "
+                                     f"choice ({echo.cut(e, echo.MESSAGE)})") from None
     return game.record()
 
 

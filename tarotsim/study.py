@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import echo
 from . import simulate as sim
 from .parallel import run_chunks
 from .players import baseline_note
@@ -87,7 +88,7 @@ def parse_contracts(contracts) -> tuple[str, ...]:
         [str(c).strip().lower() for c in contracts]
     for c in names:
         if c not in CONTRACTS:
-            raise ValueError(f"unknown contract {c!r}: one or more of {', '.join(CONTRACTS)}")
+            raise ValueError(f"unknown contract {echo.shown(c)}: one or more of {', '.join(CONTRACTS)}")
     if not names:
         raise ValueError(f"no contract given: one or more of {', '.join(CONTRACTS)}")
     if len(set(names)) != len(names):

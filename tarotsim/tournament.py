@@ -26,6 +26,7 @@ from itertools import combinations
 
 import numpy as np
 
+from . import echo
 from . import simulate as sim
 from .rng import check_run, check_seed
 from .players import Player, baseline_note, kernel_path
@@ -152,7 +153,7 @@ def _whole(x, minimum=None) -> int:
     if isinstance(x, str):
         x = int(x)
     if not isinstance(x, int) or isinstance(x, bool) or (minimum is not None and x < minimum):
-        raise ValueError(f"not a whole number{f' >= {minimum}' if minimum is not None else ''}: {x!r}")
+        raise ValueError(f"not a whole number{f' >= {minimum}' if minimum is not None else ''}: {echo.shown(x)}")
     return x
 
 

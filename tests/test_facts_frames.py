@@ -109,6 +109,6 @@ def test_parquet_facts_are_written_whole_or_not_at_all(cli, tmp_path):
                          "--deals", 3, "--seed", 1, "--start", 7, "--facts", old)
     assert code == 2 and err.count("\n") == 1
     assert old.read_bytes() == b"old" and [p for p in os.listdir(tmp_path) if p != "f.parquet"] == []
-    for bad, why in ((tmp_path / "f.parquet.gz", "compressed inside"), (tmp_path / "no" / "f.parquet", "does not exist")):
+    for bad, why in ((tmp_path / "f.parquet.gz", "--facts writes Parquet as it is, not gzip-compressed: leave out .gz"), (tmp_path / "no" / "f.parquet", "does not exist")):
         code, out, err = cli("simulate", "--deals", 3, "--facts", bad)
         assert code == 2 and why in err and err.count("\n") == 1

@@ -162,6 +162,17 @@ def test_the_cli_prints_the_hand_study(capsys):
     assert code == 0 and "seed 2" in out and "best: " in out
 
 
+def test_the_best_contract_is_said_without_parentheses_inside_parentheses(capsys):
+    code, out, err = cli(capsys, "study", "bidding", "--hand", HANDS["4"], "--deals", "50", "--seed", "2",
+                         "--json", "--threads", "1")
+    assert code == 0, err
+    d = json.loads(out)
+    for sure, verdict in ((True, "for sure at 95%"), (False, "not for sure: the intervals overlap, study more deals")):
+        best = next(line for line in hand_study.format_report(dict(d, best_is_sure=sure)).splitlines()
+                    if line.startswith("best: "))
+        assert best == f"best: {d['best']} ({verdict})"
+
+
 @pytest.mark.parametrize("args,message", [
     (["--hand", "T21 T20"], "a hand holds 18 cards at table 4 (R-DEAL-1), not 2"),
     (["--hand", HANDS["4"].replace("1C", "T21")], "T21 given twice"),

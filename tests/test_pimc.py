@@ -59,8 +59,8 @@ def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     assert names[:len(REGISTRY["heuristic"].params)] == [p.name for p in REGISTRY["heuristic"].params]
     assert names[-15:-4] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
                              "min_ess", "moves", "card_epsilon", "trust"]  # then the bid search's (test_bid_search.py)
-    v = parse_bots("pimc:worlds=64,rollouts=2", 4)[0][1]
-    assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2
+    v = parse_bots("pimc:worlds=64,rollouts=2,policy=0", 4)[0][1]
+    assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2 and spec.values(v)["policy"] == 0
     for bad, why in (("worlds=0", "takes a value in 1..4096, not '0'"), ("worlds=5000", "1..4096"),
                      ("rollouts=0", "1..64"), ("policy=3", "0..2"), ("worlds=1.5", "takes a whole number"),
                      ("exact_from=11", "0..10"), ("trust=1.5", "0.0..1.0")):
