@@ -184,7 +184,7 @@ def solver_section(r: dict) -> list[str]:
         note = "" if done else f" ({row['value']['finished']}/{row['positions']} finished)"
         goals.append(f"| {what} | {x:,.2f} ms{note} | <= {want:,.0f} ms | {'yes' if ok else '**no**'} |")
     return ["## Solver (exact, open cards)", "",
-            f"`tarotsim.solver` on positions of {r['deals']} heuristic deals per table (seed {r['seed']}) at the "
+            f"`tarotsim.analysis.solver` on positions of {r['deals']} heuristic deals per table (seed {r['seed']}) at the "
             f"start of a trick, one thread, an empty transposition table of 2**{r['table_bits']} entries per "
             f"question, at most {r['budget']:,} nodes each; questions and figures as the docstring of "
             f"`benchmarks/solver.py` defines them. Command: `{r['command']}`."

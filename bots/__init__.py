@@ -264,7 +264,7 @@ def load_thresholds(path: str) -> dict:
     """Read the bidding thresholds of a calibration file.
 
     ``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
-    (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); from a
+    (JSON with a ``"thresholds"`` object, as ``tarotsim.runs.study.calibration`` writes it); from a
     file whose ``"table"`` is ``"2"``, the same as the table-2 thresholds (``"prise2"`` ..);
     any problem is a one-line :class:`BotError`."""
     from tarotsim.json_input import JSONInputError, load_file
@@ -305,7 +305,7 @@ def split_bots(text: str) -> list[str]:
     (one per seat). A bot's parameters follow a colon, ``heuristic:garde=56``; a comma-token that
     holds ``=`` and no ``:`` continues the parameters of the bot before it
     (``heuristic:garde=56,prise=40,random`` is two bots). A user's bot is ``module:NAME``
-    (``tarotsim.players.parse_players`` loads it). Raises :class:`BotError` (one line) for an
+    (``tarotsim.runs.players.parse_players`` loads it). Raises :class:`BotError` (one line) for an
     empty text, an empty name or a parameter before any bot.
     """
     if not isinstance(text, str) or not text.strip():

@@ -78,7 +78,7 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("policy", POLICIES["heuristic"], int, "rollout policy, by bot code: " + ", ".join(
         f"{code} {name}" for name, code in sorted(POLICIES.items(), key=lambda x: -x[1]))),
     ("exact_from", 0, int, f"from this many tricks before the end (the one being played included) each world is "
-                           f"solved exactly (tarotsim.solver, the seat's score) instead of rolled out; 0: never "
+                           f"solved exactly (tarotsim.analysis.solver, the seat's score) instead of rolled out; 0: never "
                            f"(0..{MAX_EXACT_FROM})"),
     # reading the table (bots/inference.py): the worlds weighed by the other seats' decisions
     ("infer", False, bool, "weigh the worlds by how well the heuristic explains what the other seats did "

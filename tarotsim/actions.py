@@ -1,7 +1,7 @@
 """The one dense action-id map of tarotsim: every decision of a deal as an int in ``0..N_ACTIONS-1``.
 
 The same ids serve the step-by-step facade (``Game.legal_action_ids``, ``Game.apply_action``),
-the observations and the batched environment (``tarotsim.env``). Which ids a decision takes
+the observations and the batched environment (``tarotsim.runs.env``). Which ids a decision takes
 (``Decision.kind``):
 
 | ids | names | decision |

@@ -83,7 +83,7 @@ KINDS: dict[str, Kind] = {
     "--calibrate": Kind({"JSON": (".json",)}),
     "--checkpoint": Kind({"JSON": ()}),
     "--html": Kind({"HTML": (".html", ".htm")}),
-    "--plot": Kind({"an image": ()}),  # matplotlib's formats, by the name's extension (tarotsim.study.plot_format)
+    "--plot": Kind({"an image": ()}),  # matplotlib's formats, by the name's extension (tarotsim.runs.study.plot_format)
 }
 _ANY = Kind({"": ()}, gzip=("",))
 

@@ -29,7 +29,7 @@ PILE_DEPTH = 3
 #: Tricks of a played deal: every card a player holds, in hand or in his piles (R-DEAL-1, R-VAR-TWO).
 N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
 #: What each table can do, as subsets of ``TABLES`` in its order (no other list of tables): the numba
-#: kernels play every table; the batched environment (``tarotsim.env``, its observations and the
+#: kernels play every table; the batched environment (``tarotsim.runs.env``, its observations and the
 #: Python bots' batches) every table but 2, whose piles have no observation layout (R-VAR-TWO).
 KERNEL_TABLES = TABLES
 ENV_TABLES = tuple(t for t in TABLES if t != "2")

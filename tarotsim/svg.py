@@ -21,7 +21,7 @@ The whole table (:func:`layout`) is computed from a :class:`Position`, the state
 step, read off the reference engine (:func:`position_of`); :func:`tarotsim.record.positions`
 gives the position after every step of a record (dealt, each bid, the call, the écart, each
 declaration, each card).
-The replay page (:mod:`tarotsim.replay_page`) places the same cards at the same coordinates.
+The replay page (:mod:`tarotsim.analysis.replay_page`) places the same cards at the same coordinates.
 
 What cannot be drawn (a trick with a card twice, a winner who played no card of it, names too
 few for the seats) raises :class:`PictureError`, and a thing that is not a deal

@@ -10,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 from test_solver_twin import game_until
 
-from tarotsim import interactive
+from tarotsim.cli import interactive
 from tarotsim.analysis import AnalysisError, analyse, format_analysis
 from tarotsim.cards import format_points
 from tarotsim.cli import cli, main
 from tarotsim.rules import N_TRICKS, Rules
-from tarotsim.runner import Runner
-from tarotsim.solver import Position, Solver
+from tarotsim.runs.runner import Runner
+from tarotsim.analysis.solver import Position, Solver
 
 LEFT = 4  # tricks played by the solver at the end of the deals below
 ROOT = Path(__file__).resolve().parent.parent
@@ -355,7 +355,7 @@ def test_cli_a_cold_cache_is_told_and_the_report_says_the_compile_time(cli, monk
     import re
     import sys
 
-    from tarotsim import solver
+    from tarotsim.analysis import solver
     from tarotsim._kernels import _cache
 
     args = ("analyse", "--seed", "7", "--index", "5", "--from-trick", 18)

@@ -25,7 +25,8 @@ from helpers_deals import hidden_twins
 from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
 from bots.bid_search import needs_bid_search
-from tarotsim import record, rng, simulate
+from tarotsim import record, rng
+from tarotsim.runs import simulate
 from tarotsim._builds import bid_search as S
 from tarotsim._builds import runs
 from tarotsim._kernels import layout as L

@@ -1,5 +1,5 @@
 """The bot registry (``bots``): specs, parameter vectors, ``parse_bots``, and the plumbing into
-``tarotsim.simulate.bot_arrays`` and the kernels' bot codes."""
+``tarotsim.runs.simulate.bot_arrays`` and the kernels' bot codes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import bots
 from bots import REGISTRY, BotError, BotSpec, Param, parse_bots
-from tarotsim import simulate
+from tarotsim.runs import simulate
 from tarotsim._kernels import layout
 from tarotsim.rules import Rules
 
@@ -201,7 +201,7 @@ def test_a_thresholds_file_of_another_table_is_named_in_the_refusal(tmp_path):
 
 
 def test_the_library_s_own_forms_refuse_an_idle_parameter_too():
-    from tarotsim.players import seats
+    from tarotsim.runs.players import seats
 
     with pytest.raises(BotError, match="exact_from does nothing at table 2"):
         seats(Rules(table="2"), [("pimc", {"exact_from": 2}), "heuristic"])
@@ -262,12 +262,12 @@ def test_bot_arrays_accepts_every_form():
         simulate.bot_arrays(r, "heuristic,random")
 
 
-@pytest.mark.parametrize("first", ["import bots", "import bots.heuristic", "import tarotsim.simulate",
+@pytest.mark.parametrize("first", ["import bots", "import bots.heuristic", "import tarotsim.runs.simulate",
                                    "import tarotsim._builds.deal", "import bots.search", "import tarotsim._builds.pimc",
                                    "import tarotsim.engine"])
 @pytest.mark.slow
 def test_any_import_order_works(first):
-    code = f"{first}\nimport bots, tarotsim.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
+    code = f"{first}\nimport bots, tarotsim.runs.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
 
 

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from tarotsim import simulate as sim
-from tarotsim import slowpath, study
+from tarotsim.runs import simulate as sim
+from tarotsim.runs import slowpath, study
 from tarotsim.engine import EcartChoice, IllegalPlayError, PyRandomBot
 from tarotsim.rules import CONTRACTS, Rules
 
@@ -216,7 +216,7 @@ def test_an_absurd_worker_count_is_one_line_exit_2_before_any_work(cli, argv, fl
 
 
 def test_a_worker_count_above_the_cores_is_lowered_with_one_line(cli, monkeypatch):
-    from tarotsim import parallel
+    from tarotsim.runs import parallel
 
     monkeypatch.setattr(parallel, "available_cores", lambda: 2)
     code, out, err = cli("simulate", "--deals", "300", "--seed", "1", "--threads", "1000")
@@ -232,8 +232,8 @@ def test_replay_starts_no_more_processes_than_cores_and_chunks(cli, monkeypatch,
     import concurrent.futures
     import json
 
-    from tarotsim import parallel
-    from tarotsim import simulate as sim
+    from tarotsim.runs import parallel
+    from tarotsim.runs import simulate as sim
 
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in sim.records("4", 1, range(600))))  # 3 chunks of 256

@@ -1,5 +1,5 @@
 """Runs on Dask (the dask extra; CI installs it): a LocalCluster of 2 worker processes gives the
-local run's totals, also when a worker dies in the middle (tarotsim.distributed)."""
+local run's totals, also when a worker dies in the middle (tarotsim.runs.distributed)."""
 
 import os
 import signal
@@ -7,14 +7,14 @@ import signal
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tarotsim import shards
+from tarotsim.runs import shards
 from tarotsim.cli import main
 from tarotsim.rules import Rules
 
 # the dask extra, which the test command installs (pip install -e '.[test,plot,dask]'): never skipped
 import distributed  # noqa: E402,F401  (fails, never skips, without the extra)
 
-from tarotsim import distributed as tdist  # noqa: E402
+from tarotsim.runs import distributed as tdist  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -163,7 +163,7 @@ def test_dask_local_from_the_command_line(capsys, tmp_path, monkeypatch):
         main([*argv, "--dask-local", "2", "--save", str(saved)])
     out, err = capsys.readouterr()
     assert "tarotsim: dask: the workers compile the kernels first, once: about " in err
-    # one task: one worker process is all the run can use (tarotsim.parallel.bounded_workers)
+    # one task: one worker process is all the run can use (tarotsim.runs.parallel.bounded_workers)
     assert exc.value.code == 0 and "tarotsim: --dask-local 2 lowered to 1: the work is 1 task(s)\n" in err
     assert "dask: 1 task(s) of up to 1,000,000 deals on 1 worker(s)" in err
     strip = (lambda text: "\n".join(line for line in text.splitlines() if "thread(s)" not in line))

@@ -24,7 +24,7 @@ def test_every_main_name_is_exported_from_its_home():
 
 
 def test_modules_are_attributes_and_unknown_names_raise_attribute_error():
-    assert tarotsim.simulate.aggregate is __import__("tarotsim.simulate", fromlist=["aggregate"]).aggregate
+    assert tarotsim.runs.simulate.aggregate is __import__("tarotsim.runs.simulate", fromlist=["aggregate"]).aggregate
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         tarotsim.nope  # noqa: B018
     with pytest.raises(AttributeError):
@@ -107,7 +107,7 @@ def shown_texts(path: Path) -> list[tuple[int, str]]:
 def test_public_modules_are_found_in_the_package_folders():
     modules = public_modules()
     assert {"tarotsim", "tarotsim.svg", "tarotsim.reference.deal", "bots", "bots.policy"} <= set(modules)
-    assert not [m for m in modules if "._" in m]  # tarotsim._kernels, tarotsim._docs: private
+    assert not [m for m in modules if "._" in m]  # tarotsim._kernels, tools.docs: private
 
 
 def test_every_public_module_is_on_an_api_page():

@@ -138,7 +138,7 @@ def test_a_bad_cell_or_header_of_a_sheet_is_echoed_short(cli, tmp_path):
 
 
 def test_a_bad_setting_of_a_saved_run_is_echoed_short(cli, tmp_path):
-    from tarotsim import shards
+    from tarotsim.runs import shards
 
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     assert cli("simulate", "--deals", "4", "--seed", "1", "--save", a)[0] == 0

@@ -1,4 +1,4 @@
-"""The facts table as Arrow, Parquet and DataFrames (tarotsim.simulate.facts_arrow, `simulate
+"""The facts table as Arrow, Parquet and DataFrames (tarotsim.runs.simulate.facts_arrow, `simulate
 --facts FILE.parquet`): the same columns and values as the CSV facts, typed; written whole or not
 at all (extras parquet and dataframe, which the test command installs: never skipped)."""
 
@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tarotsim import simulate as sim
+from tarotsim.runs import simulate as sim
 from tarotsim.cards import format_points
 from tarotsim.rules import Rules
 

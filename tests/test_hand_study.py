@@ -1,4 +1,4 @@
-"""`tarotsim study bidding --hand` (``tarotsim.hand_study``): the study of one given hand.
+"""`tarotsim study bidding --hand` (``tarotsim.runs.hand_study``): the study of one given hand.
 
 * A slow Python twin (the worlds of ``_builds.hand.hand_worlds``, each played once per contract
   on the reference engine with the seats' bots on the slow path, from the deal's bots stream)
@@ -17,8 +17,10 @@ import math
 import numpy as np
 import pytest
 
-from tarotsim import hand_study, rng
-from tarotsim import simulate as sim
+from tarotsim.runs import hand_study
+
+from tarotsim import rng
+from tarotsim.runs import simulate as sim
 from tarotsim._builds import hand as K
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import worlds as W
@@ -206,7 +208,7 @@ def test_the_hand_may_be_given_as_tarotsim_prints_it(capsys):
 @pytest.mark.parametrize("seat", [0, 2])
 def test_an_illegal_policy_answer_names_the_bot_the_seat_and_the_rule(capsys, tmp_path, monkeypatch, seat):
     """A policy set that plays a card the rules forbid stops the hand study with one line naming the
-    bot, its seat, the deal of the study, the contract forced and the rule (R-PLAY-4a ...), exit 2."""
+    bot, its seat, the deal of the study, the contract forced and the rule broken (here R-PLAY-4a), exit 2."""
     from helpers_policy import CHEATS
 
     from tarotsim.engine import IllegalPlayError

@@ -177,7 +177,7 @@ def _linked(link, target: str):
     (lambda d: ["--records", "-", "--facts", "-"], "name standard output"),
 ])
 def test_bad_outputs_are_refused_before_the_first_deal(cli, tmp_path, monkeypatch, make_args, message):
-    from tarotsim import runner
+    from tarotsim.runs import runner
 
     def no_play(*a, **k):
         raise AssertionError("a deal was played before the outputs were checked")

@@ -21,7 +21,8 @@ import pytest
 from helpers_deals import hidden_twins
 from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
-from tarotsim import record, rng, simulate
+from tarotsim import record, rng
+from tarotsim.runs import simulate
 from tarotsim._kernels import layout as L
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game, play_game
@@ -151,7 +152,7 @@ DUPLICATE_FIGURE = 8.605
 def test_study_plays_pimc_on_its_own_build():
     """The bidding study plays a pimc seat with the search (the pimc build of the kernel), not
     with the heuristic's cards: its scores are those of the same forced deals played alone."""
-    from tarotsim import study
+    from tarotsim.runs import study
 
     r = Rules("4")
     bots = "pimc:worlds=4,heuristic,heuristic,heuristic"
@@ -229,7 +230,7 @@ def test_oudlers_honours_the_excuse_and_other_suits_are_never_merged():
 
 def test_the_study_compares_with_pimcs_own_thresholds():
     from bots import pimc
-    from tarotsim import study
+    from tarotsim.runs import study
 
     p = study.plan(Rules("4"), 1, 10, bots="pimc")
     assert p.current_source == "the pimc bot studied"

@@ -16,12 +16,12 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from tarotsim import interactive
+from tarotsim.cli import interactive
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import DECK, Card
 from tarotsim.cli import cli, main
 from tarotsim.engine import Game, IllegalPlayError
-from tarotsim.interactive import first_index, next_index
+from tarotsim.cli.interactive import first_index, next_index
 from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
 from tarotsim.rules import Rules
 

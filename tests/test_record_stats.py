@@ -1,4 +1,4 @@
-"""`tarotsim stats` (tarotsim.record_stats): the figures of a records file agree with the same
+"""`tarotsim stats` (tarotsim.analysis.record_stats): the figures of a records file agree with the same
 figures computed by a plain Python loop over the records (R-SCORE-2, R-COUNT-4, R-PAB-1, R-PAB-2,
 R-POIG-1, R-SLAM-3, R-EXC-3, R-EXC-4), by seat, by player and by bot; JSON and CSV; bad input is
 one line."""
@@ -14,7 +14,7 @@ import pytest
 
 from tarotsim.cli import main
 from tarotsim.record import load, with_seat_labels
-from tarotsim.record_stats import CSV_COLUMNS, RecordStats, StatsError, stats_of_file
+from tarotsim.analysis.record_stats import CSV_COLUMNS, RecordStats, StatsError, stats_of_file
 from tarotsim.rules import CONTRACTS
 from tarotsim.stats import t_critical
 

@@ -1,4 +1,4 @@
-"""The replay page (`tarotsim show FILE --html`, tarotsim.replay_page), tested in a real browser.
+"""The replay page (`tarotsim show FILE --html`, tarotsim.analysis.replay_page), tested in a real browser.
 
 Headless Chromium (Debian's ``chromium`` and ``chromium-driver``; ``.ci/run`` installs them),
 driven by Selenium (extra ``browser``), loads the file written by the command, steps through
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tarotsim.cards import Card, format_points
-from tarotsim.replay_page import MAX_PAGE_DEALS, PageError, best_cards, card_costs, deal_data, page
+from tarotsim.analysis.replay_page import MAX_PAGE_DEALS, PageError, best_cards, card_costs, deal_data, page
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES_FILE = DATA / "examples.jsonl"

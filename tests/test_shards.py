@@ -1,4 +1,4 @@
-"""Runs split in shards, summed exactly: --save, `tarotsim merge`, --checkpoint (tarotsim.shards)."""
+"""Runs split in shards, summed exactly: --save, `tarotsim merge`, --checkpoint (tarotsim.runs.shards)."""
 
 import json
 import os
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim import shards
+from tarotsim.runs import shards
 from tarotsim.rules import Rules
 
 #: One small run per command (random bots: fast, and every path of the code is the same).
@@ -181,7 +181,7 @@ def test_bad_shard_is_one_line(cli, tmp_path, shard, needle):
 
 
 def test_unreachable_scheduler_is_one_line_and_writes_nothing(cli, tmp_path, monkeypatch):
-    from tarotsim import distributed
+    from tarotsim.runs import distributed
 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 1)
     saved, ck = tmp_path / "s.json", tmp_path / "ck.json"

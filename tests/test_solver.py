@@ -1,4 +1,4 @@
-"""The exact solver (``tarotsim.solver``, ``tarotsim._kernels.solver``) against its slow twin.
+"""The exact solver (``tarotsim.analysis.solver``, ``tarotsim._kernels.solver``) against its slow twin.
 
 The twin (``tests/test_solver_twin.py``) is a plain minimax over every legal card on the reference
 engine. Positions come from deals played by random and heuristic bots at tables 3, 4, 5 and 5d,
@@ -18,7 +18,7 @@ from test_solver_twin import brute_force, position_at
 from tarotsim._kernels import solver as K
 from tarotsim.cards import Card
 from tarotsim.rules import CONTRACTS, Rules
-from tarotsim.solver import Position, Solver, SolverError, solve
+from tarotsim.analysis.solver import Position, Solver, SolverError, solve
 
 EXAMPLES = int(os.environ.get("SOLVER_TWIN_EXAMPLES", "150"))
 SMALL = 12  # transposition table bits for the tests (4,096 entries)
@@ -278,7 +278,7 @@ def test_a_sampled_world_is_solved():
 def test_a_budget_past_64_bits_is_refused_and_a_target_past_every_value_answered():
     """A budget of 2**63 nodes or more is a SolverError (the kernels count in 64 bits), at the
     solver and at a question; a target beyond every value of the objective gets the plain answer."""
-    from tarotsim.solver import MAX_BUDGET
+    from tarotsim.analysis.solver import MAX_BUDGET
 
     pos = position_at("4", 2, 3, "garde", "heuristic", 2, 1)
     want, _ = brute_force(pos)
@@ -358,7 +358,7 @@ def test_call_waiting_runs_the_call_in_a_worker_and_raises_what_it_raises():
     returned and its exception raised; from another thread it is simply called."""
     import threading
 
-    from tarotsim.parallel import call_waiting
+    from tarotsim.runs.parallel import call_waiting
 
     here = threading.current_thread()
     first = call_waiting(threading.current_thread)
@@ -379,7 +379,7 @@ def test_the_first_question_of_a_process_says_the_solver_compiles(monkeypatch):
     spent; a warm cache says nothing."""
     import warnings
 
-    from tarotsim import solver as S
+    from tarotsim.analysis import solver as S
     from tarotsim._kernels import _cache
 
     pos = position_at("4", 2, 3, "garde", "heuristic", 2, 1)

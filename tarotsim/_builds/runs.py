@@ -1,7 +1,7 @@
 """The batch kernels of a table, picked from the seats' kinds (private).
 
 The batch kernels for a table (private): the build of the deal kernel picked from the seats'
-kinds, what ``tarotsim.simulate`` calls.
+kinds, what ``tarotsim.runs.simulate`` calls.
 
 Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
 take the table-2 build or the other one by argument); a ``pimc`` seat with ``bid_search`` on, at

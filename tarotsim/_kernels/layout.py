@@ -1,4 +1,4 @@
-"""Array layouts shared by the kernels and ``tarotsim.simulate`` (plain ints, no numba).
+"""Array layouts shared by the kernels and ``tarotsim.runs.simulate`` (plain ints, no numba).
 
 * ``L_*``: offsets in a deal *log* (int64[L_LEN]) that the kernel fills for every deal: the
   facts first, then what a full record needs (hands, bids, écart, declarations, tricks).
@@ -171,7 +171,7 @@ N_DECISIONS = len(BOT_DECISIONS)
 U_RNG, U_OUT, U_ERR, U_ERR_SEAT = 0, 1, 1 + MAX_ECART, 2 + MAX_ECART
 U_LEN = 3 + MAX_ECART
 
-#: One row per deal of the facts table (``tarotsim.simulate.facts``).
+#: One row per deal of the facts table (``tarotsim.runs.simulate.facts``).
 FACTS_DTYPE = np.dtype([
     ("index", np.int64),
     ("dealer", np.int8),

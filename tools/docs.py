@@ -25,9 +25,9 @@ the generator NAME of :data:`GENERATORS` (the CLI reference, from the commands' 
 
 Usage (``tests/test_docs_examples.py`` does the ``--check``)::
 
-    python -m tarotsim._docs              # rewrite every stale output of every page
-    python -m tarotsim._docs --check      # say which pages are stale or broken (exit 1), write nothing
-    python -m tarotsim._docs README.md    # only the pages named
+    python -m tools.docs              # rewrite every stale output of every page
+    python -m tools.docs --check      # say which pages are stale or broken (exit 1), write nothing
+    python -m tools.docs README.md    # only the pages named
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the command that rewrites stale outputs, as the failing test prints it
-REGENERATE = "python -m tarotsim._docs"
+REGENERATE = "python -m tools.docs"
 #: what the scratch folder of a page links from the repository
 LINKED = ("examples", "docs", "benchmarks", "tests")
 #: the terminal width the commands see (``--help`` wraps to it)

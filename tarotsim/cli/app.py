@@ -15,18 +15,18 @@ from typing import NoReturn
 
 import click
 
-from . import echo
-from .audit import audit_sheet, format_audit
-from .cards import CardError
-from .outputs import OutputError, Terminated, WriteFailed, stoppable
-from .players import Player, kernel_path, parse_players
-from .runner import Runner
-from .reference.errors import RuleViolation
-from .rng import MAX_CLI_SEED, MAX_INDEX, check_run
-from .rules import CONTRACTS, KERNEL_TABLES, N_TRICKS, OPTION_SPECS, TABLES, Rules, RulesError
-from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
+from .. import echo
+from ..audit import audit_sheet, format_audit
+from ..cards import CardError
+from ..outputs import OutputError, Terminated, WriteFailed, stoppable
+from ..runs.players import Player, kernel_path, parse_players
+from ..runs.runner import Runner
+from ..reference.errors import RuleViolation
+from ..rng import MAX_CLI_SEED, MAX_INDEX, check_run
+from ..rules import CONTRACTS, KERNEL_TABLES, N_TRICKS, OPTION_SPECS, TABLES, Rules, RulesError
+from ..scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_names, format_breakdown, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
-from .sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
+from ..sheet import SheetError, players_in_header, read_sheet, read_sheet_bytes, score_sheet, table_of
 
 CHELEM_CHOICES = [k for k in CHELEM_OUTCOMES if k]
 
@@ -267,7 +267,7 @@ PLAY_TABLES = TABLES
 
 
 def _players(text: str, rules: Rules, check_bots: bool = False) -> list[Player]:
-    """``--bots`` -> one Player per seat (:func:`tarotsim.players.parse_players`), bad text as one line."""
+    """``--bots`` -> one Player per seat (:func:`tarotsim.runs.players.parse_players`), bad text as one line."""
     try:
         return parse_players(text, rules, check_bots)
     except ValueError as e:  # PlayersError, BotError, BotLoadError
@@ -293,8 +293,8 @@ def _workers(requested: int | None, flag: str, work: int | None = None, unit: st
 
     ``--threads`` and the like: at most what the machine and the work can use (one line on
     stderr when a request is lowered, unless ``quiet``), an absurd request as one line, exit 2
-    (:func:`tarotsim.parallel.bounded_workers`)."""
-    from .parallel import WorkersError, bounded_workers
+    (:func:`tarotsim.runs.parallel.bounded_workers`)."""
+    from ..runs.parallel import WorkersError, bounded_workers
 
     try:
         return bounded_workers(requested, flag, work=work, unit=unit, log=None if quiet else _note)
@@ -307,7 +307,7 @@ def _seed(seed: int | None) -> int:
 
     The seed given (checked by the library's rule, :func:`tarotsim.rng.check_seed`), or one
     drawn at random (and reported by the command)."""
-    from .rng import check_seed
+    from ..rng import check_seed
 
     if seed is None:
         import secrets
@@ -354,7 +354,7 @@ def _scale_options(f):
     """Decorator adding the options of a run that may be split.
 
     Deal range, saved runs, checkpoint and Dask: the options of a run that may be split
-    (simulate, tournament, study bidding; the work is in tarotsim.shards and tarotsim.distributed)."""
+    (simulate, tournament, study bidding; the work is in tarotsim.runs.shards and tarotsim.runs.distributed)."""
     f = click.option("--dask-local", type=click.IntRange(min=1), metavar="N",
                      help="Run on a local Dask cluster of N worker processes, at most one per core and per task "
                           "(needs the dask extra).")(f)
@@ -372,7 +372,7 @@ def _scale_options(f):
 
 def _deal_range(start: int, deals: int, shard: str | None, what: str = "--deals") -> tuple[int, int, tuple]:
     """``(a, b, whole)``: the deals to play (shard K/N of the run, or all of it) and the whole run."""
-    from .shards import ShardError, split_shard
+    from ..runs.shards import ShardError, split_shard
 
     whole = check_run(start, deals, what)  # start + deals past 2**63: one line before any deal
     if shard is None:
@@ -387,8 +387,8 @@ def _deal_range(start: int, deals: int, shard: str | None, what: str = "--deals"
 @contextlib.contextmanager
 def _one_line():
     """A saved run, a merge, a checkpoint or Dask that cannot be used: one line, exit code 2."""
-    from .parallel import WorkersError
-    from .shards import ShardError
+    from ..runs.parallel import WorkersError
+    from ..runs.shards import ShardError
 
     try:
         yield
@@ -397,15 +397,15 @@ def _one_line():
 
 
 def _execute(job, *, threads, bar, checkpoint_path, scheduler, dask_local):
-    """Run ``job`` here or on Dask, with its checkpoint: the whole run's tarotsim.shards.Saved."""
-    from . import shards
+    """Run ``job`` here or on Dask, with its checkpoint: the whole run's tarotsim.runs.shards.Saved."""
+    from ..runs import shards
 
     executor = None
     if scheduler is not None and dask_local is not None:
         raise BadInput("--scheduler and --dask-local: give one of them")
     with _one_line():
         if scheduler is not None or dask_local is not None:
-            from . import distributed
+            from ..runs import distributed
             executor = distributed.executor(scheduler, dask_local, progress=bar.update, log=distributed.stderr_log,
                                             progress_lines=not sys.stderr.isatty())
         # the compile notice, like the progress bar, is for a terminal (logs and pipes stay clean);
@@ -416,7 +416,7 @@ def _execute(job, *, threads, bar, checkpoint_path, scheduler, dask_local):
 
 def _check_run_outputs(outputs: dict, checkpoint_path: str | None) -> None:
     """Every output and the checkpoint checked together before the first deal (no two on one file)."""
-    from .outputs import plan_all
+    from ..outputs import plan_all
 
     if checkpoint_path is not None:
         if checkpoint_path == "-":
@@ -461,9 +461,9 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     """
     import time
 
-    from . import shards
-    from . import simulate as sim
-    from .outputs import open_outputs, plan
+    from ..runs import shards
+    from ..runs import simulate as sim
+    from ..outputs import open_outputs, plan
 
     rules = _rules(table, options_)
     players = _players(bots, rules, check_bots)
@@ -471,7 +471,7 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     start, stop, whole = _deal_range(start, deals, shard)
     deals = stop - start
     threads = _workers(threads, "--threads", work=deals)
-    fast = kernel_path(rules, players)  # the runner's choice (tarotsim.runner.Runner): a slow run shows progress
+    fast = kernel_path(rules, players)  # the runner's choice (tarotsim.runs.runner.Runner): a slow run shows progress
     written = [flag for flag, path in (("--records", records_path), ("--facts", facts_path)) if path]
     elsewhere = [flag for flag, v in (("--checkpoint", checkpoint_path), ("--scheduler", scheduler),
                                       ("--dask-local", dask_local)) if v is not None]
@@ -534,7 +534,7 @@ def _abandon_on_error(facts):
 def _print_simulate(sm, rules: Rules, as_json: bool, to_stderr: bool = False, records_path=None,
                     facts_path=None) -> None:
     """The report of a simulation: what `simulate` prints, and `merge` of its saved parts."""
-    from . import simulate as sim
+    from ..runs import simulate as sim
 
     if as_json:
         d = sm.to_dict()
@@ -609,12 +609,12 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
       tarotsim show deals.jsonl.gz --line 3
       tarotsim show deals.jsonl.gz --line 3 --line 8 --html deals.html
     """
-    from .display import format_record
+    from ..display import format_record
 
     if html_path is not None:
         if as_json:
             raise BadInput("--json and --html: give one of them")
-        from .outputs import plan_all
+        from ..outputs import plan_all
         plan_all({"--html": html_path})  # a bad path: one line before any work
     elif len(lines) > 1:
         raise BadInput("several --line: a page shows several deals, give --html FILE.html")
@@ -657,8 +657,8 @@ def _played_deal(table, options_, bots, seed, index, check_bots: bool = False) -
 
 
 def _show_html(file, lines, rec, names, html_path: str) -> None:
-    """``show --html``: the replay page (tarotsim.replay_page) of lines of FILE, or of ``rec``."""
-    from .replay_page import write_cli_page
+    """``show --html``: the replay page (tarotsim.analysis.replay_page) of lines of FILE, or of ``rec``."""
+    from ..analysis.replay_page import write_cli_page
 
     def names_for(record: dict):
         return _names(names, Rules.from_options(record["table"], record.get("options") or {}), "--names")
@@ -672,7 +672,7 @@ def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
     A line that holds no record of the right shape is one line, exit 2. A record that `replay`
     flags (an illegal card, a wrong score, an edited identity) is shown as recorded, after a
     warning naming what is wrong with it: looking at it is how one finds out why."""
-    from .record import RecordError, complete, record_at
+    from ..record import RecordError, complete, record_at
 
     try:
         lineno, rec = record_at(file, line)
@@ -703,7 +703,7 @@ def replay(file, verify, workers, as_json):
     by its line, its action and the rule it breaks; the exit code is then 1. FILE may be
     gzip-compressed, or - for standard input.
     """
-    from .record import check_file
+    from ..record import check_file
 
     # an absurd request is one line before any reading; check_file says why a request is lowered,
     # once it has read far enough to know
@@ -840,8 +840,8 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
     Example:
       tarotsim tournament --table 4 --bots heuristic,random,random,random --deals 20000 --seed 1
     """
-    from . import shards
-    from .outputs import open_outputs
+    from ..runs import shards
+    from ..outputs import open_outputs
 
     rules = _rules(table, options_)
     players = _players(bots, rules, check_bots)
@@ -865,7 +865,7 @@ def tournament(table, bots, deals, seed, start, duplicate, threads, options_, as
 
 def _print_tournament(res, as_json: bool) -> None:
     """The report of a tournament: what `tournament` prints, and `merge` of its saved parts."""
-    from . import tournament as tour
+    from ..runs import tournament as tour
 
     if as_json:
         click.echo(json.dumps(res.to_dict()))
@@ -874,7 +874,7 @@ def _print_tournament(res, as_json: bool) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# A person at the table: tarotsim play (the game loop: tarotsim.interactive)
+# A person at the table: tarotsim play (the game loop: tarotsim.cli.interactive)
 
 
 @cli.command()
@@ -951,8 +951,8 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
 
 def _open_play_records(records_path: str):
     """``play --records``: the file opened to append to, plain JSON Lines (never another kind of file)."""
-    from .outputs import name_format
-    from .record import RecordError, check_appendable
+    from ..outputs import name_format
+    from ..record import RecordError, check_appendable
 
     named = not Path(records_path).exists() or Path(records_path).is_file()  # a device has no name to go by
     try:
@@ -983,7 +983,7 @@ def _play_bots(text: str, rules: Rules, seat: int) -> list:
 
 
 # ---------------------------------------------------------------------------------------------
-# Studies: tarotsim study bidding (the heavy part is tarotsim.study)
+# Studies: tarotsim study bidding (the heavy part is tarotsim.runs.study)
 
 
 @cli.group(name="study")
@@ -1056,9 +1056,9 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
                     calibrate_path, hand, seat, dealer, check_bots, shard, save_path, checkpoint_path, scheduler,
                     dask_local)
         return
-    from . import shards
-    from . import study
-    from .outputs import open_outputs
+    from ..runs import shards
+    from ..runs import study
+    from ..outputs import open_outputs
 
     rules = _rules(table, options_)
     seed = _seed(seed)
@@ -1119,9 +1119,9 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
 def _study_hand(table, deals, seed, start, bots, contracts, threads, options_, as_json, csv_path, plot_path,
                 calibrate_path, hand, seat, dealer, check_bots, shard, save_path, checkpoint_path, scheduler,
                 dask_local):
-    """`study bidding --hand`: the study of one hand (tarotsim.hand_study), run here and printed."""
-    from . import hand_study
-    from .outputs import signals_raise
+    """`study bidding --hand`: the study of one hand (tarotsim.runs.hand_study), run here and printed."""
+    from ..runs import hand_study
+    from ..outputs import signals_raise
 
     others = {"--csv": csv_path, "--plot": plot_path, "--calibrate": calibrate_path, "--shard": shard,
               "--save": save_path, "--checkpoint": checkpoint_path, "--scheduler": scheduler,
@@ -1154,7 +1154,7 @@ def _study_hand(table, deals, seed, start, bots, contracts, threads, options_, a
 
 def _print_study(rep: dict, as_json: bool, to_stderr: bool = False) -> None:
     """The report of a bidding study: what `study bidding` prints, and `merge` of its saved parts."""
-    from . import study
+    from ..runs import study
 
     if as_json:
         click.echo(study.to_json(rep), err=to_stderr)
@@ -1163,7 +1163,7 @@ def _print_study(rep: dict, as_json: bool, to_stderr: bool = False) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Runs split in shards: tarotsim merge (the work is in tarotsim.shards)
+# Runs split in shards: tarotsim merge (the work is in tarotsim.runs.shards)
 
 
 @cli.command()
@@ -1183,7 +1183,7 @@ def merge(files, as_json):
       ...
       tarotsim merge part1.json part2.json part3.json part4.json
     """
-    from . import shards
+    from ..runs import shards
 
     with _one_line():
         saved = shards.merge([(f, shards.load(f)) for f in files])
@@ -1198,9 +1198,9 @@ def merge(files, as_json):
 
 
 # ---------------------------------------------------------------------------------------------
-# Statistics of records: tarotsim stats (tarotsim.record_stats)
+# Statistics of records: tarotsim stats (tarotsim.analysis.record_stats)
 
-from .record_stats import stats_command  # noqa: E402  (registered here, written there)
+from ..analysis.record_stats import stats_command  # noqa: E402  (registered here, written there)
 
 cli.add_command(stats_command)
 
@@ -1208,9 +1208,9 @@ cli.add_command(stats_command)
 # ---------------------------------------------------------------------------------------------
 # tarotsim analyse: the exact solver's post-mortem (tarotsim.analysis)
 
-from .analysis import DEFAULT_BUDGET as ANALYSE_BUDGET  # noqa: E402
-from .solver import MAX_BUDGET as MAX_SOLVER_BUDGET  # noqa: E402
-from .solver import MODES as SOLVER_MODES  # noqa: E402
+from ..analysis import DEFAULT_BUDGET as ANALYSE_BUDGET  # noqa: E402
+from ..analysis.solver import MAX_BUDGET as MAX_SOLVER_BUDGET  # noqa: E402
+from ..analysis.solver import MODES as SOLVER_MODES  # noqa: E402
 
 
 @cli.command(name="analyse")
@@ -1256,10 +1256,10 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
     """
     import time
 
-    from .analysis import AnalysisError, analyse, best_cards, card_costs
-    from .outputs import open_outputs
-    from .record import seat_labels
-    from .solver import TABLE_TWO
+    from ..analysis import AnalysisError, analyse, best_cards, card_costs
+    from ..outputs import open_outputs
+    from ..record import seat_labels
+    from ..analysis.solver import TABLE_TWO
 
     if html_path is not None and mode != "points":
         raise BadInput(f"--html: the page shows the cards' costs in card points; leave out --mode {mode}")
@@ -1299,10 +1299,10 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
             reports.append((lineno, rec, a, seats, time.perf_counter() - t0, compile_s))
             compile_s = 0.0  # said once, with the first deal
             if html_path is not None:
-                from .replay_page import deal_data
+                from ..analysis.replay_page import deal_data
                 pages.append(deal_data(rec, lineno, seats, card_costs(a, rec), best_cards(a, rec)))
         if html_path is not None:
-            from .replay_page import page
+            from ..analysis.replay_page import page
 
             where = (f"{'standard input' if file == '-' else Path(file).name}, "
                      + ("line" if len(found) == 1 else "lines") + " " + ", ".join(str(n) for n, _ in found)
@@ -1320,7 +1320,7 @@ def _analysed_records(file: str, lines: tuple[int, ...]) -> list[tuple[int, dict
     Each record is replayed and checked first (``tarotsim.record.complete``): a bad one, or a
     line without a record, is the one line of the error, exit 2 (an analysis of a record that
     breaks the rules, or whose result or identity was edited, would mean nothing)."""
-    from .record import RecordError, complete, record_at, records_at
+    from ..record import RecordError, complete, record_at, records_at
 
     try:
         found = records_at(file, lines) if lines else [record_at(file, None)]
@@ -1339,10 +1339,10 @@ def _played_deal_announced(table, options_, bots, seed, index, check_bots) -> tu
     The record of the deal and the seconds spent compiling its kernels (0 when loaded)."""
     import time
 
-    from . import simulate as sim
-    from ._builds.runs import first_kernel
-    from ._kernels._cache import compile_notice, is_cached
-    from .players import players_label
+    from ..runs import simulate as sim
+    from .._builds.runs import first_kernel
+    from .._kernels._cache import compile_notice, is_cached
+    from ..runs.players import players_label
 
     rules = _rules(table, options_)
     players = _players(bots, rules, check_bots)
@@ -1360,7 +1360,7 @@ def _played_deal_announced(table, options_, bots, seed, index, check_bots) -> tu
 
 def _solver_ready() -> float:
     """Load the solver (its compile said first on a terminal): the seconds spent compiling."""
-    from . import solver
+    from ..analysis import solver
 
     return solver.warm_up(_note if sys.stderr.isatty() else None)
 
@@ -1368,8 +1368,8 @@ def _solver_ready() -> float:
 def _print_analysis(lineno, rec, a, names, elapsed: float, compile_s: float, as_json: bool, *, several: bool,
                     first: bool, err: bool) -> None:
     """One deal's analysis as `analyse` prints it: the text (``line N:`` first when several), or one JSON line."""
-    from .analysis import format_analysis, nodes_text
-    from .simulate import compile_text
+    from ..analysis import format_analysis, nodes_text
+    from ..runs.simulate import compile_text
 
     if as_json:
         d = dict(a.to_json(), seed=rec.get("seed"), index=rec.get("index"), table=rec["table"])
@@ -1395,8 +1395,8 @@ def main(argv=None) -> None:
     Ctrl-C the same with exit code 130. A group named without a command (``tarotsim``,
     ``tarotsim study``) prints its help as click does since 8.2: the whole multi-line help on
     stderr, exit code 2 (a usage error)."""
-    from .rng import DealIdError
-    from .engine import BotRaisedError
+    from ..rng import DealIdError
+    from ..engine import BotRaisedError
 
     written: list[str] = []  # the outputs the command wrote, for the line of a stopped command
     try:
@@ -1443,7 +1443,7 @@ def _error(message, code: int) -> NoReturn:
 def _stopped(signal_name: str, e: BaseException, written: list[str]) -> None:
     """The line of a command stopped by a signal: what it kept, and that it wrote nothing else.
 
-    What it kept: the notes of the exception (a checkpoint's, ``tarotsim.shards.checkpoint_kept``;
+    What it kept: the notes of the exception (a checkpoint's, ``tarotsim.runs.shards.checkpoint_kept``;
     the deals `play` appended), then each output ``written`` that no note names already."""
     notes = list(getattr(e, "__notes__", None) or [])
     kept = notes + [f"{w} was written" for w in dict.fromkeys(written) if not any(w in n for n in notes)]
@@ -1456,6 +1456,3 @@ def _stopped(signal_name: str, e: BaseException, written: list[str]) -> None:
 #: and exits 0 by itself).
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
-
-if __name__ == "__main__":
-    main()

@@ -5,7 +5,7 @@ French tarot as an OpenSpiel Python game, ``python_french_tarot`` (the ``openspi
 
 ```python
 import pyspiel
-import tarotsim.openspiel_game  # registers the game
+import tarotsim.runs.openspiel_game  # registers the game
 params = {"table": 4, "dealer": 0}  # table 5d: {"table": 5, "dummy": True}
 game = pyspiel.load_game("python_french_tarot", params)
 state = game.new_initial_state()
@@ -31,12 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from .actions import ACTION_NAMES, N_ACTIONS
-from .cards import DECK
-from .observations import INFO_LEN, OBS_LEN, information_state, observation
-from .rules import Rules
+from ..actions import ACTION_NAMES, N_ACTIONS
+from ..cards import DECK
+from ..observations import INFO_LEN, OBS_LEN, information_state, observation
+from ..rules import Rules
 
-EXTRA_HINT = "tarotsim.openspiel_game needs OpenSpiel: pip install 'tarotsim[openspiel]'"
+EXTRA_HINT = "tarotsim.runs.openspiel_game needs OpenSpiel: pip install 'tarotsim[openspiel]'"
 
 try:
     import pyspiel
@@ -66,7 +66,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _slot_sizes(rules: Rules, dealer: int) -> list[int]:
     """Cards dealt to each seat, then to the chien (R-DEAL-1; the 5d dummy none, R-DEAL-6)."""
-    from .rng import deal
+    from ..rng import deal
 
     _, hands, chien = deal(rules, 0, 0)
     sizes = [len(max(hands, key=len))] * rules.n_seats
@@ -154,7 +154,7 @@ class FrenchTarotState(pyspiel.State):
             self.moves.append(int(action))
 
     def _start(self) -> None:
-        from .engine import Game
+        from ..engine import Game
 
         hands, k = [], 0
         for size in self.sizes[:-1]:
@@ -189,7 +189,7 @@ class FrenchTarotState(pyspiel.State):
 
         A state ``player_id`` cannot tell from this one: the hidden cards drawn uniformly
         (:func:`tarotsim.worlds.sample`), the same history replayed on them."""
-        from .worlds import sample
+        from ..worlds import sample
 
         if self.game is None or self.game.done:
             return self.clone()

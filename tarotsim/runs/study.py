@@ -46,15 +46,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import echo
+from .. import echo
 from . import simulate as sim
 from .parallel import run_chunks
 from .players import baseline_note
-from ._kernels import layout as L
-from ._kernels import study as K
-from .rng import check_run, check_seed
-from .rules import CONTRACTS, Rules
-from .stats import mean_ci, t_critical
+from .._kernels import layout as L
+from .._kernels import study as K
+from ..rng import check_run, check_seed
+from ..rules import CONTRACTS, Rules
+from ..stats import mean_ci, t_critical
 
 Z95 = 1.959963984540054
 #: deals per kernel call (progress is reported per chunk)
@@ -227,9 +227,9 @@ def run(rules, seed, deals, *, start=0, bots="heuristic", contracts=None, thread
         return (np.zeros((K.N_CONTRACTS, K.N_BINS, K.N_FIELDS), np.int64),
                 np.zeros((K.N_CONTRACTS, 4, K.N_FIELDS), np.int64), np.zeros(K.M_LEN, np.int64), K.new_bad())
 
-    from ._builds import study as B  # the study's loops play the bots: they live with the builds
+    from .._builds import study as B  # the study's loops play the bots: they live with the builds
 
-    from ._builds.runs import build
+    from .._builds.runs import build
 
     kernel = B.STUDY_KERNELS[build(p.kinds, p.params)]
 
@@ -292,7 +292,7 @@ def _slow_players(rules: Rules, bots) -> list:
 
     The seats' bots on the slow path: each registered bot through its adapter, a policy set
     through its own (the same decisions as in the kernels)."""
-    from .adapters import FastBotAdapter, PolicyAdapter
+    from ..adapters import FastBotAdapter, PolicyAdapter
 
     kinds, params, policies = sim._seats(rules, bots)
     names = {code: name for name, code in sim.BOT_KINDS.items()}
@@ -307,10 +307,10 @@ def _study_slow(p: Plan, players: list, a: int, b: int, mask: np.ndarray, acc) -
     engine (the kernels' twin at table 2, R-VAR-TWO, that the tests compare them with): the first
     to speak forced as taker at each studied contract. His counted hand is the cards he sees as his
     when he bids: his hand and his face-up pile tops."""
-    from ._builds.study import add_played_deal
+    from .._builds.study import add_played_deal
 
-    from .cards import masks_of
-    from .rng import deal_with_piles
+    from ..cards import masks_of
+    from ..rng import deal_with_piles
     from .slowpath import play_record
 
     log = np.zeros(L.L_LEN, dtype=np.int64)

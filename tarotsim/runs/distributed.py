@@ -1,11 +1,11 @@
 """Runs on a Dask cluster (the optional extra ``tarotsim[dask]``: dask and distributed).
 
-:func:`executor` gives :func:`tarotsim.shards.execute` a way to run deal ranges on Dask workers:
+:func:`executor` gives :func:`tarotsim.runs.shards.execute` a way to run deal ranges on Dask workers:
 an existing cluster (``--scheduler tcp://HOST:PORT``) or a local one of N worker processes
 (``--dask-local N``). The work is a plain map and sum:
 
 - every task is one deal range of about a second of work or more
-  (:meth:`tarotsim.shards.Job.task_deals`), but for the last ones, cut finer so that no worker
+  (:meth:`tarotsim.runs.shards.Job.task_deals`), but for the last ones, cut finer so that no worker
   finishes alone (:func:`tail_pieces`), with a deterministic key (the job's configuration hash
   and the range), so a resumed run asks for the same tasks;
 - before the timed work every worker loads (or compiles) the numba kernels once, through a
@@ -27,7 +27,7 @@ import contextlib
 import sys
 import time
 
-from . import echo
+from .. import echo
 from .shards import Job, ShardError, pieces
 
 INSTALL_HINT = "pip install 'tarotsim[dask]'"
@@ -148,11 +148,11 @@ def check_address(scheduler: str) -> None:
 def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:
     """Cut deal ranges into pieces that shrink near the end of the run.
 
-    :func:`tarotsim.shards.pieces` of ``size`` deals, but shorter near the end of the run:
+    :func:`tarotsim.runs.shards.pieces` of ``size`` deals, but shorter near the end of the run:
     each piece holds at most the deals left (from its start) over ``2 * threads``, and at least
     ``size // TAIL_SPLIT``. With pieces of a second each, the run's last second or so would
     otherwise keep one worker busy while the others wait for nothing (BENCHMARKS.md measures
-    the gain). The full pieces keep :func:`~tarotsim.shards.pieces`'s alignment."""
+    the gain). The full pieces keep :func:`~tarotsim.runs.shards.pieces`'s alignment."""
     full = pieces(ranges, size)
     floor = max(1, size // TAIL_SPLIT)
     share = 2 * max(1, threads)
@@ -247,7 +247,7 @@ def _tell_lost_workers(client, known: set, log) -> set:
 
     The workers of ``client`` now; one line for each of ``known`` that left (it died, or its
     nanny restarted it): the scheduler runs its tasks again elsewhere, each range still counted
-    once (``tarotsim.shards.execute``)."""
+    once (``tarotsim.runs.shards.execute``)."""
     try:
         now = set(client.nthreads())
     except Exception:  # the scheduler did not answer: asked again after the next task
@@ -261,10 +261,10 @@ def executor(scheduler: str | None = None, local_workers: int | None = None, *, 
              progress=None, log=None, progress_lines: bool = True, client=None):
     """An executor that runs the ranges of a run on Dask.
 
-    An ``executor`` for :func:`tarotsim.shards.execute` that runs the ranges on Dask: on
+    An ``executor`` for :func:`tarotsim.runs.shards.execute` that runs the ranges on Dask: on
     ``client`` when given, else on the scheduler at ``scheduler`` or on a local cluster of
     ``local_workers`` processes (opened when the run starts, closed when it ends), at most one per
-    core and per task (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when
+    core and per task (:func:`tarotsim.runs.parallel.bounded_workers`: ``log`` gets a line when
     ``local_workers`` is lowered; an absurd number is a ``WorkersError`` here, before any run)."""
     from .parallel import bounded_workers
 

@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment of French tarot (the ``rl`` extra: ``pip install 'tarotsim[rl]'``).
 
 ```python
-from tarotsim.rl import env
+from tarotsim.runs.rl import env
 e = env("4")     # agents player_0 .. player_3
 e.reset(seed=7)  # deal (7, 0); a later reset(): deal (7, 1), ...
 for agent in e.agent_iter():
@@ -29,14 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from . import echo
-from .actions import N_ACTIONS
-from .observations import OBS_DTYPE, OBS_LEN
-from .rules import Rules
+from .. import echo
+from ..actions import N_ACTIONS
+from ..observations import OBS_DTYPE, OBS_LEN
+from ..rules import Rules
 
 __all__ = ["env", "raw_env"]
 
-EXTRA_HINT = "tarotsim.rl needs PettingZoo and Gymnasium: pip install 'tarotsim[rl]'"
+EXTRA_HINT = "tarotsim.runs.rl needs PettingZoo and Gymnasium: pip install 'tarotsim[rl]'"
 
 
 def _imports():
@@ -56,7 +56,7 @@ def _env_class() -> Any:
     base: Any = pettingzoo.AECEnv
 
     class TarotAECEnv(base):
-        """French tarot as a PettingZoo AEC environment (see :mod:`tarotsim.rl`)."""
+        """French tarot as a PettingZoo AEC environment (see :mod:`tarotsim.runs.rl`)."""
 
         metadata = {"name": "french_tarot_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -84,7 +84,7 @@ def _env_class() -> Any:
 
         def reset(self, seed: int | None = None, options: dict | None = None) -> None:
             """The next deal: ``(seed, 0)`` when ``seed`` is given, else the index after the last."""
-            from .engine import Game
+            from ..engine import Game
 
             if seed is not None:
                 self.seed_value, self.index = int(seed), -1

@@ -26,13 +26,13 @@ from itertools import combinations
 
 import numpy as np
 
-from . import echo
+from .. import echo
 from . import simulate as sim
-from .rng import check_run, check_seed
+from ..rng import check_run, check_seed
 from .players import Player, baseline_note, kernel_path
 from .runner import FAST_BLOCK, SLOW_BLOCK, Runner
-from .rules import CONTRACTS, Rules
-from .stats import mean_ci, mean_sd
+from ..rules import CONTRACTS, Rules
+from ..stats import mean_ci, mean_sd
 
 #: Fewer deals than this in a paired comparison: its interval is shown, without a verdict.
 MIN_VERDICT_DEALS = 30
@@ -239,7 +239,7 @@ def play_chunk(rules: Rules, seed: int, a: int, b: int, seats: list[Player], thr
     """Play a chunk of deals and return their facts.
 
     Facts of deals ``a .. b-1`` with ``seats`` (one Player per seat): on the kernels when every
-    seat can, else step by step (:class:`tarotsim.runner.Runner`)."""
+    seat can, else step by step (:class:`tarotsim.runs.runner.Runner`)."""
     return Runner(rules, seed, seats, threads).block(a, b)[0]
 
 
@@ -250,7 +250,7 @@ def run(rules: Rules, seed: int, deals: int, entries: list[Entry], *, duplicate:
 
     ``seed``: a whole number in 0..2**64-1; ``start``: the first deal index, with
     ``start + deals <= 2**63`` (``rng.DealIdError``, a ``ValueError``, otherwise); ``threads``:
-    default every core (:func:`tarotsim.simulate.default_threads`); ``chunk``: deals per block,
+    default every core (:func:`tarotsim.runs.simulate.default_threads`); ``chunk``: deals per block,
     default ``runner.FAST_BLOCK`` on the fast path and ``runner.SLOW_BLOCK`` when a Python bot
     plays (so progress is reported often)."""
     import time

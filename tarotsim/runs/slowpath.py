@@ -18,10 +18,10 @@ import sys
 
 import numpy as np
 
-from . import echo
-from .engine import BotRaisedError, Game, IllegalPlayError, play_game  # noqa: F401  (BotRaisedError: its home is engine)
-from .rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
-from ._kernels.layout import CHELEM_NAMES, FACTS_DTYPE
+from .. import echo
+from ..engine import BotRaisedError, Game, IllegalPlayError, play_game  # noqa: F401  (BotRaisedError: its home is engine)
+from ..rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
+from .._kernels.layout import CHELEM_NAMES, FACTS_DTYPE
 
 PYTHON_BOT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 OUTCOME_CODES = {"played": 0, "all_passed": 1, "petit_sec": 2}
@@ -131,7 +131,7 @@ def facts_row(rules: Rules, rec: dict, out: np.ndarray, i: int) -> None:
     row["contract"] = CONTRACTS.index(rec["contract"])
     row["partner"] = -1 if partner is None else partner
     if rec.get("called"):
-        from .cards import Card
+        from ..cards import Card
         row["called"] = Card.parse(rec["called"]).id
     row["attack_half_points"] = res["attack_half_points"]
     row["oudlers"] = res["oudlers"]
@@ -154,7 +154,7 @@ def play_record(rules: Rules, seed: int, index: int, players, forced=None) -> di
 
     A bot whose ``choose`` raises stops the deal with :class:`BotRaisedError`; an illegal answer
     with :class:`~tarotsim.engine.IllegalPlayError` (both name the bot, seat and deal)."""
-    from .adapters import DECISION_RULES
+    from ..adapters import DECISION_RULES
 
     game = Game(rules, seed, index, forced=forced)
     guarded = [_Guarded(p, game.seed, game.index) for p in players]

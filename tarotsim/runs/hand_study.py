@@ -4,7 +4,7 @@ For one seat's hand (``tarotsim study bidding --hand "T21 T20 ... KH ..." --seat
 ``index`` of a run is a deal of the other cards (the other hands and the chien) drawn uniformly
 among those that agree with the hand (the exact sampler of ``tarotsim.worlds``, from the cards
 stream of ``(seed, index)``), played once per studied contract with the seat forced as taker
-while the bots play the rest (``tarotsim/_builds/hand.py``), as :mod:`tarotsim.study` does
+while the bots play the rest (``tarotsim/_builds/hand.py``), as :mod:`tarotsim.runs.study` does
 with dealt hands. So every contract is played on the same deals, and the difference of two
 contracts' scores is paired.
 
@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import simulate as sim
-from .cards import Card, masks_of, parse_cards
+from ..cards import Card, masks_of, parse_cards
 from .parallel import run_chunks
-from .rng import check_run, check_seed
-from .rules import CONTRACTS, HAND_SIZE, Rules
-from .stats import mean_ci
+from ..rng import check_run, check_seed
+from ..rules import CONTRACTS, HAND_SIZE, Rules
+from ..stats import mean_ci
 from .study import json_ready, parse_contracts, table_thresholds, wilson
 
 #: deals per kernel call (progress is reported per chunk)
@@ -102,7 +102,7 @@ def plan(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", cont
     start, stop = check_run(start, deals, "the number of deals", minimum=1)
     kinds, params, pol = sim.bot_setup(r, bots)
     from bots import REGISTRY
-    from ._kernels import layout as L
+    from .._kernels import layout as L
     # the heuristic count and thresholds of the seat's own bot when it counts as the heuristic
     row = params[seat] if kinds[seat] in (L.BOT_HEURISTIC, L.BOT_PIMC) else REGISTRY["heuristic"].vector()
     return HandPlan(r, cards, int(seat), int(dealer), seed, start, stop - start, sim._bots_label(bots),
@@ -125,9 +125,9 @@ def _kernel(p: HandPlan):
     """The loop that plays the plan's seats, and about how long compiling it takes (a cold cache)."""
     from bots.search import needs_full_build
 
-    from ._builds import hand as K
-    from ._kernels import layout as L
-    from ._kernels._cache import COMPILE_SECONDS
+    from .._builds import hand as K
+    from .._kernels import layout as L
+    from .._kernels._cache import COMPILE_SECONDS
 
     if L.BOT_PIMC not in p.kinds:
         return K.run_hand_bots, COMPILE_SECONDS["hand"]
@@ -145,8 +145,8 @@ def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contr
     ``notice(line)`` once before numba compiles the kernel (a cold cache). A policy set that
     chooses what the rules forbid raises :class:`~tarotsim.engine.IllegalPlayError` naming the bot,
     the seat, the deal and the rule."""
-    from ._builds import hand as K
-    from ._kernels._cache import compile_notice, is_cached
+    from .._builds import hand as K
+    from .._kernels._cache import compile_notice, is_cached
 
     p = plan(rules, hand, seat, seed, deals, start=start, bots=bots, contracts=contracts, dealer=dealer)
     rv = p.rules.to_vector()
@@ -186,12 +186,12 @@ def _bot_error(p: HandPlan, bots, index: int) -> Exception:
     once per studied contract in the kernels' order, every seat's bot through its adapter from the
     deal's bots stream: the :class:`~tarotsim.engine.IllegalPlayError` it stops with, naming the
     bot, the seat, the deal, the contract forced and the rule (R-PLAY-6 when none is found)."""
-    from ._builds import hand as K
-    from ._kernels.worlds import LOC_PILE
-    from .adapters import FastBotAdapter, PolicyAdapter
-    from .cards import DECK
-    from .engine import Game, IllegalPlayError
-    from .rng import STREAM_BOTS, Rng
+    from .._builds import hand as K
+    from .._kernels.worlds import LOC_PILE
+    from ..adapters import FastBotAdapter, PolicyAdapter
+    from ..cards import DECK
+    from ..engine import Game, IllegalPlayError
+    from ..rng import STREAM_BOTS, Rng
 
     ht, hs = masks_of(p.hand)
     row = np.zeros((1, 78), dtype=np.int8)
@@ -220,7 +220,7 @@ def report(t: HandTotals) -> dict:
     """Everything the hand study shows, as one JSON-ready dict."""
     from bots.heuristic import evaluate
 
-    from ._builds import hand as K
+    from .._builds import hand as K
     p = t.plan
     ht, hs = masks_of(p.hand)
     row = np.array([p.threshold_row])

@@ -1,7 +1,7 @@
 """What each card of a played deal cost against best play: the exact solver's post-mortem.
 
 :func:`analyse` replays a deal record (docs/records.md) and, from a trick on, solves the position before
-every card with every card known (``tarotsim.solver``): the value of the deal with best play from
+every card with every card known (``tarotsim.analysis.solver``): the value of the deal with best play from
 there, and the value each legal card keeps. A card's *cost* is what it loses against the best card
 for its side (0 for a best card): in half-points of the attack's card points (``mode="points"``)
 or in points of the taker's score (``mode="score"``). A card that was the only legal one is
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .cards import Card, format_points
+from ..cards import Card, format_points
 from .solver import MODES, TABLE_TWO, Position, Solver, SolverError
 
 __all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
@@ -97,7 +97,7 @@ class Analysis:
 
 
 def _deal_of(record: dict):
-    from .record import RecordError, replay
+    from ..record import RecordError, replay
 
     try:
         deal = replay(record).deal
@@ -183,7 +183,7 @@ def card_costs(a: Analysis, record: dict) -> list[list[int | None]]:
 
     Per trick, per card in playing order, the half-points the card lost against best play (0 for a
     best card), None where the analysis has no verdict (tricks before ``a.from_trick``, a budget run
-    out): the record field ``card_costs`` of :mod:`tarotsim.replay_page`. Points mode only."""
+    out): the record field ``card_costs`` of :mod:`tarotsim.analysis.replay_page`. Points mode only."""
     if a.mode != "points":
         raise AnalysisError(f"a page shows the cards' costs in card points, not in mode {a.mode!r}")
     costs: list[list[int | None]] = [[None] * len(t["cards"]) for t in record.get("tricks") or []]
@@ -196,7 +196,7 @@ def best_cards(a: Analysis, record: dict) -> list[list[list[str]]]:
     """The cards that were best instead of each card of ``record``, as a replay page shows them.
 
     Per trick, per card in playing order, the names of the best cards when the card cost
-    something, else an empty list: the record field ``best_cards`` of :mod:`tarotsim.replay_page`."""
+    something, else an empty list: the record field ``best_cards`` of :mod:`tarotsim.analysis.replay_page`."""
     best: list[list[list[str]]] = [[[] for _ in t["cards"]] for t in record.get("tricks") or []]
     for v in a.cards:
         best[v.trick][v.position] = [str(c) for c in v.best]

@@ -37,13 +37,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import echo
-from ._kernels import env as K
-from ._kernels.layout import BOT_RANDOM
-from .actions import ACTION_NAMES, N_ACTIONS
-from .observations import OBS_DTYPE, OBS_LEN
-from .rng import check_index, check_seed
-from .rules import ENV_TABLES, Rules
+from .. import echo
+from .._kernels import env as K
+from .._kernels.layout import BOT_RANDOM
+from ..actions import ACTION_NAMES, N_ACTIONS
+from ..observations import OBS_DTYPE, OBS_LEN
+from ..rng import check_index, check_seed
+from ..rules import ENV_TABLES, Rules
 
 __all__ = ["IllegalActionError", "VecEnv"]
 
@@ -114,7 +114,7 @@ class VecEnv:
             if all(k == BOT_RANDOM for k in kinds):
                 self._kernel = K.env_step_random
             else:
-                from ._builds.env import env_step_bots
+                from .._builds.env import env_step_bots
                 self._kernel = env_step_bots
         self.agent_seat = agent_seat if opponents is not None else None
         self.kinds, self.params = kinds, params

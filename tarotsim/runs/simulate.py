@@ -27,15 +27,15 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import echo
-from .cards import DECK, cards_of
+from .. import echo
+from ..cards import DECK, cards_of
 from .parallel import available_cores, run_chunks
 from .players import baseline_note
-from .rng import check_count, check_index, check_seed, check_stop
-from .rules import CONTRACTS, KERNEL_TABLES, PILE_DEPTH, POIGNEE_LEVELS, Rules
-from .engine import BotRaisedError
-from ._kernels import layout as L
-from ._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
+from ..rng import check_count, check_index, check_seed, check_stop
+from ..rules import CONTRACTS, KERNEL_TABLES, PILE_DEPTH, POIGNEE_LEVELS, Rules
+from ..engine import BotRaisedError
+from .._kernels import layout as L
+from .._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
 FACTS_DTYPE = L.FACTS_DTYPE
 BOT_KINDS = L.BOT_KINDS  # the kernels' bot codes (one table: bots.REGISTRY's codes are these)
@@ -78,9 +78,9 @@ def bot_arrays(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray]:
 def bot_setup(rules: Rules, bots="random") -> tuple[np.ndarray, np.ndarray, tuple | None]:
     """``(kinds int64[n_seats], params float64[n_seats, N_BOT_PARAMS], policy tuple or None)`` for the kernels.
 
-    ``bots``: anything :func:`tarotsim.players.seats` takes: a ``--bots`` text
+    ``bots``: anything :func:`tarotsim.runs.players.seats` takes: a ``--bots`` text
     (``"heuristic"``, ``"heuristic:garde=60,random,random,random"``), the seats' players
-    (``tarotsim.players.Player``, as ``parse_players`` gives them: not parsed again), or one entry
+    (``tarotsim.runs.players.Player``, as ``parse_players`` gives them: not parsed again), or one entry
     per seat (or one for all): a name (its default parameters), ``"name:param=value,..."``,
     ``(name, params)`` with ``params`` a vector (a shorter one is completed with the defaults) or
     a ``{name: value}`` mapping, or a user's :class:`bots.policy.PolicySet` (its seat's
@@ -152,7 +152,7 @@ def bot_error(rules, seed, index: int, bots, forced=None, raised: BaseException 
     (``raised``: the exception the kernels passed on): :func:`slow_path_error`, whose message
     names the bot, the seat, the deal ``(seed, index)``, the decision and the rule; a line from
     the kernels' own exception when the slow path plays the deal through."""
-    from .engine import IllegalPlayError
+    from ..engine import IllegalPlayError
 
     e = slow_path_error(rules, seed, index, bots, forced)
     if e is not None:
@@ -168,8 +168,8 @@ def slow_path_error(rules, seed, index: int, bots, forced=None) -> Exception | N
     Deal ``index`` played again on the slow path, every seat's bot through its adapter: the
     :class:`~tarotsim.engine.IllegalPlayError` or :class:`~tarotsim.engine.BotRaisedError` it
     stops with (naming the bot, the seat, the deal, the decision and the rule), or None."""
-    from .adapters import FastBotAdapter, PolicyAdapter
-    from .engine import BotRaisedError, IllegalPlayError
+    from ..adapters import FastBotAdapter, PolicyAdapter
+    from ..engine import BotRaisedError, IllegalPlayError
     from .slowpath import play_record
 
     r = _rules(rules)
@@ -257,7 +257,7 @@ def default_threads() -> int:
     """The default number of worker threads.
 
     The default number of worker threads everywhere: every core this process may use
-    (:func:`tarotsim.parallel.available_cores`). Results never depend on the number of threads."""
+    (:func:`tarotsim.runs.parallel.available_cores`). Results never depend on the number of threads."""
     return available_cores()
 
 

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 
 import click
 
-from .display import trick_seats
-from .rules import CONTRACTS, POIGNEE_LEVELS
-from .stats import mean_ci
+from ..display import trick_seats
+from ..rules import CONTRACTS, POIGNEE_LEVELS
+from ..stats import mean_ci
 
 GROUPINGS = ("seat", "player", "bot")
 CHELEM_KINDS = ("announced_made", "made", "announced_failed", "defence", "announced_defence")
@@ -184,7 +184,7 @@ class RecordStats:
         n = len(rec["hands"])
         if self.by == "seat":
             return [f"seat {s}" for s in range(n)]
-        from .record import seat_labels
+        from ..record import seat_labels
 
         names = seat_labels(rec, "players" if self.by == "player" else "bots")
         if names is None:
@@ -227,8 +227,8 @@ class RecordStats:
         options = rec.get("options") or {}
         key = (rec["table"], json.dumps(options, sort_keys=True))
         if key not in self._limits:
-            from .rules import Rules
-            from .scoring import score_limit
+            from ..rules import Rules
+            from ..scoring import score_limit
             self._limits[key] = score_limit(Rules.from_options(rec["table"], options))
         limit = self._limits[key]
         if max(abs(x) for x in scores) > limit:
@@ -308,13 +308,13 @@ def _completed(rec: dict, line: int | None) -> dict:
     if "scores" in rec and (not played or (rec.get("result") is not None
                                             and (rec["table"] != "5" or "partner" in rec))):
         return rec
-    from .record import complete
+    from ..record import complete
     return complete(rec, line)
 
 
 def stats_of_file(path_or_file, by: str = "seat") -> RecordStats:
     """The :class:`RecordStats` of every record of a file (read as :func:`tarotsim.record.load` does)."""
-    from .record import load
+    from ..record import load
 
     st = RecordStats(by)
     for line, rec in load(path_or_file):
@@ -459,8 +459,8 @@ def stats_command(file, by, as_json, csv_path):
       tarotsim stats d.jsonl.gz --by bot
       tarotsim stats game.jsonl --by player --csv game-stats.csv
     """
-    from .outputs import open_outputs
-    from .record import RecordError
+    from ..outputs import open_outputs
+    from ..record import RecordError
 
     label = "standard input" if file == "-" else file
     with open_outputs({"--csv": csv_path}) as outs:  # a bad path: refused before reading

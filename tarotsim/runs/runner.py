@@ -1,6 +1,6 @@
 """Blocks of deals played by the seats' players, on the path the runner chooses.
 
-Blocks of deals played by the seats' players (``tarotsim.players``): the one place where a
+Blocks of deals played by the seats' players (``tarotsim.runs.players``): the one place where a
 run's path is chosen, the kernels (fast path) or step by step (slow path), and the loop of a run
 whose every deal is written (facts, records).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .players import Player, kernel_path
-from .rules import Rules
+from ..rules import Rules
 
 #: Deals per block of a run whose every deal is written (facts, records): the memory it holds.
 FAST_BLOCK = 20_000
@@ -24,7 +24,7 @@ class Runner:
 
     Plays blocks of deals with the chosen players: the kernels when every seat plays a
     registered bot or a policy set (fast path); with Python bots, the batched engine calling them
-    at their decisions (:mod:`tarotsim.pybatch`: kernel tables, the other seats random, greedy or
+    at their decisions (:mod:`tarotsim.runs.pybatch`: kernel tables, the other seats random, greedy or
     heuristic, no forced contract), else the ``Game`` deal by deal (slow path). All three play the
     same deals for the same bots. An illegal answer of a bot raises ``IllegalPlayError``.
 
@@ -36,7 +36,7 @@ class Runner:
         self.rules, self.seed, self.players, self.threads, self.forced = rules, seed, players, threads, forced
         self.fast = kernel_path(rules, players)
         self.bots = list(players) if self.fast else [p.python_bot() for p in players]
-        self.batched = False  # Python bots deciding inside the batched engine (tarotsim.pybatch)
+        self.batched = False  # Python bots deciding inside the batched engine (tarotsim.runs.pybatch)
         if not self.fast and all(p.policy is None for p in players):
             from .pybatch import batchable
             self.seats = [p.obj if p.obj is not None else (p.name, p.params) for p in players]
@@ -96,8 +96,8 @@ class Runner:
         ``bots``). Returns the totals of the deals (int64[ACC_LEN], ``simulate.accumulate``);
         ``progress(n)`` is called after every block."""
         from . import simulate as sim
-        from ._kernels.layout import ACC_LEN
-        from .record import dumps, with_seat_labels
+        from .._kernels.layout import ACC_LEN
+        from ..record import dumps, with_seat_labels
 
         labels = [p.label for p in self.players]
         acc = np.zeros(ACC_LEN, dtype=np.int64)

@@ -5,7 +5,7 @@ trick in progress, what the attack has won so far, the sides. The solver answers
 by both sides (every seat knowing every card, as bridge's double-dummy solvers do):
 
 ```python
-from tarotsim.solver import Position, Solver, solve
+from tarotsim.analysis.solver import Position, Solver, solve
 pos = Position.from_game(game)  # a Game of tarotsim.engine (all hands known)
 sol = solve(pos)                # the value, and the value of each legal card
 sol.value, sol.best, sol.card_values, sol.cost(card)
@@ -32,7 +32,7 @@ a transposition table, move ordering and bounds); budgets are node counts, never
 answers are reproducible. docs/solver.md explains the method and gives its speed.
 
 Each question runs in a worker thread while the calling (main) thread waits
-(:func:`tarotsim.parallel.call_waiting`), so Ctrl-C or SIGTERM stops even a long search at once.
+(:func:`tarotsim.runs.parallel.call_waiting`), so Ctrl-C or SIGTERM stops even a long search at once.
 The first question of a process loads the search from numba's cache, or compiles it when the cache
 lacks it (a first run, or sources changed): a :class:`CompileWarning` says so first, once
 (:func:`warm_up`).
@@ -47,12 +47,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .cards import DECK, Card, masks_of
-from .parallel import call_waiting
-from .reference.deal import as_card, as_cards
-from .reference.tricks import play_duty, trick_winner
-from .rng import dealing_order
-from .rules import CONTRACTS, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
+from ..cards import DECK, Card, masks_of
+from ..runs.parallel import call_waiting
+from ..reference.deal import as_card, as_cards
+from ..reference.tricks import play_duty, trick_winner
+from ..rng import dealing_order
+from ..rules import CONTRACTS, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
 
 __all__ = ["MAX_BUDGET", "MODES", "TABLE_TWO", "CompileWarning", "Position", "Solution", "Solver", "SolverError",
            "solve", "warm_up"]
@@ -78,11 +78,11 @@ class SolverError(ValueError):
 class CompileWarning(UserWarning):
     """numba compiles the solver's search now, once (its cache lacks it): the first question waits.
 
-    Silence it with ``warnings.simplefilter("ignore", tarotsim.solver.CompileWarning)``."""
+    Silence it with ``warnings.simplefilter("ignore", tarotsim.analysis.solver.CompileWarning)``."""
 
 
 def _kernels():
-    from ._kernels import solver as K
+    from .._kernels import solver as K
     return K
 
 
@@ -342,7 +342,7 @@ class Position:
         The position of a deal record (docs/records.md) before card ``card`` (0-based, from the leader)
         of trick ``trick`` (0-based); the record is replayed and checked first
         (``tarotsim.record.replay``)."""
-        from .record import RecordError, replay
+        from ..record import RecordError, replay
 
         _whole("trick", trick)
         _whole("card", card)
@@ -556,8 +556,8 @@ class Solver:
 
     def _new_arrays(self) -> None:
         """The search's arrays, new: the transposition table (empty), the stack, the buffers."""
-        from ._kernels.layout import L_LEN
-        from ._kernels.workspace import new_buffer
+        from .._kernels.layout import L_LEN
+        from .._kernels.workspace import new_buffer
 
         K = _kernels()
         self.tt = K.new_table(self.table_bits)
@@ -680,8 +680,8 @@ def warm_up(notice: Callable[[str], None] | None = _warn) -> float:
     global _ready
     if _ready:
         return 0.0
-    from ._builds.runs import COMPILE_SECONDS
-    from ._kernels._cache import compile_notice, is_cached
+    from .._builds.runs import COMPILE_SECONDS
+    from .._kernels._cache import compile_notice, is_cached
 
     K = _kernels()
     _ready = True  # the question below is asked by a Solver, which comes back here
@@ -708,7 +708,7 @@ def solve(what, mode: str = "points", cards: bool = True, budget: int | None = N
 
 def positions_of(record: dict) -> Iterable[Position]:
     """Every position of a played deal record, card by card (before each card)."""
-    from .record import replay
+    from ..record import replay
 
     deal = replay(record).deal
     for t in range(len(deal.tricks)):

@@ -13,7 +13,7 @@ up to the totals of their union and any split of a run gives the very same repor
 - :func:`merge`: saved parts -> one :class:`Saved`, after checking that their configurations
   agree, that no deal is in two parts and that no deal is missing.
 - :func:`execute`: run the ranges not yet done, locally or through an executor (Dask,
-  :mod:`tarotsim.distributed`), recording each finished range in a checkpoint file as it arrives.
+  :mod:`tarotsim.runs.distributed`), recording each finished range in a checkpoint file as it arrives.
 - :func:`report`: the object a single run prints (a simulate ``Summary``, a ``TournamentResult``
   or the study's report dict), from a :class:`Saved`.
 """
@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__, echo, json_input
-from .rules import CONTRACTS, Rules
+from .. import __version__, echo, json_input
+from ..rules import CONTRACTS, Rules
 
 #: The saved-run file format (``--save``, ``--checkpoint``); its version changes with its layout.
 FORMAT = "tarotsim-run/1"
@@ -145,7 +145,7 @@ class Job:
         """The job of a command's arguments, checked.
 
         The job of a command's arguments, checked (bad bots raise ``ValueError``). ``players``:
-        the seats already parsed from ``bots`` (``tarotsim.players.parse_players``, with
+        the seats already parsed from ``bots`` (``tarotsim.runs.players.parse_players``, with
         ``check_bots``), kept for this process: the text is parsed once per process (a Dask worker
         parses it again)."""
         job = cls(command, rules.table, rules.non_default_options(), str(bots), int(seed), int(start), int(stop),
@@ -162,7 +162,7 @@ class Job:
         return (self.table, json.dumps(self.options, sort_keys=True), self.bots, self.check_bots)
 
     def players(self):
-        """The seats' players (``tarotsim.players.Player``), parsed once per process."""
+        """The seats' players (``tarotsim.runs.players.Player``), parsed once per process."""
         from .players import parse_players
 
         key = self._players_key()
@@ -230,10 +230,10 @@ class Job:
         About how many seconds numba takes to compile the kernels this job runs when its cache
         lacks them (a first run, or sources changed), else None (loaded; also for Python bots,
         whose deals the kernels do not play whole)."""
-        from ._builds.runs import first_kernel
+        from .._builds.runs import first_kernel
 
         from . import simulate as sim
-        from ._kernels._cache import is_cached
+        from .._kernels._cache import is_cached
 
         players = self.players()
         if not all(p.fast for p in players):
@@ -277,10 +277,10 @@ def _totals_from_json(command: str, d):
         return a.astype(np.int64)
 
     if command == "simulate":
-        from ._kernels import layout as L
+        from .._kernels import layout as L
         return ints(d, (L.ACC_LEN,))
     if command == "study bidding":
-        from ._kernels import study as K
+        from .._kernels import study as K
         bins, oud, misc = d
         return (ints(bins, (K.N_CONTRACTS, K.N_BINS, K.N_FIELDS)), ints(oud, (K.N_CONTRACTS, 4, K.N_FIELDS)),
                 ints(misc, (K.M_LEN,)))
@@ -291,10 +291,10 @@ def _totals_from_json(command: str, d):
 def _deals_counted(command: str, t) -> int | None:
     """How many deals the totals say they hold (None when they do not say: the tournament)."""
     if command == "simulate":
-        from ._kernels import layout as L
+        from .._kernels import layout as L
         return int(t[L.ACC_DEALS])
     if command == "study bidding":
-        from ._kernels import study as K
+        from .._kernels import study as K
         return int(t[2][K.M_DEALS])
     return None
 
@@ -358,7 +358,7 @@ def dumps(saved: Saved) -> str:
 
 def write(saved: Saved, path: str, flag: str = "--save") -> None:
     """Write a saved run to ``path`` whole or not at all (:func:`tarotsim.outputs.atomic_write_text`)."""
-    from .outputs import atomic_write_text
+    from ..outputs import atomic_write_text
     atomic_write_text(path, [dumps(saved)], flag)
 
 
@@ -490,7 +490,7 @@ def execute(job: Job, *, threads: int = 1, progress=None, checkpoint: str | None
     ``checkpoint``: a file that records every finished piece as it arrives (at most every
     :data:`CHECKPOINT_EVERY` seconds, and when the run ends or is interrupted); the run resumes
     from it, so no deal is counted twice or lost. ``executor(job, ranges, on_done, on_start)``:
-    runs the ranges elsewhere (Dask, :func:`tarotsim.distributed.executor`), calling
+    runs the ranges elsewhere (Dask, :func:`tarotsim.runs.distributed.executor`), calling
     ``on_start()`` when the timed work starts (the workers ready) and ``on_done(a, b, totals)``
     for each finished range, and returns the threads it ran on; without it the ranges
     run here on ``threads`` threads. ``progress(n)`` is called with every ``n`` deals finished;
@@ -556,7 +556,7 @@ def warm_up(job: Job, log=None) -> float:
         return 0.0
     if log is not None:
         what = "the bidding study of " if job.command == "study bidding" else ""
-        from ._kernels._cache import compile_notice
+        from .._kernels._cache import compile_notice
         from .players import players_label
         log(compile_notice(what + players_label(job.players()), about))
     t0 = time.perf_counter()
@@ -580,8 +580,8 @@ def report(saved: Saved):
     """The report of a single run over the saved deals.
 
     What a single run over ``saved``'s deals prints, built by the same functions: a
-    :class:`tarotsim.simulate.Summary` (simulate), a :class:`tarotsim.tournament.TournamentResult`
-    (tournament) or the :func:`tarotsim.study.report` dict (study bidding). The deals must be one
+    :class:`tarotsim.runs.simulate.Summary` (simulate), a :class:`tarotsim.runs.tournament.TournamentResult`
+    (tournament) or the :func:`tarotsim.runs.study.report` dict (study bidding). The deals must be one
     range (:func:`merge` checks it)."""
     if len(saved.done) != 1:
         gaps = missing(saved.run, saved.done)

@@ -6,7 +6,7 @@ a registered bot with its parameters (``heuristic:garde=56``), a user's policy s
 (``module:Class``: ``choose(view, legal, rng)``, played step by step through the ``Game``).
 :func:`parse_players` turns that text into one :class:`Player` per seat (the one grammar is
 ``bots.split_bots``), :func:`seats` any ``bots=`` value of the library, and
-:class:`tarotsim.runner.Runner` plays blocks of deals with them: on the kernels (fast path) when
+:class:`tarotsim.runs.runner.Runner` plays blocks of deals with them: on the kernels (fast path) when
 every seat can, else deal by deal (slow path; the same deals for the same bots).
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rules import KERNEL_TABLES, Rules
+from ..rules import KERNEL_TABLES, Rules
 
 
 class PlayersError(ValueError):
@@ -48,7 +48,7 @@ class Player:
 
         The kernels' bot code (``layout.BOT_KINDS``; ``BOT_USER`` for a policy set), None for a
         Python bot."""
-        from ._kernels.layout import BOT_KINDS, BOT_USER
+        from .._kernels.layout import BOT_KINDS, BOT_USER
 
         if self.obj is not None:
             return None
@@ -60,7 +60,7 @@ class Player:
         The seat's parameter row as the kernels take it (float64[N_BOT_PARAMS]): a registered
         bot's ``params`` completed with its defaults (``bots.BotSpec.row``), a policy set's own."""
         if self.policy is not None:  # its params are the policy set's (``PolicySet.vector``)
-            from ._kernels.layout import N_BOT_PARAMS
+            from .._kernels.layout import N_BOT_PARAMS
 
             v = np.zeros(N_BOT_PARAMS, dtype=np.float64)
             v[:len(self.params)] = self.params
@@ -78,7 +78,7 @@ class Player:
         """This seat's bot on the slow path (a fast bot runs there through its adapter)."""
         if self.obj is not None:
             return self.obj
-        from .adapters import FastBotAdapter, PolicyAdapter
+        from ..adapters import FastBotAdapter, PolicyAdapter
         if self.policy is not None:
             return PolicyAdapter(self.policy)
         return FastBotAdapter(self.name, np.asarray(self.params, dtype=np.float64))

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 
 import click
 
-from . import echo
-from .cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
-from .display import piles_line
-from .engine import Decision, EcartChoice, Game, IllegalPlayError
-from .rng import STREAM_BOTS, Rng, dealing_order, stream_state
-from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
-from .scoring import format_breakdown
+from .. import echo
+from ..cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
+from ..display import piles_line
+from ..engine import Decision, EcartChoice, Game, IllegalPlayError
+from ..rng import STREAM_BOTS, Rng, dealing_order, stream_state
+from ..rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
+from ..scoring import format_breakdown
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_seat", "first_index", "next_index",
            "seat_names"]
@@ -235,7 +235,7 @@ def hint_bot_name(rules: Rules) -> str:
     The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table where its
     parameters do nothing (the players' own check decides, so the hint follows what the bots can
     do)."""
-    from .players import parse_players
+    from ..runs.players import parse_players
 
     try:
         parse_players(HINT_BOT, rules)
@@ -292,8 +292,8 @@ def bots_for(text: str, rules: Rules, seat: int) -> list:
     ``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
     order (n - 1 names). Returns one slow-path bot per seat, None at the person's seat; raises
     ``ValueError`` (one line) for a text that names no playable bots."""
-    from .players import bot_texts, parse_players
-    from .slowpath import _Guarded
+    from ..runs.players import bot_texts, parse_players
+    from ..runs.slowpath import _Guarded
 
     segs = bot_texts(text)
     others = rules.n_seats - 1
@@ -410,7 +410,7 @@ class Session:
                 res.records.append(rec)
                 res.totals = [t + s for t, s in zip(res.totals, rec["scores"])]
                 if self.records_fh is not None:  # with the players' names (``tarotsim stats --by player``)
-                    from .record import dumps, with_seat_labels
+                    from ..record import dumps, with_seat_labels
                     self.records_fh.write(dumps(with_seat_labels(rec, players=self.names)) + "\n")
                     self.records_fh.flush()
                     self.appended += 1
@@ -464,8 +464,8 @@ class Session:
 
         The first one of a process may compile the solver: a person at a terminal is told so
         first (a transcript written to a file reads the same on every machine)."""
-        from . import solver
-        from .analysis import AnalysisError, analyse, format_analysis
+        from ..analysis import solver
+        from ..analysis import AnalysisError, analyse, format_analysis
 
         solver.warm_up(self.say if sys.stdout.isatty() else None)
         try:
@@ -478,7 +478,7 @@ class Session:
 
         A bot's decision, applied; a bot's forbidden answer stops the game naming bot, seat,
         deal and rule (as on the slow path of ``simulate``)."""
-        from .adapters import DECISION_RULES
+        from ..adapters import DECISION_RULES
 
         bot = self.bots[d.seat]
         bot.seed, bot.index = game.seed, game.index
@@ -714,7 +714,7 @@ class Session:
         if self._hint_bot is None:
             from bots import parse_bot
 
-            from .adapters import FastBotAdapter
+            from ..adapters import FastBotAdapter
             text = hint_bot_name(self.rules)
             self.say(self._thinking(text))
             self._hint_bot = FastBotAdapter(*parse_bot(text))
@@ -747,9 +747,9 @@ class Session:
         What the first hint says before its bot answers: it is thinking, and, to a person at a
         terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
         for about how long (a transcript written to a file reads the same on every machine)."""
-        from ._builds.runs import hint_kernels
+        from .._builds.runs import hint_kernels
 
-        from ._kernels._cache import is_cached
+        from .._kernels._cache import is_cached
 
         kernels, about = hint_kernels(name)
         search = " (it plays each card out on sampled deals)" if name.startswith("pimc") else ""

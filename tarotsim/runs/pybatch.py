@@ -1,7 +1,7 @@
 """Python bots at engine speed, inside the batched engine.
 
 Python bots at engine speed: a user's bot (``module:Class``, ``choose(view, legal, rng)``)
-deciding inside the batched engine of :mod:`tarotsim.env` rather than the step-by-step
+deciding inside the batched engine of :mod:`tarotsim.runs.env` rather than the step-by-step
 reference engine.
 
 :func:`play_records` plays a block of deals at once in the env kernel (one slot per deal, run
@@ -10,7 +10,7 @@ each decision of a Python bot's seat the kernel stops; the bot gets the very
 :class:`~tarotsim.engine.SeatView`, legal choices and bots-stream ``rng`` that the
 :class:`~tarotsim.engine.Game` would give it, built here from the kernel's state, and its
 answer goes back as an action id (:mod:`tarotsim.actions`; the écart as its picks). The records
-are those of the slow path (:func:`tarotsim.slowpath.play_record`, the reference engine stays
+are those of the slow path (:func:`tarotsim.runs.slowpath.play_record`, the reference engine stays
 the oracle: tests compare the two).
 
 An answer this path does not take as it is (not one of the legal choices, a poignée with cards
@@ -18,23 +18,23 @@ of the bot's own choosing, an exception in ``choose``) sends that whole deal to 
 which applies it or names the rule it breaks exactly as today. Deals are decided in
 interleaved order (every deal of the block at its first decision, then the second...): a bot
 that keeps state between calls and needs them in deal order sets ``sequential = True`` (the
-:class:`~tarotsim.runner.Runner` then plays it deal by deal).
+:class:`~tarotsim.runs.runner.Runner` then plays it deal by deal).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import env as K
-from ._kernels import layout as L
-from ._kernels.workspace import WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_NEXT, WS_TAKER
-from .actions import CHELEM_NO, MISERE_NO, POIGNEE_BASE, POIGNEE_NONE, bid_action
-from .cards import DECK, Card, masks_of
-from .engine import EcartChoice, SeatView
-from .observations import OBS_LEN
-from .reference.deal import Decision, as_card
-from .rng import Rng
-from .rules import (CONTRACT_OF, CONTRACTS, DECISION_KINDS, ENV_TABLES, PLAY_DECISIONS, KERNEL_CHIEN_SIZE,
+from .._kernels import env as K
+from .._kernels import layout as L
+from .._kernels.workspace import WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_NEXT, WS_TAKER
+from ..actions import CHELEM_NO, MISERE_NO, POIGNEE_BASE, POIGNEE_NONE, bid_action
+from ..cards import DECK, Card, masks_of
+from ..engine import EcartChoice, SeatView
+from ..observations import OBS_LEN
+from ..reference.deal import Decision, as_card
+from ..rng import Rng
+from ..rules import (CONTRACT_OF, CONTRACTS, DECISION_KINDS, ENV_TABLES, PLAY_DECISIONS, KERNEL_CHIEN_SIZE,
                     POIGNEE_LEVELS, RV_TABLE, Rules, ecart_pick_choices)
 
 __all__ = ["BATCH", "batchable", "play_records"]
@@ -104,7 +104,7 @@ class _Batch:
         if all(int(k) == L.BOT_RANDOM for k in self.kinds):
             self.kernel = K.env_step_random
         else:
-            from ._builds.env import env_step_bots
+            from .._builds.env import env_step_bots
             self.kernel = env_step_bots
         self.rv = rules.to_vector()
         self.cfg = np.zeros(K.C_LEN, dtype=np.int64)
@@ -255,7 +255,7 @@ def play_records(rules: Rules, seed: int, indices, seats, slow_bots) -> list[dic
 
     ``seats``: per seat, a Python bot (``choose(view, legal, rng)``) or a kernel bot's
     ``(name, params)`` (random, greedy, heuristic; see :func:`batchable`); ``slow_bots``: the
-    same seats as the slow path plays them (:meth:`tarotsim.players.Player.python_bot`), for
+    same seats as the slow path plays them (:meth:`tarotsim.runs.players.Player.python_bot`), for
     the deals sent there. Errors are the slow path's: :class:`~tarotsim.engine.BotRaisedError`,
     :class:`~tarotsim.engine.IllegalPlayError`, raised for the lowest such deal.
     """

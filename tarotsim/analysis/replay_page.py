@@ -30,9 +30,9 @@ from __future__ import annotations
 import html
 import json
 
-from . import svg
-from .cards import Card, CardError, format_points
-from .scoring import format_breakdown
+from .. import svg
+from ..cards import Card, CardError, format_points
+from ..scoring import format_breakdown
 
 #: The most deals one page holds (each is about 150 KB of steps): pick lines beyond that.
 MAX_PAGE_DEALS = 500
@@ -121,7 +121,7 @@ def deal_data(record: dict, line: int | None = None, names=None, costs=None, bes
     The record is replayed through the rules first (:func:`tarotsim.record.positions`): a record
     that breaks one raises :class:`tarotsim.record.RecordError`; costs of the wrong shape raise
     :class:`PageError`, names not one per seat :class:`tarotsim.svg.PictureError`."""
-    from .record import positions, seat_labels
+    from ..record import positions, seat_labels
 
     full, steps = positions(record, line)
     names = svg.seat_names(names if names is not None else seat_labels(full, "players"), len(full["hands"]))
@@ -357,7 +357,7 @@ def write_cli_page(html_path: str, file, lines, record: dict | None = None, name
 
     import click
 
-    from .record import RecordError, records_at
+    from ..record import RecordError, records_at
 
     label = "standard input" if file == "-" else file
     found: list[tuple[int | None, dict]] = []
@@ -391,7 +391,7 @@ def write_cli_page(html_path: str, file, lines, record: dict | None = None, name
 
 def write_page(path: str, deals: list[dict], title: str = "tarotsim replay") -> None:
     """Write the page to ``path``, whole or not at all (:func:`tarotsim.outputs.atomic_write_text`)."""
-    from .outputs import atomic_write_text
+    from ..outputs import atomic_write_text
 
     atomic_write_text(path, [page(deals, title)], flag="--html")
 
