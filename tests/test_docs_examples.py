@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tarotsim import _docs
+from tools import docs as _docs
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from tarotsim import _docs
+from tools import docs as _docs
 from tarotsim.cli import cli
 
 SCORE = "tarotsim score --contract garde --oudlers 2 --points 45"

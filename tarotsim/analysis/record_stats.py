@@ -35,7 +35,6 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-import click
 
 from ..display import trick_seats
 from ..rules import CONTRACTS, POIGNEE_LEVELS
@@ -428,60 +427,5 @@ def write_csv(d: dict, fh) -> None:
         w.writerow({k: "" if v is None else v for k, v in row.items()})
 
 
-# ---------------------------------------------------------------------------------------------
-# the command
-
-
-@click.command(name="stats")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--by", "by", type=click.Choice(GROUPINGS), default="seat", show_default=True,
-              help="Group the seats: by seat number, by player name (records of `tarotsim play`), or by "
-                   "bot (records of `simulate --records`).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
-@click.option("--csv", "csv_path", metavar="FILE.csv",
-              help="Also write one CSV row per group and per contract (- for standard output).")
-def stats_command(file, by, as_json, csv_path):
-    """Statistics of a deal-records file: per seat (or player, or bot) and per contract.
-
-    For each seat: deals, take rate, made rate, mean score per deal and as taker,
-    partner (table 5) and defender with 95% intervals, petit au bout won and lost,
-    poignées, chelems, the Excuse lost at the last trick. For each contract: deals,
-    share (taken / deals, as simulate says it), made rate, the taker's mean score, the
-    attack's mean points, petit au bout and chelems. FILE is JSON Lines (docs/records.md),
-    gzip-compressed or - for standard input; the records are counted as recorded
-    (`tarotsim replay --verify` checks them): scores that cannot be right (not adding up
-    to zero, or beyond any deal's) and records of several tables are warned about on
-    stderr.
-
-    \b
-    Examples:
-      tarotsim simulate --deals 100000 --seed 1 --bots heuristic,random,random,random --records d.jsonl.gz
-      tarotsim stats d.jsonl.gz --by bot
-      tarotsim stats game.jsonl --by player --csv game-stats.csv
-    """
-    from ..outputs import open_outputs
-    from ..record import RecordError
-
-    label = "standard input" if file == "-" else file
-    with open_outputs({"--csv": csv_path}) as outs:  # a bad path: refused before reading
-        try:
-            st = stats_of_file(file, by)
-        except (RecordError, StatsError) as e:
-            raise click.UsageError(f"{label}: {e}") from None
-        except OSError as e:
-            raise click.UsageError(f"cannot read {label}: {e.strerror or e}") from None
-        if not st.deals:
-            raise click.UsageError(f"{label} holds no deal record")
-        d = st.to_dict()
-        if csv_path:
-            write_csv(d, outs["--csv"].fh)
-    for line in d["warnings"]:
-        click.echo(f"tarotsim: warning: {label}: {line}", err=True)
-    to_stderr = csv_path == "-"
-    click.echo(json.dumps(d) if as_json else format_stats(d), err=to_stderr)
-    if csv_path and csv_path != "-":
-        click.echo(f"csv written to {csv_path}", err=True)
-
-
 __all__ = ["CSV_COLUMNS", "GROUPINGS", "RecordStats", "StatsError", "csv_rows", "format_stats", "side_of",
-           "stats_command", "stats_of_file", "write_csv"]
+           "stats_of_file", "write_csv"]

@@ -464,8 +464,7 @@ class Session:
 
         The first one of a process may compile the solver: a person at a terminal is told so
         first (a transcript written to a file reads the same on every machine)."""
-        from ..analysis import solver
-        from ..analysis import AnalysisError, analyse, format_analysis
+        from ..analysis import AnalysisError, analyse, format_analysis, solver
 
         solver.warm_up(self.say if sys.stdout.isatty() else None)
         try:
@@ -748,7 +747,6 @@ class Session:
         terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
         for about how long (a transcript written to a file reads the same on every machine)."""
         from .._builds.runs import hint_kernels
-
         from .._kernels._cache import is_cached
 
         kernels, about = hint_kernels(name)
