@@ -1185,6 +1185,14 @@ cli.add_command(stats_command)
 
 
 # ---------------------------------------------------------------------------------------------
+# tarotsim learn: models learned from the engine's deals (tarotsim.learn)
+
+from .learn.cli import learn as learn_group  # noqa: E402  (registered here, written there)
+
+cli.add_command(learn_group)
+
+
+# ---------------------------------------------------------------------------------------------
 # tarotsim analyse: the exact solver's post-mortem (tarotsim.analysis)
 
 from .analysis import DEFAULT_BUDGET as ANALYSE_BUDGET  # noqa: E402
