@@ -7,6 +7,7 @@ stderr and exit code 2 (``click.UsageError``, which ``tarotsim.cli.main`` prints
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -29,6 +30,27 @@ class _NoBar:
 
     def update(self, n):
         pass
+
+
+class _LazyBar:
+    """A progress bar whose length is known only once the work starts (``update(n, total)``), with lines above it."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.bar: Any = None
+
+    def update(self, n: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = _progress(total, self.label)
+            self.bar.__enter__()
+        self.bar.update(n)
+
+    def line(self, text: str) -> None:
+        click.echo(("\r\x1b[K" if self.bar is not None and sys.stderr.isatty() else "") + text, err=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
 
 
 def _one_line(e: BaseException) -> click.UsageError:
@@ -103,3 +125,92 @@ def data_command(table, bots, options_, seed, deals, start, seats, shard_deals, 
         with np.load(f) as z:
             rows += len(z["index"])
     click.echo(f"{rows} decisions of {deals} deals written to {out} ({len(files)} shards)")
+
+
+def _hidden(text: str | None):
+    if text is None:
+        return None
+    try:
+        return tuple(int(t) for t in text.split(","))
+    except ValueError:
+        raise click.UsageError(f"--hidden takes two layer sizes separated by a comma, not {text!r}") from None
+
+
+@learn.command(name="train")
+@click.option("--data", "folder", required=True, metavar="DIR", help="A data folder (`tarotsim learn data`).")
+@click.option("--model", "kind", type=click.Choice(["locations", "policy"]), required=True,
+              help="locations: where each hidden card is; policy: the action of the data's bots.")
+@click.option("--out", "out", required=True, metavar="FILE.npz", help="The model file to write.")
+@click.option("--curve", "curve", metavar="FILE.png",
+              help="Also draw the learning curve (the validation loss per epoch; needs the plot extra).")
+@click.option("--epochs", type=click.IntRange(min=1), default=4, show_default=True, help="Passes over the rows.")
+@click.option("--hidden", metavar="H0,H1", help="The two hidden layers' sizes [default: 256,128 for locations, "
+                                               "128,128 for policy].")
+@click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Rows per step.")
+@click.option("--lr", type=click.FloatRange(min=0, min_open=True, max=1, max_open=True), default=1e-3,
+              show_default=True, help="Adam's first learning rate (then a cosine decay to 0).")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True,
+              help="Seed of the initial weights and of the order of the rows.")
+@click.option("--max-rows", type=click.IntRange(min=1), default=None, help="Use only the first rows of the data.")
+def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed, max_rows):
+    """Train a model on a data folder, on the CPU, one thread (docs/learn.md).
+
+    Every 20th deal of the data is held out: the validation loss (bits per hidden card, or
+    per decision with a choice) is printed after each epoch. Needs the learn extra
+    (pip install 'tarotsim[learn]'). The model file holds this command.
+
+    \b
+    Example:
+      tarotsim learn train --data data/ --model locations --out locations.npz --curve locations.png
+    """
+    from .train import TORCH_HINT, train
+
+    if curve is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--curve needs matplotlib: pip install 'tarotsim[plot]'") from None
+        if not curve.lower().endswith(".png"):
+            raise click.UsageError(f"--curve: a .png file, not {curve!r}")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise click.UsageError(TORCH_HINT) from None
+    from .data import shard_files
+
+    try:
+        manifest, _ = shard_files(folder)
+    except ValueError as e:
+        raise _one_line(e) from None
+    parts = [f"tarotsim learn train --data {folder} --model {kind} --out {out}", f"--epochs {epochs}"]
+    parts += [f"--hidden {hidden}"] if hidden else []
+    parts += [f"--batch-size {batch_size}", f"--lr {lr}", f"--seed {seed}"]
+    parts += [f"--max-rows {max_rows}"] if max_rows else []
+    bar = _LazyBar("training")
+    try:
+        result = train(folder, kind, hidden=_hidden(hidden), epochs=epochs, batch_size=batch_size, lr=lr, seed=seed,
+                       max_rows=max_rows, progress=bar.update, log=bar.line)
+    except ValueError as e:  # DataError
+        raise _one_line(e) from None
+    finally:
+        bar.close()
+    result.meta["command"] = " ".join(parts)
+    result.meta["data_command"] = _data_command(manifest, folder)
+    try:
+        result.save(out)
+        if curve is not None:
+            result.plot(curve)
+    except OSError as e:
+        raise click.UsageError(f"cannot write {e.filename or out}: {e.strerror or e}") from None
+    click.echo(f"{kind} model written to {out}: validation {result.validation_bits[-1]:.4f} bits "
+               f"(uniform {result.uniform_bits:.4f})" + (f", curve {curve}" if curve else ""))
+
+
+def _data_command(manifest: dict, folder) -> str:
+    """The command that wrote a data folder, from its manifest."""
+    opts = "".join(f" --option {k}={v}" for k, v in manifest["options"].items())
+    seats = "" if len(manifest["seats"]) == {"3": 3, "4": 4}.get(manifest["table"], 5) else \
+        " --seats " + ",".join(map(str, manifest["seats"]))
+    return (f"tarotsim learn data --table {manifest['table']}{opts} --bots {manifest['bots']} --seed "
+            f"{manifest['seed']} --start {manifest['start']} --deals {manifest['stop'] - manifest['start']}{seats} "
+            f"--shard-deals {manifest['shard_deals']} --out {folder}")

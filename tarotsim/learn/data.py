@@ -257,21 +257,25 @@ def shard_files(folder) -> tuple[dict, list[Path]]:
     return manifest, files
 
 
-def load(folder, max_rows: int | None = None) -> dict[str, np.ndarray]:
-    """Every row of a data folder, unpacked (as :func:`decisions` gives them), or the first ``max_rows``."""
+def load(folder, max_rows: int | None = None, packed: bool = False) -> dict[str, np.ndarray]:
+    """Every row of a data folder (the first ``max_rows``), unpacked or as stored.
+
+    Unpacked: as :func:`decisions` gives them; ``packed``: the arrays of ``DATA_FIELDS`` as
+    stored, a fifth of the memory (:func:`unpack` turns a slice of them into rows)."""
     _, files = shard_files(folder)
     parts, n = [], 0
     for f in files:
         try:
             with np.load(f) as z:
-                parts.append(unpack({name: z[name] for name, *_ in DATA_FIELDS}))
+                stored = {name: z[name] for name, *_ in DATA_FIELDS}
         except (OSError, ValueError, KeyError) as e:
             raise DataError(f"cannot read shard {f}: {e}") from None
-        n += len(parts[-1]["index"])
+        parts.append(stored if packed else unpack(stored))
+        n += len(stored["index"])
         if max_rows is not None and n >= max_rows:
             break
     if not parts:
-        return _empty()
+        return pack(_empty()) if packed else _empty()
     out = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
     if max_rows is not None:
         out = {name: a[:max_rows] for name, a in out.items()}
