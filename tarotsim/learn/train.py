@@ -225,9 +225,9 @@ def train(folder, kind: str, *, hidden=None, epochs: int = 4, batch_size: int = 
 def torch_probabilities(kind: str, arrays, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Torch's probabilities of a model on observations: the reference of the forward passes.
 
-    ``arrays``: ``(w0, b0, w1, b1, w2, b2)``. ``legal``: the ``allowed`` bits per card (``locations``:
-    float32[n, 78, N_LOCATIONS] out, a
-    card played all 0) or the legal action mask (``policy``: float32[n, N_ACTIONS] out)."""
+    ``arrays``: ``(w0, b0, w1, b1, w2, b2)``. ``legal``: the ``allowed`` bits per card
+    (``locations``: float32[n, 78, N_LOCATIONS] out, a card played all 0) or the legal action
+    mask (``policy``: float32[n, N_ACTIONS] out)."""
     torch = require_torch()
     hidden = (arrays[0].shape[1], arrays[2].shape[1])
     net = _net(torch, kind, hidden)
