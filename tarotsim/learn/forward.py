@@ -134,5 +134,12 @@ def policy_probabilities(obs, mask, scale, w0, b0, w1, b1, w2, b2, work, out):
         policy_core(obs[i], mask[i], scale, w0, b0, w1, b1, w2, b2, work, out[i])
 
 
-guard_cache("tarotsim-learn-forward", (location_probabilities, policy_probabilities),
+@njit(cache=True, nogil=True)
+def policy_actions(obs, mask, scale, w0, b0, w1, b1, w2, b2, work, out):
+    """``out[i]``: :func:`policy_best` of position ``i``, the action the ``learned`` bot plays."""
+    for i in range(obs.shape[0]):
+        out[i] = policy_best(obs[i], mask[i], scale, w0, b0, w1, b1, w2, b2, work)
+
+
+guard_cache("tarotsim-learn-forward", (location_probabilities, policy_probabilities, policy_actions),
             [Path(__file__).resolve(), Path(__file__).resolve().parent / "features.py"])

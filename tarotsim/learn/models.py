@@ -31,7 +31,8 @@ from ..cards import N_CARDS
 from ..observations import OBS_LEN
 from .features import N_LOCATIONS
 
-__all__ = ["KINDS", "MODEL_FORMAT", "Model", "ModelError", "load_model", "output_size", "save_model", "shipped"]
+__all__ = ["KINDS", "MODEL_FORMAT", "Model", "ModelError", "load_model", "output_size", "register", "registered",
+           "save_model", "shipped"]
 
 MODEL_FORMAT = "tarotsim-learn-model/1"
 KINDS = ("locations", "policy")
@@ -91,7 +92,9 @@ def save_model(path, kind: str, arrays, meta: dict) -> None:
 
 
 def load_model(path, kind: str | None = None) -> Model:
-    """Read a model file (of ``kind`` when given), checking its layout; any problem is one line of :class:`ModelError`."""
+    """Read a model file (of ``kind`` when given), checking its layout.
+
+    Any problem (missing, truncated, not a model, another kind or layout) is one line of :class:`ModelError`."""
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -127,3 +130,32 @@ def load_model(path, kind: str | None = None) -> Model:
     if not all(np.all(np.isfinite(a)) for a in ws + bs):
         raise ModelError(f"{path}: a weight is not a finite number")
     return Model(found, ws, bs, meta)
+
+
+# ---------------------------------------------------------------------------------------------
+# the models the bots of this process play (``learned:model=FILE`` -> an id in the bot's parameters)
+
+#: id - 1 -> a policy model read from a file; id 0 is the shipped policy model.
+_REGISTERED: list[tuple[str, Model]] = []
+_SHIPPED: dict[str, Model] = {}
+
+
+def register(path) -> int:
+    """Read the policy model of ``path`` (:func:`load_model`) and return its id for a bot's parameters (1, 2, ...)."""
+    key = str(Path(path).resolve())
+    for i, (k, _) in enumerate(_REGISTERED):
+        if k == key:
+            return i + 1
+    _REGISTERED.append((key, load_model(path, "policy")))
+    return len(_REGISTERED)
+
+
+def registered(model_id: int) -> Model:
+    """The policy model of an id from :func:`register` (0: the shipped one)."""
+    if model_id == 0:
+        if "policy" not in _SHIPPED:
+            _SHIPPED["policy"] = load_model(shipped("policy"), "policy")
+        return _SHIPPED["policy"]
+    if not 1 <= model_id <= len(_REGISTERED):
+        raise ModelError(f"no policy model has id {model_id} in this process (give the file: learned:model=FILE)")
+    return _REGISTERED[model_id - 1][1]
