@@ -14,6 +14,7 @@ import pytest
 from tarotsim.learn.features import INPUT_SCALE, N_LOCATIONS
 from tarotsim.learn.forward import location_probabilities, policy_probabilities, work_size
 from tarotsim.learn.models import KINDS, Model, ModelError, load_model, save_model
+from tarotsim.observations import OBS
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "learn_forward.npz"
 TINY = (24, 12)
@@ -193,3 +194,35 @@ def _regenerate():
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     _regenerate()
+
+
+def test_calibration_compares_the_model_with_the_uniform_laws_paired_by_card(cli, tmp_path):
+    """Every hidden card of every card decision of the tricks counted once in its trick's bucket and
+    once in all; the uniform law over the allowed locations is log2 of their number."""
+    from tarotsim.learn.data import decisions
+    from tarotsim.learn.evaluate import calibration
+
+    model = _model_of(_fixture(), "locations")
+    d = calibration(model, "4", seed=3, deals=3, worlds=30, first=2, last=5)
+    assert [b["trick"] for b in d["buckets"]] == [2, 3, 4, 5]
+    assert sum(b["cards"] for b in d["buckets"]) == d["all"]["cards"] > 0
+    assert sum(b["positions"] for b in d["buckets"]) == d["all"]["positions"]
+    rows = decisions("4", 3, 0, 3, "heuristic")
+    t = rows["obs"][:, OBS["trick_number"]].argmax(axis=1) + 1
+    keep = (rows["kind"] == 7) & (t >= 2) & (t <= 5)
+    a = rows["allowed"][keep].astype(np.int64)
+    n = sum((a >> k) & 1 for k in range(N_LOCATIONS))
+    assert d["all"]["positions"] == keep.sum() and d["all"]["cards"] == (n > 1).sum()
+    assert d["all"]["allowed"] == pytest.approx(np.log2(n[n > 1]).mean())
+    assert d["all"]["gain"] == d["all"]["worlds"] - d["all"]["model"]
+    path = tmp_path / "loc.npz"
+    save_model(path, "locations", model.arrays(), {})
+    code, out, err = cli("learn", "calibration", "--model", path, "--deals", 3, "--seed", 3, "--worlds", 30,
+                         "--tricks", "2-5")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].split() == ["trick", "positions", "cards", "allowed", "worlds", "model", "gain"]
+    assert lines[-1].split()[:3] == ["all", str(d["all"]["positions"]), str(d["all"]["cards"])]
+    assert lines[-1].split()[-1] == f"{d['all']['gain']:+.3f}"
+    code, out, err = cli("learn", "calibration", "--model", path, "--tricks", "9-30")
+    assert code == 2 and "--tricks: 9-30 is not a range of the 18 tricks of table 4" in err

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from .._kernels._cache import engine_sources, guard_cache
+from .._kernels._rng import stream_state
 from .._kernels.env import (E_KIND, E_MIS, E_NBIDS, E_NPICK, E_PICK_S, E_PICK_T, E_PL_S,
                             E_PL_T, E_POS, E_SEAT, E_TR, K_BID, K_CALL, K_CARD, K_CHELEM, K_DONE, K_ECART,
                             K_MISERE_ATOUT, K_MISERE_TETE, K_POIGNEE, _apply, _begin, _fill_mask, _fill_obs)
@@ -40,6 +41,8 @@ MAX_DECISIONS = 5 + 1 + 6 + 1 + 3 * MAX_SEATS + 78
 DONE, ERR_ACTION, ERR_SCORES, ERR_KNOWLEDGE = 0, -1, -2, -3
 
 NO_POLICIES = False  # the replay keeps no bots' history (``_apply``'s ``policies``)
+#: The streams of the measurements' worlds (:func:`uniform_marginals`), far from the deal's own.
+STREAM_MEASURE = 1 << 40
 
 
 @njit(inline="always")
@@ -204,6 +207,51 @@ def replay_decisions(rv, seed, logs, seats, index, seat_of, kind_of, obs, masks,
     return r, k, DONE
 
 
+@njit(cache=True, nogil=True)
+def uniform_marginals(rv, seed, logs, seats, first_trick, last_trick, worlds, out, scratch, wf, wi):
+    """The exact sampler's marginals at the card decisions of tricks ``first_trick..last_trick`` (from 0).
+
+    Replays the logged deals as :func:`replay_decisions` does and, at each card decision of a seat
+    of ``seats`` in those tricks, in the same order as its rows, draws ``worlds.shape[0]``
+    uniform worlds of the seat's knowledge (``tarotsim._kernels.worlds.sample_worlds``, each
+    position its own stream from the deal and its rank in the deal) and writes ``out[r, c, l]``: how many put
+    card ``c`` at relative location ``l``. Returns ``(rows written, status)``."""
+    buf, log, e, know, cons, amask = scratch
+    r = 0
+    n = rv[RV_N_SEATS]
+    for k in range(logs.shape[0]):
+        dealt = logs[k]
+        _begin(rv, seed, dealt[L_INDEX], buf, log, e)
+        j = 0
+        while e[E_KIND] != K_DONE:
+            seat = e[E_SEAT]
+            a = logged_action(dealt, e)
+            if (seats >> seat) & 1 and e[E_KIND] == K_CARD and first_trick <= e[E_TR] <= last_trick:
+                if r >= out.shape[0]:
+                    return r, ERR_ACTION
+                knowledge(rv, buf, log, e, seat, know)
+                if W.derive(rv, know, cons) != W.OK:
+                    return r, ERR_KNOWLEDGE
+                st = stream_state(seed, np.uint64(dealt[L_INDEX]), np.uint64(STREAM_MEASURE + j))
+                j += 1
+                status, st = W.sample_worlds(cons, st, worlds, wf, wi)
+                if status != W.OK:
+                    return r, ERR_KNOWLEDGE
+                for c in range(78):
+                    for l in range(PILE + 1):
+                        out[r, c, l] = 0
+                for w in range(worlds.shape[0]):
+                    for c in range(78):
+                        loc = worlds[w, c]
+                        if loc == W.LOC_PILE:
+                            out[r, c, PILE] += 1
+                        elif loc >= 0:
+                            out[r, c, (loc - seat + n) % n] += 1
+                r += 1
+            _apply(rv, buf, log, e, a, NO_POLICIES)
+    return r, DONE
+
+
 def new_scratch():
     """The replay's scratch: a deal's buffer, log and paused state, a knowledge, its constraints, a row of locations."""
     from .._kernels.env import new_state
@@ -213,6 +261,6 @@ def new_scratch():
             np.zeros(78, dtype=np.int64))
 
 
-guard_cache("tarotsim-learn", (replay_decisions,),
+guard_cache("tarotsim-learn", (replay_decisions, uniform_marginals),
             engine_sources() + [Path(__file__).resolve().parent.parent / n for n in ("actions.py", "observations.py")]
             + [Path(__file__).resolve()])

@@ -71,7 +71,9 @@ def learn():
     """Models learned from the engine's own deals (docs/learn.md).
 
     \b
-    tarotsim learn data    every decision of chosen seats, its features and labels
+    tarotsim learn data          every decision of chosen seats, its features and labels
+    tarotsim learn train         a card-location or policy model trained on them (torch)
+    tarotsim learn calibration   how well a card-location model places the hidden cards
     """
 
 
@@ -214,3 +216,47 @@ def _data_command(manifest: dict, folder) -> str:
     return (f"tarotsim learn data --table {manifest['table']}{opts} --bots {manifest['bots']} --seed "
             f"{manifest['seed']} --start {manifest['start']} --deals {manifest['stop'] - manifest['start']}{seats} "
             f"--shard-deals {manifest['shard_deals']} --out {folder}")
+
+
+@learn.command(name="calibration")
+@click.option("--model", "model_path", metavar="FILE.npz",
+              help="A card-location model (`tarotsim learn train --model locations`) [default: the shipped one].")
+@click.option("--table", type=click.Choice(ENV_TABLES), default="4", show_default=True, help="Table type.")
+@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
+              help="The players whose deals are measured (`tarotsim bots`).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=7, show_default=True, help="The deals' seed.")
+@click.option("--start", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Index of the first deal.")
+@click.option("--deals", type=click.IntRange(min=1), default=1000, show_default=True, help="Number of deals.")
+@click.option("--tricks", default="2-12", show_default=True, metavar="FIRST-LAST",
+              help="The tricks whose card decisions are measured.")
+@click.option("--worlds", type=click.IntRange(1, 4096), default=200, show_default=True,
+              help="Uniform worlds drawn per position for the exact sampler's law.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+def calibration_command(model_path, table, bots, seed, start, deals, tricks, worlds, as_json):
+    """How well a card-location model says where the hidden cards are (docs/learn.md).
+
+    At every card decision of the tricks given, for each card the seat cannot place: the
+    log-loss (bits) of the true location under the uniform law over the allowed locations, under
+    the exact sampler's law (uniform worlds, docs/worlds.md) and under the model, paired by
+    position; gain = worlds - model, per trick and for all.
+    """
+    import json
+
+    from ..rules import N_TRICKS, Rules
+    from .evaluate import calibration, format_calibration
+    from .models import load_model, shipped
+
+    try:
+        first, last = (int(t) for t in tricks.split("-"))
+    except ValueError:
+        raise click.UsageError(f"--tricks takes FIRST-LAST, such as 2-12, not {tricks!r}") from None
+    rules = Rules(table)
+    if not 1 <= first <= last <= N_TRICKS[table]:
+        raise click.UsageError(f"--tricks: {tricks} is not a range of the {N_TRICKS[table]} tricks of table {table}")
+    try:
+        model = load_model(model_path or shipped("locations"), "locations")
+        d = calibration(model, rules, seed, start, deals, bots, first=first, last=last, worlds=worlds)
+    except ValueError as e:  # ModelError, BotError, DealIdError
+        raise _one_line(e) from None
+    click.echo(json.dumps(d) if as_json else format_calibration(d))

@@ -92,13 +92,18 @@ def decisions(rules, seed, start: int, stop: int, bots="heuristic", seats=None) 
         ``mask_bits``.
     """
     from .. import simulate
-    from . import _kernels as K
 
     r = _rules(rules)
     seed = check_seed(seed)
     start, stop = check_run(start, stop - start if stop >= start else -1)
     bits = _seat_bits(seats, r.n_seats)
-    logs = simulate.logs(r, seed, range(start, stop), bots)
+    return rows_of_logs(r, seed, simulate.logs(r, seed, range(start, stop), bots), bits)
+
+
+def rows_of_logs(r: Rules, seed: int, logs: np.ndarray, bits: int) -> dict[str, np.ndarray]:
+    """The rows of deals already played (their logs, ``simulate.logs``) for the seats of ``bits`` (:func:`decisions`)."""
+    from . import _kernels as K
+
     rv = r.to_vector()
     scratch = K.new_scratch()
     rows = min(_CHUNK, max(1, logs.shape[0])) * K.MAX_DECISIONS
