@@ -118,6 +118,14 @@ def test_features_are_the_same_in_deals_the_seat_cannot_tell_apart():
     assert met > 50
 
 
+def test_docs_hold_the_data_table():
+    from pathlib import Path
+
+    from tarotsim.learn.features import data_table
+
+    assert data_table() in (Path(__file__).resolve().parent.parent / "docs" / "learn.md").read_text(encoding="utf-8")
+
+
 def test_pack_and_unpack_give_the_rows_back():
     rows = decisions("5", 2, 0, 5, "heuristic")
     back = unpack(pack(rows))

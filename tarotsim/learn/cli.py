@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from ..rng import MAX_CLI_SEED, MAX_INDEX
 from ..rules import ENV_TABLES
 
 
@@ -83,9 +84,9 @@ def learn():
               help="The players: one bot for every seat, or one per seat separated by commas (`tarotsim bots`).")
 @click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
               help="A variant option (see `tarotsim options`); repeatable.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True, help="The deals' seed.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), default=1, show_default=True, help="The deals' seed.")
 @click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True, help="Number of deals.")
-@click.option("--start", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal.")
 @click.option("--seats", metavar="S,S,...", help="The seats whose decisions are written (default: every seat).")
 @click.option("--shard-deals", type=click.IntRange(min=1), default=None, help="Deals per shard [default: 1000].")
@@ -126,7 +127,7 @@ def data_command(table, bots, options_, seed, deals, start, seats, shard_deals, 
     for f in files:
         with np.load(f) as z:
             rows += len(z["index"])
-    click.echo(f"{rows} decisions of {deals} deals written to {out} ({len(files)} shards)")
+    click.echo(f"{rows} decisions of {deals} deals written to {out} ({len(files)} shard{'s' if len(files) > 1 else ''})")
 
 
 def _hidden(text: str | None):
@@ -224,8 +225,8 @@ def _data_command(manifest: dict, folder) -> str:
 @click.option("--table", type=click.Choice(ENV_TABLES), default="4", show_default=True, help="Table type.")
 @click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
               help="The players whose deals are measured (`tarotsim bots`).")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=7, show_default=True, help="The deals' seed.")
-@click.option("--start", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), default=7, show_default=True, help="The deals' seed.")
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Index of the first deal.")
 @click.option("--deals", type=click.IntRange(min=1), default=1000, show_default=True, help="Number of deals.")
 @click.option("--tricks", default="2-12", show_default=True, metavar="FIRST-LAST",

@@ -58,3 +58,11 @@ DATA_FIELDS: tuple[tuple[str, str, int, str], ...] = (
                                   "0 for a card played, one bit for a card whose place it knows"),
     ("score", "int32", 1, "the seat's score at the end of the deal"),
 )
+
+
+def data_table() -> str:
+    """The Markdown table of :data:`DATA_FIELDS` (docs/learn.md holds this text)."""
+    rows = ["| array | dtype | columns | meaning |", "|---|---|---:|---|"]
+    for name, dtype, columns, meaning in DATA_FIELDS:
+        rows.append(f"| `{name}` | {dtype} | {columns} | {meaning} |")
+    return "\n".join(rows)
