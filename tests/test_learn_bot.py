@@ -174,3 +174,59 @@ def test_locations_answers_where_the_king_of_hearts_is_and_refuses_what_it_does_
         locations(g, 4, _tiny("locations"))
     with pytest.raises(LearnError, match="table 2"):
         locations(Game(Rules("2"), seed=1, index=0), 0, _tiny("locations"))
+
+
+# ---------------------------------------------------------------------------------------------
+# worlds weighted by the location model
+
+def _late_position(index):
+    """A deal of heuristic play at table 4 with three cards left in each hand (the taker to see it)."""
+    from tarotsim import rng
+    from tarotsim.adapters import FastBotAdapter
+
+    rules = Rules("4")
+    g = Game(rules, seed=9, index=index)
+    bot = FastBotAdapter("heuristic")
+    stream = rng.Rng.for_deal(9, index, rng.STREAM_BOTS)
+    while not g.done and not (g.decision.kind == "card" and len(g._deal.tricks) == 15):
+        g.apply(bot.choose(g.view(g.to_move), g.legal_actions(), stream))
+    return None if g.done else g
+
+
+@pytest.mark.slow
+def test_weighted_worlds_are_possible_worlds_and_their_law_is_the_brute_force_one():
+    """Every world drawn satisfies every hard constraint (the exact sampler's: the fast checker of
+    docs/worlds.md); on late positions the weighted frequencies of each card's place agree with the
+    law prod_c q(c, w_c) computed over every possible world, enumerated by brute force."""
+    from helpers_worlds import FastChecker, free_placements
+
+    from tarotsim.learn import weighted_worlds
+    from tarotsim.worlds import PILE as WORLDS_PILE
+
+    checked, moved = 0, 0.0
+    for index in range(12):
+        g = _late_position(index)
+        if g is None or g._deal.taker is None:
+            continue
+        seat = g._deal.taker  # the taker knows the écart: the hidden cards are the others' hands
+        checker = FastChecker(g.rules, g.view(seat))
+        ww = weighted_worlds(g, seat, 3000, seed=index)
+        assert checker.check(ww.worlds.locations).all()
+        exact = free_placements(g, seat)
+        exact = exact[checker.check(exact)]
+        q = locations(g, seat).astype(np.float64)
+        col = np.where(exact == WORLDS_PILE, 4, exact).astype(np.int64)
+        live = exact >= 0
+        law = np.where(live, q[np.arange(78)[None, :], np.where(live, col, 0)], 1.0).prod(axis=1)
+        law /= law.sum()
+        want = np.zeros((78, 5))
+        for c in range(5):
+            want[:, c] = law @ (exact == (c if c < 4 else WORLDS_PILE))
+        got = ww.marginals()
+        assert np.abs(got - want).max() < 4 / np.sqrt(ww.ess), (index, np.abs(got - want).max(), ww.ess)
+        uniform = np.stack([(exact == (c if c < 4 else WORLDS_PILE)).mean(axis=0) for c in range(5)], axis=1)
+        moved = max(moved, np.abs(want - uniform).max())
+        assert np.allclose(got.sum(axis=1)[live.any(axis=0)], 1)
+        checked += 1
+    assert checked >= 3
+    assert moved > 0.2  # the model's law is not the uniform one: the check tells them apart

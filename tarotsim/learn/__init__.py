@@ -18,9 +18,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["LearnError", "allowed", "best_action", "learned_seats_error", "locations"]
+__all__ = ["LearnError", "WeightedWorlds", "allowed", "best_action", "learned_seats_error", "locations",
+           "weighted_worlds"]
 
 #: The bots a ``learned`` seat plays beside: its build plays the others through the environment's
 #: opponent step, which has no search (``pimc``) and no policy set.
@@ -142,3 +145,68 @@ def best_action(game, seat: int | None = None, model=None) -> int:
     policy_actions(observation(game, seat)[None, :], mask, INPUT_SCALE, *m.arrays(),
                    np.zeros(work_size(m), dtype=np.float32), out)
     return int(out[0])
+
+
+@dataclass(frozen=True)
+class WeightedWorlds:
+    """Worlds of one seat with the location model's weights (:func:`weighted_worlds`).
+
+    ``worlds``: the exact sampler's draws (``tarotsim.worlds.Worlds``: every one satisfies every
+    hard constraint); ``weights``: float64[n], summing to 1, the model's law over them."""
+
+    worlds: object
+    weights: np.ndarray
+
+    @property
+    def ess(self) -> float:
+        """The effective sample size of the weights, ``1 / sum(w^2)`` (n when they are equal)."""
+        return float(1.0 / np.square(self.weights).sum())
+
+    def marginals(self) -> np.ndarray:
+        """float64[78, n_seats + 1]: each card's weighted frequency at each seat, then the pile."""
+        locs = self.worlds.locations
+        n = _n_seats(self.worlds.table)
+        out = np.zeros((78, n + 1))
+        for col, code in enumerate(list(range(n)) + [_worlds_pile()]):
+            out[:, col] = self.weights @ (locs == code)
+        return out
+
+
+def _n_seats(table: str) -> int:
+    from ..rules import Rules
+
+    return Rules(table).n_seats
+
+
+def _worlds_pile() -> int:
+    from ..worlds import PILE
+
+    return PILE
+
+
+def weighted_worlds(game, seat: int, n: int, seed: int, model=None) -> WeightedWorlds:
+    """``n`` worlds of ``seat`` weighted by the card-location model.
+
+    The law is ``pi(w) ∝ prod_c q(c, w_c)`` over the worlds ``w`` that agree with everything the
+    seat knows, ``q`` the model's probabilities (:func:`locations`): the hard rules say which
+    worlds are possible, the model only which of them are likely. The worlds are drawn uniformly
+    among the possible ones by the exact sampler (``tarotsim.worlds.sample``) and weighted by
+    ``prod_c q(c, w_c)``, normalised to sum 1 (self-normalised importance sampling: a weighted
+    mean over the worlds estimates the mean under ``pi``, more precisely the larger the weights'
+    effective sample size, :attr:`WeightedWorlds.ess`)."""
+    from ..worlds import sample
+
+    seat = _check(game, seat)
+    q = locations(game, seat, model).astype(np.float64)
+    worlds = sample(game, seat, n, seed)
+    locs = worlds.locations.astype(np.int64)
+    nseats = game.rules.n_seats
+    col = np.where(locs == _worlds_pile(), nseats, locs)
+    live = locs >= 0
+    picked = np.where(live, q[np.arange(78)[None, :], np.where(live, col, 0)], 1.0)
+    with np.errstate(divide="ignore"):
+        logw = np.log(picked).sum(axis=1)
+    if not np.isfinite(logw.max()):  # pragma: no cover - the model gives every allowed place a probability > 0
+        raise LearnError("the model gives every world drawn probability 0")
+    w = np.exp(logw - logw.max())
+    return WeightedWorlds(worlds, w / w.sum())
