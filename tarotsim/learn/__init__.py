@@ -19,8 +19,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..worlds import Worlds
 
 __all__ = ["LearnError", "WeightedWorlds", "allowed", "best_action", "learned_seats_error", "locations",
            "weighted_worlds"]
@@ -154,7 +158,7 @@ class WeightedWorlds:
     ``worlds``: the exact sampler's draws (``tarotsim.worlds.Worlds``: every one satisfies every
     hard constraint); ``weights``: float64[n], summing to 1, the model's law over them."""
 
-    worlds: object
+    worlds: Worlds
     weights: np.ndarray
 
     @property
