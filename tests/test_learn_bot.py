@@ -230,3 +230,20 @@ def test_weighted_worlds_are_possible_worlds_and_their_law_is_the_brute_force_on
         checked += 1
     assert checked >= 3
     assert moved > 0.2  # the model's law is not the uniform one: the check tells them apart
+
+
+def test_the_shipped_models_load_with_the_commands_that_made_them():
+    from tarotsim.learn.models import load_model, shipped
+
+    for kind, data in (("locations", "--bots heuristic"), ("policy", "--bots pimc")):
+        m = load_model(shipped(kind), kind)
+        assert m.meta["command"].startswith("tarotsim learn train --data ") and f"--model {kind}" in m.meta["command"]
+        assert m.meta["data_command"].startswith("tarotsim learn data --table 4 ") and data in m.meta["data_command"]
+        assert len(m.meta["validation_bits"]) == m.meta["epochs"]
+        assert shipped(kind).stat().st_size < 4_000_000
+
+
+def test_learned_is_refused_step_by_step_in_one_line(cli):
+    code, out, err = cli("play", "--table", "4", "--bots", "learned")
+    assert code == 2
+    assert err.strip() == "tarotsim: error: learned plays in the kernels only (simulate, tournament, show): not step by step"
