@@ -211,9 +211,11 @@ def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed
 
 def _data_command(manifest: dict, folder) -> str:
     """The command that wrote a data folder, from its manifest."""
+    from ..rules import Rules
+
     opts = "".join(f" --option {k}={v}" for k, v in manifest["options"].items())
-    seats = "" if len(manifest["seats"]) == {"3": 3, "4": 4}.get(manifest["table"], 5) else \
-        " --seats " + ",".join(map(str, manifest["seats"]))
+    every = list(range(Rules.from_options(manifest["table"], manifest["options"]).n_seats))
+    seats = "" if manifest["seats"] == every else " --seats " + ",".join(map(str, manifest["seats"]))
     return (f"tarotsim learn data --table {manifest['table']}{opts} --bots {manifest['bots']} --seed "
             f"{manifest['seed']} --start {manifest['start']} --deals {manifest['stop'] - manifest['start']}{seats} "
             f"--shard-deals {manifest['shard_deals']} --out {folder}")

@@ -24,6 +24,7 @@ import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -110,10 +111,7 @@ def rows_of_logs(r: Rules, seed: int, logs: np.ndarray, bits: int) -> dict[str, 
     parts: list[dict[str, np.ndarray]] = []
     k = 0
     while k < logs.shape[0]:
-        out = {"index": np.zeros(rows, np.int64), "seat": np.zeros(rows, np.int8), "kind": np.zeros(rows, np.int8),
-               "obs": np.zeros((rows, OBS_LEN), OBS_DTYPE), "mask": np.zeros((rows, N_ACTIONS), np.bool_),
-               "action": np.zeros(rows, np.uint8), "location": np.zeros((rows, 78), np.uint8),
-               "allowed": np.zeros((rows, 78), np.uint8), "score": np.zeros(rows, np.int32)}
+        out = _empty(rows)
         deal_of = np.zeros(rows, np.int64)
         n, done, status = K.replay_decisions(rv, np.uint64(seed), logs[k:], np.int64(bits), out["index"], out["seat"],
                                              out["kind"], out["obs"], out["mask"], out["action"], out["location"],
@@ -123,15 +121,19 @@ def rows_of_logs(r: Rules, seed: int, logs: np.ndarray, bits: int) -> dict[str, 
         parts.append({name: a[:n] for name, a in out.items()})
         k += done
     if not parts:
-        return {name: a[:0] for name, a in _empty().items()}
+        return _empty()
     return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
-def _empty() -> dict[str, np.ndarray]:
-    return {"index": np.zeros(0, np.int64), "seat": np.zeros(0, np.int8), "kind": np.zeros(0, np.int8),
-            "obs": np.zeros((0, OBS_LEN), OBS_DTYPE), "mask": np.zeros((0, N_ACTIONS), np.bool_),
-            "action": np.zeros(0, np.uint8), "location": np.zeros((0, 78), np.uint8),
-            "allowed": np.zeros((0, 78), np.uint8), "score": np.zeros(0, np.int32)}
+#: The unpacked rows' arrays (:func:`decisions`): ``DATA_FIELDS`` with ``obs`` and ``mask`` unpacked.
+ROW_ARRAYS: dict[str, tuple[Any, tuple[int, ...]]] = {
+    "index": (np.int64, ()), "seat": (np.int8, ()), "kind": (np.int8, ()), "obs": (OBS_DTYPE, (OBS_LEN,)),
+    "mask": (np.bool_, (N_ACTIONS,)), "action": (np.uint8, ()), "location": (np.uint8, (78,)),
+    "allowed": (np.uint8, (78,)), "score": (np.int32, ())}
+
+
+def _empty(rows: int = 0) -> dict[str, np.ndarray]:
+    return {name: np.zeros((rows, *shape), dtype) for name, (dtype, shape) in ROW_ARRAYS.items()}
 
 
 def pack(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

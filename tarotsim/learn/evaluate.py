@@ -47,8 +47,8 @@ def calibration(model, rules="4", seed: int = 7, start: int = 0, deals: int = 10
     rows = rows_of_logs(r, seed, logs, bits)
     trick = rows["obs"][:, _trick_slice()].argmax(axis=1) + 1
     keep = (rows["kind"] == CARD) & (trick >= first) & (trick <= last)
-    obs, allowed, where, trick = rows["obs"][keep], rows["allowed"][keep].astype(np.int64), rows["location"][keep], \
-        trick[keep]
+    obs, where, trick = rows["obs"][keep], rows["location"][keep], trick[keep]
+    allowed = rows["allowed"][keep].astype(np.int64)
     n = obs.shape[0]
     counts = np.zeros((n, 78, N_LOCATIONS), dtype=np.int64)
     wf, wi = _worlds_workspace()
