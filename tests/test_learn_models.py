@@ -156,6 +156,7 @@ def test_the_train_command_writes_the_model_its_command_and_the_curve(cli, tiny_
     (["--hidden", "16"], "hidden takes two layer sizes"),
     (["--data", "nowhere"], "holds no training data"),
     (["--curve", "c.gif"], "--curve: a .png file"),
+    (["--curve", "nowhere/c.png"], "--curve: no folder nowhere to write nowhere/c.png in"),
 ])
 def test_the_train_command_refuses_bad_input_in_one_line(cli, tiny_data, tmp_path, args, line):
     pytest.importorskip("torch")

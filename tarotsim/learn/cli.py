@@ -179,7 +179,13 @@ def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed
         import torch  # noqa: F401
     except ImportError:
         raise click.UsageError(TORCH_HINT) from None
+    from pathlib import Path
+
     from .data import shard_files
+
+    for flag, path in (("--out", out), ("--curve", curve)):
+        if path is not None and not Path(path).resolve().parent.is_dir():
+            raise click.UsageError(f"{flag}: no folder {Path(path).parent} to write {path} in")
 
     try:
         manifest, _ = shard_files(folder)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -137,7 +138,14 @@ class TrainResult:
         ax.legend()
         fig.suptitle(f"{self.kind} model: {self.meta.get('rows', 0):,} rows, hidden {self.meta.get('hidden')}, "
                      f"seed {self.meta.get('seed')}", fontsize=10)
-        fig.savefig(path)
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        try:
+            fig.savefig(tmp, format="png")
+            tmp.replace(path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
 
 def train(folder, kind: str, *, hidden=None, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3,
