@@ -42,7 +42,7 @@ def _bots(table, path, learned_seats=(0,)):
 @pytest.mark.parametrize("table", ["3", "4", "5", "5d"])
 def test_learned_is_legal_and_plays_the_policys_best_action_at_every_decision(table, policy_file):
     """Every decision of the kernels' deals replayed in the facade: legal there (the facade refuses
-    anything else: R-BID-2, R-CHIEN-2, R-PLAY-4a ...), and at a learned seat the action the model
+    anything else: R-BID-2, R-CHIEN-2, R-PLAY-4a and the others), and at a learned seat the action the model
     picks from the facade's observation and legal actions; the record is the simulator's."""
     rules = Rules(table)
     bots = _bots(table, policy_file, learned_seats=(0, 2))

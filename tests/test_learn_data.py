@@ -53,9 +53,9 @@ def _truth(game, seat) -> np.ndarray:
 @pytest.mark.parametrize("table", ["3", "4", "5", "5d"])
 def test_every_row_is_the_facade_at_that_decision(table):
     """Row by row, for every seat: the seat to decide, the decision's kind, the observation
-    (tarotsim.observations), the legal actions (R-BID-2, R-CHIEN-2, R-PLAY-4a ...), where each card
+    (tarotsim.observations), the legal actions (R-BID-2, R-CHIEN-2, R-PLAY-4a and the others), where each card
     truly is, the locations the exact sampler allows (docs/worlds.md: R-PLAY-4a to R-PLAY-4d,
-    R-CHIEN-2, R-POIG-2, R-MIS-1 ...) and the seat's final score; the actions replayed make the
+    R-CHIEN-2, R-POIG-2, R-MIS-1 and the others) and the seat's final score; the actions replayed make the
     simulator's record of the deal."""
     rules = Rules(table, misere=True) if table == "4" else Rules(table)
     bots = MIXED[table]
