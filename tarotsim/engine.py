@@ -135,8 +135,8 @@ class Game:
 
     Parameters
     ----------
-    rules : Rules
-        Table 3, 4, 5 or 5d and variant options.
+    rules : Rules or str
+        Table 3, 4, 5 or 5d and variant options; a table's name (``"4"``) is ``Rules("4")``.
     seed, index : int
         Deal identity: the cards come from ``tarotsim.rng.deal(rules, seed, index)``. A seed is a
         whole number in 0..2**64-1, an index one in 0..2**63-1 (else ``rng.DealIdError``, a
@@ -151,7 +151,7 @@ class Game:
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None, index: int = 0, *,
                  hands=None, chien=None, dealer: int | None = None, forced=None, piles=None):
-        self.rules = rules or Rules()
+        self.rules = rules if isinstance(rules, Rules) else Rules() if rules is None else Rules(str(rules))
         if seed is not None:  # the deal identity: whole numbers in range, never wrapped
             seed, index = check_seed(seed), check_index(index)
         if hands is None:

@@ -38,6 +38,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .cards import RANK_NAMES, SUIT_NAMES, Card, format_points
 from .display import display_order
+from .observations import MAX_SEATS
+from .reference.tricks import trick_winner
 from .rules import CONTRACT_OF
 from .scoring import ScoreBreakdown
 
@@ -214,6 +216,9 @@ def hand_svg(cards, *, sort: bool = True) -> str:
     A hand fanned in one row, as a player holds it (:func:`tarotsim.display.display_order`
     unless ``sort`` is False)."""
     cs = display_order(cards) if sort else [Card.parse(c) for c in cards]
+    twice = next((c for i, c in enumerate(cs) if c in cs[:i]), None)
+    if twice is not None:
+        raise PictureError(f"{twice.pretty()} is twice in the hand: each card once")
     width = FAN_STEP * max(0, len(cs) - 1) + CARD_WIDTH if cs else CARD_WIDTH
     return _document(width + 4, CARD_HEIGHT + 4, "".join(card_group(c, 2 + FAN_STEP * i, 2) for i, c in enumerate(cs)))
 
@@ -228,12 +233,15 @@ def trick_svg(plays, leader: int | None = None, winner: int | None = None, names
     Raises
     ------
     PictureError
-        A card or a seat twice in the trick, a ``leader`` who does not play first or a
-        ``winner`` who plays no card of it, a seat that ``names`` does not name.
+        A card or a seat twice in the trick, more plays than seats at a table, a ``leader`` who
+        does not play first, a ``winner`` whose card does not win the trick (R-PLAY-5; the
+        Excuse led to the last trick may win, R-EXC-4), a seat that ``names`` does not name.
+    PictureTypeError
+        A play that is not a ``(seat, card)`` pair.
     tarotsim.cards.CardError
         A card name that is not in the notation.
     """
-    plays = [(_seat_number(s), Card.parse(c)) for s, c in plays]
+    plays = [_play(play) for play in plays]
     seats = [s for s, _ in plays]
     _check_trick(plays, leader, winner)
     leader = plays[0][0] if leader is None and plays else leader
@@ -256,14 +264,21 @@ def trick_svg(plays, leader: int | None = None, winner: int | None = None, names
     return _document(6 + gap * max(1, len(plays)), CARD_HEIGHT + 40, "".join(body))
 
 
+def _play(play) -> tuple[int, Card]:
+    """A play of a trick, ``(seat, card)``, as a seat number and a card."""
+    if isinstance(play, (str, bytes)) or not isinstance(play, (tuple, list)) or len(play) != 2:
+        raise PictureTypeError(f"a play of a trick is a (seat, card) pair such as (0, 'KH'), not {play!r}")
+    return _seat_number(play[0]), Card.parse(play[1])
+
+
 def _seat_number(seat) -> int:
-    """A seat of a trick as a number from 0 (a bool, a fraction or a negative number is no seat)."""
+    """A seat of a trick as a number from 0 (a bool, a fraction, a text or a negative number is no seat)."""
     try:
         number = operator.index(seat)
     except TypeError:
         number = -1
-    if isinstance(seat, bool) or number < 0:
-        raise PictureError(f"seat {seat!r}: a seat is a whole number from 0")
+    if isinstance(seat, bool) or not 0 <= number < MAX_SEATS:
+        raise PictureError(f"seat {seat!r}: a seat is a whole number from 0 to {MAX_SEATS - 1}")
     return number
 
 
@@ -271,6 +286,8 @@ def _check_trick(plays: list[tuple[int, Card]], leader, winner) -> None:
     """Refuse a trick no deal can have.
 
     A card or a seat twice, a leader who does not play first, a winner who plays no card of it."""
+    if len(plays) > MAX_SEATS:
+        raise PictureError(f"{len(plays)} plays: a trick has one card per seat, {MAX_SEATS} at most")
     seen_cards: set[Card] = set()
     seen_seats: set[int] = set()
     for seat, c in plays:
@@ -281,10 +298,20 @@ def _check_trick(plays: list[tuple[int, Card]], leader, winner) -> None:
         seen_cards.add(c)
         seen_seats.add(seat)
     order = f"it is played by {', '.join(f'seat {s}' for s, _ in plays)}" if plays else "it holds no card"
-    if leader is not None and (not plays or leader != plays[0][0]):
+    if leader is not None and (not plays or _seat_number(leader) != plays[0][0]):
         raise PictureError(f"leader seat {leader}: the leader plays the trick's first card, and {order}")
-    if winner is not None and winner not in seen_seats:
+    if winner is None:
+        return
+    if _seat_number(winner) not in seen_seats:
         raise PictureError(f"winner seat {winner}: seat {winner} plays no card of the trick ({order})")
+    cards = [c for _, c in plays]
+    if all(c.is_excuse for c in cards):
+        return  # the Excuse alone: the trick's winner is still to come
+    best = plays[trick_winner(cards)]
+    # R-EXC-4: the Excuse led to the last trick of a chelem wins it
+    if winner != best[0] and not (cards[0].is_excuse and winner == plays[0][0]):
+        raise PictureError(f"winner seat {winner}: {dict(plays)[winner].pretty()} does not win the trick, "
+                           f"{best[1].pretty()} of seat {best[0]} does (R-PLAY-5)")
 
 
 def _winner_ring(x: float, y: float) -> str:

@@ -233,6 +233,19 @@ def test_cli_html_to_standard_output_keeps_the_analysis_off_it(tmp_path, cli):
     assert "lost against best play" in err and "<html" not in err
 
 
+def test_cli_a_deal_every_seat_passed_is_said_before_the_solver_compiles(cli, monkeypatch):
+    """Deal (1, 0) is all passed at table 4: the line comes without a solver compiled or run."""
+    from tarotsim.cli import deals
+
+    def never(*args, **kw):
+        raise AssertionError("the solver was readied for a deal with no card to analyse")
+
+    monkeypatch.setattr(deals, "_solver_ready", never)
+    code, out, err = cli("analyse", "--seed", 1, "--index", 0)
+    assert (code, out) == (2, "")
+    assert err == "tarotsim: error: the deal was not played (all passed): no card to analyse\n"
+
+
 @pytest.mark.parametrize("source", ["file", "seed"])
 def test_cli_html_path_is_checked_before_any_solving(tmp_path, cli, monkeypatch, source):
     """A page that cannot be written is one line, exit 2, before the deal is played or solved."""

@@ -150,3 +150,12 @@ def test_bot_returning_an_illegal_action_is_named():
         for i in range(50):
             play_game(Game(Rules("4"), seed=1, index=i, forced=(0, "garde_sans")), Cheater())
     assert "cheater" in str(e.value) and "deal (1," in str(e.value) and e.value.rule_id.startswith("R-")
+
+
+def test_a_game_takes_a_table_s_name_for_its_rules_and_refuses_an_unknown_one():
+    from tarotsim.rules import RulesError
+
+    assert Game("4", seed=1, index=0).legal_actions() == Game(Rules("4"), seed=1, index=0).legal_actions()
+    assert Game("5", seed=1).rules == Rules("5") and Game(seed=1).rules == Rules()
+    with pytest.raises(RulesError, match=r"^unknown table '7': choose one of 3, 4, 5, 5d, 2$"):
+        Game("7", seed=1)

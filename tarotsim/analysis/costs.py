@@ -23,7 +23,7 @@ from ..cards import Card, format_points
 from .solver import MODES, TABLE_TWO, Position, Solver, SolverError
 
 __all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
-           "format_analysis", "nodes_text"]
+           "check_analysable", "format_analysis", "nodes_text"]
 
 #: The default budget of one question, in nodes (cards the search tries).
 DEFAULT_BUDGET = 2_000_000
@@ -94,6 +94,17 @@ class Analysis:
                 "values": {str(t + 1): v for t, v in self.values.items()}, "final": self.final,
                 "lost": self.lost, "not_solved": list(self.not_solved), "nodes": self.nodes,
                 "cards": cards}
+
+
+def check_analysable(record: dict) -> None:
+    """Refuse a record :func:`analyse` cannot analyse, before any search is compiled or run.
+
+    Raises
+    ------
+    AnalysisError
+        A bad record, a deal not played (every seat passed), table 2 (R-VAR-TWO).
+    """
+    _deal_of(record)
 
 
 def _deal_of(record: dict):

@@ -313,7 +313,7 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
     """
     import time
 
-    from ..analysis import AnalysisError, analyse, best_cards, card_costs
+    from ..analysis import AnalysisError, analyse, best_cards, card_costs, check_analysable
     from ..analysis.solver import TABLE_TWO
     from ..outputs import open_outputs
     from ..record import seat_labels
@@ -338,7 +338,12 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
             rec, compile_s = _played_deal_announced(table, options_, bots, seed, index, check_bots)
             found = [(None, rec)]
         seats_of = []  # every deal's seat names, and --from-trick, checked before the first search
-        for _, rec in found:
+        for lineno, rec in found:
+            try:
+                check_analysable(rec)  # a deal every seat passed says so before the solver compiles
+            except AnalysisError as e:
+                where = "" if lineno is None else f"{file_label(file)}: line {lineno}: "
+                raise BadInput(f"{where}{e}") from None
             rules = Rules.from_options(rec["table"], rec.get("options") or {})
             n = N_TRICKS[rules.table]
             if from_trick is not None and from_trick > n:
