@@ -98,7 +98,7 @@ def weights(kinds, params, forced_seat: int = -1, pol=None) -> tuple:
     ``tarotsim.runs.players`` refuses seats that cannot play together before a run; here a ``ValueError``
     for a caller of the kernels that gave them, or a forced contract."""
     from tarotsim._kernels.layout import BOT_KINDS
-    from tarotsim.learn import learned_seats_error
+    from tarotsim.learn.models import learned_seats_error
     from tarotsim.learn.models import registered
 
     names = {code: name for name, code in BOT_KINDS.items()}

@@ -26,36 +26,13 @@ import numpy as np
 if TYPE_CHECKING:
     from ..worlds import Worlds
 
-__all__ = ["LearnError", "WeightedWorlds", "allowed", "best_action", "learned_seats_error", "locations",
+__all__ = ["LearnError", "WeightedWorlds", "allowed", "best_action", "locations",
            "weighted_worlds"]
 
-#: The bots a ``learned`` seat plays beside: its build plays the others through the environment's
-#: opponent step, which has no search (``pimc``) and no policy set.
-BESIDE_LEARNED = ("random", "greedy", "heuristic", "learned")
 
 
 class LearnError(ValueError):
     """A position the models do not cover (table 2, a deal over) or a bad seat."""
-
-
-def learned_seats_error(table: str | None, names, model_ids) -> str | None:
-    """Why these seats cannot play together when one is ``learned`` (None: they can, or none is).
-
-    ``table``: the table (None: not checked), ``names``: each seat's bot name (None for a Python bot
-    or a policy set), ``model_ids``: each seat's ``model_id`` parameter (read at the ``learned``
-    seats only)."""
-    from ..rules import ENV_TABLES
-
-    if "learned" not in names:
-        return None
-    if table is not None and table not in ENV_TABLES:
-        return f"learned plays at tables {', '.join(ENV_TABLES)}, not at table {table}"
-    if any(n not in BESIDE_LEARNED for n in names):
-        return ("learned plays beside random, greedy, heuristic and learned seats only (not pimc, a policy set "
-                "or a Python bot)")
-    if len({int(i) for n, i in zip(names, model_ids) if n == "learned"}) > 1:
-        return "every learned seat of a run plays one model: give the same model=FILE to each"
-    return None
 
 
 def _check(game, seat) -> int:

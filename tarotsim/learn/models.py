@@ -31,8 +31,8 @@ from ..cards import N_CARDS
 from ..observations import OBS_LEN
 from .features import N_LOCATIONS
 
-__all__ = ["KINDS", "MODEL_FORMAT", "Model", "ModelError", "load_model", "output_size", "register", "registered",
-           "save_model", "shipped"]
+__all__ = ["BESIDE_LEARNED", "KINDS", "MODEL_FORMAT", "learned_seats_error", "load_model", "Model", "ModelError",
+           "output_size", "register", "registered", "save_model", "shipped"]
 
 MODEL_FORMAT = "tarotsim-learn-model/1"
 KINDS = ("locations", "policy")
@@ -159,3 +159,28 @@ def registered(model_id: int) -> Model:
     if not 1 <= model_id <= len(_REGISTERED):
         raise ModelError(f"no policy model has id {model_id} in this process (give the file: learned:model=FILE)")
     return _REGISTERED[model_id - 1][1]
+
+
+#: The bots a ``learned`` seat plays beside: its build plays the others through the environment's
+#: opponent step, which has no search (``pimc``) and no policy set.
+BESIDE_LEARNED = ("random", "greedy", "heuristic", "learned")
+
+
+def learned_seats_error(table: str | None, names, model_ids) -> str | None:
+    """Why these seats cannot play together when one is ``learned`` (None: they can, or none is).
+
+    ``table``: the table (None: not checked), ``names``: each seat's bot name (None for a Python bot
+    or a policy set), ``model_ids``: each seat's ``model_id`` parameter (read at the ``learned``
+    seats only)."""
+    from ..rules import ENV_TABLES
+
+    if "learned" not in names:
+        return None
+    if table is not None and table not in ENV_TABLES:
+        return f"learned plays at tables {', '.join(ENV_TABLES)}, not at table {table}"
+    if any(n not in BESIDE_LEARNED for n in names):
+        return ("learned plays beside random, greedy, heuristic and learned seats only (not pimc, a policy set "
+                "or a Python bot)")
+    if len({int(i) for n, i in zip(names, model_ids) if n == "learned"}) > 1:
+        return "every learned seat of a run plays one model: give the same model=FILE to each"
+    return None

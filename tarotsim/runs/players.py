@@ -136,7 +136,7 @@ def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Pla
 
 def _together(rules: Rules, players: list[Player]) -> list[Player]:
     """``players``, checked to play together: a ``learned`` seat plays beside some bots only (``tarotsim.learn``)."""
-    from ..learn import learned_seats_error
+    from ..learn.models import learned_seats_error
 
     names = [p.name if p.obj is None and p.policy is None else None for p in players]
     why = learned_seats_error(rules.table, names, [p.params[0] if p.params else 0 for p in players])

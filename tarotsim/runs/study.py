@@ -48,7 +48,7 @@ import numpy as np
 
 from .. import echo
 from . import simulate as sim
-from .parallel import run_chunks
+from ..parallel import run_chunks
 from .players import baseline_note
 from .._kernels import layout as L
 from .._kernels import study as K
