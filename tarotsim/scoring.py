@@ -636,7 +636,7 @@ def check_facts(facts: DealFacts) -> list[str]:
     Examples
     --------
     >>> from tarotsim.rules import Rules
-    >>> check_facts(DealFacts(Rules("4"), "garde", attack_half_points=90, oudlers=2))
+    >>> check_facts(DealFacts(Rules("4"), "garde", 90, oudlers=2))
     []
     >>> for line in check_facts(DealFacts(Rules("4"), "garde", 83, oudlers=2)):
     ...     print(line)

@@ -730,7 +730,7 @@ def warm_up(notice: Callable[[str], None] | None = _warn) -> float:
 
     Examples
     --------
-    >>> seconds = warm_up(notice=None)  # ready: the next question waits for no compile
+    >>> seconds = warm_up(notice=None)  # the next question waits for no compile
     >>> warm_up(notice=None)
     0.0
     """

@@ -86,8 +86,10 @@ class VecEnv:
     >>> obs.shape, to_play.tolist(), [np.flatnonzero(m).tolist() for m in masks]
     ((2, 1370), [1, 2], [[78, 79, 80, 81, 82], [78, 79, 80, 81, 82]])
     >>> obs, masks, rewards, terminated, info = env.step(np.array([78, 81]))
-    >>> info["to_play"].tolist(), terminated.tolist(), np.flatnonzero(masks[1]).tolist()
-    ([2, 3], [False, False], [78, 82])
+    >>> info["to_play"].tolist(), terminated.tolist()
+    ([2, 3], [False, False])
+    >>> np.flatnonzero(masks[1]).tolist()
+    [78, 82]
     """
 
     autoreset_mode = AUTORESET_MODE
