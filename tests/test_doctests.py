@@ -83,6 +83,11 @@ def test_every_public_function_and_class_shows_an_example():
     assert missing == []
 
 
+def test_every_example_shown_is_one_that_runs():
+    run = {test.name for test in examples()}
+    assert [name for name in shown_objects() if name not in EXEMPT and name not in run] == []
+
+
 def test_every_exemption_names_a_public_object_without_an_example():
     shown = shown_objects()
     assert [name for name in EXEMPT if name not in shown or has_example(shown[name])] == []
