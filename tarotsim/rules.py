@@ -257,7 +257,20 @@ def _coerce(name: str, value):
 
 @dataclass(frozen=True)
 class Rules:
-    """A table and its variant options; defaults are the official FFT rules (docs/rules.md §14)."""
+    """A table and its variant options; defaults are the official FFT rules (docs/rules.md §14).
+
+    Examples
+    --------
+    >>> rules = Rules("5", misere=True)
+    >>> rules.n_seats, rules.non_default_options()
+    (5, {'misere': True})
+    >>> Rules.from_options("4", {"petit_sec": "off"}).petit_sec
+    'off'
+    >>> Rules("6")
+    Traceback (most recent call last):
+    ...
+    tarotsim.rules.RulesError: unknown table '6': choose one of 3, 4, 5, 5d, 2
+    """
 
     table: str = "4"
     petit_sec: str = "redeal"

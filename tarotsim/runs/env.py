@@ -75,6 +75,21 @@ class VecEnv:
         Worker threads for a step (the kernels release the GIL); results do not depend on it.
     observations : bool
         Compute the observations (False: masks and seats only).
+
+    Examples
+    --------
+    Self-play of deals ``(7, 0)`` and ``(7, 1)``: the first bid in each slot, then a pass in
+    slot 0 and a garde sans in slot 1, after which only a garde contre tops it (R-BID-2):
+
+    >>> env = VecEnv(Rules("4"), num_envs=2, seed=7)
+    >>> obs, masks, to_play = env.reset()
+    >>> obs.shape, to_play.tolist(), [np.flatnonzero(m).tolist() for m in masks]
+    ((2, 1370), [1, 2], [[78, 79, 80, 81, 82], [78, 79, 80, 81, 82]])
+    >>> obs, masks, rewards, terminated, info = env.step(np.array([78, 81]))
+    >>> info["to_play"].tolist(), terminated.tolist()
+    ([2, 3], [False, False])
+    >>> np.flatnonzero(masks[1]).tolist()
+    [78, 82]
     """
 
     autoreset_mode = AUTORESET_MODE
