@@ -1,0 +1,166 @@
+"""A person's evening at one table: the deal sequence, the bots at the other seats, the hint.
+
+What every front end that seats a person among bots shares, the terminal (``tarotsim play``,
+:mod:`tarotsim.cli.interactive`) and the browser (``tarotsim serve``, :mod:`tarotsim.web`):
+
+- the deal sequence: deal ``(seed, index)`` is dealt by seat ``index % n``
+  (:func:`tarotsim.rng.deal`); the first index is drawn from the seed (a random first dealer,
+  R-DEAL-3), each next deal is dealt by the next seat (R-DEAL-3), except that at 5d a thrown-in
+  deal is dealt again by the same dummy (R-DEAL-6, option ``dummy_redeal_same``):
+  :func:`first_index`, :func:`next_index`;
+- the bots at the other seats (:func:`bots_for`, from a ``--bots`` text) and a bot's turn
+  (:func:`bot_turn`), its forbidden answer naming bot, seat, deal and rule;
+- the hint: the strongest bot's advice (:func:`hint_bot`, :data:`HINT_BOT`), drawn from a
+  random stream of its own (:data:`STREAM_HINTS`) so that asking for it never changes a deal,
+  and said in words by :func:`advice`;
+- the score sheet's label of a deal (:func:`deal_label`).
+"""
+
+from __future__ import annotations
+
+from .. import echo
+from ..cards import Card
+from ..engine import Game, IllegalPlayError
+from ..rng import Rng
+from ..rules import Rules
+
+__all__ = ["HINT_BOT", "HINT_FALLBACK", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "deal_label",
+           "first_index", "hint_bot", "hint_bot_name", "next_index", "seat_names"]
+
+#: The hints' own random stream: asking for a hint never changes the bots' draws.
+STREAM_HINTS = 7
+#: The hint's bot (``--bots`` grammar): the strongest measured (docs/explanation/strength.md).
+HINT_BOT = "pimc:infer=1"
+#: The hint's bot at a table where ``HINT_BOT``'s reading of the table does nothing (table 2,
+#: R-VAR-TWO: ``infer`` is refused there): the search without it.
+HINT_FALLBACK = "pimc"
+
+
+def first_index(rules: Rules, seed: int) -> int:
+    """The index of an evening's first deal, whose dealer the seed draws.
+
+    ``seed mod n``, so its dealer (``index mod n``) is drawn from the seed, as the first dealer
+    is drawn at random (R-DEAL-3)."""
+    return seed % rules.n_seats
+
+
+def next_index(rules: Rules, index: int, outcome: str) -> int:
+    """The index of the next deal.
+
+    Index of the deal after deal ``index``: dealt by the next seat (R-DEAL-3), or at 5d after
+    an all-pass by the same dummy when ``dummy_redeal_same`` is on (R-DEAL-6), with a new index
+    whose dealer is that seat, so every deal keeps its own ``(seed, index)``."""
+    n = rules.n_seats
+    if rules.table == "5d" and outcome == "all_passed" and rules.dummy_redeal_same:
+        return index + n
+    return index + 1
+
+
+def seat_names(rules: Rules, seat: int) -> list[str]:
+    """``you`` at the person's seat, ``bot1`` … at the others (numbered by seat)."""
+    return ["you" if s == seat else f"bot{s}" for s in range(rules.n_seats)]
+
+
+def check_seat(rules: Rules, seat: int) -> int:
+    """The person's seat: a whole number in 0..n-1 (R-GEN-2)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.n_seats:
+        raise ValueError(f"seat {echo.shown(seat)} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
+    return seat
+
+
+def bots_for(text: str, rules: Rules, seat: int) -> list:
+    """The slow-path bots for the other seats, from ``--bots``.
+
+    ``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
+    order (n - 1 names). Returns one slow-path bot per seat, None at the person's seat; raises
+    ``ValueError`` (one line) for a text that names no playable bots."""
+    from .players import bot_texts, parse_players
+    from .slowpath import _Guarded
+
+    segs = bot_texts(text)
+    others = rules.n_seats - 1
+    if len(segs) not in (1, others):
+        raise ValueError(f"--bots: you hold seat {seat}; give one bot for the {others} other seats or {others} "
+                         f"separated by commas (in seat order), not {len(segs)}")
+    if len(segs) == others:
+        segs = segs[:seat] + ["random"] + segs[seat:]  # a placeholder for the person's own seat
+    players = parse_players(",".join(segs), rules)
+    return [None if s == seat else _Guarded(p.python_bot(), None, None) for s, p in enumerate(players)]
+
+
+def bot_turn(game: Game, bot, rng: Rng):
+    """Ask ``bot`` for the game's current decision and apply its answer; the event logged.
+
+    A bot's forbidden answer stops the game naming bot, seat, deal and rule (as on the slow path
+    of ``simulate``): :class:`~tarotsim.engine.IllegalPlayError`."""
+    from ..adapters import DECISION_RULES
+
+    d = game.decision
+    assert d is not None, "the deal is over"
+    bot.seed, bot.index = game.seed, game.index
+    answer = bot.choose(game.view(d.seat), game.legal_actions(), rng)
+    try:
+        return game.apply(answer)
+    except IllegalPlayError as e:
+        raise IllegalPlayError(e.rule_id, f"bot {bot.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
+                                          f"{e.message}") from None
+    except (TypeError, ValueError) as e:  # not even a choice of that kind
+        rule = DECISION_RULES["misere" if d.kind.startswith("misere") else d.kind]
+        raise IllegalPlayError(rule, f"bot {bot.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
+                                     f"answered {echo.shown(answer)}, not a {d.kind.replace('_', ' ')} choice "
+                                     f"({echo.cut(e, echo.MESSAGE)})") from None
+
+
+def hint_bot_name(rules: Rules) -> str:
+    """The name of the bot that gives the hints at this table.
+
+    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table where its
+    parameters do nothing (the players' own check decides, so the hint follows what the bots can
+    do)."""
+    from .players import parse_players
+
+    try:
+        parse_players(HINT_BOT, rules)
+    except ValueError:
+        return HINT_FALLBACK
+    return HINT_BOT
+
+
+def hint_bot(rules: Rules):
+    """``(name, bot)``: the hint's bot at this table (:func:`hint_bot_name`), ready to ``choose``."""
+    from bots import parse_bot
+
+    from ..adapters import FastBotAdapter
+
+    name = hint_bot_name(rules)
+    return name, FastBotAdapter(*parse_bot(name))
+
+
+def advice(kind: str, answer, card=Card.pretty) -> str:
+    """A bot's answer to a decision of ``kind``, in words: ``bid garde``, ``play K♥`` ….
+
+    ``card(c)`` writes a card (the terminal colours it)."""
+    if kind == "bid":
+        return f"bid {answer.replace('_', ' ')}"
+    if kind == "call":
+        return f"call {card(answer)}"
+    if kind == "ecart":
+        return f"lay aside {' '.join(str(c) for c in sorted(answer))}"
+    if kind == "poignee":
+        return "show no poignée" if answer is None else f"show a {answer} poignée"
+    if kind == "chelem":
+        return "announce a chelem" if answer else "not announce a chelem"
+    if kind.startswith("misere"):
+        return ("" if answer else "not ") + "declare the misère"
+    return f"play {card(answer)}"
+
+
+def deal_label(rec: dict, names: list[str]) -> str:
+    """A deal as a score sheet's row names it: ``you garde made +15``, ``all passed``, ``petit sec``."""
+    if rec["outcome"] == "petit_sec":
+        return "petit sec"
+    if rec["outcome"] == "all_passed":
+        return "all passed"
+    r = rec["result"]
+    return (f"{names[rec['taker']]} {rec['contract'].replace('_', ' ')} "
+            f"{'made' if r['made'] else 'failed'} {r['difference']:+d}")
