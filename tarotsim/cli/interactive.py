@@ -23,10 +23,11 @@ from ..cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
 from ..display import piles_line
 from ..engine import Decision, EcartChoice, Game, IllegalPlayError
 from ..rng import STREAM_BOTS, Rng, dealing_order, stream_state
-from ..rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
+from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
 # the evening's pieces, also under this module's names (``interactive.bots_for``) as before
 from ..runs.evening import (HINT_BOT, HINT_FALLBACK, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
-                            check_seat, deal_label, first_index, hint_bot, hint_bot_name, next_index, seat_names)
+                            check_seat, deal_label, first_index, hint_bot, hint_bot_name, narration, next_index,
+                            personal, seat_names, taking)
 from ..scoring import format_breakdown
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for"]
@@ -178,18 +179,6 @@ def _ecart_listing(choice: EcartChoice) -> list[Card]:
     The cards an écart may hold, numbered for the person: the eligible cards, then the trumps
     when some must go (R-CHIEN-2)."""
     return list(choice.normal) + (list(choice.trumps) if choice.trumps_needed else [])
-
-
-def _personal(message: str, seat: int) -> str:
-    """An engine message reworded for the person it speaks of.
-
-    An engine message said to the person: ``holds`` becomes ``you hold``, ``pile 2 of seat 0``
-    becomes ``your pile 2``."""
-    for a, b in ((f"seat {seat} does not hold", "you do not hold"), (f"seat {seat} holds", "you hold"),
-                 (f"seat {seat} has already", "you have already"), (f"seat {seat} has passed", "you have passed"),
-                 (": holds ", ": you hold ")):
-        message = message.replace(a, b)
-    return re.sub(rf"\bpile (\d+) of seat {seat}\b", r"your pile \1", message)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,53 +421,20 @@ class Session:
             return
         self._told["taker"] = True
         assert v.contract is not None  # a taker has a contract
-        contract = CONTRACT_OF[v.contract]
-        text = (f"{self.who(v.taker)} {self.verb(v.taker, 'takes', 'take')}: {v.contract.replace('_', ' ')} "
-                f"(x{contract.multiplier})")
-        if not contract.chien_shown:
-            text += f"; the chien stays unseen and counts for the {contract.chien_to} (R-CHIEN-3, R-CHIEN-4)"
-        self.say(text)
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        return second if seat == self.seat else third
+        self.say(taking(self.names, self.seat, v.taker, v.contract))
 
     def narrate(self, game: Game, ev):
-        """One line for what a seat just did, as the table sees it (the person's écart: all of it)."""
-        who = self.who(ev.seat)
-        v = lambda third, second: self.verb(ev.seat, third, second)  # noqa: E731
-        if ev.kind == "bid":
-            self.say(f"{who} {v('bids', 'bid')} {ev.value.replace('_', ' ')}")
-        elif ev.kind == "call":
-            self.say(f"{who} {v('calls', 'call')} {self.card(ev.value)} (R-CALL-1)")
-        elif ev.kind == "ecart":
-            shown = [c for c in ev.value if c.is_trump]
-            if ev.seat == self.seat:
-                self.say(f"you lay aside {self.cards(ev.value)}")
-            else:
-                self.say(f"{who} lays the écart aside" + (f", showing the trumps {self.cards(shown)} (R-CHIEN-2)"
-                                                         if shown else ""))
-        elif ev.kind == "chelem":
-            if ev.value:
-                self.say(f"{who} {v('announces', 'announce')} a chelem and {v('leads', 'lead')} (R-SLAM-1)")
-        elif ev.kind == "poignee":
-            if ev.value:
-                level, shown = ev.value
-                self.say(f"{who} {v('shows', 'show')} a {level} poignée: {self.cards(shown)}")
-        elif ev.kind == "misere":
-            kind, yes = ev.value
-            if yes:
-                self.say(f"{who} {v('declares', 'declare')} misère {'d’atout' if kind == 'atout' else 'de tête'} "
-                         "(R-MIS-1)")
+        """One line for what a seat just did, as the table sees it (:func:`tarotsim.runs.evening.narration`)."""
+        trick = pile = None
+        if ev.kind == "trick":
+            tricks = game.view(self.seat).tricks
+            trick = (len(tricks), tricks[-1][1])
         elif ev.kind == "card":
             tops = self._tops[ev.seat] if self._tops else ()
-            pile = f" from {'your' if ev.seat == self.seat else 'his'} pile {tops.index(ev.value) + 1}" \
-                if ev.value in tops else ""  # a face-up top (R-VAR-TWO)
-            self.say(f"{who} {v('plays', 'play')} {self.card(ev.value)}{pile}")
-        elif ev.kind == "trick":
-            tricks = game.view(self.seat).tricks
-            _, plays, winner = tricks[-1]
-            cells = [f"{self.who(s)} {self.card(c)}{'*' if s == winner else ''}" for s, c in plays]
-            self.say(f"  trick {len(tricks)} to {self.who(winner)}: " + "  ".join(cells))
+            pile = tops.index(ev.value) + 1 if ev.value in tops else None  # a face-up top (R-VAR-TWO)
+        line = narration(ev, self.names, self.seat, card=self.card, trick=trick, pile=pile)
+        if line is not None:
+            self.say(f"  {line}" if ev.kind == "trick" else line)
 
     # -- the person's turn -----------------------------------------------------------------------
     def person_turn(self, game: Game):
@@ -505,7 +461,7 @@ class Session:
                 self.say(self.style(f"not understood: {e}", fg="yellow"))
                 continue
             except IllegalPlayError as e:
-                self.say(self.style(f"refused: {_personal(str(e), self.seat)}", fg="yellow"))
+                self.say(self.style(f"refused: {personal(str(e), self.seat)}", fg="yellow"))
                 continue
             return
 
@@ -606,7 +562,7 @@ class Session:
         try:
             game.verify_play(barred[0])
         except IllegalPlayError as e:
-            why = _personal(str(e), self.seat)
+            why = personal(str(e), self.seat)
         else:  # cannot happen: a barred card is refused
             why = "restricted"
         excuse = any(c.is_excuse for c in playable)  # only to a player who holds it

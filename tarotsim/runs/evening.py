@@ -13,19 +13,24 @@ What every front end that seats a person among bots shares, the terminal (``taro
 - the hint: the strongest bot's advice (:func:`hint_bot`, :data:`HINT_BOT`), drawn from a
   random stream of its own (:data:`STREAM_HINTS`) so that asking for it never changes a deal,
   and said in words by :func:`advice`;
-- the score sheet's label of a deal (:func:`deal_label`).
+- what the table sees, said to the person: each event (:func:`narration`), the contract taken
+  (:func:`taking`), an engine's refusal in the person's words (:func:`personal`); the score
+  sheet's label of a deal (:func:`deal_label`).
 """
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from .. import echo
 from ..cards import Card
-from ..engine import Game, IllegalPlayError
+from ..engine import Event, Game, IllegalPlayError
 from ..rng import Rng
-from ..rules import Rules
+from ..rules import CONTRACT_OF, Rules
 
 __all__ = ["HINT_BOT", "HINT_FALLBACK", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "deal_label",
-           "first_index", "hint_bot", "hint_bot_name", "next_index", "seat_names"]
+           "first_index", "hint_bot", "hint_bot_name", "narration", "next_index", "personal", "seat_names", "taking"]
 
 #: The hints' own random stream: asking for a hint never changes the bots' draws.
 STREAM_HINTS = 7
@@ -164,3 +169,71 @@ def deal_label(rec: dict, names: list[str]) -> str:
     r = rec["result"]
     return (f"{names[rec['taker']]} {rec['contract'].replace('_', ' ')} "
             f"{'made' if r['made'] else 'failed'} {r['difference']:+d}")
+
+
+def _cards(cards, card) -> str:
+    return " ".join(card(c) for c in cards) if cards else "-"
+
+
+def narration(ev: Event, names: list[str], seat: int, *, card=Card.pretty, trick=None, pile: int | None = None,
+              ) -> str | None:
+    """One line for what a seat just did, as the table sees it, or None when it says nothing.
+
+    ``ev`` is an event of :attr:`tarotsim.engine.Game.events`; ``names`` name the seats and
+    ``seat`` is the person's (``you bid``, the person's whole écart; another's écart shows its
+    trumps only, R-CHIEN-2). A ``trick`` event needs ``trick``, ``(number, plays)`` with the plays
+    ``(seat, card)`` from the leader; a ``card`` played from a face-up pile top at table 2 gives
+    its ``pile`` (1..6, R-VAR-TWO). ``card(c)`` writes a card (the terminal colours it)."""
+    who = names[ev.seat] if ev.seat is not None else ""
+
+    def verb(third: str, second: str) -> str:
+        return second if ev.seat == seat else third
+
+    v: Any = ev.value  # its type follows ``kind`` (tarotsim.engine.Event)
+    if ev.kind == "bid":
+        return f"{who} {verb('bids', 'bid')} {v.replace('_', ' ')}"
+    if ev.kind == "call":
+        return f"{who} {verb('calls', 'call')} {card(v)} (R-CALL-1)"
+    if ev.kind == "ecart":
+        if ev.seat == seat:
+            return f"you lay aside {_cards(v, card)}"
+        shown = [c for c in v if c.is_trump]
+        return f"{who} lays the écart aside" + (f", showing the trumps {_cards(shown, card)} (R-CHIEN-2)"
+                                                 if shown else "")
+    if ev.kind == "chelem":
+        return f"{who} {verb('announces', 'announce')} a chelem and {verb('leads', 'lead')} (R-SLAM-1)" if v else None
+    if ev.kind == "poignee":
+        return f"{who} {verb('shows', 'show')} a {v[0]} poignée: {_cards(v[1], card)}" if v else None
+    if ev.kind == "misere":
+        kind, yes = v
+        return (f"{who} {verb('declares', 'declare')} misère {'d’atout' if kind == 'atout' else 'de tête'} (R-MIS-1)"
+                if yes else None)
+    if ev.kind == "card":
+        where = f" from {'your' if ev.seat == seat else 'his'} pile {pile}" if pile is not None else ""
+        return f"{who} {verb('plays', 'play')} {card(v)}{where}"
+    if ev.kind == "trick":
+        number, plays = trick
+        cells = [f"{names[s]} {card(c)}{'*' if s == ev.seat else ''}" for s, c in plays]
+        return f"trick {number} to {who}: " + "  ".join(cells)
+    raise AssertionError(f"unknown event kind {ev.kind}")
+
+
+def taking(names: list[str], seat: int, taker: int, contract: str) -> str:
+    """The line that says who takes and at what contract, and where an unseen chien goes (R-CHIEN-3, R-CHIEN-4)."""
+    c = CONTRACT_OF[contract]
+    text = f"{names[taker]} {'take' if taker == seat else 'takes'}: {contract.replace('_', ' ')} (x{c.multiplier})"
+    if not c.chien_shown:
+        text += f"; the chien stays unseen and counts for the {c.chien_to} (R-CHIEN-3, R-CHIEN-4)"
+    return text
+
+
+def personal(message: str, seat: int) -> str:
+    """An engine message reworded for the person it speaks of.
+
+    An engine message said to the person: ``holds`` becomes ``you hold``, ``pile 2 of seat 0``
+    becomes ``your pile 2``."""
+    for a, b in ((f"seat {seat} does not hold", "you do not hold"), (f"seat {seat} holds", "you hold"),
+                 (f"seat {seat} has already", "you have already"), (f"seat {seat} has passed", "you have passed"),
+                 (": holds ", ": you hold ")):
+        message = message.replace(a, b)
+    return re.sub(rf"\bpile (\d+) of seat {seat}\b", r"your pile \1", message)
