@@ -19,16 +19,15 @@ from dataclasses import dataclass, field
 import click
 
 from .. import echo
-from ..cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
+from ..cards import SUIT_SYMBOLS, Card, CardError, parse_cards
 from ..display import piles_line
 from ..engine import Decision, EcartChoice, Game, IllegalPlayError
 from ..rng import STREAM_BOTS, Rng, dealing_order, stream_state
 from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
 # the evening's pieces, also under this module's names (``interactive.bots_for``) as before
 from ..runs.evening import (HINT_BOT, HINT_FALLBACK, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
-                            check_seat, deal_label, first_index, hint_bot, hint_bot_name, narration, next_index,
+                            check_seat, count, deal_label, first_index, hint_bot, hint_bot_name, narration, next_index,
                             personal, seat_names, taking)
-from ..scoring import format_breakdown
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for"]
 
@@ -664,24 +663,10 @@ class Session:
 
     def format_count(self, game: Game, rec: dict) -> str:
         """After a deal: the count (points, oudlers, target, difference) and the score breakdown."""
-        if rec["outcome"] == "petit_sec":
-            return (f"petit sec: {self.who(rec['petit_sec_seat'])} holds the Petit as the only trump; "
-                    "the deal is annulled, scores 0 (R-DEAL-4)")
-        if rec["outcome"] == "all_passed":
-            return "everybody passed: the deal is thrown in, scores 0 (R-BID-3)"
-        attack = {rec["taker"], rec["partner"]} - {None}
-        n_att = sum(1 for t in rec["tricks"] if t["winner"] in attack)
-        hp = rec["result"]["attack_half_points"]
-        lines = ["", self.style("count", bold=True),
-                 f"attack {format_points(hp)} points, defence {format_points(182 - hp)} (R-COUNT-1); "
-                 f"tricks: attack {n_att}, defence {len(rec['tricks']) - n_att}"]
-        if rec["called"] is not None:
-            partner = self.who(rec["partner"]) if rec["partner"] is not None else "nobody (the taker alone)"
-            lines.append(f"called {self.card(Card.parse(rec['called']))}: partner {partner} (R-CALL-2)")
-        if rec["ecart"] and rec["taker"] != self.seat:
-            lines.append(f"écart of {self.who(rec['taker'])}: {self.cards(parse_cards(rec['ecart']))}")
-        lines.append(format_breakdown(game.breakdown, self.names))
-        return "\n".join(lines)
+        text = count(game, rec, self.names, self.seat, self.card)
+        if rec["outcome"] != "played":
+            return text
+        return "\n".join(["", self.style("count", bold=True), text])
 
     def format_sheet(self, res: SessionResult) -> str:
         """The running score sheet of the game: every deal, every player's total."""

@@ -14,8 +14,8 @@ What every front end that seats a person among bots shares, the terminal (``taro
   random stream of its own (:data:`STREAM_HINTS`) so that asking for it never changes a deal,
   and said in words by :func:`advice`;
 - what the table sees, said to the person: each event (:func:`narration`), the contract taken
-  (:func:`taking`), an engine's refusal in the person's words (:func:`personal`); the score
-  sheet's label of a deal (:func:`deal_label`).
+  (:func:`taking`), an engine's refusal in the person's words (:func:`personal`), the count of
+  a finished deal (:func:`count`); the score sheet's label of a deal (:func:`deal_label`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,13 @@ import re
 from typing import Any
 
 from .. import echo
-from ..cards import Card
+from ..cards import Card, format_points, parse_cards
 from ..engine import Event, Game, IllegalPlayError
 from ..rng import Rng
 from ..rules import CONTRACT_OF, Rules
+from ..scoring import format_breakdown
 
-__all__ = ["HINT_BOT", "HINT_FALLBACK", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "deal_label",
+__all__ = ["HINT_BOT", "HINT_FALLBACK", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "count", "deal_label",
            "first_index", "hint_bot", "hint_bot_name", "narration", "next_index", "personal", "seat_names", "taking"]
 
 #: The hints' own random stream: asking for a hint never changes the bots' draws.
@@ -237,3 +238,27 @@ def personal(message: str, seat: int) -> str:
                  (": holds ", ": you hold ")):
         message = message.replace(a, b)
     return re.sub(rf"\bpile (\d+) of seat {seat}\b", r"your pile \1", message)
+
+
+def count(game: Game, rec: dict, names: list[str], seat: int, card=Card.pretty) -> str:
+    """After a deal: the count (points, oudlers, target, difference) and the score breakdown.
+
+    ``rec`` is the finished game's record; a deal not played says why it scores 0 (R-DEAL-4,
+    R-BID-3). The taker's écart is told to the others."""
+    if rec["outcome"] == "petit_sec":
+        return (f"petit sec: {names[rec['petit_sec_seat']]} holds the Petit as the only trump; "
+                "the deal is annulled, scores 0 (R-DEAL-4)")
+    if rec["outcome"] == "all_passed":
+        return "everybody passed: the deal is thrown in, scores 0 (R-BID-3)"
+    attack = {rec["taker"], rec["partner"]} - {None}
+    n_att = sum(1 for t in rec["tricks"] if t["winner"] in attack)
+    hp = rec["result"]["attack_half_points"]
+    lines = [f"attack {format_points(hp)} points, defence {format_points(182 - hp)} (R-COUNT-1); "
+             f"tricks: attack {n_att}, defence {len(rec['tricks']) - n_att}"]
+    if rec["called"] is not None:
+        partner = names[rec["partner"]] if rec["partner"] is not None else "nobody (the taker alone)"
+        lines.append(f"called {card(Card.parse(rec['called']))}: partner {partner} (R-CALL-2)")
+    if rec["ecart"] and rec["taker"] != seat:
+        lines.append(f"écart of {names[rec['taker']]}: {_cards(parse_cards(rec['ecart']), card)}")
+    lines.append(format_breakdown(game.breakdown, names))
+    return "\n".join(lines)
