@@ -646,10 +646,15 @@ def _footer(pos: Position, names, out: Layout) -> None:
                              cls="scores"))
 
 
-def render(lay: Layout) -> str:
-    """A :class:`Layout` as a whole SVG document: the felt, the cards, then the labels and marks."""
+def render(lay: Layout, unseen=frozenset()) -> str:
+    """A :class:`Layout` as a whole SVG document: the felt, the cards, then the labels and marks.
+
+    The cards of ``unseen`` are drawn as backs that name no card (no ``data-card``, no title):
+    the table as a seat sees it, whose page must not hold the other hands."""
     felt, rest = lay.overlay[:1], lay.overlay[1:]
-    cards = [card_group(p.card, p.x, p.y, face_up=p.face_up, marked=p.marked) for p in lay.cards]
+    cards = [card_group(p.card, p.x, p.y, face_up=p.face_up, marked=p.marked) if p.card not in unseen
+             else f'<g class="card down" transform="translate({coord(p.x)} {coord(p.y)})">{card_back()}</g>'
+             for p in lay.cards]
     return _document(lay.width, lay.height, "".join(felt + cards + rest))
 
 
@@ -675,8 +680,8 @@ def table_svg(what, names=None, costs=None) -> str:
 
     if isinstance(what, Position):
         pos = what
-    elif isinstance(getattr(what, "_deal", None), ReferenceDeal):  # a Game: its reference deal is the state
-        pos = position_of(what._deal, _game_step(what), what.seed, what.index)
+    elif isinstance(getattr(what, "_deal", None), ReferenceDeal):
+        pos = position_of_game(what)
     elif isinstance(what, ReferenceDeal):
         pos = position_of(what)
     else:
@@ -684,6 +689,11 @@ def table_svg(what, names=None, costs=None) -> str:
         raise PictureTypeError(f"table_svg draws a Game, a ReferenceDeal or a Position, not {type(what).__name__}"
                                + hint)
     return render(layout(pos, names, costs))
+
+
+def position_of_game(game) -> Position:
+    """The :class:`Position` of a :class:`~tarotsim.engine.Game` at its current decision."""
+    return position_of(game._deal, _game_step(game), game.seed, game.index)  # its reference deal is the state
 
 
 def _game_step(game) -> str:
@@ -707,5 +717,5 @@ def html_figure(svg_text: str) -> str:
 
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "PictureError", "PictureTypeError", "Placed", "Position", "card_face",
-           "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "render", "seat_names",
-           "start_of_play", "shown_text", "table_svg", "trick_svg"]
+           "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "position_of_game", "render",
+           "seat_names", "start_of_play", "shown_text", "table_svg", "trick_svg"]

@@ -27,7 +27,7 @@ from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
 # the evening's pieces, also under this module's names (``interactive.bots_for``) as before
 from ..runs.evening import (HINT_BOT, HINT_FALLBACK, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
                             check_seat, count, deal_label, first_index, hint_bot, hint_bot_name, narration, next_index,
-                            personal, seat_names, taking)
+                            partner_text, personal, seat_names, taking)
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for"]
 
@@ -607,7 +607,7 @@ class Session:
             assert v.contract is not None  # a taker has a contract
             text = f"{self.who(v.taker)} {v.contract.replace('_', ' ')}"
             if v.called is not None:
-                text += f"; called {self.card(v.called)}, partner {self._partner(v)}"
+                text += f"; called {self.card(v.called)}, partner {partner_text(v, self.names)}"
             rows.append(("contract", text))
         if v.chien is not None:
             rows.append(("chien", self.cards(v.chien)))
@@ -639,27 +639,6 @@ class Session:
         rows += self.pile_rows(v)
         w = max(len(k) for k, _ in rows)
         return "\n".join(f"  {k.ljust(w)}  {t}" for k, t in rows)
-
-    def _partner(self, v) -> str:
-        """The partner as the person's seat knows him.
-
-        The partner as the person's seat knows him (R-CALL-2, R-CALL-3): named once the called
-        card is played and to the partner himself (the view says so); known at once to the taker
-        whose own hand or écart holds it, and to all when the shown chien held it."""
-        if v.partner is not None:
-            return self.who(v.partner)
-        if v.taker == self.seat and v.called in v.hand:
-            return "nobody: you hold the card you called, you play alone (R-CALL-2)"
-        if v.taker == self.seat and v.ecart and v.called in v.ecart:
-            return "nobody: the called card is in your écart, you play alone (R-CALL-2)"
-        if v.chien and v.called in v.chien:
-            return "nobody: the called card was in the chien, the taker plays alone (R-CALL-2)"
-        if self._called_out(v):
-            return "nobody: the taker plays alone"
-        return "not known yet"
-
-    def _called_out(self, v) -> bool:
-        return any(c == v.called for _, plays, _ in v.tricks for _, c in plays) or any(c == v.called for _, c in v.trick)
 
     def format_count(self, game: Game, rec: dict) -> str:
         """After a deal: the count (points, oudlers, target, difference) and the score breakdown."""

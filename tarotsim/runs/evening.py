@@ -14,7 +14,7 @@ What every front end that seats a person among bots shares, the terminal (``taro
   random stream of its own (:data:`STREAM_HINTS`) so that asking for it never changes a deal,
   and said in words by :func:`advice`;
 - what the table sees, said to the person: each event (:func:`narration`), the contract taken
-  (:func:`taking`), an engine's refusal in the person's words (:func:`personal`), the count of
+  (:func:`taking`), the partner as the seat knows him (:func:`partner_text`), an engine's refusal in the person's words (:func:`personal`), the count of
   a finished deal (:func:`count`); the score sheet's label of a deal (:func:`deal_label`).
 """
 
@@ -25,13 +25,14 @@ from typing import Any
 
 from .. import echo
 from ..cards import Card, format_points, parse_cards
-from ..engine import Event, Game, IllegalPlayError
+from ..engine import Event, Game, IllegalPlayError, SeatView
 from ..rng import Rng
 from ..rules import CONTRACT_OF, Rules
 from ..scoring import format_breakdown
 
-__all__ = ["HINT_BOT", "HINT_FALLBACK", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "count", "deal_label",
-           "first_index", "hint_bot", "hint_bot_name", "narration", "next_index", "personal", "seat_names", "taking"]
+__all__ = ["HINT_BOT", "HINT_FALLBACK", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "count",
+           "deal_label", "first_index", "hint_bot", "hint_bot_name", "narration", "next_index", "partner_text",
+           "personal", "seat_names", "taking"]
 
 #: The hints' own random stream: asking for a hint never changes the bots' draws.
 STREAM_HINTS = 7
@@ -262,3 +263,23 @@ def count(game: Game, rec: dict, names: list[str], seat: int, card=Card.pretty) 
         lines.append(f"écart of {names[rec['taker']]}: {_cards(parse_cards(rec['ecart']), card)}")
     lines.append(format_breakdown(game.breakdown, names))
     return "\n".join(lines)
+
+
+def partner_text(v: SeatView, names: list[str]) -> str:
+    """The partner (table 5) as the seat of view ``v`` knows him.
+
+    Named once the called card is played and to the partner himself (R-CALL-3: the view says
+    so); known at once to the taker whose own hand or écart holds it, and to all when the shown
+    chien held it (R-CALL-2)."""
+    if v.partner is not None:
+        return names[v.partner]
+    if v.taker == v.seat and v.called in v.hand:
+        return "nobody: you hold the card you called, you play alone (R-CALL-2)"
+    if v.taker == v.seat and v.ecart and v.called in v.ecart:
+        return "nobody: the called card is in your écart, you play alone (R-CALL-2)"
+    if v.chien and v.called in v.chien:
+        return "nobody: the called card was in the chien, the taker plays alone (R-CALL-2)"
+    played = [c for _, plays, _ in v.tricks for _, c in plays] + [c for _, c in v.trick]
+    if v.called in played:
+        return "nobody: the taker plays alone"
+    return "not known yet"
