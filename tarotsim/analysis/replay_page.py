@@ -359,7 +359,7 @@ def write_cli_page(html_path: str, file, lines, record: dict | None = None, name
 
     from ..record import RecordError, records_at
 
-    label = "standard input" if file == "-" else file
+    label = "standard input" if file == "-" else str(getattr(file, "name", file))  # an open file: its name
     found: list[tuple[int | None, dict]] = []
     try:
         if file is None:

@@ -14,8 +14,9 @@ What every front end that seats a person among bots shares, the terminal (``taro
   random stream of its own (:data:`STREAM_HINTS`) so that asking for it never changes a deal,
   and said in words by :func:`advice`;
 - what the table sees, said to the person: each event (:func:`narration`), the contract taken
-  (:func:`taking`), the partner as the seat knows him (:func:`partner_text`), an engine's refusal in the person's words (:func:`personal`), the count of
-  a finished deal (:func:`count`); the score sheet's label of a deal (:func:`deal_label`).
+  (:func:`taking`), the partner as the seat knows him (:func:`partner_text`), an engine's refusal
+  in the person's words (:func:`personal`), the count of a finished deal (:func:`count`); the
+  score sheet's label of a deal (:func:`deal_label`).
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def seat_names(rules: Rules, seat: int) -> list[str]:
 def check_seat(rules: Rules, seat: int) -> int:
     """The person's seat: a whole number in 0..n-1 (R-GEN-2)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.n_seats:
-        raise ValueError(f"seat {echo.shown(seat)} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
+        raise ValueError(f"seat {echo.shown(seat)} is not a seat of table {rules.table}: "
+                         f"seats 0..{rules.n_seats - 1} (R-GEN-2)")
     return seat
 
 
@@ -208,8 +210,8 @@ def narration(ev: Event, names: list[str], seat: int, *, card=Card.pretty, trick
         return f"{who} {verb('shows', 'show')} a {v[0]} poignée: {_cards(v[1], card)}" if v else None
     if ev.kind == "misere":
         kind, yes = v
-        return (f"{who} {verb('declares', 'declare')} misère {'d’atout' if kind == 'atout' else 'de tête'} (R-MIS-1)"
-                if yes else None)
+        what = "d’atout" if kind == "atout" else "de tête"
+        return f"{who} {verb('declares', 'declare')} misère {what} (R-MIS-1)" if yes else None
     if ev.kind == "card":
         where = f" from {'your' if ev.seat == seat else 'his'} pile {pile}" if pile is not None else ""
         return f"{who} {verb('plays', 'play')} {card(v)}{where}"
