@@ -63,14 +63,15 @@ class Page:
     def __init__(self, url: str):
         from websockets.sync.client import connect
 
-        self.ws = connect(url.replace("http://", "ws://") + "ws", max_size=1 << 22)
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(connect(url.replace("http://", "ws://") + "ws", max_size=1 << 22))
         self.hello = self.receive()
         assert self.hello["type"] == "hello"
         self.evenings = self.receive()["evenings"]
         self.last: dict | None = None
 
     def close(self) -> None:
-        self.ws.close()
+        self._stack.close()
 
     def send(self, **msg) -> None:
         self.ws.send(json.dumps(msg))

@@ -29,9 +29,11 @@ writes is its evenings database.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,7 +155,7 @@ def create_app(settings: Settings) -> Starlette:
 
     store = Store(settings.db)
     settings.allowed = tuple(s for s in bot_texts(settings.bots) if is_python_bot(s))
-    reviews = anyio.CapacityLimiter(1)  # one solver at a time: the games keep the other core
+    reviews = threading.Lock()  # one solver at a time: the games keep the other core
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -198,8 +200,7 @@ def create_app(settings: Settings) -> Starlette:
             raise _NotFound(f"evening {evening} has no deal {number}")
         made = store.review(evening, number)
         if made is None:  # not made yet (or the server stopped before): made now
-            made = await anyio.to_thread.run_sync(_make_review, store, evening, number, rec, e.names, e.seat,
-                                                  settings.budget, limiter=reviews)
+            made = await off_loop(_make_review, reviews, store, evening, number, rec, e.names, e.seat, settings.budget)
         html = await run_in_threadpool(review_page, rec, e.names, made,
                                        f"tarotsim review · evening {evening}, deal {number}")
         return HTMLResponse(html)
@@ -239,10 +240,51 @@ def sheet_csv(store: Store, evening: int) -> str:
     return fh.getvalue()
 
 
-def _make_review(store: Store, evening: int, number: int, record: dict, names, seat: int, budget: int) -> dict:
-    made = review_data(record, names, seat, budget)
-    store.set_review(evening, number, made)
+def _make_review(lock: threading.Lock, store: Store, evening: int, number: int, record: dict, names, seat: int,
+                 budget: int) -> dict:
+    with lock:
+        made = store.review(evening, number)  # another page's request may have made it meanwhile
+        if made is None:
+            made = review_data(record, names, seat, budget)
+            store.set_review(evening, number, made)
     return made
+
+
+async def off_loop(fn, *args, running: set | None = None):
+    """``fn(*args)`` on a daemon thread of its own, awaited without holding the event loop.
+
+    A bot's search, a hint or a review may take long: the other games go on meanwhile, and a
+    server stopped meanwhile (SIGTERM, Ctrl-C) does not wait for it; the deal in progress is kept
+    as it was before the decision, which is made again when the evening resumes. ``running``: a
+    set that holds the thread while it runs."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def done(result, error) -> None:
+        if future.cancelled():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def run() -> None:
+        result = error = None
+        try:
+            result = fn(*args)
+        except BaseException as e:  # handed to the awaiting task
+            error = e
+        finally:
+            if running is not None:
+                running.discard(thread)
+        with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped, nobody waits
+            loop.call_soon_threadsafe(done, result, error)
+
+    thread = threading.Thread(target=run, name="tarotsim-web", daemon=True)
+    if running is not None:
+        running.add(thread)
+    thread.start()
+    return await future
 
 
 def evenings_message(store: Store, settings: Settings) -> dict:
@@ -260,13 +302,15 @@ def evenings_message(store: Store, settings: Settings) -> dict:
 class Connection:
     """One page's websocket: its messages checked, its game driven, the bots' moves sent one by one."""
 
-    def __init__(self, ws: WebSocket, store: Store, settings: Settings, reviews: anyio.CapacityLimiter):
+    def __init__(self, ws: WebSocket, store: Store, settings: Settings, reviews: threading.Lock):
         self.ws, self.store, self.settings, self.reviews = ws, store, settings, reviews
         self.table: Table | None = None
         self.busy: str | None = None  # what the table is doing off the event loop (a bot thinking, a hint)
+        self.shown: dict | None = None  # the last state sent
         self.tokens, self.stamp = float(BURST), time.monotonic()
         self.dropped, self.told_drop = 0, 0.0
         self.group: anyio.abc.TaskGroup | None = None
+        self.running: set[threading.Thread] = set()  # the table's work under way on its threads
 
     async def send(self, msg: dict) -> None:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # a page that left takes no more
@@ -289,7 +333,21 @@ class Connection:
                 group.cancel_scope.cancel()
         finally:
             if self.table is not None:
-                self.settings.open_evenings.discard(self.table.id)
+                self.release(self.table.id)
+
+    def release(self, evening: int) -> None:
+        """The evening is no more this page's: free for another once the work under way on it ends."""
+        running = list(self.running)
+        if not running:
+            self.settings.open_evenings.discard(evening)
+            return
+
+        def wait() -> None:  # a decision still being made would be kept after another page's
+            for t in running:
+                t.join()
+            self.settings.open_evenings.discard(evening)
+
+        threading.Thread(target=wait, name="tarotsim-web-release", daemon=True).start()
 
     async def receive(self) -> None:
         while True:
@@ -341,11 +399,11 @@ class Connection:
         table = self.table
         if table is None:
             raise TableError("no game yet: start a new evening or resume one")
+        if kind == "state":  # while the table works, as it was last shown
+            await (self.send(self.shown) if self.busy and self.shown is not None else self.send_state())
+            return
         if self.busy:
             raise TableError(f"not your turn: {self.busy}")
-        if kind == "state":
-            await self.send_state()
-            return
         if msg.get("turn") is not None and msg["turn"] != table.turn:
             raise TableError(f"out of turn: that was for an earlier state of the table ({msg['turn']}, now "
                              f"{table.turn})")
@@ -361,8 +419,6 @@ class Connection:
         elif kind == "unpick":
             await self.work("your choice is being applied", table.unpick, msg["card"])
         elif kind == "hint":
-            if not table.yours:
-                raise TableError("a hint is for your own turn")
             advice = await self.work(f"{ev.hint_bot_name(table.rules)} is thinking of a hint", table.hint)
             await self.send({"type": "hint", "turn": table.turn, **advice})
             return
@@ -381,7 +437,7 @@ class Connection:
         """Run ``fn`` on a worker thread, the table marked busy meanwhile (``doing`` says with what)."""
         self.busy = doing
         try:
-            return await run_in_threadpool(fn, *args)
+            return await off_loop(fn, *args, running=self.running)
         finally:
             self.busy = None
 
@@ -400,14 +456,15 @@ class Connection:
                 raise TableError(f"evening {msg['evening']} is open in another page")
             table = await self.work("the evening is being set", Table.resume, self.store, msg["evening"])
         if self.table is not None:
-            settings.open_evenings.discard(self.table.id)
+            self.release(self.table.id)
         settings.open_evenings.add(table.id)
         self.table = table
         await self.after_change()
 
     async def send_state(self) -> None:
         assert self.table is not None
-        await self.send(await run_in_threadpool(self.table.state))
+        self.shown = await run_in_threadpool(self.table.state)
+        await self.send(self.shown)
 
     async def after_change(self) -> None:
         """Send the table; then let the bots move one by one, each move sent; then review a finished deal."""
@@ -427,7 +484,7 @@ class Connection:
             try:
                 if self.settings.pace:
                     await anyio.sleep(self.settings.pace)
-                await run_in_threadpool(table.bot_move)
+                await off_loop(table.bot_move, running=self.running)
             except IllegalPlayError as e:  # a bot's forbidden answer: the game cannot go on
                 await self.error(f"the game stops: {e}")
                 return
@@ -440,8 +497,8 @@ class Connection:
     async def review(self, table: Table, number: int, record: dict) -> None:
         made = self.store.review(table.id, number)
         if made is None:
-            made = await anyio.to_thread.run_sync(_make_review, self.store, table.id, number, record, table.names,
-                                                  table.seat, self.settings.budget, limiter=self.reviews)
+            made = await off_loop(_make_review, self.reviews, self.store, table.id, number, record, table.names,
+                                  table.seat, self.settings.budget)
         await self.send({"type": "review", "evening": table.id, "deal": number, "text": made["text"],
                          "costs": "card_costs" in made, "url": f"/evenings/{table.id}/deals/{number}/review"})
 
