@@ -1,5 +1,7 @@
-"""A real browser for the tests of pages: headless Chromium (Debian's ``chromium`` and
-``chromium-driver``, which ``.ci/run`` installs) driven by Selenium (extra ``browser``).
+"""A real browser for the tests of pages.
+
+Headless Chromium (Debian's ``chromium`` and ``chromium-driver``, which ``.ci/run`` installs)
+driven by Selenium (extra ``browser``).
 
 Missing, the browser fails the test (never skips it): the pages are tested."""
 

@@ -1,5 +1,7 @@
-"""What the tests of `tarotsim serve` share: a server on a free port of this machine, a page
-that speaks the protocol (a websocket client, no browser), and the person who plays.
+"""What the tests of `tarotsim serve` share.
+
+A server on a free port of this machine, a page that speaks the protocol (a websocket client,
+no browser), and the person who plays.
 
 The person's choice is the same whatever drives the page (the protocol alone, a browser's
 clicks): ``garde`` when it is legal, else the first legal choice the server lists, so a seeded
@@ -11,6 +13,7 @@ import contextlib
 import json
 import threading
 import time
+import urllib.error
 import urllib.request
 
 from tarotsim.web.server import Settings, create_app, listen, url_of
@@ -48,8 +51,6 @@ def choose(choices: list[dict]) -> str:
 
 def get(url: str) -> tuple[int, str, bytes]:
     """``(status, content type, body)`` of a GET."""
-    import urllib.error
-
     try:
         with urllib.request.urlopen(url, timeout=120) as r:
             return r.status, r.headers.get("Content-Type", ""), r.read()

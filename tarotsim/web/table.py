@@ -82,9 +82,10 @@ class Table:
     @classmethod
     def new(cls, store: Store, table: str, options, seat: int, bots: str, seed: int,
             allowed: tuple[str, ...] = ()) -> Table:
-        """A new evening: ``table`` and ``options`` (:func:`rules_of`), the person at ``seat``,
-        ``bots`` (a ``--bots`` text for the other seats), deals ``(seed, index)``.
+        """A new evening of ``store``, its first deal dealt.
 
+        ``table`` and ``options`` (:func:`rules_of`), the person at ``seat``, ``bots`` (a
+        ``--bots`` text for the other seats), deals ``(seed, index)`` from ``seed``.
         ``allowed``: the user's bots (``module:NAME``) the page may name. Raises ``ValueError``
         (one line: :class:`TableError`, a bots or rules error, a deal identity out of range)."""
         from ..rng import MAX_CLI_SEED
