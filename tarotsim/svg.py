@@ -473,7 +473,7 @@ def _hand_box(count: int, per_row: int) -> tuple[float, float]:
     return FAN_STEP * (cols - 1) + CARD_WIDTH, ROW_STEP * (rows - 1) + CARD_HEIGHT
 
 
-def layout(pos: Position, names=None, costs=None) -> Layout:
+def layout(pos: Position, names=None, costs=None, you: int | None = None) -> Layout:
     """Lay out the table picture of a position.
 
     Place every card of ``pos`` and draw its labels: each seat's hand fanned at its place,
@@ -482,15 +482,16 @@ def layout(pos: Position, names=None, costs=None) -> Layout:
 
     ``names`` name the seats (default ``seat 0`` ...). ``costs`` maps a card of the trick shown
     to what it cost against best play, in half-points (an exact solver's figure; None: unknown).
+    ``you``: the seat the picture speaks to (``you take``, ``your écart``), as a player's page draws it.
     """
     names = seat_names(names, pos.n_seats)
     out = Layout()
     out.overlay.append(f'<rect class="felt" width="{TABLE_WIDTH}" height="{TABLE_HEIGHT}" fill="{FELT}"/>')
-    _header(pos, names, out)
+    _header(pos, names, out, you)
     for seat in range(pos.n_seats):
         _seat(pos, seat, names, out)
-    _aside_cards(pos, names, out)
-    _trick(pos, names, out, costs or {})
+    _aside_cards(pos, names, out, you)
+    _trick(pos, names, out, costs or {}, you)
     _footer(pos, names, out)
     return out
 
@@ -517,26 +518,35 @@ _SUIT_CARD = re.compile(r"\b(?:10|[1-9JNQK])[SHDC]\b", re.IGNORECASE)
 _SEAT = re.compile(r"\bseat (\d)\b")
 
 
-def shown_text(text: str, names) -> str:
+def shown_text(text: str, names, you: int | None = None) -> str:
     """A text of a position as the pictures write it: each seat by its name, each card as ``K♥``.
 
     ``text`` is a :class:`Position`'s ``step`` (the text of :func:`tarotsim.record.positions`,
     ``"trick 7, seat 2 plays KH"``: the records' notation, as the replay's errors name a step) or
-    its ``aside_label``; ``names`` one name per seat."""
+    its ``aside_label``; ``names`` one name per seat; seat ``you``'s hand and écart are ``your``."""
+    if you is not None:
+        text = text.replace(f"écart of seat {you}", "your écart").replace(f"seat {you}'s", "your")
     text = _SUIT_CARD.sub(lambda m: Card.parse(m[0]).pretty(), text)
     return _SEAT.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
-def _header(pos: Position, names, out: Layout) -> None:
+def _header(pos: Position, names, out: Layout, you: int | None = None) -> None:
     ident = f"seed {pos.seed}, index {pos.index}" if pos.seed is not None else "hand-entered deal"
     line1 = f"Table {pos.table} · {ident} · dealer {names[pos.dealer]}"
     out.overlay.append(_text(12, 18, line1, 14, FELT_TEXT, bold=True, cls="deal"))
     out.overlay.append(_text(TABLE_WIDTH - 12, 18, shown_text(pos.step, names), 13, FELT_TEXT, anchor="end",
                              cls="step"))
-    out.overlay.append(_text(12, 36, contract_line(pos, names), 12, FELT_TEXT, cls="contract"))
+    out.overlay.append(_text(12, 36, contract_line(pos, names, you), 12, FELT_TEXT, cls="contract"))
 
 
-def contract_line(pos: Position, names) -> str:
+def _verb(seat: int, you: int | None, third: str, second: str) -> str:
+    return second if seat == you else third
+
+
+def contract_line(pos: Position, names, you: int | None = None) -> str:
+    """The line above the table: the auction, or the contract, the call and the declarations.
+
+    ``you``: the seat the picture speaks to, as for :func:`layout`."""
     if pos.outcome == "petit_sec":
         return "Petit sec: the deal is annulled (R-DEAL-4)"
     if pos.outcome == "all_passed":
@@ -545,7 +555,8 @@ def contract_line(pos: Position, names) -> str:
         return "Auction" + (": " + ", ".join(f"{names[s]} {b.replace('_', ' ')}" for s, b in pos.bids)
                             if pos.bids else "")
     m = CONTRACT_OF[pos.contract].multiplier if pos.contract else 1
-    parts = [f"{names[pos.taker]} takes: {str(pos.contract).replace('_', ' ')} (x{m})"]
+    takes = _verb(pos.taker, you, "takes", "take")
+    parts = [f"{names[pos.taker]} {takes}: {str(pos.contract).replace('_', ' ')} (x{m})"]
     if pos.called is not None:
         partner = names[pos.partner] if pos.partner is not None else "nobody (alone)"
         parts.append(f"calls {pos.called.pretty()}, partner {partner}")
@@ -554,7 +565,7 @@ def contract_line(pos: Position, names) -> str:
         if d["kind"] == "poignee":
             parts.append(f"{who}: {d['level']} poignée {' '.join(Card.parse(c).pretty() for c in d['cards'])}")
         elif d["kind"] == "chelem":
-            parts.append(f"{who} announces a chelem")
+            parts.append(f"{who} {_verb(d['seat'], you, 'announces', 'announce')} a chelem")
         else:
             parts.append(f"{who}: {d['kind'].replace('_', ' ')}")
     return " · ".join(parts)
@@ -613,10 +624,10 @@ def _piles(pos: Position, seat: int, ax: float, y0: float, h: float, out: Layout
             out.cards.append(Placed(c, x0 + PILE_GAP * k, y + PILE_STEP * depth, face_up=top and pos.face_up[seat][k]))
 
 
-def _aside_cards(pos: Position, names, out: Layout) -> None:
+def _aside_cards(pos: Position, names, out: Layout, you: int | None = None) -> None:
     y = TABLE_HEIGHT - FOOTER_HEIGHT - CARD_HEIGHT - 6
     if pos.aside or pos.marked:
-        out.overlay.append(_text(16, y - 7, shown_text(pos.aside_label, names), 12, FELT_TEXT, cls="aside"))
+        out.overlay.append(_text(16, y - 7, shown_text(pos.aside_label, names, you), 12, FELT_TEXT, cls="aside"))
     for i, c in enumerate(pos.aside):
         out.cards.append(Placed(c, 16 + FAN_STEP * i, y))
 
@@ -631,13 +642,13 @@ def _trick_slot(n: int, seat: int) -> tuple[float, float]:
     return cx + dx / norm * rx - CARD_WIDTH / 2, cy + dy / norm * ry - CARD_HEIGHT / 2
 
 
-def _trick(pos: Position, names, out: Layout, costs) -> None:
+def _trick(pos: Position, names, out: Layout, costs, you: int | None = None) -> None:
     if not pos.trick:
         return
     cx, cy = _centre()
     title = f"trick {pos.trick_number}"
     if pos.trick_winner is not None:
-        title += f": {names[pos.trick_winner]} wins"
+        title += f": {names[pos.trick_winner]} {_verb(pos.trick_winner, you, 'wins', 'win')}"
     out.overlay.append(_text(cx, cy + 4, title, 12, FELT_TEXT, anchor="middle", bold=True, cls="trick-title"))
     for seat, c in pos.trick:
         x, y = _trick_slot(pos.n_seats, seat)
@@ -673,10 +684,15 @@ def _footer(pos: Position, names, out: Layout) -> None:
                              cls="scores"))
 
 
-def render(lay: Layout) -> str:
-    """A :class:`Layout` as a whole SVG document: the felt, the cards, then the labels and marks."""
+def render(lay: Layout, unseen=frozenset()) -> str:
+    """A :class:`Layout` as a whole SVG document: the felt, the cards, then the labels and marks.
+
+    The cards of ``unseen`` are drawn as backs that name no card (no ``data-card``, no title):
+    the table as a seat sees it, whose page must not hold the other hands."""
     felt, rest = lay.overlay[:1], lay.overlay[1:]
-    cards = [card_group(p.card, p.x, p.y, face_up=p.face_up, marked=p.marked) for p in lay.cards]
+    cards = [card_group(p.card, p.x, p.y, face_up=p.face_up, marked=p.marked) if p.card not in unseen
+             else f'<g class="card down" transform="translate({coord(p.x)} {coord(p.y)})">{card_back()}</g>'
+             for p in lay.cards]
     return _document(lay.width, lay.height, "".join(felt + cards + rest))
 
 
@@ -702,8 +718,8 @@ def table_svg(what, names=None, costs=None) -> str:
 
     if isinstance(what, Position):
         pos = what
-    elif isinstance(getattr(what, "_deal", None), ReferenceDeal):  # a Game: its reference deal is the state
-        pos = position_of(what._deal, _game_step(what), what.seed, what.index)
+    elif isinstance(getattr(what, "_deal", None), ReferenceDeal):
+        pos = position_of_game(what)
     elif isinstance(what, ReferenceDeal):
         pos = position_of(what)
     else:
@@ -711,6 +727,11 @@ def table_svg(what, names=None, costs=None) -> str:
         raise PictureTypeError(f"table_svg draws a Game, a ReferenceDeal or a Position, not {type(what).__name__}"
                                + hint)
     return render(layout(pos, names, costs))
+
+
+def position_of_game(game) -> Position:
+    """The :class:`Position` of a :class:`~tarotsim.engine.Game` at its current decision."""
+    return position_of(game._deal, _game_step(game), game.seed, game.index)  # its reference deal is the state
 
 
 def _game_step(game) -> str:
@@ -734,5 +755,5 @@ def html_figure(svg_text: str) -> str:
 
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "PictureError", "PictureTypeError", "Placed", "Position", "card_face",
-           "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "render", "seat_names",
-           "start_of_play", "shown_text", "table_svg", "trick_svg"]
+           "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "position_of_game", "render",
+           "seat_names", "start_of_play", "shown_text", "table_svg", "trick_svg"]

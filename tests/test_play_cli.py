@@ -224,9 +224,9 @@ def test_play_5d_after_all_passed_the_dummy_deals_again(tmp_path, capsys, same, 
 
 def test_refusal_names_the_rule_in_the_persons_words():
     """An overtrump refused: "must overtrump: you hold … (R-PLAY-4b)"."""
-    assert (interactive._personal("must overtrump: holds T17 above T12", 0) ==
+    assert (interactive.personal("must overtrump: holds T17 above T12", 0) ==
             "must overtrump: you hold T17 above T12")
-    assert interactive._personal("seat 2 does not hold KH", 2) == "you do not hold KH"
+    assert interactive.personal("seat 2 does not hold KH", 2) == "you do not hold KH"
 
 
 #: Seeds whose first deal meets the decisions each test needs (checked by the tests themselves).

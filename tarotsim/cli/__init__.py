@@ -9,7 +9,7 @@
 share is :mod:`~tarotsim.cli.common`.
 """
 
-from . import deals, learn, play, runs, scoring, study  # noqa: F401  (each adds its commands to the group)
+from . import deals, learn, play, runs, scoring, serve, study  # noqa: F401  (each adds its commands to the group)
 from .app import cli, main
 
 __all__ = ["cli", "main"]
