@@ -14,8 +14,9 @@ parse_bots("heuristic:garde=56,prise=40,random,random,random", 4)
 
 Bots (``REGISTRY``): ``random`` (uniform over the legal choices), ``greedy`` (simple rules),
 ``heuristic`` (a club player's rules of thumb), ``pimc`` (the heuristic's bidding; its cards by a
-search over sampled deals of the unseen cards, ``bots/pimc.py``). A bot sees only its own hand, the legal choices
-and the public view of the deal.
+search over sampled deals of the unseen cards, ``bots/pimc.py``), ``learned`` (a policy network's best
+legal action, ``bots/learned.py``). A bot sees only its own hand, the legal choices and the public
+view of the deal.
 
 ``heuristic:thresholds=FILE`` sets its four bidding thresholds (``prise``, ``garde``,
 ``garde_sans``, ``garde_contre``) from a calibration file written by ``tarotsim study bidding
@@ -35,7 +36,7 @@ import tarotsim.echo as echo
 from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
 from tarotsim.rules import TABLES
 
-from . import greedy, heuristic, pimc
+from . import greedy, heuristic, learned, pimc
 
 __all__ = ["BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY", "load_thresholds",
            "parse_bot", "parse_bots", "split_bots"]
@@ -246,6 +247,7 @@ REGISTRY: dict[str, BotSpec] = {
     "greedy": _spec(greedy),
     "heuristic": _spec(heuristic),
     "pimc": _spec(pimc),
+    "learned": _spec(learned),
 }
 if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - a programming error
     raise ImportError("bots.REGISTRY and tarotsim._kernels.layout.BOT_KINDS disagree")
@@ -256,6 +258,8 @@ FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --
                                            "garde, garde_sans and garde_contre (prise2 .. garde_contre2 "
                                            "from a table-2 study)"}}
 FILE_PARAMS["pimc"] = FILE_PARAMS["heuristic"]  # pimc bids as the heuristic does: a file sets its thresholds too
+FILE_PARAMS["learned"] = {"model": "FILE from `tarotsim learn train --model policy`: the policy model it plays "
+                                   "(sets model_id)"}
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
 THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
 
@@ -343,7 +347,11 @@ def parse_bot(text: str, table: str | None = None) -> tuple[str, np.ndarray]:
         if key in FILE_PARAMS.get(spec.name, ()):
             if from_file is not None:
                 raise BotError(f"bot {spec.name}: {key} given twice")
-            from_file, source = load_thresholds(value), f"{key}={value}"
+            try:
+                from_file = learned.model_file(value) if key == "model" else load_thresholds(value)
+            except ValueError as e:  # ModelError
+                raise BotError(str(e) if isinstance(e, BotError) else f"bot {spec.name}: {e}") from None
+            source = f"{key}={value}"
             continue
         spec.param(key)
         if key in overrides:

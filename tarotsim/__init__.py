@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
 #: release 0.3 (CHANGELOG.md).
 MOVED_MODULES = {
     **{f"tarotsim.{m}": f"tarotsim.runs.{m}" for m in (
-        "simulate", "runner", "players", "slowpath", "pybatch", "parallel", "tournament", "study", "hand_study",
+        "simulate", "runner", "players", "slowpath", "pybatch", "tournament", "study", "hand_study",
         "shards", "distributed", "env", "rl", "openspiel_game")},
     **{f"tarotsim.{m}": f"tarotsim.analysis.{m}" for m in ("solver", "replay_page", "record_stats")},
     "tarotsim.interactive": "tarotsim.cli.interactive",

@@ -723,11 +723,11 @@ def check_file(path_or_file, verify: bool = False, workers: int | None = 1, log=
     ``workers`` > 1 the records are checked in that many processes, in chunks of
     :data:`CHUNK_LINES` lines (None: one per core); the reports are the same, in the same
     order, whatever the number. The processes are at most one per core and per chunk
-    (:func:`tarotsim.runs.parallel.bounded_workers`: ``log`` gets a line when ``workers`` is
+    (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when ``workers`` is
     lowered; more than ``MAX_WORKERS`` is a ``ValueError``). ``path_or_file`` is read as by
     :func:`load` (gzip, ``"-"``).
     """
-    from .runs.parallel import bounded_workers
+    from .parallel import bounded_workers
 
     n = bounded_workers(workers, "--workers")  # an absurd request: refused before the file is opened
     with open_records(path_or_file) as f:

@@ -18,7 +18,7 @@ from tarotsim.rules import Rules
 
 
 def test_registry_matches_the_kernel_codes():
-    assert list(REGISTRY) == ["random", "greedy", "heuristic", "pimc"]
+    assert list(REGISTRY) == ["random", "greedy", "heuristic", "pimc", "learned"]
     assert {n: s.code for n, s in REGISTRY.items()} == layout.BOT_KINDS == simulate.BOT_KINDS
     for name, spec in REGISTRY.items():
         assert isinstance(spec, BotSpec) and spec.name == name
@@ -105,7 +105,7 @@ def test_parse_bots_forms():
 
 @pytest.mark.parametrize("text,n,needle", [
     ("heuristic,random", 4, "2 bots for a table of 4 seats"),
-    ("genius", 4, "unknown bot 'genius' (known: random, greedy, heuristic, pimc)"),
+    ("genius", 4, "unknown bot 'genius' (known: random, greedy, heuristic, pimc, learned)"),
     ("heuristic:gard=56", 4, "bot heuristic has no parameter 'gard' (known: prise, garde"),
     ("heuristic:garde=abc", 4, "bot heuristic parameter garde takes a number, not 'abc'"),
     ("heuristic:hunt=1.5", 4, "bot heuristic parameter hunt takes a whole number, not '1.5'"),

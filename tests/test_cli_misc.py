@@ -216,7 +216,7 @@ def test_an_absurd_worker_count_is_one_line_exit_2_before_any_work(cli, argv, fl
 
 
 def test_a_worker_count_above_the_cores_is_lowered_with_one_line(cli, monkeypatch):
-    from tarotsim.runs import parallel
+    from tarotsim import parallel
 
     monkeypatch.setattr(parallel, "available_cores", lambda: 2)
     code, out, err = cli("simulate", "--deals", "300", "--seed", "1", "--threads", "1000")
@@ -232,7 +232,7 @@ def test_replay_starts_no_more_processes_than_cores_and_chunks(cli, monkeypatch,
     import concurrent.futures
     import json
 
-    from tarotsim.runs import parallel
+    from tarotsim import parallel
     from tarotsim.runs import simulate as sim
 
     path = tmp_path / "r.jsonl"

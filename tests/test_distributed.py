@@ -163,7 +163,7 @@ def test_dask_local_from_the_command_line(capsys, tmp_path, monkeypatch):
         main([*argv, "--dask-local", "2", "--save", str(saved)])
     out, err = capsys.readouterr()
     assert "tarotsim: dask: the workers compile the kernels first, once: about " in err
-    # one task: one worker process is all the run can use (tarotsim.runs.parallel.bounded_workers)
+    # one task: one worker process is all the run can use (tarotsim.parallel.bounded_workers)
     assert exc.value.code == 0 and "tarotsim: --dask-local 2 lowered to 1: the work is 1 task(s)\n" in err
     assert "dask: 1 task(s) of up to 1,000,000 deals on 1 worker(s)" in err
     strip = (lambda text: "\n".join(line for line in text.splitlines() if "thread(s)" not in line))

@@ -1,10 +1,10 @@
-"""The one thread pool of the batch runs (tarotsim.runs.parallel.run_chunks)."""
+"""The one thread pool of the batch runs (tarotsim.parallel.run_chunks)."""
 
 import threading
 
 import pytest
 
-from tarotsim.runs.parallel import run_chunks
+from tarotsim.parallel import run_chunks
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
@@ -88,7 +88,7 @@ def test_a_signal_while_a_worker_never_returns_is_raised_at_once():
 
 
 def test_bounded_workers_caps_at_the_cores_and_the_work_and_says_why(monkeypatch):
-    from tarotsim.runs import parallel
+    from tarotsim import parallel
 
     monkeypatch.setattr(parallel, "available_cores", lambda: 4)
     lines = []
@@ -104,7 +104,7 @@ def test_bounded_workers_caps_at_the_cores_and_the_work_and_says_why(monkeypatch
 
 @pytest.mark.parametrize("requested", [0, -1, 4097, 2**63 - 1, 10**20, True, 2.5])
 def test_bounded_workers_refuses_the_absurd(requested):
-    from tarotsim.runs.parallel import MAX_WORKERS, WorkersError, bounded_workers
+    from tarotsim.parallel import MAX_WORKERS, WorkersError, bounded_workers
 
     assert MAX_WORKERS == 4096
     with pytest.raises(WorkersError, match="--threads"):

@@ -358,7 +358,7 @@ def test_call_waiting_runs_the_call_in_a_worker_and_raises_what_it_raises():
     returned and its exception raised; from another thread it is simply called."""
     import threading
 
-    from tarotsim.runs.parallel import call_waiting
+    from tarotsim.parallel import call_waiting
 
     here = threading.current_thread()
     first = call_waiting(threading.current_thread)

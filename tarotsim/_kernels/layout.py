@@ -159,7 +159,11 @@ DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
 BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
 #: ``pimc`` (``bots/search.py``): searches its card decisions, the heuristic's otherwise.
 BOT_PIMC = 4
-BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC}
+#: ``learned`` (``bots/learned.py``): the best legal action of a policy network (``tarotsim.learn``),
+#: played by its own build (``tarotsim/_builds/learned.py``).
+BOT_LEARNED = 5
+BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC,
+             "learned": BOT_LEARNED}
 #: Width of each seat's float64 parameter row.
 N_BOT_PARAMS = 40
 #: A user's policy set (``bots.policy.PolicySet``): not in the registry; its seat's decisions

@@ -347,48 +347,6 @@ show();
 """
 
 
-def write_cli_page(html_path: str, file, lines, record: dict | None = None, names_for=None) -> None:
-    """Write the page of ``tarotsim show --html``.
-
-    ``tarotsim show --html``: the page of the given ``lines`` of records ``file`` (none: every
-    record), or of ``record``, written whole; bad input as one line (``click.UsageError``).
-    ``names_for(record)`` names the seats of a record (None: its ``players``, else ``seat 0`` ...)."""
-    import os
-
-    import click
-
-    from ..record import RecordError, records_at
-
-    label = "standard input" if file == "-" else file
-    found: list[tuple[int | None, dict]] = []
-    try:
-        if file is None:
-            assert record is not None  # a deal played again, not read
-            found = [(None, record)]
-        else:
-            found = list(records_at(file, lines or None))
-    except RecordError as e:
-        raise click.UsageError(f"{label}: {e}") from None
-    except OSError as e:
-        raise click.UsageError(f"cannot read {label}: {e.strerror or e}") from None
-    if not found:
-        raise click.UsageError(f"{label} holds no deal record")
-    first = found[0][1]
-    title = os.path.basename(label) if file is not None else f"seed {first['seed']}, index {first['index']}"
-    if len(found) > MAX_PAGE_DEALS:
-        raise click.UsageError(f"{title}: {len(found)} deals; a page holds at most {MAX_PAGE_DEALS}: "
-                               "choose them with --line")
-    deals = []
-    for lineno, rec in found:
-        try:
-            deals.append(deal_data(rec, lineno, names_for(rec) if names_for else None))
-        except (RecordError, PageError, svg.PictureError) as e:
-            raise click.UsageError(f"{title}: {e}") from None
-    write_page(html_path, deals, f"tarotsim replay · {title}")
-    if html_path != "-":
-        click.echo(f"replay page of {len(deals)} deal(s) written to {html_path}", err=True)
-
-
 def write_page(path: str, deals: list[dict], title: str = "tarotsim replay") -> None:
     """Write the page to ``path``, whole or not at all (:func:`tarotsim.outputs.atomic_write_text`)."""
     from ..outputs import atomic_write_text
@@ -396,4 +354,4 @@ def write_page(path: str, deals: list[dict], title: str = "tarotsim replay") -> 
     atomic_write_text(path, [page(deals, title)], flag="--html")
 
 
-__all__ = ["MAX_PAGE_DEALS", "PageError", "card_costs", "deal_data", "page", "write_cli_page", "write_page"]
+__all__ = ["MAX_PAGE_DEALS", "PageError", "card_costs", "deal_data", "page", "write_page"]

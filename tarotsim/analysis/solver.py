@@ -32,7 +32,7 @@ a transposition table, move ordering and bounds); budgets are node counts, never
 answers are reproducible. docs/solver.md explains the method and gives its speed.
 
 Each question runs in a worker thread while the calling (main) thread waits
-(:func:`tarotsim.runs.parallel.call_waiting`), so Ctrl-C or SIGTERM stops even a long search at once.
+(:func:`tarotsim.parallel.call_waiting`), so Ctrl-C or SIGTERM stops even a long search at once.
 The first question of a process loads the search from numba's cache, or compiles it when the cache
 lacks it (a first run, or sources changed): a :class:`CompileWarning` says so first, once
 (:func:`warm_up`).
@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..cards import DECK, Card, masks_of
-from ..runs.parallel import call_waiting
+from ..parallel import call_waiting
 from ..reference.deal import as_card, as_cards
 from ..reference.tricks import play_duty, trick_winner
 from ..rng import dealing_order

@@ -5,11 +5,12 @@
 :mod:`~tarotsim.cli.scoring` (``options``, ``score``, ``sheet``), :mod:`~tarotsim.cli.runs`
 (``simulate``, ``tournament``, ``merge``, ``bots``), :mod:`~tarotsim.cli.deals` (``show``,
 ``replay``, ``stats``, ``analyse``), :mod:`~tarotsim.cli.play` (``play``, its game loop
-:mod:`~tarotsim.cli.interactive`), :mod:`~tarotsim.cli.study` (``study bidding``) and
+:mod:`~tarotsim.cli.interactive`), :mod:`~tarotsim.cli.study` (``study bidding``),
+:mod:`~tarotsim.cli.learn` (``learn data``, ``learn train``, ``learn calibration``) and
 :mod:`~tarotsim.cli.league` (``league``); what they share is :mod:`~tarotsim.cli.common`.
 """
 
-from . import deals, league, play, runs, scoring, study  # noqa: F401  (each adds its commands to the group)
+from . import deals, learn, league, play, runs, scoring, study  # noqa: F401  (each adds its commands to the group)
 from .app import cli, main
 
 __all__ = ["cli", "main"]

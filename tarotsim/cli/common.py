@@ -81,8 +81,8 @@ def worker_count(requested: int | None, flag: str, work: int | None = None, unit
 
     ``--threads`` and the like: at most what the machine and the work can use (one line on
     stderr when a request is lowered, unless ``quiet``), an absurd request as one line, exit 2
-    (:func:`tarotsim.runs.parallel.bounded_workers`)."""
-    from ..runs.parallel import WorkersError, bounded_workers
+    (:func:`tarotsim.parallel.bounded_workers`)."""
+    from ..parallel import WorkersError, bounded_workers
 
     try:
         return bounded_workers(requested, flag, work=work, unit=unit, log=None if quiet else note)
@@ -175,7 +175,7 @@ def deal_range(start: int, deals: int, shard: str | None, what: str = "--deals")
 @contextlib.contextmanager
 def one_line():
     """A saved run, a merge, a checkpoint or Dask that cannot be used: one line, exit code 2."""
-    from ..runs.parallel import WorkersError
+    from ..parallel import WorkersError
     from ..runs.shards import ShardError
 
     try:

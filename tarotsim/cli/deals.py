@@ -101,13 +101,40 @@ def _played_deal(table, options_, bots, seed, index, check_bots: bool = False) -
 
 
 def _show_html(file, lines, rec, names, html_path: str) -> None:
-    """``show --html``: the replay page (tarotsim.analysis.replay_page) of lines of FILE, or of ``rec``."""
-    from ..analysis.replay_page import write_cli_page
+    """``show --html``: the replay page of the given ``lines`` of FILE (none: every record), or of ``rec``.
+
+    Written whole (:mod:`tarotsim.analysis.replay_page`); bad input is one line."""
+    import os
+
+    from .. import svg
+    from ..analysis.replay_page import MAX_PAGE_DEALS, PageError, deal_data, write_page
+    from ..record import RecordError, records_at
 
     def names_for(record: dict):
         return seat_names(names, Rules.from_options(record["table"], record.get("options") or {}), "--names")
 
-    write_cli_page(html_path, file, lines, rec, names_for if names else None)
+    label = "standard input" if file == "-" else file
+    try:
+        found = [(None, rec)] if file is None else list(records_at(file, lines or None))
+    except RecordError as e:
+        raise BadInput(f"{label}: {e}") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {label}: {e.strerror or e}") from None
+    if not found:
+        raise BadInput(f"{label} holds no deal record")
+    first = found[0][1]
+    title = os.path.basename(label) if file is not None else f"seed {first['seed']}, index {first['index']}"
+    if len(found) > MAX_PAGE_DEALS:
+        raise BadInput(f"{title}: {len(found)} deals; a page holds at most {MAX_PAGE_DEALS}: choose them with --line")
+    deals = []
+    for lineno, record in found:
+        try:
+            deals.append(deal_data(record, lineno, names_for(record) if names else None))
+        except (RecordError, PageError, svg.PictureError) as e:
+            raise BadInput(f"{title}: {e}") from None
+    write_page(html_path, deals, f"tarotsim replay · {title}")
+    if html_path != "-":
+        click.echo(f"replay page of {len(deals)} deal(s) written to {html_path}", err=True)
 
 
 def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:

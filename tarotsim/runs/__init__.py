@@ -5,7 +5,7 @@ Who plays each seat (:mod:`~tarotsim.runs.players`) and which engine plays them
 :mod:`~tarotsim.runs.pybatch`, or the step-by-step :mod:`~tarotsim.runs.slowpath`); the batch runs
 (:mod:`~tarotsim.runs.simulate`), duplicate tournaments (:mod:`~tarotsim.runs.tournament`), the
 bidding study (:mod:`~tarotsim.runs.study`, :mod:`~tarotsim.runs.hand_study`); runs split in any way
-(:mod:`~tarotsim.runs.shards`), on threads (:mod:`~tarotsim.runs.parallel`) or on Dask
+(:mod:`~tarotsim.runs.shards`), on threads (:mod:`tarotsim.parallel`) or on Dask
 (:mod:`~tarotsim.runs.distributed`); and the environments for learning agents
 (:mod:`~tarotsim.runs.env`, :mod:`~tarotsim.runs.rl`, :mod:`~tarotsim.runs.openspiel_game`).
 

@@ -285,9 +285,9 @@ def executor(scheduler: str | None = None, local_workers: int | None = None, *, 
     An ``executor`` for :func:`tarotsim.runs.shards.execute` that runs the ranges on Dask: on
     ``client`` when given, else on the scheduler at ``scheduler`` or on a local cluster of
     ``local_workers`` processes (opened when the run starts, closed when it ends), at most one per
-    core and per task (:func:`tarotsim.runs.parallel.bounded_workers`: ``log`` gets a line when
+    core and per task (:func:`tarotsim.parallel.bounded_workers`: ``log`` gets a line when
     ``local_workers`` is lowered; an absurd number is a ``WorkersError`` here, before any run)."""
-    from .parallel import bounded_workers
+    from ..parallel import bounded_workers
 
     require()
     if local_workers is not None:

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import simulate as sim
 from ..cards import Card, masks_of, parse_cards
-from .parallel import run_chunks
+from ..parallel import run_chunks
 from ..rng import check_run, check_seed
 from ..rules import CONTRACTS, HAND_SIZE, Rules
 from ..stats import mean_ci

@@ -131,6 +131,17 @@ def parse_players(text: str, rules: Rules, check_bots: bool = False) -> list[Pla
     if len(players) != rules.n_seats:
         raise PlayersError(f"--bots: table {rules.table} seats {rules.n_seats} players; give one bot for all "
                            f"or {rules.n_seats} separated by commas, not {len(players)}")
+    return _together(rules, players)
+
+
+def _together(rules: Rules, players: list[Player]) -> list[Player]:
+    """``players``, checked to play together: a ``learned`` seat plays beside some bots only (``tarotsim.learn``)."""
+    from ..learn.models import learned_seats_error
+
+    names = [p.name if p.obj is None and p.policy is None else None for p in players]
+    why = learned_seats_error(rules.table, names, [p.params[0] if p.params else 0 for p in players])
+    if why is not None:
+        raise PlayersError(f"--bots: {why}")
     return players
 
 
@@ -183,7 +194,7 @@ def seats(rules: Rules, bots) -> list[Player]:
     bots = list(bots)
     if len(bots) != n:
         raise BotError(f"{len(bots)} bots for a table of {n} seats: give one bot for every seat or {n}")
-    return [_entry(b, seat, rules.table) for seat, b in enumerate(bots)]
+    return _together(rules, [_entry(b, seat, rules.table) for seat, b in enumerate(bots)])
 
 
 def kernel_path(rules: Rules, players: list[Player]) -> bool:

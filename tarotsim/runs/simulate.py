@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import echo
 from ..cards import DECK, cards_of
-from .parallel import available_cores, run_chunks
+from ..parallel import available_cores, run_chunks
 from .players import baseline_note
 from ..rng import check_count, check_index, check_seed, check_stop
 from ..rules import CONTRACTS, KERNEL_TABLES, PILE_DEPTH, POIGNEE_LEVELS, Rules
@@ -257,7 +257,7 @@ def default_threads() -> int:
     """The default number of worker threads.
 
     The default number of worker threads everywhere: every core this process may use
-    (:func:`tarotsim.runs.parallel.available_cores`). Results never depend on the number of threads."""
+    (:func:`tarotsim.parallel.available_cores`). Results never depend on the number of threads."""
     return available_cores()
 
 

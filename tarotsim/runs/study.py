@@ -48,7 +48,7 @@ import numpy as np
 
 from .. import echo
 from . import simulate as sim
-from .parallel import run_chunks
+from ..parallel import run_chunks
 from .players import baseline_note
 from .._kernels import layout as L
 from .._kernels import study as K
@@ -162,6 +162,8 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     if needs_bid_search(kinds, params, r.to_vector()):
         raise ValueError("the bidding study forces each contract on the studied seat and plays it with the pimc "
                          "build: pimc:bid_search=1 is not studied here (study one hand with --hand, or use pimc)")
+    if L.BOT_LEARNED in kinds:  # its deals are played by a build of their own, which forces no contract
+        raise ValueError("the bidding study forces each contract on the studied seat: learned is not studied here")
     default = _heuristic_defaults()
     # pimc counts and bids as the heuristic does, with its own thresholds (its first parameters)
     counts = (L.BOT_HEURISTIC, L.BOT_PIMC)

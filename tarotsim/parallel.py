@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-from .. import echo
+from . import echo
 
 S = TypeVar("S")
 
