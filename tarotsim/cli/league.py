@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -100,7 +101,12 @@ def league(pool_file, db_path, report_only, table, options_, seed, deals, bots, 
     if scheduler is not None and dask_local is not None:
         raise BadInput("--scheduler and --dask-local: give one of them")
     outputs = {"--csv": csv_path, "--html": html_path}
-    plan_all({**({} if report_only else {"--db": db_path}), **outputs})  # no output on the database
+    if report_only:  # the database is read, maybe read-only: no output on it
+        for t in plan_all(outputs):
+            if t.kind == "file" and os.path.realpath(db_path) == t.path:
+                raise BadInput(f"--db and {t.flag} name the same file {db_path}")
+    else:
+        plan_all({"--db": db_path, **outputs})
     to_stderr = "-" in outputs.values()  # the report must not mix with a file on standard output
     try:
         if report_only:

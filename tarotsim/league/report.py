@@ -67,13 +67,13 @@ class LeagueReport:
                f"ratings: points a deal above {p.anchor} at the same table; {interval_text(self.ratings)}", ""]
         w = max(8, *(len(r["name"]) for r in self.rows))
         out.append(f"{'rank':>4}  {'entrant'.ljust(w)}  {'rating':>8}  {'95% CI':>18}  {'games':>5}  "
-                   f"{'seat-plays':>10}  {'ms/decision':>11}  bot")
+                   f"{'seat-plays':>10}  {'time/decision':>13}  bot")
         for r in self.rows:
             rank = "" if r["rank"] is None else str(r["rank"])
             bot = r["bot"] + ("  (filler)" if r["filler"] else "")
             out.append(f"{rank:>4}  {r['name'].ljust(w)}  {_num(r['rating']):>8}  {_ci(r):>18}  {r['games']:>5}  "
-                       f"{r['seat_plays']:>10,}  {_num(r['ms_per_decision'], '.4f'):>11}  {bot}")
-        out.append("ms/decision: one thread, the bot in every seat, over the league's first deals "
+                       f"{r['seat_plays']:>10,}  {_ms(r['ms_per_decision']):>13}  {bot}")
+        out.append("time/decision: one thread, the bot in every seat, over the league's first deals "
                    "(this machine, when timed)")
         if self.pairs:
             alone = "its game" if p.filler else "the games it plays together"
@@ -110,6 +110,10 @@ def interval_text(r: Ratings) -> str:
 
 def _num(x, fmt: str = "+.2f") -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
+
+
+def _ms(ms: float | None) -> str:
+    return "-" if ms is None else f"{ms:.4f} ms"
 
 
 def _ci(d: dict, low: str = "ci_low", high: str = "ci_high") -> str:

@@ -98,7 +98,8 @@ class Store:
                 app = self.conn.execute("PRAGMA application_id").fetchone()[0]
                 tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             except sqlite3.DatabaseError as e:
-                raise StoreError(f"{self.path}: not a league database (SQLite says: {e})") from None
+                what = "a damaged league database" if "malformed" in str(e) else "not a league database"
+                raise StoreError(f"{self.path}: {what} (SQLite says: {e})") from None
             if not tables and app == 0:
                 if not create:
                     raise StoreError(f"{self.path}: an empty database, holding no league")
