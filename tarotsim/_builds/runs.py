@@ -80,9 +80,10 @@ def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
     """The first batch kernel a run of these seats calls, and its compile time.
 
     The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
-    ``facts`` for ``tournament``, ``study`` for the bidding study) and about how long compiling
-    it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
-    notice of a cold numba cache checks and says. ``rv``: the rules vector, as :func:`build` takes it."""
+    ``facts`` for ``tournament``, ``logs`` for records, ``study`` for the bidding study) and
+    about how long compiling it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its
+    whole build): what the notice of a cold numba cache checks and says. ``rv``: the rules
+    vector, as :func:`build` takes it."""
     b = build(kinds, params, rv)
     if b == "learned":
         from . import learned
@@ -93,9 +94,9 @@ def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
         return study.STUDY_KERNELS[b], COMPILE_SECONDS["study" if b in ("random", "bots") else "study_" + b]
     search = _pimc(kinds, params, rv)
     # a pimc or bid-search build has one batch kernel, its logs (``pimc.Build``)
-    kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots)}.get(
-        b) or (search.kernel, search.kernel)
-    return kernels[what == "facts"], COMPILE_SECONDS[b]
+    kernels = {"random": (run_aggregate_random, run_facts_random, run_logs_random),
+               "bots": (run_aggregate_bots, run_facts_bots, run_logs_bots)}.get(b) or (search.kernel,) * 3
+    return kernels[("aggregate", "facts", "logs").index(what)], COMPILE_SECONDS[b]
 
 
 def hint_kernels(text: str) -> tuple[list, int]:
