@@ -53,7 +53,7 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import next_u64
-from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_GREEDY, DECL_CHELEM, L_CARDS, L_CONTRACT,
+from tarotsim._kernels.layout import (DECL_CHELEM, L_CARDS, L_CONTRACT,
                                       L_LEN, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
                                       N_BOT_PARAMS, PUB_BIDS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN,
@@ -70,12 +70,17 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CHIEN_S, K_CHIEN_T, K_C
 from tarotsim.rules import RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
 
 
+from . import greedy, heuristic, pimc, random
 from ._common import CARD_HP
 from .dispatch import bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_poignee
 from .heuristic import heuristic_bid, heuristic_call, heuristic_chelem, heuristic_ecart, heuristic_poignee
 from .pimc import MAX_ECARTS, MAX_WORLDS, P_BID_SEARCH, P_BID_WORLDS, P_ECART_CANDIDATES, P_ECART_WORLDS, P_POLICY
 from .search import (PILES_LEN, PIMC_LEN, PW_BUF, PW_CONS, PW_KINDS, PW_KNOW, PW_LOG, PW_PARAMS, PW_PILES, PW_WF,
-                     PW_WI, PW_WORLDS, ROLLOUT_PARAMS, _know, _set_up_world, own_ecart)
+                     PW_WI, PW_WORLDS, PIMC, POLICY_MAX, ROLLOUT_PARAMS, _know, _set_up_world, own_ecart)
+
+#: the kinds that bid as they do in the auction's rollouts (a policy set's or a learned seat bids as the heuristic)
+OWN_BIDDERS = (random.CODE, greedy.CODE, heuristic.CODE, pimc.CODE)
+HEURISTIC = heuristic.CODE
 
 
 #: Most choices one decision compares (the écart shortlist is the longest).
@@ -105,7 +110,7 @@ def _scratch(buf):
 @njit(inline="always")
 def _searching(kind, params, seat, rv):
     """Whether the seat decides by search: a ``pimc`` seat with ``bid_search`` on, not at table 2."""
-    return kind == BOT_PIMC and params[seat, P_BID_SEARCH] != 0 and rv[RV_TABLE] != TABLE_2
+    return kind == PIMC and params[seat, P_BID_SEARCH] != 0 and rv[RV_TABLE] != TABLE_2
 
 
 @njit(inline="always")
@@ -123,7 +128,7 @@ def _rollout_seats(params, seat, wsp):
 
     Every seat of a rollout plays the rollout policy (``policy``) with its default
     parameters: ``(kinds, params)`` in the card search's scratch."""
-    policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+    policy = min(max(np.int64(params[seat, P_POLICY]), 0), POLICY_MAX)
     kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
     rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape((MAX_SEATS, N_BOT_PARAMS))
     for s in range(MAX_SEATS):
@@ -146,10 +151,10 @@ def _auction_seats(rv, kinds, params, bsp):
         (MAX_SEATS, N_BOT_PARAMS))
     for s in range(rv[RV_N_SEATS]):
         k = kinds[s]
-        own = k == BOT_RANDOM or k == BOT_GREEDY or k == BOT_HEURISTIC or k == BOT_PIMC
-        akinds[s] = k if own else BOT_HEURISTIC
+        own = k in OWN_BIDDERS
+        akinds[s] = k if own else HEURISTIC
         for i in range(N_BOT_PARAMS):
-            aparams[s, i] = params[s, i] if own else ROLLOUT_PARAMS[BOT_HEURISTIC, i]
+            aparams[s, i] = params[s, i] if own else ROLLOUT_PARAMS[HEURISTIC, i]
     return akinds, aparams
 
 
@@ -824,7 +829,7 @@ def needs_bid_search(kinds, params, rv=None) -> bool:
     Parameters
     ----------
     kinds : int64[n_seats]
-        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
+        Bot kind per seat (``bots.BOT_KINDS``).
     params : float64[n_seats, N_BOT_PARAMS] or None
         Bot parameters per seat (row = seat); None: the defaults (off).
     rv : int64[RV_LEN], optional
@@ -832,7 +837,7 @@ def needs_bid_search(kinds, params, rv=None) -> bool:
     """
     if params is None or (rv is not None and int(rv[RV_TABLE]) == TABLE_2):
         return False
-    return any(int(k) == BOT_PIMC and params[s][P_BID_SEARCH] != 0 for s, k in enumerate(kinds))
+    return any(int(k) == PIMC and params[s][P_BID_SEARCH] != 0 for s, k in enumerate(kinds))
 
 
 class BidSearch(NamedTuple):

@@ -166,11 +166,10 @@ class FastBotAdapter:
 
     def __init__(self, name: str = "heuristic", params=None, seats=None):
 
-        from bots import get_spec
+        from bots import get_spec, learned
 
-        from ._kernels import layout as L
         spec = get_spec(name)
-        if spec.code == L.BOT_LEARNED:  # its decisions read the whole observation, which a view does not carry here
+        if spec.code == learned.CODE:  # its decisions read the whole observation, which a view does not carry here
             raise ValueError("learned plays in the kernels only (simulate, tournament, show): not step by step")
         vec = spec.row(params)
         self.spec = spec
@@ -235,7 +234,7 @@ class FastBotAdapter:
     def choose(self, view: SeatView, legal, rng: Rng):
         import numpy as np
 
-        from bots import dispatch as K
+        from bots import dispatch as K, pimc
         from ._kernels import layout as L
         from ._kernels import workspace as P
         from .cards import DECK
@@ -272,7 +271,7 @@ class FastBotAdapter:
         elif what == P.TR_MISERE:
             y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = bool(y)
-        elif self.code == L.BOT_PIMC:
+        elif self.code == pimc.CODE:
             # the search of the deal kernel, on the same inputs: the view, the seat's own écart
             # when it is the taker at prise or garde (its own knowledge) and, at table 2, the piles
             # as both players see them (R-VAR-TWO)
@@ -298,9 +297,8 @@ class FastBotAdapter:
         """Whether this bot makes its bid, call, écart and declarations by search.
 
         A ``pimc`` bot with ``bid_search`` on, at any table but 2 (R-VAR-TWO)."""
-        from bots import REGISTRY
-        from ._kernels import layout as L
-        if self.code != L.BOT_PIMC or view.table == "2":
+        from bots import REGISTRY, pimc
+        if self.code != pimc.CODE or view.table == "2":
             return False
         return bool(REGISTRY["pimc"].values(self.params)["bid_search"])
 
@@ -324,7 +322,7 @@ class FastBotAdapter:
             params = np.array(self.seats[1], dtype=np.float64)
         else:
             from bots import REGISTRY
-            kinds = np.full(rules.n_seats, L.BOT_HEURISTIC, dtype=np.int64)
+            kinds = np.full(rules.n_seats, REGISTRY["heuristic"].code, dtype=np.int64)
             params = np.tile(REGISTRY["heuristic"].vector(), (rules.n_seats, 1))
         kinds[seat] = self.code
         params[seat] = self.params

@@ -17,15 +17,16 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._kernels._cache import COMPILE_SECONDS
-from tarotsim._kernels.layout import BOT_KINDS, BOT_LEARNED, BOT_PIMC, BOT_RANDOM
 from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
 from tarotsim.rules import RV_TABLE, TABLE_2
+
+from bots import BOT_KINDS, learned, pimc, random
 
 from .deal import run_aggregate_bots, run_facts_bots, run_logs_bots
 
 
 def _all_random(kinds) -> bool:
-    return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
+    return not bool(np.any(np.asarray(kinds) != random.CODE))
 
 
 def _two(rv):
@@ -38,7 +39,7 @@ def _two(rv):
 
 def _learned(kinds) -> bool:
     """Whether a seat plays ``learned`` (its deals are the ``learned`` build's, ``learned.py``)."""
-    return bool(np.any(np.asarray(kinds) == BOT_LEARNED))
+    return bool(np.any(np.asarray(kinds) == learned.CODE))
 
 
 def _pimc(kinds, params, rv=None):
@@ -47,13 +48,13 @@ def _pimc(kinds, params, rv=None):
     ``bid_search.BUILDS[...]`` when a pimc seat has ``bid_search`` on (not at table 2, ``rv``),
     else ``pimc.BUILDS[pimc.build_for(kinds, params)]`` when some seat plays ``pimc``, else None:
     a :class:`pimc.Build`."""
-    if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+    if bool(np.any(np.asarray(kinds) == pimc.CODE)):
         b = build(kinds, params, rv)
         if b.startswith("bid_search"):
             from . import bid_search  # imported when needed, as the pimc builds
             return bid_search.BUILDS[b]
-        from . import pimc  # imported when needed: its builds cost a little even uncompiled
-        return pimc.BUILDS[b]
+        from . import pimc as pimc_builds  # imported when needed: its builds cost a little even uncompiled
+        return pimc_builds.BUILDS[b]
     return None
 
 
@@ -67,7 +68,7 @@ def build(kinds, params, rv=None) -> str:
         return "random"
     if _learned(kinds):
         return "learned"
-    if not bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+    if not bool(np.any(np.asarray(kinds) == pimc.CODE)):
         return "bots"
     from bots.bid_search import needs_bid_search
 
@@ -110,7 +111,7 @@ def hint_kernels(text: str) -> tuple[list, int]:
     kernels = [dispatch.decide_bid, dispatch.decide_card]
     name, vec = parse_bot(text)
     kinds = np.array([BOT_KINDS[name]])
-    if kinds[0] != BOT_PIMC:
+    if kinds[0] != pimc.CODE:
         return kernels, COMPILE_SECONDS["bots"]
     b = build(kinds, vec[None, :])
     search = _pimc(kinds, vec[None, :])

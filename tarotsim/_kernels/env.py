@@ -35,7 +35,7 @@ from ..scoring import ST_LEN
 from ._bits import popcount, tzcnt
 from ._cache import engine_sources, guard_cache
 from ._rng import U_STREAM_BOTS, below, stream_state
-from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM, DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS,
+from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS,
                      L_CONTRACT, L_DEALER, L_ECART, L_LEADER, L_LEN, L_N_BIDS, L_N_ECART, L_OUTCOME, L_PARTNER,
                      L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
                      OUTCOME_ALL_PASSED, PUB_BIDS, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T,
@@ -52,10 +52,6 @@ from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, WS
                         WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
 
 assert OBS_MAX_SEATS == MAX_SEATS
-
-#: The bots the step kernel plays as the agent's opponents: its bots build has no search (pimc)
-#: and no policy set.
-OPPONENT_KINDS = (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC)
 
 # decision kinds (their codes in ``rules.DECISION_KINDS``), and the deal over
 K_BID, K_CALL, K_ECART, K_CHELEM, K_POIGNEE, K_MISERE_ATOUT, K_MISERE_TETE, K_CARD = range(len(DECISION_KINDS))

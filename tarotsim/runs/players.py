@@ -46,9 +46,9 @@ class Player:
     def code(self) -> int | None:
         """The kernels' bot code, None for a Python bot.
 
-        The kernels' bot code (``layout.BOT_KINDS``; ``BOT_USER`` for a policy set), None for a
+        The kernels' bot code (``bots.BOT_KINDS``; ``bots.BOT_USER`` for a policy set), None for a
         Python bot."""
-        from .._kernels.layout import BOT_KINDS, BOT_USER
+        from bots import BOT_KINDS, BOT_USER
 
         if self.obj is not None:
             return None
