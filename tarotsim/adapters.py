@@ -166,10 +166,10 @@ class FastBotAdapter:
 
     def __init__(self, name: str = "heuristic", params=None, seats=None):
 
-        from bots import get_spec, learned
+        from bots import BOT_KINDS, get_spec
 
         spec = get_spec(name)
-        if spec.code == learned.CODE:  # its decisions read the whole observation, which a view does not carry here
+        if spec.code == BOT_KINDS["learned"]:  # its decisions read the whole observation, which a view does not carry here
             raise ValueError("learned plays in the kernels only (simulate, tournament, show): not step by step")
         vec = spec.row(params)
         self.spec = spec
@@ -234,7 +234,7 @@ class FastBotAdapter:
     def choose(self, view: SeatView, legal, rng: Rng):
         import numpy as np
 
-        from bots import dispatch as K, pimc
+        from bots import BOT_KINDS, dispatch as K
         from ._kernels import layout as L
         from ._kernels import workspace as P
         from .cards import DECK
@@ -271,7 +271,7 @@ class FastBotAdapter:
         elif what == P.TR_MISERE:
             y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = bool(y)
-        elif self.code == pimc.CODE:
+        elif self.code == BOT_KINDS["pimc"]:
             # the search of the deal kernel, on the same inputs: the view, the seat's own écart
             # when it is the taker at prise or garde (its own knowledge) and, at table 2, the piles
             # as both players see them (R-VAR-TWO)
@@ -297,8 +297,8 @@ class FastBotAdapter:
         """Whether this bot makes its bid, call, écart and declarations by search.
 
         A ``pimc`` bot with ``bid_search`` on, at any table but 2 (R-VAR-TWO)."""
-        from bots import REGISTRY, pimc
-        if self.code != pimc.CODE or view.table == "2":
+        from bots import BOT_KINDS, REGISTRY
+        if self.code != BOT_KINDS["pimc"] or view.table == "2":
             return False
         return bool(REGISTRY["pimc"].values(self.params)["bid_search"])
 

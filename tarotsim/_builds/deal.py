@@ -25,7 +25,7 @@ from tarotsim._kernels.play import make_play, play_random
 from tarotsim._kernels.workspace import new_buffer
 from tarotsim.rules import RV_N_SEATS, RV_TABLE, TABLE_2
 
-from bots import random
+from bots import BOT_KINDS
 from bots.dispatch import DISPATCH
 
 from . import sources
@@ -52,7 +52,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
     # (compiling the random build of table 2 here too would cost every caller its compile time)
     traced = rv[RV_TABLE] == TABLE_2
     for s in range(rv[RV_N_SEATS]):
-        traced = traced or kinds[s] != random.CODE
+        traced = traced or kinds[s] != BOT_KINDS["random"]
     if traced:
         _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
     else:

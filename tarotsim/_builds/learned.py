@@ -31,7 +31,7 @@ from tarotsim.learn.forward import policy_best
 from tarotsim.observations import OBS_DTYPE, OBS_LEN
 from tarotsim.rules import RV_N_SEATS
 
-from bots import learned
+from bots import BOT_KINDS
 from bots.dispatch import DISPATCH
 
 from . import sources
@@ -40,7 +40,7 @@ _opponent = build_name(_make_opponent(True, *DISPATCH), "learned")
 #: the environment's bots history (``_apply``'s ``policies``): the other seats' bots read it
 POLICIES = True
 #: the ``learned`` bot's kind (``bots/learned.py``)
-LEARNED = learned.CODE
+LEARNED = BOT_KINDS["learned"]
 #: the ``learned`` bot's parameter ``model_id`` (``bots/learned.py``: its first)
 MODEL_ID = 0
 
@@ -101,8 +101,6 @@ def weights(kinds, params, forced_seat: int = -1, pol=None) -> tuple:
     ``tarotsim.runs.players`` refuses seats that cannot play together before a run; here a ``ValueError``
     for a caller of the kernels that gave them, or a forced contract."""
     from tarotsim.learn.models import learned_seats_error
-
-    from bots import BOT_KINDS
     from tarotsim.learn.models import registered
 
     names = {code: name for name, code in BOT_KINDS.items()}

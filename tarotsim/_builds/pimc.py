@@ -29,7 +29,7 @@ from tarotsim._kernels.play import aggregate_logs, build_name, facts_of_logs, ma
 from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
 from tarotsim.rules import RV_N_SEATS
 
-from bots import pimc as pimc_bot
+from bots import BOT_KINDS
 from bots.dispatch import DISPATCH, bot_card_bits
 from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
                          needs_full_build, own_ecart, public_piles)
@@ -39,7 +39,7 @@ from .deal import BOTS_PARTS
 from .loops import make_loops
 
 #: the ``pimc`` bot's kind (``bots/pimc.py``): the seats whose cards the search plays
-PIMC = pimc_bot.CODE
+PIMC = BOT_KINDS["pimc"]
 
 
 @njit(cache=True, nogil=True)

@@ -20,13 +20,13 @@ from tarotsim._kernels._cache import COMPILE_SECONDS
 from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
 from tarotsim.rules import RV_TABLE, TABLE_2
 
-from bots import BOT_KINDS, learned, pimc, random
+from bots import BOT_KINDS
 
 from .deal import run_aggregate_bots, run_facts_bots, run_logs_bots
 
 
 def _all_random(kinds) -> bool:
-    return not bool(np.any(np.asarray(kinds) != random.CODE))
+    return not bool(np.any(np.asarray(kinds) != BOT_KINDS["random"]))
 
 
 def _two(rv):
@@ -39,7 +39,7 @@ def _two(rv):
 
 def _learned(kinds) -> bool:
     """Whether a seat plays ``learned`` (its deals are the ``learned`` build's, ``learned.py``)."""
-    return bool(np.any(np.asarray(kinds) == learned.CODE))
+    return bool(np.any(np.asarray(kinds) == BOT_KINDS["learned"]))
 
 
 def _pimc(kinds, params, rv=None):
@@ -48,13 +48,13 @@ def _pimc(kinds, params, rv=None):
     ``bid_search.BUILDS[...]`` when a pimc seat has ``bid_search`` on (not at table 2, ``rv``),
     else ``pimc.BUILDS[pimc.build_for(kinds, params)]`` when some seat plays ``pimc``, else None:
     a :class:`pimc.Build`."""
-    if bool(np.any(np.asarray(kinds) == pimc.CODE)):
+    if bool(np.any(np.asarray(kinds) == BOT_KINDS["pimc"])):
         b = build(kinds, params, rv)
         if b.startswith("bid_search"):
             from . import bid_search  # imported when needed, as the pimc builds
             return bid_search.BUILDS[b]
-        from . import pimc as pimc_builds  # imported when needed: its builds cost a little even uncompiled
-        return pimc_builds.BUILDS[b]
+        from . import pimc  # imported when needed: its builds cost a little even uncompiled
+        return pimc.BUILDS[b]
     return None
 
 
@@ -68,7 +68,7 @@ def build(kinds, params, rv=None) -> str:
         return "random"
     if _learned(kinds):
         return "learned"
-    if not bool(np.any(np.asarray(kinds) == pimc.CODE)):
+    if not bool(np.any(np.asarray(kinds) == BOT_KINDS["pimc"])):
         return "bots"
     from bots.bid_search import needs_bid_search
 
@@ -111,7 +111,7 @@ def hint_kernels(text: str) -> tuple[list, int]:
     kernels = [dispatch.decide_bid, dispatch.decide_card]
     name, vec = parse_bot(text)
     kinds = np.array([BOT_KINDS[name]])
-    if kinds[0] != pimc.CODE:
+    if kinds[0] != BOT_KINDS["pimc"]:
         return kernels, COMPILE_SECONDS["bots"]
     b = build(kinds, vec[None, :])
     search = _pimc(kinds, vec[None, :])

@@ -100,7 +100,7 @@ class VecEnv:
         else:
             from .simulate import bot_setup
 
-            from bots import random as random_bot
+            from bots import BOT_KINDS
 
             from .._builds.env import OPPONENT_KINDS
 
@@ -114,7 +114,7 @@ class VecEnv:
                 if not (isinstance(agent_seat, int) and 0 <= agent_seat < n_seats):
                     raise ValueError(f"agent_seat {echo.shown(agent_seat)} is not a seat of a table of {n_seats}")
                 agent = 1 << agent_seat
-            if all(k == random_bot.CODE for k in kinds):
+            if all(k == BOT_KINDS["random"] for k in kinds):
                 self._kernel = K.env_step_random
             else:
                 from .._builds.env import env_step_bots

@@ -122,13 +122,13 @@ class HandTotals:
 
 def _kernel(p: HandPlan):
     """The loop that plays the plan's seats, and about how long compiling it takes (a cold cache)."""
-    from bots import pimc
+    from bots import BOT_KINDS
     from bots.search import needs_full_build
 
     from .._builds import hand as K
     from .._kernels._cache import COMPILE_SECONDS
 
-    if pimc.CODE not in p.kinds:
+    if BOT_KINDS["pimc"] not in p.kinds:
         return K.run_hand_bots, COMPILE_SECONDS["hand"]
     if needs_full_build(p.kinds, p.params):
         return K.run_hand_search_full, COMPILE_SECONDS["hand_bid_search_full"]

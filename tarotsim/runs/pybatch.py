@@ -95,7 +95,7 @@ class _Batch:
     """One block of deals in the env kernel (one slot per deal)."""
 
     def __init__(self, rules: Rules, seed: int, indices, seats):
-        from bots import random as random_bot
+        from bots import BOT_KINDS
 
         self.rules, self.seed, self.seats = rules, int(seed), seats
         n = self.n = len(indices)
@@ -104,7 +104,7 @@ class _Batch:
         for s, bot in enumerate(seats):
             if not isinstance(bot, tuple):
                 agent |= 1 << s
-        if all(int(k) == random_bot.CODE for k in self.kinds):
+        if all(int(k) == BOT_KINDS["random"] for k in self.kinds):
             self.kernel = K.env_step_random
         else:
             from .._builds.env import env_step_bots
