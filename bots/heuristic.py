@@ -163,7 +163,8 @@ def bid_counts(pts, voids):
 
 @njit(_nrt=False)
 def heuristic_bid(params, seat, ht, hs, pub, highest):
-    count, count_no_ecart = bid_counts(*evaluate(params, seat, ht, hs))
+    pts, voids = evaluate(params, seat, ht, hs)
+    count, count_no_ecart = bid_counts(pts, voids)
     table = pub[PUB_TABLE]
     # table 2 is a race, not a table-4 auction moved: thresholds of its own. One call of
     # bid_by_thresholds keeps this function small enough for LLVM to inline it into the dispatch

@@ -72,7 +72,7 @@ from tarotsim._kernels.steps import (add_to_trick, callable_cards, misere_eligib
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
                                       STAGE_ECART)
-from tarotsim.rules import RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D
+from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D
 
 from .dispatch import policies_bid, policies_call, policies_card, policies_chelem, policies_ecart, policies_poignee
 from . import heuristic
@@ -246,7 +246,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
         # the taker's hand as dealt: at prise and garde, his hand with the chien and without the écart
         et = np.int64(0)
         es = np.int64(0)
-        if taker >= 0 and contract <= 1 and stage != STAGE_AUCTION:
+        if taker >= 0 and KERNEL_ECART_MADE[contract] and stage != STAGE_AUCTION:
             if stage == STAGE_ECART:   # the chien is in his hand, the écart not made yet
                 dt = iht[w * MAX_SEATS + taker] & ~chien_t
                 ds = ihs[w * MAX_SEATS + taker] & ~chien_s
@@ -272,7 +272,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
                 ht = dt if s == taker else iht[w * MAX_SEATS + s]
                 hs = ds if s == taker else ihs[w * MAX_SEATS + s]
                 model = policies_bid(kind, mp, s, ht, hs, ipub, highest)
-                _observe(logws, w * MAX_SEATS + s, model == bid, 4 - highest, logf)
+                _observe(logws, w * MAX_SEATS + s, model == bid, N_CONTRACTS - highest, logf)
             if bid > highest:
                 highest = bid
             s = ws[WS_NEXT + s]
@@ -287,7 +287,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
         if stage == STAGE_ECART:
             continue
         # R-CHIEN-2: the écart's shape, when it was a choice among suit cards only
-        if contract <= 1:
+        if KERNEL_ECART_MADE[contract]:
             n_ecart = CHIEN_SIZE[rv[RV_TABLE]]
             tht = dt | chien_t
             ths = ds | chien_s

@@ -10,6 +10,9 @@ any table but 2: a bid-search build (``bid_search.py``: ``bid_search_full`` when
 ``exact_from`` or ``infer``, else ``bid_search``); another seat ``pimc``: a pimc build
 (``pimc.py``: ``pimc_full`` or ``pimc`` alike); any other table: the bots build (``deal.py``).
 ``pol`` is the policy tuple (``policy.policy_tuple``) or None.
+
+The slow path's searches are here too, for the facade (``tarotsim.adapters``): a ``pimc`` seat's
+card (:func:`pimc_card`) and its bid search's decisions (:func:`bid_search_decision`).
 """
 
 from __future__ import annotations
@@ -120,6 +123,38 @@ def hint_kernels(text: str) -> tuple[list, int]:
         from . import bid_search
         kernels.append(bid_search.decide_search)
     return kernels, COMPILE_SECONDS[b]
+
+
+def pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st):
+    """The card the search of the ``pimc`` seat ``seat`` plays, as the deal kernel's pimc build plays it.
+
+    One decision for the slow path (``tarotsim.adapters.FastBotAdapter``), on the deal kernel's
+    inputs (``bots.search.make_search``'s, the seat's own écart ``et, es`` and the piles' vector),
+    with the build its parameters ``params[seat]`` need (``pimc``, or ``pimc_full`` for
+    ``exact_from`` or ``infer``): ``(card id, new state)``."""
+    from . import pimc
+
+    seat_params = np.asarray(params)[int(seat)][None, :]
+    build = pimc.BUILDS[pimc.build_for(np.array([BOT_KINDS["pimc"]]), seat_params)]
+    return build.decide_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st)
+
+
+def new_bid_search_scratch():
+    """The scratch :func:`bid_search_decision` works in (keep one per seat: it is reused)."""
+    from . import bid_search
+
+    return bid_search.new_scratch()
+
+
+def bid_search_decision(what, rv, kinds, params, seat, ht, hs, pub, args, ecart, out, st, scratch):
+    """One bid, call, écart, chelem or poignée decision of a ``pimc`` seat with ``bid_search`` on.
+
+    For the slow path (``tarotsim.adapters.FastBotAdapter``): the bid search's one compiled call
+    (``tarotsim._builds.bid_search.decide_search``, its arguments), ``(choice, écart suit word,
+    new state)``."""
+    from . import bid_search
+
+    return bid_search.decide_search(what, rv, kinds, params, seat, ht, hs, pub, args, ecart, out, st, scratch)
 
 
 def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):

@@ -30,7 +30,7 @@ from numba import njit
 from ..actions import CHELEM_NO, CONTRACT_BASE, MISERE_NO, N_ACTIONS, PASS, POIGNEE_NONE
 from ..observations import MAX_SEATS as OBS_MAX_SEATS, OBS_AT, OBS_LEN
 from ..rules import (DECISION_KINDS, KERNEL_CHIEN_SHOWN, KERNEL_CHIEN_SIZE, KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE,
-                     KERNEL_HAND_SIZE, NO_CEILING, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5)
+                     KERNEL_HAND_SIZE, N_CONTRACTS, NO_CEILING, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5)
 from ..scoring import ST_LEN
 from ._bits import popcount, tzcnt
 from ._cache import engine_sources, guard_cache
@@ -429,7 +429,7 @@ def _fill_mask(rv, buf, e, row):
     ws = buf[0:WS_LEN]
     if kind == K_BID:
         row[PASS] = 1
-        for b in range(e[E_HIGHEST] + 1, 4):  # R-BID-2: above the highest bid
+        for b in range(e[E_HIGHEST] + 1, N_CONTRACTS):  # R-BID-2: above the highest bid
             row[CONTRACT_BASE + b] = 1
     elif kind == K_CALL:
         _set_bits(row, 0, np.int64(0), callable_cards(ws[WS_HS + e[E_SEAT]]))

@@ -33,7 +33,7 @@ from . import simulate as sim
 from ..cards import Card, masks_of, parse_cards
 from ..parallel import run_chunks
 from ..rng import check_run, check_seed
-from ..rules import CONTRACTS, HAND_SIZE, KERNEL_ECART_MADE, Rules
+from ..rules import CONTRACTS, HAND_SIZE, KERNEL_ECART_MADE, N_CONTRACTS, Rules
 from ..stats import mean_ci
 from .study import json_ready, parse_contracts, table_thresholds, wilson
 
@@ -113,7 +113,7 @@ class HandTotals:
     """The integer totals of a hand study (:func:`run`) and how it ran."""
 
     plan: HandPlan
-    acc: np.ndarray     # int64[4, H_LEN]
+    acc: np.ndarray     # int64[N_CONTRACTS, H_LEN]
     deals_done: int
     threads: int = 1
     elapsed_s: float = 0.0
@@ -156,7 +156,7 @@ def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contr
     args = (np.int64(p.seat), np.int64(p.dealer), np.int64(ht), np.int64(hs), p.kinds, p.params, p.pol, mask)
 
     def new_acc():
-        return np.zeros((4, K.H_LEN), np.int64), np.zeros(K.M_LEN, np.int64)
+        return np.zeros((N_CONTRACTS, K.H_LEN), np.int64), np.zeros(K.M_LEN, np.int64)
 
     def work(a, b, acc):
         kernel(rv, s, a, b - a, *args, *acc)

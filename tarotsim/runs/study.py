@@ -192,8 +192,8 @@ class StudyTotals:
     bots: str
     options: dict
     contracts: tuple
-    bins: np.ndarray        # int64[4, N_BINS, N_FIELDS]
-    oudlers: np.ndarray     # int64[4, 4, N_FIELDS]
+    bins: np.ndarray        # int64[N_CONTRACTS, N_BINS, N_FIELDS]
+    oudlers: np.ndarray     # int64[N_CONTRACTS, 4, N_FIELDS]
     misc: np.ndarray        # int64[M_LEN]
     current: dict
     current_source: str
