@@ -66,18 +66,19 @@ from tarotsim._kernels.layout import (L_CARDS, L_LEADER, L_LEN, MAX_ECART, MAX_S
                                       PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T, PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER,
                                       PUB_TRICK, PUB_TRICK_CARDS)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, TW_T2_T20, TW_TRUMPS, card_bits
-from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.steps import (add_to_trick, callable_cards, misere_eligible, new_bots_view, playable,
-                                     poignee_levels, set_called, track_trick)
+                                     poignee_levels, seating, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
                                       STAGE_ECART)
-from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D
+from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_MISERE, RV_N_ACTIVE, RV_TABLE, TABLE_2, TABLE_5
 
 from .dispatch import policies_bid, policies_call, policies_card, policies_chelem, policies_ecart, policies_poignee
 from . import heuristic
 from .pimc import MAX_WORLDS
 
+#: The model's kind: the heuristic bot's.
+HEURISTIC = heuristic.CODE
 #: The model's parameters: the heuristic's defaults (one row, copied to every seat's row).
 MODEL_PARAMS = np.array([p[1] for p in heuristic.PARAMS] + [0.0] * (N_BOT_PARAMS - len(heuristic.PARAMS)),
                         dtype=np.float64)
@@ -208,15 +209,6 @@ def _ecart_shape_log_factor(normal, es_model, es_world, n_ecart, eps):
     return np.log((1.0 - eps) / p + eps)
 
 
-@njit(inline="always")
-def _seating(rv, dealer, ws):
-    """``WS_NEXT``: the next active seat in playing order, the 5d dummy skipped (R-GEN-2)."""
-    n = rv[RV_N_SEATS]
-    dummy = dealer if rv[RV_TABLE] == TABLE_5D else -1
-    for s in range(n):
-        ws[WS_NEXT + s] = next_seat(s, n, dummy)
-
-
 @njit(nogil=True, _nrt=False)
 def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
     """Weigh the other seats' bids, call, écart and chelem, world by world.
@@ -238,7 +230,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
     chien_t = pub[PUB_CHIEN_T]
     chien_s = pub[PUB_CHIEN_S]
     first = ws[WS_NEXT + pub[PUB_DEALER]]
-    kind = np.int64(heuristic.CODE)
+    kind = np.int64(HEURISTIC)
     for w in range(n_cand):
         if logw[w] == IMPOSSIBLE:
             continue
@@ -342,7 +334,7 @@ def _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw):
                 logw[w] = IMPOSSIBLE
                 continue
             if n_lev > 0:
-                model = policies_poignee(np.int64(heuristic.CODE), mp, s, ht, hs, ipub, n_lev)
+                model = policies_poignee(np.int64(HEURISTIC), mp, s, ht, hs, ipub, n_lev)
                 _observe(logws, w * MAX_SEATS + s, model == shown, n_lev + 1, logf)
             if rv[RV_MISERE]:
                 for which in range(2):
@@ -384,7 +376,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
             continue
         n = popcount(lt) + popcount(ls)
         if n > 1 and soft:
-            model = policies_card(np.int64(heuristic.CODE), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask,
+            model = policies_card(np.int64(HEURISTIC), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask,
                                    amask, pos)
             _observe(logws, k, model == c, n, logf)
 
@@ -406,7 +398,7 @@ def _replay_view(rv, pub, ipub, ws, log):
     for s in range(MAX_SEATS):
         ipub[PUB_POIGNEE_T + s] = 0
         ipub[PUB_MISERES + s] = 0
-    _seating(rv, pub[PUB_DEALER], ws)
+    seating(rv, pub[PUB_DEALER], ws)  # the dealer is the deal index modulo the seats
     ws[WS_TAKER] = pub[PUB_TAKER]
     ws[WS_ECART_T] = pub[PUB_ECART_T]
     if pub[PUB_CALLED] >= 0:

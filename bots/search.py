@@ -47,8 +47,7 @@ from tarotsim._kernels.layout import (L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
 from tarotsim._kernels import solver as SV
 from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
 from tarotsim._kernels.play import build_name
-from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import add_to_trick, close_trick, empty_workspace, set_called, take_top
+from tarotsim._kernels.steps import add_to_trick, close_trick, empty_workspace, seating, set_called, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
                                          WS_ECART_T,
                                          WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_MIS, WS_NEXT,
@@ -60,7 +59,7 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHI
                                       K_UNDER, LOC_PILE, LOC_UNDER, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive,
                                       sample_worlds)
 from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_TRICKS as N_TRICKS,
-                            KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D)
+                            KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2)
 
 from . import greedy, heuristic, pimc
 from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
@@ -212,7 +211,7 @@ def _deal_under(piles, row, ws, under, st):
 
 
 @njit(inline="always")
-def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
+def seat_knowledge(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
     """Write the seat's knowledge of where the cards are into ``know``.
 
     The seat's knowledge (``worlds.K_*``) from its hand, the public view, its own écart and,
@@ -264,16 +263,7 @@ def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
 
 
 @njit(inline="always")
-def _seating(rv, dealer, ws):
-    """``WS_NEXT``: the next active seat in playing order, the 5d dummy skipped (R-GEN-2)."""
-    n = rv[RV_N_SEATS]
-    dummy = dealer if rv[RV_TABLE] == TABLE_5D else -1
-    for s in range(n):
-        ws[WS_NEXT + s] = next_seat(s, n, dummy)
-
-
-@njit(inline="always")
-def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
+def set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     """Set up the deal so far in world ``row`` and return its trick state.
 
     The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
@@ -288,7 +278,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     taker = pub[PUB_TAKER]
     contract = pub[PUB_CONTRACT]
     called = pub[PUB_CALLED]
-    _seating(rv, pub[PUB_DEALER], ws)
+    seating(rv, pub[PUB_DEALER], ws)  # the dealer is the deal index modulo the seats
     empty_workspace(ws)
     pile_t = np.int64(0)
     pile_s = np.int64(0)
@@ -585,7 +575,7 @@ def make_search(rollout, EXACT=False, INFER=False):
         n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
         if n_legal == 1:
             return cand[0], st
-        _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
+        seat_knowledge(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
         status = derive(rv, know, cons)
         if status == OK:
             status, st = sample_worlds(cons, st, worlds, wf, wi)
@@ -631,7 +621,7 @@ def make_search(rollout, EXACT=False, INFER=False):
         if not exact:
             wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
         for w in range(n_worlds):
-            trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
+            trick0 = set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
             if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
                 st = _deal_under(piles, worlds[w], base_ws, under, st)
             if EXACT:

@@ -31,6 +31,9 @@ from bots.dispatch import DISPATCH
 from . import sources
 from .loops import make_loops
 
+#: the ``random`` bot's kind (``bots/random.py``): a table of them plays the engine's random build
+RANDOM = BOT_KINDS["random"]
+
 #: the bots build's inner steps: the search (``bots/search.py``) finishes its sampled deals with its ``_play_rest``
 BOTS_PARTS: dict = {}
 _play_bots = make_play(DISPATCH, parts=BOTS_PARTS)
@@ -52,7 +55,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
     # (compiling the random build of table 2 here too would cost every caller its compile time)
     traced = rv[RV_TABLE] == TABLE_2
     for s in range(rv[RV_N_SEATS]):
-        traced = traced or kinds[s] != BOT_KINDS["random"]
+        traced = traced or kinds[s] != RANDOM
     if traced:
         _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
     else:

@@ -33,7 +33,7 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CONTRACT, K_DEALER, K_H
                                       K_STAGE, K_TAKER, OK, STAGE_AUCTION, derive, new_workspace, sample_worlds)
 from tarotsim.rules import N_CONTRACTS, RV_TABLE, TABLE_5D
 
-from bots.bid_search import _deal_world, make_from_auction
+from bots.bid_search import deal_world, make_from_auction
 
 from . import sources
 from .deal import BOTS_PARTS
@@ -63,7 +63,7 @@ def _hand_knowledge(seat, dealer, ht, hs, know):
 
 @njit(inline="always")
 def _empty_view(rv, dealer, pub):
-    """The public view before the first bid, as :func:`bots.bid_search._deal_world` copies it."""
+    """The public view before the first bid, as :func:`bots.bid_search.deal_world` copies it."""
     for i in range(PUB_LEN):
         pub[i] = 0
     pub[PUB_DEALER] = dealer
@@ -110,7 +110,7 @@ def _make_loop(parts, new_buf, tag):
             for c in range(N_CONTRACTS):
                 if contracts[c] == 0:
                     continue
-                first, chien_t, chien_s = _deal_world(rv, pub0, row[0], ws, pub, log, mis)
+                first, chien_t, chien_s = deal_world(rv, pub0, row[0], ws, pub, log, mis)
                 ub[U_ERR] = 0
                 bst = stream_state(seed, np.uint64(index), U_STREAM_BOTS)
                 taker, contract, bst = auction(rv, first, seat, np.int64(c), kinds, params, pol, ub, ws, pub, log,
