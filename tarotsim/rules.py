@@ -33,6 +33,9 @@ N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
 #: Python bots' batches) every table but 2, whose piles have no observation layout (R-VAR-TWO).
 KERNEL_TABLES = TABLES
 ENV_TABLES = tuple(t for t in TABLES if t != "2")
+#: The tables the exact solver plays (``tarotsim.analysis.solver``, ``analyse``): every table but 2,
+#: whose face-down piles change what each player may play (R-VAR-TWO).
+SOLVER_TABLES = tuple(t for t in TABLES if t != "2")
 
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")
@@ -72,6 +75,8 @@ CONTRACT_TABLE = (
 CONTRACT_OF = {c.name: c for c in CONTRACT_TABLE}
 #: Contracts low to high (R-BID-1), their multipliers and their names in full.
 CONTRACTS = tuple(c.name for c in CONTRACT_TABLE)
+#: How many contracts there are: every per-contract array and loop is this long (contract codes ``0 .. N_CONTRACTS - 1``).
+N_CONTRACTS = len(CONTRACTS)
 MULTIPLIERS = tuple(c.multiplier for c in CONTRACT_TABLE)
 CONTRACT_LABELS = {c.name: c.label for c in CONTRACT_TABLE}
 

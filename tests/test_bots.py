@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import bots
-from bots import REGISTRY, BotError, BotSpec, Param, parse_bots
+from bots import BOT_KINDS, REGISTRY, BotError, BotSpec, Param, parse_bots
 from tarotsim.runs import simulate
 from tarotsim._kernels import layout
 from tarotsim.rules import Rules
@@ -19,7 +19,7 @@ from tarotsim.rules import Rules
 
 def test_registry_matches_the_kernel_codes():
     assert list(REGISTRY) == ["random", "greedy", "heuristic", "pimc", "learned"]
-    assert {n: s.code for n, s in REGISTRY.items()} == layout.BOT_KINDS == simulate.BOT_KINDS
+    assert {n: s.code for n, s in REGISTRY.items()} == BOT_KINDS == simulate.BOT_KINDS
     for name, spec in REGISTRY.items():
         assert isinstance(spec, BotSpec) and spec.name == name
         assert spec.description and "\n" not in spec.description

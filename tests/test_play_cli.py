@@ -564,6 +564,19 @@ def test_the_hint_names_the_kernels_its_bot_compiles():
     assert len(kernels) == 2 and seconds == COMPILE_SECONDS["bots"]
 
 
+def test_step_compile_seconds_says_a_cold_cache_and_then_none():
+    """The hint's compile notice, for the library: the bot's kernels' compile time while numba's cache
+    lacks them, None once one deal played step by step has compiled them."""
+    from tarotsim._builds.runs import COMPILE_SECONDS
+    from tarotsim.adapters import FastBotAdapter
+    from tarotsim.runs.players import step_compile_seconds
+    from tarotsim.runs.slowpath import play_record
+
+    assert step_compile_seconds("heuristic") in (None, COMPILE_SECONDS["bots"])
+    play_record(Rules(table="4"), 1, 0, [FastBotAdapter("heuristic") for _ in range(4)])
+    assert step_compile_seconds("heuristic") is None
+
+
 def test_the_post_mortem_says_you_take_to_the_taker():
     """`play --analyse` names the person "you", and its verbs agree: "you take", never "you takes"."""
     from pathlib import Path

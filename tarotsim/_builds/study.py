@@ -113,11 +113,11 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
     eval_params : float64[n_seats, N_BOT_PARAMS]
         Per seat, the ``heuristic`` parameter row whose count is studied (the seat's own when it
         plays ``heuristic``, else the heuristic defaults).
-    contracts : int64[4]
+    contracts : int64[N_CONTRACTS]
         1 for each contract (0 prise .. 3 garde contre) to play, else 0; at least one.
-    acc_bin : int64[4, N_BINS, N_FIELDS]
+    acc_bin : int64[N_CONTRACTS, N_BINS, N_FIELDS]
         Per contract and bin of its count (see the module docstring), modified in place.
-    acc_oud : int64[4, 4, N_FIELDS]
+    acc_oud : int64[N_CONTRACTS, 4, N_FIELDS]
         Per contract and number of oudlers in the hand, modified in place.
     misc : int64[M_LEN]
         Deals, annulled, played; modified in place.

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..cards import Card, format_points
+from ..rules import SOLVER_TABLES
 from .solver import MODES, TABLE_TWO, Position, Solver, SolverError
 
 __all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
@@ -116,7 +117,7 @@ def _deal_of(record: dict):
         raise AnalysisError(f"bad record: {e}") from None
     if deal.outcome != "played":
         raise AnalysisError(f"the deal was not played ({str(deal.outcome).replace('_', ' ')}): no card to analyse")
-    if deal.table == "2":
+    if deal.table not in SOLVER_TABLES:
         raise AnalysisError(TABLE_TWO)
     return deal
 

@@ -52,7 +52,7 @@ from ..parallel import call_waiting
 from ..reference.deal import as_card, as_cards
 from ..reference.tricks import play_duty, trick_winner
 from ..rng import dealing_order
-from ..rules import CONTRACTS, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
+from ..rules import CONTRACT_OF, CONTRACTS, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS, SOLVER_TABLES, Rules
 
 __all__ = ["MAX_BUDGET", "MODES", "TABLE_TWO", "CompileWarning", "Position", "Solution", "Solver", "SolverError",
            "solve", "warm_up"]
@@ -245,7 +245,7 @@ class Position:
     def _check(self) -> None:
         rules = self.rules
         table = rules.table
-        if table == "2":
+        if table not in SOLVER_TABLES:
             raise SolverError(TABLE_TWO)
         n = rules.n_seats
         if len(self.hands) != n:
@@ -343,7 +343,7 @@ class Position:
         read from its state (the reference deal it plays), the history from its tricks."""
         deal = game._deal  # the full deal: a solver sees every card
         rules = game.rules
-        if rules.table == "2":
+        if rules.table not in SOLVER_TABLES:
             raise SolverError(TABLE_TWO)
         if deal.phase == "done":
             raise SolverError("the deal is over: there is no card left to play")
@@ -429,11 +429,10 @@ class Position:
                 if holder is None:
                     holder = next((seat for seat, c in view.trick if c == view.called), None)
             partner = holder if holder != view.taker else None
-        if view.contract in ("prise", "garde"):
-            ecart = pile if view.ecart is None else list(view.ecart)
-            start = tuple(ecart)
+        if CONTRACT_OF[view.contract].ecart_made:
+            start = tuple(pile if view.ecart is None else view.ecart)
         else:
-            start = tuple(pile) if view.contract == "garde_sans" else ()
+            start = tuple(pile) if CONTRACT_OF[view.contract].chien_to == "attack" else ()
         return cls(rules=game.rules, dealer=view.dealer, taker=view.taker, partner=partner, contract=view.contract,
                    hands=tuple(tuple(h) for h in hands), leader=leader, trick=trick, tricks=tricks,
                    attack_pile=start, called=view.called, slam_announced=deal.chelem_announced,
@@ -495,9 +494,9 @@ def _start_pile(contract: str, ecart, chien) -> tuple[Card, ...]:
 
     The attack's pile when the play starts: the écart (R-CHIEN-1), the chien at garde sans
     (R-CHIEN-3), nothing at garde contre (R-CHIEN-4: the chien is the defence's)."""
-    if contract in ("prise", "garde"):
+    if CONTRACT_OF[contract].ecart_made:
         return tuple(ecart)
-    return tuple(chien) if contract == "garde_sans" else ()
+    return tuple(chien) if CONTRACT_OF[contract].chien_to == "attack" else ()
 
 
 def _poignees(declarations) -> tuple[tuple[int, str], ...]:

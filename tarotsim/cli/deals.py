@@ -13,7 +13,7 @@ from ..analysis import DEFAULT_BUDGET as ANALYSE_BUDGET
 from ..analysis.record_stats import GROUPINGS as STATS_GROUPINGS
 from ..analysis.solver import MAX_BUDGET as MAX_SOLVER_BUDGET
 from ..analysis.solver import MODES as SOLVER_MODES
-from ..rules import N_TRICKS, TABLES, Rules
+from ..rules import N_TRICKS, SOLVER_TABLES, TABLES, Rules
 from ..runs.runner import Runner
 from .app import cli
 from .common import (BadInput, check_bots_option, evening_options, file_label, note, players_of, reading,
@@ -337,8 +337,8 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
             raise BadInput("--line N needs FILE, a deal-records file")
         if seed is None:
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
-        if table == "2":
-            raise BadInput(f"--table 2: {TABLE_TWO}")
+        if table not in SOLVER_TABLES:
+            raise BadInput(f"--table {table}: {TABLE_TWO}")
     else:
         _refuse_deal_options(ctx, "analysed")
     to_stderr = html_path == "-"  # the page alone on standard output

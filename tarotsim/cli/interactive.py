@@ -587,12 +587,11 @@ class Session:
         What the first hint says before its bot answers: it is thinking, and, to a person at a
         terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
         for about how long (a transcript written to a file reads the same on every machine)."""
-        from .._builds.runs import hint_kernels
-        from .._kernels._cache import is_cached
+        from ..runs.players import step_compile_seconds
 
-        kernels, about = hint_kernels(name)
+        about = step_compile_seconds(name) if sys.stdout.isatty() else None
         search = " (it plays each card out on sampled deals)" if name.startswith("pimc") else ""
-        if not sys.stdout.isatty() or is_cached(kernels):
+        if about is None:
             return f"  hint: {name} is thinking{search}..."
         return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."
 

@@ -39,7 +39,6 @@ import numpy as np
 
 from .. import echo
 from .._kernels import env as K
-from .._kernels.layout import BOT_RANDOM
 from ..actions import ACTION_NAMES, N_ACTIONS
 from ..observations import OBS_DTYPE, OBS_LEN
 from ..rng import check_index, check_seed
@@ -116,8 +115,12 @@ class VecEnv:
         else:
             from .simulate import bot_setup
 
+            from bots import BOT_KINDS
+
+            from .._builds.env import OPPONENT_KINDS
+
             kinds, params, pol = bot_setup(self.rules, opponents)
-            if pol is not None or any(k not in K.OPPONENT_KINDS for k in kinds):
+            if pol is not None or any(k not in OPPONENT_KINDS for k in kinds):
                 raise ValueError("opponents play random, greedy or heuristic (a policy set or pimc is not "
                                  "offered as an opponent here)")
             if agent_seat is None:
@@ -126,7 +129,7 @@ class VecEnv:
                 if not (isinstance(agent_seat, int) and 0 <= agent_seat < n_seats):
                     raise ValueError(f"agent_seat {echo.shown(agent_seat)} is not a seat of a table of {n_seats}")
                 agent = 1 << agent_seat
-            if all(k == BOT_RANDOM for k in kinds):
+            if all(k == BOT_KINDS["random"] for k in kinds):
                 self._kernel = K.env_step_random
             else:
                 from .._builds.env import env_step_bots

@@ -37,8 +37,9 @@ from ..engine import BotRaisedError
 from .._kernels import layout as L
 from .._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
+from bots import BOT_KINDS  # the bots' codes in the kernels' ``kinds`` arrays (``bots.BOTS``)
+
 FACTS_DTYPE = L.FACTS_DTYPE
-BOT_KINDS = L.BOT_KINDS  # the kernels' bot codes (one table: bots.REGISTRY's codes are these)
 N_BOT_PARAMS = L.N_BOT_PARAMS
 OUTCOMES = L.OUTCOMES
 CHELEM_NAMES = L.CHELEM_NAMES

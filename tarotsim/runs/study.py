@@ -158,20 +158,21 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     deals = stop - start
     names = parse_contracts(contracts)
     kinds, params, pol = sim.bot_setup(r, bots)
+    from bots import BOT_KINDS, HEURISTIC_KINDS
     from bots.bid_search import needs_bid_search
     if needs_bid_search(kinds, params, r.to_vector()):
         raise ValueError("the bidding study forces each contract on the studied seat and plays it with the pimc "
                          "build: pimc:bid_search=1 is not studied here (study one hand with --hand, or use pimc)")
-    if L.BOT_LEARNED in kinds:  # its deals are played by a build of their own, which forces no contract
+    if BOT_KINDS["learned"] in kinds:  # its deals are played by a build of their own, which forces no contract
         raise ValueError("the bidding study forces each contract on the studied seat: learned is not studied here")
     default = _heuristic_defaults()
     # pimc counts and bids as the heuristic does, with its own thresholds (its first parameters)
-    counts = (L.BOT_HEURISTIC, L.BOT_PIMC)
+    counts = HEURISTIC_KINDS
     n_count = _n_heuristic_params()
     eval_params = np.array([np.where(np.arange(default.size) < n_count, params[s], 0.0) if kinds[s] in counts
                             else default for s in range(r.n_seats)], dtype=np.float64)
     if len({row.tobytes() for row in eval_params}) == 1 and any(k in counts for k in kinds):
-        studied = "pimc" if L.BOT_PIMC in kinds else "heuristic"
+        studied = "pimc" if BOT_KINDS["pimc"] in kinds else "heuristic"
         row, source = eval_params[0], f"the {studied} bot studied"
     else:  # the seats are not all one heuristic (or pimc) bot
         row, source = default, "the heuristic defaults"
@@ -191,8 +192,8 @@ class StudyTotals:
     bots: str
     options: dict
     contracts: tuple
-    bins: np.ndarray        # int64[4, N_BINS, N_FIELDS]
-    oudlers: np.ndarray     # int64[4, 4, N_FIELDS]
+    bins: np.ndarray        # int64[N_CONTRACTS, N_BINS, N_FIELDS]
+    oudlers: np.ndarray     # int64[N_CONTRACTS, 4, N_FIELDS]
     misc: np.ndarray        # int64[M_LEN]
     current: dict
     current_source: str
