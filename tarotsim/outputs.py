@@ -338,8 +338,15 @@ def signals_raise(signums=(signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
 
     def handler(signum, frame):
         if _in_c_callback(frame):
-            threading.Timer(_RETRY_SECONDS, signal.raise_signal, (signum,)).start()
+            if signum not in _RETRIES:  # one retry pending per signal, however often it comes
+                retry = threading.Timer(_RETRY_SECONDS, _retry, (signum,))
+                retry.daemon = True
+                _RETRIES[signum] = retry
+                retry.start()
             return
+        retry = _RETRIES.pop(signum, None)
+        if retry is not None:
+            retry.cancel()
         if signum == signal.SIGINT:
             raise KeyboardInterrupt
         raise Terminated(signum)
@@ -364,6 +371,16 @@ _RETRY_SECONDS = 0.05
 #: The modules whose Python functions C code calls back (numba's object cache, through llvmlite):
 #: an exception raised there is printed and dropped by ctypes, so a signal must not raise there.
 _C_CALLBACK_MODULES = ("llvmlite.binding.executionengine",)
+
+
+#: The retry of each signal that came inside a callback from C, until it is raised.
+_RETRIES: dict[int, threading.Timer] = {}
+
+
+def _retry(signum: int) -> None:
+    """Send ``signum`` again, the retry it was waiting for being over."""
+    _RETRIES.pop(signum, None)
+    signal.raise_signal(signum)
 
 
 def _in_c_callback(frame) -> bool:

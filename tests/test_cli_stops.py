@@ -156,7 +156,7 @@ import numba
 import numba.core.codegen as codegen
 from tarotsim.outputs import Terminated, signals_raise
 hook = codegen.CPUCodeLibrary._object_compiled_hook
-def signalled(ll_module, buf):
+def signalled(ll_module, buf):  # each function compiled calls it back: the signal comes every time
     os.kill(os.getpid(), getattr(signal, sys.argv[1]))
     sum(range(100_000))  # Python code runs inside the callback once the signal is pending
     return hook(ll_module, buf)

@@ -242,7 +242,7 @@ def test_every_engine_plays_the_reference_deals(engine, ruleset):
 
 
 def test_the_deals_hold_every_kind_of_decision():
-    """The deals compared above reach every decision kind (R-CALL-1, R-CHIEN-2, R-POIG-2, R-MIS-1 ...)."""
+    """The deals compared above reach every decision kind (R-CALL-1, R-CHIEN-2, R-POIG-2, R-MIS-1 and the others)."""
     seen = set()
     for ruleset in RULESETS:
         for index in DEALS:

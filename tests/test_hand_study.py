@@ -213,9 +213,10 @@ def test_an_illegal_policy_answer_names_the_bot_the_seat_and_the_rule(capsys, tm
 
     from tarotsim.engine import IllegalPlayError
 
-    (tmp_path / "cheat_mod.py").write_text("from helpers_policy import CHEATS\nCHEAT = CHEATS['card']\n")
+    # a module name of its own: another test of this process may have imported its own cheat_mod
+    (tmp_path / "card_cheat_mod.py").write_text("from helpers_policy import CHEATS\nCHEAT = CHEATS['card']\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    bots = ",".join("cheat_mod:CHEAT" if s == seat else "heuristic" for s in range(4))
+    bots = ",".join("card_cheat_mod:CHEAT" if s == seat else "heuristic" for s in range(4))
     code, out, err = cli(capsys, "study", "bidding", "--hand", HANDS["4"], "--deals", "20", "--seed", "1",
                          "--threads", "1", "--bots", bots)
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err

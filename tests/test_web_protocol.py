@@ -4,7 +4,7 @@ port of 127.0.0.1, pages that are websocket clients.
 A seeded deal is played to its end (the person as helpers_web.choose), stored as its record,
 exported (JSONL that `replay --verify` accepts, a sheet that `sheet --check` finds right) and
 reviewed (each card's cost, as `analyse --html`); illegal choices are refused with their rule id
-(R-BID-2, R-CHIEN-2, R-PLAY-4a …) and change nothing; every malformed, oversized, out-of-turn
+(R-BID-2, R-CHIEN-2, R-PLAY-4a and the others) and change nothing; every malformed, oversized, out-of-turn
 or wrong-seat message is one error to its page, the game unchanged and the server alive; a flood
 is dropped and said once a second; each page has its own game; nothing a page sends reaches a
 file or loads code."""

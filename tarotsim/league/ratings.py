@@ -33,8 +33,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rules import Rules
-from ..runs import tournament as tour
-from .schedule import seat_bots
+
+def seat_bots(game: tuple[str, ...]) -> list[list[str]]:
+    """``[r][s]``: the bot at seat ``s`` in rotation ``r`` of a game (``tarotsim.runs.tournament.rotations``)."""
+    return [[game[(s + r) % len(game)] for s in range(len(game))] for r in range(len(game))]
+
 
 #: Bootstrap fits of the intervals, by default.
 REPLICATES = 1000
@@ -48,7 +51,7 @@ class GameScores:
     """One game's stored deals: its seats' bots and, per deal, its index, dealer and scores.
 
     ``scores[d, r, s]``: the score of seat ``s`` in rotation ``r`` of deal ``deal[d]``, the seat
-    held by bot ``seats[(s + r) % n]`` (:func:`tarotsim.league.schedule.seat_bots`)."""
+    held by bot ``seats[(s + r) % n]`` (:func:`seat_bots`)."""
 
     seats: tuple
     deal: np.ndarray
@@ -229,6 +232,8 @@ def direct(rules: Rules, games: list[GameScores], a: str, b: str) -> dict:
     the tournament's statistics of them (``pair_differences``): ``mean``, ``ci_low``,
     ``ci_high``, ``units``, ``verdict``."""
     together = [g for g in games if a in g.seats and b in g.seats and len(g.deal)]
+    from ..runs import tournament as tour  # the kernels load only when a pair's games are counted
+
     totals = tour.TournamentTotals.empty([a, b])
     units = np.unique(np.concatenate([g.deal for g in together] + [np.zeros(0, np.int64)]))
     tot = np.zeros((2, len(units)), dtype=np.int64)
@@ -249,4 +254,4 @@ def direct(rules: Rules, games: list[GameScores], a: str, b: str) -> dict:
     return tour.pair_differences(totals)[0]
 
 
-__all__ = ["CONFIDENCE", "EXACT", "GameScores", "REPLICATES", "Ratings", "design", "direct", "fit"]
+__all__ = ["CONFIDENCE", "EXACT", "GameScores", "REPLICATES", "Ratings", "design", "direct", "fit", "seat_bots"]

@@ -41,6 +41,7 @@ from ..runs import tournament as tour
 from ..runs.players import Player, parse_players
 from ..runs.runner import FAST_BLOCK, SLOW_BLOCK, Runner
 from .pool import Pool
+from .ratings import seat_bots
 from .store import Store
 
 #: Deals of a game per chunk stored in one transaction, when every seat is quick and when one is
@@ -58,11 +59,6 @@ def games(pool: Pool) -> list[tuple[str, ...]]:
     if pool.filler is not None:
         return [(a, b) + (pool.filler,) * (n - 2) for a, b in combinations(bots, 2)]
     return list(combinations(bots, n))
-
-
-def seat_bots(game: tuple[str, ...]) -> list[list[str]]:
-    """``[r][s]``: the bot at seat ``s`` in rotation ``r`` of a game (``tarotsim.runs.tournament.rotations``)."""
-    return [[game[(s + r) % len(game)] for s in range(len(game))] for r in range(len(game))]
 
 
 _PLAYERS: dict = {}  # per process: (table, options, bot) -> its Player (a user's module imported once)
