@@ -12,6 +12,7 @@ import pytest
 
 import bots
 from bots import BOT_KINDS, REGISTRY, BotError, BotSpec, Param, parse_bots
+from tarotsim import echo
 from tarotsim.runs import simulate
 from tarotsim._kernels import layout
 from tarotsim.rules import Rules
@@ -225,11 +226,13 @@ def test_bots_says_each_condition(cli):
     code, out, _ = cli("bots")
     assert code == 0
     current, shown = None, {}
-    for line in out.splitlines():  # a bot's line, then one indented line per parameter
+    for line in out.splitlines():  # a bot's line, then one line indented by 4 per parameter
         if not line.startswith(" "):
             current = line.split()[0]
-        else:
+        elif not line.startswith(" " * 5):  # not a wrapped text's next line
             shown[(current, line.split()[0])] = line
+    assert max(len(line) for line in out.splitlines()) <= echo.TEXT_WIDTH
+    assert "\n" + " " * 44 + "bid a prise\n" in out  # the greedy prise's help, wrapped beside its column
     for bot, name in CONDITIONAL:
         assert f"[{REGISTRY[bot].param(name).condition()}] " in shown[(bot, name)]
     assert "[only with infer=1; at least worlds] " in shown[("pimc", "candidates")]

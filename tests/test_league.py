@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tarotsim import echo
 from tarotsim.league import report, schedule
 from tarotsim.league import pool as pools
 from tarotsim.league.store import Store
@@ -91,15 +92,15 @@ def test_the_ratings_agree_with_each_pairs_duplicate_tournament(cli, db):
 def test_the_report_is_read_from_the_database_alone_and_is_the_runs(cli, db, tmp_path):
     code, out, err = cli("league", "--db", db, "--report")
     assert (code, err) == (0, "")
-    lines = out.splitlines()
-    assert lines[0] == "league · table 4 · seed 1 · 3 entrants, filler h · 3 of 3 games complete (900 of 900 deals, " \
-                       "each in 4 seat rotations)"
-    assert lines[1] == "ratings: points a deal above h at the same table; 95% intervals: 1,000 bootstrap fits over " \
-                       "the 300 deals, seeded by the league's seed"
-    assert lines[3].split() == ["rank", "entrant", "rating", "95%", "CI", "games", "seat-plays", "time/decision", "bot"]
+    head, table = (part.splitlines() for part in out.split("\n\n")[:2])
+    assert " ".join(head) == ("league · table 4 · seed 1 · 3 entrants, filler h · 3 of 3 games complete (900 of 900 "
+                              "deals, each in 4 seat rotations) ratings: points a deal above h at the same table; "
+                              "95% intervals: 1,000 bootstrap fits over the 300 deals, seeded by the league's seed")
+    assert head[2].startswith("ratings: ") and max(map(len, head)) <= echo.TEXT_WIDTH  # two sentences, wrapped
+    assert table[0].split() == ["rank", "entrant", "rating", "95%", "CI", "games", "seat-plays", "time/decision", "bot"]
     _, js, _ = cli("league", "--db", db, "--report", "--json")
     ranked = [r["name"] for r in json.loads(js)["entrants"]]
-    assert [line.split()[:2] for line in lines[4:7]] == [[str(k), name] for k, name in enumerate(ranked, 1)]
+    assert [line.split()[:2] for line in table[1:4]] == [[str(k), name] for k, name in enumerate(ranked, 1)]
     assert ranked[-1] == "g"
     code, again, _ = cli("league", *POOL, "--deals", DEALS, "--db", db)  # nothing to play: the same report
     assert (code, again) == (0, out)

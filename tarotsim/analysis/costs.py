@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..cards import Card, format_points
+from ..echo import paragraph
 from ..rules import SOLVER_TABLES
 from .solver import MODES, TABLE_TWO, Position, Solver, SolverError
 
@@ -246,7 +247,7 @@ def format_analysis(a: Analysis, names: list[str] | None = None, you: int | None
     if a.from_trick:
         how = f", the first the solver values within {nodes_text(a.budget)}" if a.chosen else ""
         head += f" from trick {a.from_trick + 1}{how}; tricks 1..{a.from_trick} are not analysed"
-    out = [head + "."]
+    out = paragraph(head + ".")
     if a.contract:
         partner = "" if a.partner is None else f", {names[a.partner]} as partner"
         verb = "take" if a.taker == you else "takes"

@@ -249,7 +249,8 @@ def stats(file, by, as_json, csv_path, db_path, evening):
 
     \b
     Examples:
-      tarotsim simulate --deals 100000 --seed 1 --bots heuristic,random,random,random --records d.jsonl.gz
+      tarotsim simulate --deals 100000 --seed 1 --bots heuristic,random,random,random \\
+                        --records d.jsonl.gz
       tarotsim stats d.jsonl.gz --by bot
       tarotsim stats game.jsonl --by player --csv game-stats.csv
     """

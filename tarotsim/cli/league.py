@@ -39,7 +39,8 @@ A pool file:
 \b
 Examples:
   tarotsim league pool.toml --db league.db
-  tarotsim league --db league.db --bots heuristic,greedy,random --filler heuristic --deals 500 --seed 1
+  tarotsim league --db league.db --bots heuristic,greedy,random --filler heuristic \\
+                  --deals 500 --seed 1
   tarotsim league --db league.db --report --html league.html
 
 The how-to page: docs/how-to/league.md.

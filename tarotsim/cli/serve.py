@@ -123,7 +123,8 @@ def evenings(db_path, evening, records_path, sheet_path):
     \b
     Examples:
       tarotsim evenings --db evenings.sqlite3
-      tarotsim evenings --db evenings.sqlite3 --evening 2 --records evening-2.jsonl --sheet evening-2.csv
+      tarotsim evenings --db evenings.sqlite3 --evening 2 --records evening-2.jsonl \\
+                        --sheet evening-2.csv
     """
     from ..outputs import open_outputs
     from ..web.store import StoreError

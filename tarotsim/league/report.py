@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..echo import paragraph
 from ..svg import coord
 from . import schedule
 from .pool import Pool
@@ -61,10 +62,11 @@ class LeagueReport:
         """The leaderboard and the pairs as readable tables."""
         p = self.pool
         who = f"filler {p.name_of(p.filler)}" if p.filler else "the entrants fill every table"
-        out = [f"league · table {p.table} · seed {p.seed} · {len(p.entrants)} entrants, {who} · "
-               f"{self.complete} of {self.games} games complete ({self.stored:,} of {self.deals:,} deals, "
-               f"each in {p.rules().n_seats} seat rotations)",
-               f"ratings: points a deal above {p.anchor} at the same table; {interval_text(self.ratings)}", ""]
+        out = [*paragraph(f"league · table {p.table} · seed {p.seed} · {len(p.entrants)} entrants, {who} · "
+                          f"{self.complete} of {self.games} games complete ({self.stored:,} of {self.deals:,} "
+                          f"deals, each in {p.rules().n_seats} seat rotations)"),
+               *paragraph(f"ratings: points a deal above {p.anchor} at the same table; "
+                          f"{interval_text(self.ratings)}"), ""]
         w = max(8, *(len(r["name"]) for r in self.rows))
         out.append(f"{'rank':>4}  {'entrant'.ljust(w)}  {'rating':>8}  {'95% CI':>18}  {'games':>5}  "
                    f"{'seat-plays':>10}  {'time/decision':>13}  bot")
@@ -73,12 +75,12 @@ class LeagueReport:
             bot = r["bot"] + ("  (filler)" if r["filler"] else "")
             out.append(f"{rank:>4}  {r['name'].ljust(w)}  {_num(r['rating']):>8}  {_ci(r):>18}  {r['games']:>5}  "
                        f"{r['seat_plays']:>10,}  {_ms(r['ms_per_decision']):>13}  {bot}")
-        out.append("time/decision: one thread, the bot in every seat, over the league's first deals "
-                   "(this machine, when timed)")
+        out += paragraph("time/decision: one thread, the bot in every seat, over the league's first deals "
+                         "(this machine, when timed)")
         if self.pairs:
             alone = "its game" if p.filler else "the games it plays together"
-            out += ["", f"pairs: the fit's difference, and the pair alone ({alone}: the paired difference per deal, "
-                        f"Student t)"]
+            out += ["", *paragraph(f"pairs: the fit's difference, and the pair alone ({alone}: the paired "
+                                   f"difference per deal, Student t)")]
             wp = max(len(f"{q['a']} - {q['b']}") for q in self.pairs)
             for q in self.pairs:
                 f, d = q["fit"], q["alone"]

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import simulate as sim
+from ..echo import paragraph
 from ..cards import Card, masks_of, parse_cards
 from ..parallel import run_chunks
 from ..rng import check_run, check_seed
@@ -274,10 +275,11 @@ def _num(x, fmt="+.1f") -> str:
 def format_report(d: dict) -> str:
     """The hand study as a readable table (what ``tarotsim study bidding --hand`` prints)."""
     last = d["start"] + d["deals"] - 1
-    out = [f"bidding study of one hand · table {d['table']} · seat {d['seat']} (dealer {d['dealer']}) · "
-           f"{d['deals']:,} deals of the other cards (index {d['start']:,}..{last:,}) · seed {d['seed']} · "
-           f"bots {d['bots']}"
-           + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items()) if d["options"] else ""),
+    out = [*paragraph(f"bidding study of one hand · table {d['table']} · seat {d['seat']} (dealer {d['dealer']}) · "
+                      f"{d['deals']:,} deals of the other cards (index {d['start']:,}..{last:,}) · seed {d['seed']} · "
+                      f"bots {d['bots']}"
+                      + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items())
+                         if d["options"] else "")),
            f"hand: {' '.join(d['hand'])}",
            f"heuristic count {d['hand_points']:.1f} (voids {d['void_points']:.1f}): the heuristic bot would bid "
            f"{d['heuristic_bid']}",

@@ -600,8 +600,8 @@ def format_summary(sm: Summary, n_seats: int) -> str:
 
     The summary of a simulation as a short readable report (what ``tarotsim simulate`` and
     ``tarotsim merge`` print; ``n_seats``: the table's seats)."""
-    out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
-           f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
+    out = [*echo.paragraph(f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · "
+                      f"seed {sm.seed} · bots {sm.bots}{baseline_note(sm.bots.split(','))}"),
            f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s"
            f"{compile_text(sm.compile_s)}", ""]
     pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")

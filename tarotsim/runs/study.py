@@ -583,9 +583,10 @@ def _points(r) -> str:
 def format_report(d: dict) -> str:
     """The study as readable tables (what ``tarotsim study bidding`` prints)."""
     last = d["start"] + d["deals"] - 1
-    out = [f"bidding study · table {d['table']} · {d['deals']:,} deals (index {d['start']:,}..{last:,}) · "
-           f"seed {d['seed']} · bots {d['bots']}{baseline_note(d['bots'].split(','))}"
-           + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items()) if d["options"] else ""),
+    out = [*echo.paragraph(f"bidding study · table {d['table']} · {d['deals']:,} deals (index {d['start']:,}..{last:,}) · "
+                      f"seed {d['seed']} · bots {d['bots']}{baseline_note(d['bots'].split(','))}"
+                      + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items())
+                         if d["options"] else "")),
            f"{d['plays']:,} plays ({len(d['contracts'])} per deal) · {d['threads']} thread(s) · "
            f"{d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s{sim.compile_text(d['compile_s'])}",
            "studied seat: the first to speak, forced to take each contract on the same cards",
