@@ -25,6 +25,7 @@ import contextlib
 import errno
 import gzip
 import io
+import math
 import os
 import signal
 import stat
@@ -292,6 +293,17 @@ def open_outputs(paths: Mapping[str, str | None]) -> Iterator[dict[str, Output]]
                 reason = "the disk is full" if e.errno == errno.ENOSPC else (e.strerror or str(e))
                 raise WriteFailed(f"cannot write {names}: {reason} (nothing was written)") from None
             raise
+
+
+def json_safe(x):
+    """``x`` with every NaN float as None, in its dicts and lists, for JSON (which has no NaN)."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [json_safe(v) for v in x]
+    return x
 
 
 def atomic_write_text(path: str, text_chunks, flag: str = "output") -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..echo import paragraph
+from ..outputs import json_safe
 from ..svg import coord
 from . import schedule
 from .pool import Pool
@@ -50,7 +51,7 @@ class LeagueReport:
     def to_dict(self) -> dict:
         """The report as a JSON-ready dict (no NaN: null)."""
         p = self.pool
-        return _json_safe({
+        return json_safe({
             "table": p.table, "options": p.options, "seed": p.seed, "deals_per_game": p.deals,
             "filler": p.filler, "tables": "filler" if p.filler else "combinations", "anchor": p.anchor,
             "games": self.games, "games_complete": self.complete, "deals": self.deals, "deals_stored": self.stored,
@@ -122,16 +123,6 @@ def _ci(d: dict, low: str = "ci_low", high: str = "ci_high") -> str:
     if d.get(low) is None or (isinstance(d[low], float) and math.isnan(d[low])):
         return "-"
     return f"[{_num(d[low])}, {_num(d[high])}]"
-
-
-def _json_safe(x):
-    if isinstance(x, float) and math.isnan(x):
-        return None
-    if isinstance(x, dict):
-        return {k: _json_safe(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_json_safe(v) for v in x]
-    return x
 
 
 def _overlap(a: dict, b: dict) -> bool | None:

@@ -27,6 +27,7 @@ from itertools import combinations
 import numpy as np
 
 from .. import echo
+from ..outputs import json_safe
 from . import simulate as sim
 from ..rng import check_run, check_seed
 from .players import Player, baseline_note, kernel_path
@@ -188,17 +189,6 @@ def verdict(units: int, low: float, high: float) -> str:
     return "significant" if low > 0 or high < 0 else "not significant"
 
 
-def _json_safe(x):
-    """NaN as null (JSON has no NaN)."""
-    if isinstance(x, float) and math.isnan(x):
-        return None
-    if isinstance(x, dict):
-        return {k: _json_safe(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_json_safe(v) for v in x]
-    return x
-
-
 @dataclass
 class TournamentResult:
     table: str
@@ -220,7 +210,7 @@ class TournamentResult:
         JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
         statistical units, also ``units``) and ``plays`` its seat-plays (a deal counts once per
         rotation in which it held a seat)."""
-        return _json_safe({
+        return json_safe({
             "table": self.table, "seed": self.seed, "start": self.start, "deals": self.deals,
             "duplicate": self.duplicate, "rotations": self.rotations,
             "seats": [e.label for e in self.entries], "options": self.options,
