@@ -36,7 +36,7 @@ from ..parallel import run_chunks
 from ..rng import check_run, check_seed
 from ..rules import CONTRACTS, HAND_SIZE, KERNEL_ECART_MADE, N_CONTRACTS, Rules
 from ..stats import mean_ci
-from .study import json_ready, parse_contracts, table_thresholds, wilson
+from .study import StudyPlan, json_ready, parse_contracts, table_thresholds, wilson
 
 #: deals per kernel call (progress is reported per chunk)
 DEFAULT_CHUNK = 256
@@ -63,21 +63,12 @@ def parse_hand(rules: Rules, text) -> tuple[Card, ...]:
 
 
 @dataclass
-class HandPlan:
-    """The checked arguments of a hand study (:func:`plan`)."""
+class HandPlan(StudyPlan):
+    """The checked arguments of a hand study (:func:`plan`): a study's, with the hand and its seat."""
 
-    rules: Rules
     hand: tuple
     seat: int
     dealer: int
-    seed: int
-    start: int
-    deals: int
-    bots: str
-    contracts: tuple
-    kinds: np.ndarray
-    params: np.ndarray
-    pol: tuple | None
     threshold_row: np.ndarray = field(repr=False)
 
 
@@ -105,8 +96,8 @@ def plan(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", cont
     from bots import HEURISTIC_KINDS, REGISTRY
     # the heuristic count and thresholds of the seat's own bot when it counts as the heuristic
     row = params[seat] if kinds[seat] in HEURISTIC_KINDS else REGISTRY["heuristic"].vector()
-    return HandPlan(r, cards, int(seat), int(dealer), seed, start, stop - start, sim._bots_label(bots),
-                    parse_contracts(contracts), kinds, params, pol, row)
+    return HandPlan(r, seed, start, stop - start, sim._bots_label(bots), parse_contracts(contracts), kinds, params,
+                    pol, hand=cards, seat=int(seat), dealer=int(dealer), threshold_row=row)
 
 
 @dataclass

@@ -97,8 +97,8 @@ def parse_contracts(contracts) -> tuple[str, ...]:
 
 
 @dataclass
-class Plan:
-    """The checked arguments of a study (:func:`plan`)."""
+class StudyPlan:
+    """What every study's checked arguments hold: the deals, the bots and the contracts studied."""
 
     rules: Rules
     seed: int
@@ -109,6 +109,12 @@ class Plan:
     kinds: np.ndarray
     params: np.ndarray
     pol: tuple | None       # the policy tuple, None when no seat plays a policy set
+
+
+@dataclass
+class Plan(StudyPlan):
+    """The checked arguments of a study (:func:`plan`)."""
+
     eval_params: np.ndarray
     current: dict           # contract -> the threshold the bot compares now (count scale)
     current_source: str     # whose thresholds ``current`` are (the studied heuristic, or its defaults)
@@ -810,6 +816,6 @@ def plot(d: dict, fh, fmt: str = "png") -> None:
     fig.savefig(fh, format=fmt)
 
 
-__all__ = ["CALIBRATION_FORMAT", "CSV_COLUMNS", "Plan", "StudyTotals", "calibration", "calibration_warning",
+__all__ = ["CALIBRATION_FORMAT", "CSV_COLUMNS", "Plan", "StudyPlan", "StudyTotals", "calibration", "calibration_warning",
            "crossing", "csv_rows", "format_report", "json_ready", "mean_ci", "merge_buckets", "plan", "plot", "plot_format", "report",
            "require_matplotlib", "run", "table_shift", "table_thresholds", "to_json", "wilson", "write_csv"]
