@@ -47,7 +47,7 @@ from tarotsim._kernels.layout import (L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
 from tarotsim._kernels import solver as SV
 from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
 from tarotsim._kernels.play import build_name
-from tarotsim._kernels.steps import add_to_trick, close_trick, empty_workspace, seating, set_called, take_top
+from tarotsim._kernels.steps import add_to_trick, empty_workspace, replay_tricks, seating, set_called, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
                                          WS_ECART_T,
                                          WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_MIS, WS_NEXT,
@@ -351,29 +351,7 @@ def set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
         n_mis += smis[s]
     ws[WS_N_MIS] = n_mis
     # the finished tricks, closed again under this world's sides (R-EXC-2, R-COUNT-1, ...)
-    for t in range(tr):
-        s = slog[L_LEADER + t]
-        trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
-        trick = _replay_cards(slog, ws, t, na, s, trick)
-        close_trick(rv, ws, spub, slog, t, trick)
-    s = slog[L_LEADER + tr]
-    trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
-    return _replay_cards(slog, ws, tr, pos, s, trick)
-
-
-@njit(inline="always")
-def _replay_cards(slog, ws, t, k, leader, trick):
-    """The trick state after the first ``k`` cards of a trick.
-
-    The trick state after the first ``k`` cards of trick ``t`` (``steps.add_to_trick``: R-PLAY-3,
-    R-PLAY-5)."""
-    s = leader
-    for j in range(k):
-        c = slog[L_CARDS + t * MAX_SEATS + j]
-        bt, bs = card_bits(c)
-        trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
-        s = ws[WS_NEXT + s]
-    return trick
+    return replay_tricks(rv, ws, spub, slog, 0, tr, pos)
 
 
 

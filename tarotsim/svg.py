@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 from .cards import RANK_NAMES, SUIT_NAMES, Card, format_points
-from .display import display_order
+from .display import declaration_phrase, display_order
 from .observations import MAX_SEATS
 from .reference.tricks import trick_winner
 from .rules import CONTRACT_OF
@@ -560,14 +560,8 @@ def contract_line(pos: Position, names, you: int | None = None) -> str:
     if pos.called is not None:
         partner = names[pos.partner] if pos.partner is not None else "nobody (alone)"
         parts.append(f"calls {pos.called.pretty()}, partner {partner}")
-    for d in pos.declarations:
-        who = names[d["seat"]]
-        if d["kind"] == "poignee":
-            parts.append(f"{who}: {d['level']} poignée {' '.join(Card.parse(c).pretty() for c in d['cards'])}")
-        elif d["kind"] == "chelem":
-            parts.append(f"{who} {_verb(d['seat'], you, 'announces', 'announce')} a chelem")
-        else:
-            parts.append(f"{who}: {d['kind'].replace('_', ' ')}")
+    parts.extend(declaration_phrase(d, names[d["seat"]], to_you=d["seat"] == you, pretty=True)
+                 for d in pos.declarations)
     return " · ".join(parts)
 
 

@@ -628,6 +628,34 @@ def playable(rv, ws, ht, hs, pos, fixed, fmask, amask, first):
 
 
 @njit(inline="always")
+def replay_tricks(rv, ws, pub, log, first, tr, pos):
+    """Replay the logged tricks ``first`` to ``tr`` and return the state of trick ``tr``.
+
+    Every trick before ``tr`` is played again from the log's leader and cards
+    (:func:`add_to_trick`: R-PLAY-3, R-PLAY-5) and closed under the workspace's sides
+    (:func:`close_trick`: R-EXC-2, R-COUNT-1, ...); trick ``tr`` gets its first ``pos`` cards.
+    The one replay of a deal so far: a search's world and a solver's position are set up
+    with it. Returns the trick state (:func:`open_trick`'s tuple)."""
+    na = rv[RV_N_ACTIVE]
+    for t in range(first, tr):
+        close_trick(rv, ws, pub, log, t, _replay_cards(ws, log, t, na))
+    return _replay_cards(ws, log, tr, pos)
+
+
+@njit(inline="always")
+def _replay_cards(ws, log, t, k):
+    """The state of logged trick ``t`` after its first ``k`` cards."""
+    s = log[at(L_LEADER + t)]
+    trick = (s, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
+    for j in range(k):
+        c = log[at(L_CARDS + t * MAX_SEATS + j)]
+        bt, bs = card_bits(c)
+        trick = add_to_trick(trick, j, c, bt, bs, s, ws[at(WS_NEXT + s)])
+        s = ws[at(WS_NEXT + s)]
+    return trick
+
+
+@njit(inline="always")
 def close_trick(rv, ws, pub, log, tr, trick):
     """Close trick ``tr``: its winner (R-PLAY-5) and where its cards go, the Excuse apart.
 
