@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import N_CARDS
-from .rules import CONTRACT_OF, CONTRACTS, DECISION_KINDS, ENV_TABLES, LED_NONE, NO_CEILING, after_play, play_shows
+from .rules import CONTRACT_OF, CONTRACTS, DECISION_KINDS, ENV_TABLES, N_CONTRACTS, LED_NONE, NO_CEILING, after_play, play_shows
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
@@ -36,9 +36,9 @@ OBS_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("dealer", MAX_SEATS, "one-hot relative seat of the dealer"),
     ("dummy", MAX_SEATS, "one-hot relative seat of the 5d dummy"),
     ("hand", N_CARDS, "own hand now (at the écart: without the cards picked so far)"),
-    ("bids", MAX_SEATS * 5, "per relative seat, one-hot bid: pass, prise, garde, garde_sans, garde_contre"),
+    ("bids", MAX_SEATS * (1 + N_CONTRACTS), "per relative seat, one-hot bid: pass, " + ", ".join(CONTRACTS)),
     ("taker", MAX_SEATS, "one-hot relative seat of the taker"),
-    ("contract", 4, "one-hot contract: prise, garde, garde_sans, garde_contre"),
+    ("contract", N_CONTRACTS, "one-hot contract: " + ", ".join(CONTRACTS)),
     ("called", N_CARDS, "the called card (table 5)"),
     ("partner", MAX_SEATS, "one-hot relative seat of the partner, once known to this seat (R-CALL-3)"),
     ("chien", N_CARDS, "the chien, once shown (prise, garde: R-CHIEN-1)"),
@@ -127,7 +127,7 @@ def _fill(out: np.ndarray, at: dict[str, int], game, seat: int) -> None:
         if c not in picks:
             put("hand", c.id)
     for s, b in d.bids:
-        put("bids", 5 * rel[s] + BID_NAMES.index(b))
+        put("bids", len(BID_NAMES) * rel[s] + BID_NAMES.index(b))
     if d.taker is not None and d.phase != "bid":
         put("taker", rel[d.taker])
         put("contract", BID_NAMES.index(d.contract) - 1)

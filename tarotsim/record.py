@@ -953,7 +953,7 @@ class _Replayer:
                 self.fail(action, "R-BID-2", "the auction is over: each active player speaks once")
             self.do(action, d.bid, seat, bid)
         if d.phase == "bid":
-            if d._highest_bid() != "garde_contre":
+            if d._highest_bid() != CONTRACTS[-1]:  # nothing is left to outbid (R-BID-1)
                 self.fail("field bids", "R-BID-2", f"the auction is not over: seat {d._next_bidder()} has not spoken")
             while d.phase == "bid":  # docs/records.md: the passes after a garde contre may be left out
                 d.bid(d._next_bidder(), "pass")

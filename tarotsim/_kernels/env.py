@@ -478,7 +478,7 @@ def _fill_obs(rv, buf, log, e, seat, row):
         hs &= ~e[E_PICK_S]
     _set_bits(row, _O_HAND, ht, hs)
     for k in range(e[E_NBIDS]):
-        row[_O_BIDS + 5 * ((log[L_BID_SEAT + k] - seat + n) % n) + log[L_BID + k] + 1] = 1
+        row[_O_BIDS + (1 + N_CONTRACTS) * ((log[L_BID_SEAT + k] - seat + n) % n) + log[L_BID + k] + 1] = 1
     if taker >= 0:
         row[_O_TAKER + (taker - seat + n) % n] = 1
         row[_O_CONTRACT + log[L_CONTRACT]] = 1
