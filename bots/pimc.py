@@ -105,6 +105,9 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("bid_worlds", 48, int, f"worlds sampled per bid and per call (1..{MAX_WORLDS})"),
     ("ecart_worlds", 32, int, f"worlds sampled per écart, poignée and chelem decision (1..{MAX_WORLDS})"),
     ("ecart_candidates", 8, int, f"écarts in the shortlist, the heuristic's first (1..{MAX_ECARTS})"),
+    # sequential halving (bots/search.py): the worlds in rounds, the weaker half of the cards dropped after each
+    ("halving", False, bool, "play the worlds out in rounds and drop the weaker half of the cards after each: "
+                             "the last two cards see every world, the others fewer, so a decision costs less"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -122,6 +125,7 @@ P_BID_SEARCH = _IX["bid_search"]
 P_BID_WORLDS = _IX["bid_worlds"]
 P_ECART_WORLDS = _IX["ecart_worlds"]
 P_ECART_CANDIDATES = _IX["ecart_candidates"]
+P_HALVING = _IX["halving"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),

@@ -66,7 +66,7 @@ from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
-                   P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
+                   P_EXACT_FROM, P_HALVING, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
 
 #: the highest rollout policy's code (a seat's ``policy`` parameter is clamped to ``0..POLICY_MAX``)
 POLICY_MAX = max(pimc.POLICIES.values())
@@ -482,6 +482,69 @@ def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worl
     return kept, st
 
 
+@njit(inline="always")
+def halving_rounds(n_cards, n_worlds):
+    """The rounds of sequential halving over ``n_cards`` candidate cards and ``n_worlds`` worlds.
+
+    One round, then one more each time the cards still in play are halved (rounded up) until two
+    are left; never more rounds than worlds, so that every round plays at least one world.
+
+    Examples
+    --------
+    >>> [int(halving_rounds(n, 32)) for n in (1, 2, 3, 4, 5, 8, 9, 24)]
+    [1, 1, 2, 2, 3, 3, 4, 5]
+    >>> int(halving_rounds(8, 2))
+    2
+    """
+    rounds = np.int64(1)
+    k = n_cards
+    while k > 2:
+        k = (k + 1) // 2
+        rounds += 1
+    return min(rounds, max(n_worlds, 1))
+
+
+@njit(inline="always")
+def round_end(r, rounds, n_worlds):
+    """The first world after round ``r`` of ``rounds`` (the worlds split into near-equal runs).
+
+    The last round has no end within the worlds (-1): nothing is dropped after it.
+
+    Examples
+    --------
+    >>> [int(round_end(r, 3, 32)) for r in range(3)]
+    [10, 21, -1]
+    """
+    return ((r + 1) * n_worlds) // rounds if r + 1 < rounds else np.int64(-1)
+
+
+@njit(inline="always")
+def best_cards(total, n_cards, alive, keep):
+    """The ``keep`` candidates of ``alive`` (a bit per candidate) with the highest totals.
+
+    The best first, a tie to the candidate listed first (the lower card id), as pimc chooses its
+    card among all of them. Returns their bits.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bin(int(best_cards(np.array([5, 9, 9, 1]), 4, np.int64(0b1111), 2)))
+    '0b110'
+    >>> bin(int(best_cards(np.array([5, 9, 9, 1]), 4, np.int64(0b1001), 1)))
+    '0b1'
+    """
+    kept = np.int64(0)
+    for _ in range(keep):
+        best = np.int64(-1)
+        for i in range(n_cards):
+            if (alive >> i) & 1 and not (kept >> i) & 1 and (best < 0 or total[i] > total[best]):
+                best = i
+        if best < 0:
+            break
+        kept |= np.int64(1) << best
+    return kept
+
+
 def make_search(rollout, EXACT=False, INFER=False):
     """Build the ``pimc`` seat's card decision on ``rollout``.
 
@@ -596,9 +659,20 @@ def make_search(rollout, EXACT=False, INFER=False):
         exact = False
         if EXACT:
             exact = not two and N_TRICKS[rv[RV_TABLE]] - tr <= np.int64(params[seat, P_EXACT_FROM])
-        if not exact:
-            wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
+        # sequential halving: the cards still in play (a bit per candidate), the rounds of worlds
+        alive = (np.int64(1) << n_legal) - 1
+        n_alive = n_legal
+        rounds = np.int64(1)
+        if params[seat, P_HALVING] != 0 and not exact:
+            rounds = halving_rounds(n_legal, n_worlds)
+        r = np.int64(0)
         for w in range(n_worlds):
+            if w == round_end(r, rounds, n_worlds):  # round r is over: the better half plays on
+                n_alive = max((n_alive + 1) // 2, 2)
+                alive = best_cards(total, n_legal, alive, n_alive)
+                r += 1
+            if not exact:
+                wsp[PW_STATS + 2] += n_roll * n_alive
             trick0 = set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
             if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
                 st = _deal_under(piles, worlds[w], base_ws, under, st)
@@ -610,6 +684,8 @@ def make_search(rollout, EXACT=False, INFER=False):
             for _ in range(n_roll):
                 rst, st = next_u64(st)
                 for i in range(n_legal):
+                    if (alive >> i) & 1 == 0:
+                        continue
                     for k in range(WS_LEN):
                         sws[k] = base_ws[k]
                     for k in range(PUB_LEN):
@@ -632,10 +708,6 @@ def make_search(rollout, EXACT=False, INFER=False):
                     rollout(rv, kinds, rparams, None, sub, sbuf, slog, tracing, np.int64(tr), np.int64(pos + 1),
                             trick, np.uint64(rst))
                     total[i] += mult[w] * slog[L_SCORES + seat]
-        best = 0
-        for i in range(1, n_legal):
-            if total[i] > total[best]:
-                best = i
-        return cand[best], st
+        return cand[tzcnt(best_cards(total, n_legal, alive, 1))], st
 
     return build_name(pimc_card, "pimc" + ("_exact" if EXACT else "") + ("_infer" if INFER else ""))

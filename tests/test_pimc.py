@@ -17,6 +17,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers_deals import hidden_twins
 from helpers_records import check_record
@@ -60,8 +62,9 @@ def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     assert spec.code == pimc.CODE
     names = [p.name for p in spec.params]
     assert names[:len(REGISTRY["heuristic"].params)] == [p.name for p in REGISTRY["heuristic"].params]
-    assert names[-15:-4] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
+    assert names[-16:-5] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
                              "min_ess", "moves", "card_epsilon", "trust"]  # then the bid search's (test_bid_search.py)
+    assert names[-1] == "halving"
     v = parse_bots("pimc:worlds=64,rollouts=2,policy=0", 4)[0][1]
     assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2 and spec.values(v)["policy"] == 0
     for bad, why in (("worlds=0", "takes a value in 1..4096, not '0'"), ("worlds=5000", "1..4096"),
@@ -101,12 +104,13 @@ def test_fast_path_equals_slow_path_record_for_record(table):
         assert play_game(Game(r, 77, i), adapters).record() == rec
 
 
-def test_hidden_cards_never_change_a_pimc_decision():
+@pytest.mark.parametrize("bot_params", [{"worlds": 4}, {"worlds": 6, "halving": True}])
+def test_hidden_cards_never_change_a_pimc_decision(bot_params):
     """Two deals the seat cannot tell apart (two unseen cards exchanged, the same public history)
     give it the same kernel inputs and the same card, from the same bots-stream state."""
     rnd = random.Random(7)
     n_cards = 0
-    bot = FastBotAdapter("pimc", {"worlds": 4})
+    bot = FastBotAdapter("pimc", bot_params)
     for table in TABLES:
         r = Rules(table=table)
         for index in range(4):
@@ -238,3 +242,67 @@ def test_the_study_compares_with_pimcs_own_thresholds():
     assert p.current_source == "the pimc bot studied"
     assert p.current["prise"] == pimc.BIDDING["prise"] and p.current["garde"] == pimc.BIDDING["garde"]
     assert study.plan(Rules("4"), 1, 10, bots="heuristic").current["prise"] == 40.0
+
+
+# --- sequential halving (``halving=1``): the worlds in rounds, the weaker half of the cards dropped ---
+
+def _rounds_twin(n_cards, n_worlds):
+    """The rounds, counted the slow way: halve the cards in play (rounded up) until two are left."""
+    cards, rounds = n_cards, 1
+    while cards > 2:
+        cards = -(-cards // 2)
+        rounds += 1
+    return min(rounds, max(n_worlds, 1))
+
+
+def _best_twin(total, alive, keep):
+    """The ``keep`` best of the candidates in ``alive``: sorted by total, then by position."""
+    order = sorted((i for i in range(len(total)) if alive >> i & 1), key=lambda i: (-total[i], i))
+    return sum(1 << i for i in order[:keep])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 24), st.integers(1, 4096))
+def test_halving_rounds_halve_the_cards_down_to_two_and_fit_the_worlds(n_cards, n_worlds):
+    from bots.search import halving_rounds, round_end
+
+    rounds = int(halving_rounds(n_cards, n_worlds))
+    assert rounds == _rounds_twin(n_cards, n_worlds)
+    ends = [int(round_end(r, rounds, n_worlds)) for r in range(rounds)]
+    assert ends[-1] == -1  # nothing is dropped after the last round
+    starts = [0] + ends[:-1]
+    assert all(a < b for a, b in zip(starts, ends[:-1] + [n_worlds]))  # every round plays a world
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-500, 500), min_size=1, max_size=24), st.data())
+def test_the_best_cards_are_the_highest_totals_ties_to_the_first(total, data):
+    from bots.search import best_cards
+
+    n = len(total)
+    alive = data.draw(st.integers(1, (1 << n) - 1))
+    keep = data.draw(st.integers(1, n))
+    got = int(best_cards(np.array(total, dtype=np.int64), n, np.int64(alive), keep))
+    assert got == _best_twin(total, alive, keep)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_halving_deals_obey_the_rules_and_one_world_is_plain_pimc(table):
+    """With halving the deals are legal and verify; with one world there is one round, so nothing
+    is dropped and every decision is plain pimc's."""
+    r = Rules(table=table)
+    recs = simulate.records(r, 5, range(6), bots=_mix(table, "pimc:worlds=7,halving=1"))
+    for rec in recs:
+        check_record(rec, r)
+        record.verify(rec)
+    assert simulate.records(r, 5, range(4), bots=_mix(table, "pimc:worlds=1,halving=1")) == \
+        simulate.records(r, 5, range(4), bots=_mix(table, "pimc:worlds=1"))
+
+
+def test_halving_gives_the_same_deals_for_any_thread_count():
+    r = Rules(table="4")
+    bots = ["pimc:worlds=6,halving=1", "heuristic", "pimc:worlds=5", "greedy"]
+    a = simulate.facts(r, 3, 0, 24, bots=bots, threads=1)
+    b = simulate.facts(r, 3, 0, 24, bots=bots, threads=2, chunk_size=5)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, simulate.facts(r, 3, 0, 24, bots=["pimc:worlds=6"] + bots[1:], threads=1))
