@@ -181,6 +181,77 @@ def measure(table: str, settings: list[Setting], deals: int, speed_deals: int, s
             "machine": machine(), "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
 
 
+def _family(setting: str) -> str:
+    """The series of the figure a setting's point belongs to."""
+    if "infer=1" in setting:
+        return "pimc:infer=1"
+    if "bid_search=1" in setting:
+        return "pimc:bid_search=1"
+    return "pimc, by worlds" if setting.startswith("pimc") else "other bots"
+
+
+def label(setting: str) -> str:
+    """A setting's label in the figure: its text without the bot's name and ``worlds=``, ``pimc`` alone as is."""
+    short = setting.removeprefix("pimc:").replace("worlds=", "")
+    return short if short else setting
+
+
+#: Where a series' labels go beside its points (points to the right and up), so that they overlap less.
+_LABEL_OFFSETS = {"pimc, by worlds": (5, -11), "pimc:infer=1": (-6, 6), "pimc:bid_search=1": (6, 4),
+                  "other bots": (5, -11)}
+
+
+def figure(result: dict, limit_ms: float | None = None, marked: dict | None = None):
+    """The frontier as a figure: points a deal over the heuristic against milliseconds a decision.
+
+    Parameters
+    ----------
+    result : dict
+        A frontier run's JSON (:func:`measure`).
+    limit_ms : float, optional
+        A time per decision drawn as a dashed line (the budget of ``strong``).
+    marked : dict, optional
+        ``{setting: name}``: settings whose label also gives a name (``strong``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One point per setting with its 95% interval, the time on a log scale (the ``plot`` extra).
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4.8), layout="constrained")
+    ax = fig.subplots()
+    families: dict[str, list[dict]] = {}
+    for e in result["settings"]:
+        if e["ms_per_decision"]:
+            families.setdefault(_family(e["bots"]), []).append(e)
+    for (family, entries), marker in zip(families.items(), "osD^v"):
+        entries.sort(key=lambda e: e["ms_per_decision"])
+        xs = [e["ms_per_decision"] for e in entries]
+        ys = [e["mean"] for e in entries]
+        err = [[e["mean"] - e["ci"][0] for e in entries], [e["ci"][1] - e["mean"] for e in entries]]
+        ax.errorbar(xs, ys, yerr=err, marker=marker, capsize=3, label=family + (" (labels: worlds)" if family
+                                                                                  == "pimc, by worlds" else ""),
+                    ls="-" if family == "pimc, by worlds" else "none")
+        dx, dy = _LABEL_OFFSETS[family]
+        for e in entries:
+            name = (marked or {}).get(e["bots"])
+            ax.annotate(label(e["bots"]) + (f" ({name})" if name else ""), (e["ms_per_decision"], e["mean"]),
+                        fontsize=7, xytext=(dx, dy), textcoords="offset points", ha="right" if dx < 0 else "left",
+                        weight="bold" if name else "normal")
+    if limit_ms is not None:
+        ax.axvline(limit_ms, color="grey", ls="--", label=f"{limit_ms:g} ms a decision")
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds a card decision (one core, log scale)")
+    ax.set_ylabel(f"points a deal over the {result['baseline']} (95% CI)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.suptitle(f"table {result['table']}, seed {result['seed']}: each setting at one seat, "
+                 f"the {result['baseline']} at the others", fontsize=10)
+    return fig
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__.split("\n\n")[0])
     p.add_argument("--table", default="4", choices=["3", "4", "5", "5d", "2"])

@@ -25,8 +25,8 @@ from ..engine import Decision, EcartChoice, Game, IllegalPlayError
 from ..rng import STREAM_BOTS, Rng, dealing_order, stream_state
 from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
 # the evening's pieces, also under this module's names (``interactive.bots_for``) as before
-from ..runs.evening import (HINT_BOT, HINT_FALLBACK, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
-                            check_seat, count, deal_label, first_index, hint_bot, hint_bot_name, narration, next_index,
+from ..runs.evening import (HINT_BOT, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
+                            check_seat, count, deal_label, first_index, hint_bot, narration, next_index,
                             partner_text, personal, seat_names, taking)
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for"]
