@@ -9,9 +9,10 @@ or ``infer``). ``decisions``: card decisions searched (a seat with a single lega
 single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
 finished from a candidate card (worlds x rollouts x classes of legal cards). Rates are per second of the whole
 run (deals, bidding and the other seats included), so ``ms_per_decision`` is an upper bound of a
-decision's cost; ``cpu_s``: the process's CPU time of the run (its one thread), the same run's
-time on a machine busy with other work. ``compile_s``: the first call on a few deals (numba compiles the pimc build, or
-loads it from its on-disk cache; ``--cold``: a fresh empty cache, so a real compilation).
+decision's cost; ``cpu_s``: the CPU time of the run's one thread, which a machine busy with other
+work inflates less than the time on the wall (``seconds``). ``compile_s``: the first call on a few
+deals (numba compiles the pimc build, or loads it from its on-disk cache; ``--cold``: a fresh empty
+cache, so a real compilation).
 
 With a seat playing ``pimc:infer=1`` (worlds weighed by the other seats' decisions,
 ``bots/inference.py``), ``inference`` gives the decisions weighed, the candidates drawn and the
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
             out = card_speed(a.table, a.bots, a.deals, a.seed)
         else:
             out = decision_speed(a.table, a.bots, a.decision, a.deals, a.seed)
-    except BenchError as e:
+    except ValueError as e:  # BenchError, bots.BotError: one line
         p.error(str(e))
     return _emit(out, a.json)
 

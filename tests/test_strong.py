@@ -102,8 +102,8 @@ def test_strong_is_the_stored_frontier_s_best_setting_within_its_budget():
 def test_the_search_benchmark_measures_strong_as_any_pimc_setting():
     from benchmarks.search import card_speed
 
-    out = card_speed("4", "strong,heuristic,heuristic,heuristic", 1, 3)
-    same = card_speed("4", f"{STRONG.setting},heuristic,heuristic,heuristic", 1, 3)
+    out = card_speed("4", "strong,heuristic,heuristic,heuristic", 3, 3)
+    same = card_speed("4", f"{STRONG.setting},heuristic,heuristic,heuristic", 3, 3)
     assert out["bots"] == "strong,heuristic,heuristic,heuristic" and out["decisions"] > 0
     assert (out["decisions"], out["rollouts_per_decision"]) == (same["decisions"], same["rollouts_per_decision"])
 
@@ -120,3 +120,22 @@ def test_the_hint_is_strong_at_every_table(table):
     assert name == "strong" and np.array_equal(bot.params, parse_bot(STRONG.setting_at(table), table)[1])
     game = Game(rules, 5, 0)
     assert bot.choose(game.view(game.decision.seat), game.legal_actions(), Rng(0)) in game.legal_actions()
+
+
+def test_the_first_hint_says_strong_searches_its_cards():
+    """The note of the first hint names the alias and says what its bot does (``pimc``'s search)."""
+    from tarotsim.cli.interactive import Session
+
+    assert Session._thinking("strong") == "  hint: strong is thinking (it plays each card out on sampled deals)..."
+    assert Session._thinking("heuristic") == "  hint: heuristic is thinking..."
+
+
+def test_the_search_benchmark_refuses_parameters_of_strong_in_one_line(capsys):
+    from benchmarks import search
+
+    with pytest.raises(SystemExit) as e:
+        search.main(["--bots", "strong:bogus=1,heuristic,heuristic,heuristic", "--deals", "1"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.splitlines()[-1].endswith(
+        f"error: bot strong takes no parameters: it stands for {STRONG.setting}, which takes them "
+        f"({STRONG.setting},NAME=VALUE)")
