@@ -261,7 +261,7 @@ def main(argv=None) -> int:
     p.add_argument("--speed-deals", type=int, default=200, help="deals of the times per decision")
     p.add_argument("--seed", type=int, default=20240601)
     p.add_argument("--quick", action="store_true",
-                   help=f"{QUICK_DEALS} deals a setting, {QUICK_SPEED_DEALS} for the times: about a minute")
+                   help=f"{QUICK_DEALS} deals a setting, {QUICK_SPEED_DEALS} for the times: a minute or two")
     p.add_argument("--out", default="-", help="the JSON file (default -: stdout)")
     a = p.parse_args(argv)
     if a.quick:
