@@ -9,8 +9,10 @@ or ``infer``). ``decisions``: card decisions searched (a seat with a single lega
 single class of equivalent ones, plays it without searching); ``worlds``: worlds sampled; ``rollouts``: deals
 finished from a candidate card (worlds x rollouts x classes of legal cards). Rates are per second of the whole
 run (deals, bidding and the other seats included), so ``ms_per_decision`` is an upper bound of a
-decision's cost. ``compile_s``: the first call on a few deals (numba compiles the pimc build, or
-loads it from its on-disk cache; ``--cold``: a fresh empty cache, so a real compilation).
+decision's cost; ``cpu_s``: the CPU time of the run's one thread, which a machine busy with other
+work inflates less than the time on the wall (``seconds``). ``compile_s``: the first call on a few
+deals (numba compiles the pimc build, or loads it from its on-disk cache; ``--cold``: a fresh empty
+cache, so a real compilation).
 
 With a seat playing ``pimc:infer=1`` (worlds weighed by the other seats' decisions,
 ``bots/inference.py``), ``inference`` gives the decisions weighed, the candidates drawn and the
@@ -39,6 +41,10 @@ import tempfile
 import time
 
 
+class BenchError(ValueError):
+    """Arguments that name nothing to measure (no pimc seat ...): one line for the user."""
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.search", description=__doc__.split("\n\n")[0])
     p.add_argument("--table", default="4", choices=["3", "4", "5", "5d", "2"])
@@ -52,11 +58,24 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if a.deals < 1:
         p.error("--deals must be >= 1")
-    if a.decision != "card":
-        return _decisions(p, a)
-
     if a.cold:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tarotsim-numba-")
+    try:
+        if a.decision == "card":
+            out = card_speed(a.table, a.bots, a.deals, a.seed)
+        else:
+            out = decision_speed(a.table, a.bots, a.decision, a.deals, a.seed)
+    except ValueError as e:  # BenchError, bots.BotError: one line
+        p.error(str(e))
+    return _emit(out, a.json)
+
+
+def card_speed(table: str, bots: str | None, deals: int, seed: int) -> dict:
+    """The card search's speed over whole deals, one thread (the module docstring's figures).
+
+    ``bots``: a ``--bots`` text of registered bots with at least one ``pimc`` seat (None: ``pimc``
+    then the heuristic at every other seat); deals ``1_000_000 ..`` of ``seed`` at ``table``.
+    Raises :class:`BenchError` for bots that measure nothing."""
     import numpy as np
 
     from tarotsim.runs import simulate
@@ -67,13 +86,13 @@ def main(argv=None) -> int:
     from tarotsim._builds import runs
     from tarotsim.rules import Rules
 
-    rules = Rules(table=a.table)
-    bots = a.bots or ",".join(["pimc"] + ["heuristic"] * (rules.n_seats - 1))
+    rules = Rules(table=table)
+    bots = bots or ",".join(["pimc"] + ["heuristic"] * (rules.n_seats - 1))
     kinds, params, pol = simulate.bot_setup(rules, bots)
     if pol is not None or not (kinds == pimc.CODE).any():
-        p.error("--bots: registered bots only, and at least one pimc seat")
+        raise BenchError("--bots: registered bots only, and at least one pimc seat")
     rv = rules.to_vector()
-    seed = np.uint64(a.seed)
+    seed = np.uint64(seed)
     b = runs.build(kinds, params, rv)  # a pimc build, or a bid-search build when a seat has bid_search on
     build = (S.BUILDS if b.startswith("bid_search") else K.BUILDS)[b]
 
@@ -86,15 +105,16 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     run(0, 4)
     compile_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    acc, stats = run(1_000_000, a.deals)
-    dt = time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    acc, stats = run(1_000_000, deals)
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     decisions, worlds, rollouts = (int(x) for x in stats[:3])
     inf = stats[3:]
     out = {
-        "benchmark": "search", "table": a.table, "bots": bots, "deals": a.deals, "threads": 1,
+        "benchmark": "search", "table": table, "bots": bots, "deals": deals, "threads": 1,
         "played": int(acc[L.ACC_PLAYED]), "compile_s": round(compile_s, 3), "seconds": round(dt, 3),
-        "deals_per_s": round(a.deals / dt, 1), "decisions": decisions,
+        "cpu_s": round(cpu, 3),
+        "deals_per_s": round(deals / dt, 1), "decisions": decisions,
         "decisions_per_s": round(decisions / dt, 1), "worlds_per_s": round(worlds / dt, 1),
         "rollouts_per_s": round(rollouts / dt, 1),
         "ms_per_decision": round(1000 * dt / decisions, 4) if decisions else None,
@@ -111,7 +131,7 @@ def main(argv=None) -> int:
             "moves_proposed_per_decision": round(int(inf[I.ST_PROPOSED]) / weighed, 1),
             "moves_accepted_per_decision": round(int(inf[I.ST_ACCEPTED]) / weighed, 1),
         }
-    return _emit(out, a.json)
+    return out
 
 
 def _emit(out: dict, as_json: bool) -> int:
@@ -151,8 +171,12 @@ def _positions(rules, what: str, seed: int, deals: int):
             np.array(args, dtype=np.int64))
 
 
-def _decisions(p, a) -> int:
-    """``--decision bid`` or ``ecart``: the bid search on a batch of positions, one thread."""
+def decision_speed(table: str, bots: str | None, decision: str, deals: int, seed: int) -> dict:
+    """The bid search's speed (``decision`` ``bid`` or ``ecart``) on a batch of positions, one thread.
+
+    ``bots``: a ``--bots`` text of registered bots, the first a ``pimc`` bot (None:
+    ``pimc:bid_search=1`` then the heuristic); the positions of ``deals`` deals of ``seed``
+    (the module docstring). Raises :class:`BenchError` for bots or a table that measure nothing."""
     import numpy as np
 
     from bots import pimc
@@ -161,15 +185,15 @@ def _decisions(p, a) -> int:
     from tarotsim._builds import bid_search as S
     from tarotsim.rules import Rules
 
-    rules = Rules(table=a.table)
-    if a.table == "2":
-        p.error("--decision bid or ecart: the bid search does not play table 2")
-    bots = a.bots or ",".join(["pimc:bid_search=1"] + ["heuristic"] * (rules.n_seats - 1))
+    rules = Rules(table=table)
+    if table == "2":
+        raise BenchError("--decision bid or ecart: the bid search does not play table 2")
+    bots = bots or ",".join(["pimc:bid_search=1"] + ["heuristic"] * (rules.n_seats - 1))
     kinds, params, pol = simulate.bot_setup(rules, bots)
     if pol is not None or kinds[0] != pimc.CODE:
-        p.error("--bots: registered bots only, the first a pimc bot (its bid search is timed)")
-    what = 0 if a.decision == "bid" else 1
-    seats, hands, pubs, args = _positions(rules, a.decision, a.seed, a.deals)
+        raise BenchError("--bots: registered bots only, the first a pimc bot (its bid search is timed)")
+    what = 0 if decision == "bid" else 1
+    seats, hands, pubs, args = _positions(rules, decision, seed, deals)
     # every position is the first seat's: its parameters decide, the others' bots bid the rest
     params = params.copy()
     params[:] = params[0]
@@ -181,19 +205,19 @@ def _decisions(p, a) -> int:
     S.run_decisions(rv, kinds, params, what, seats[:2], hands[:2], pubs[:2], args[:2], np.uint64(1), scratch)
     compile_s = time.perf_counter() - t0
     scratch = S.new_scratch()
-    t0 = time.perf_counter()
-    S.run_decisions(rv, kinds, params, what, seats, hands, pubs, args, np.uint64(a.seed), scratch)
-    dt = time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    S.run_decisions(rv, kinds, params, what, seats, hands, pubs, args, np.uint64(seed), scratch)
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     k = STAT_BID if what == 0 else STAT_ECART
     searched, rollouts = (int(x) for x in S.stats(scratch, len(scratch) - S.BID_LEN)[2 * k:2 * k + 2])
     n = len(seats)
-    out = {"benchmark": "search", "decision": a.decision, "table": a.table, "bots": bots, "deals": a.deals,
+    out = {"benchmark": "search", "decision": decision, "table": table, "bots": bots, "deals": deals,
            "threads": 1, "positions": n, "searched": searched, "compile_s": round(compile_s, 3),
-           "seconds": round(dt, 3), "ms_per_decision": round(1000 * dt / n, 4) if n else None,
+           "seconds": round(dt, 3), "cpu_s": round(cpu, 3), "ms_per_decision": round(1000 * dt / n, 4) if n else None,
            "ms_per_searched": round(1000 * dt / searched, 4) if searched else None,
            "rollouts_per_decision": round(rollouts / searched, 1) if searched else None,
            "rollouts_per_s": round(rollouts / dt, 1) if dt > 0 else None}
-    return _emit(out, a.json)
+    return out
 
 
 if __name__ == "__main__":

@@ -23,6 +23,11 @@ view of the deal.
 --calibrate FILE`` (:func:`load_thresholds`); parameters given by name besides win over the file.
 A file measured at table 2 sets the table-2 thresholds (``prise2``, ``garde2``, ``garde_sans2``,
 ``garde_contre2``) instead.
+
+Aliases (``ALIASES``): ``strong`` stands for the strongest setting of ``pimc`` measured at 10 ms a
+card decision or less (``benchmarks.frontier``), less its parameters that do nothing at the table
+played (:meth:`Alias.setting_at`); it plays wherever bots are named, and takes no parameters
+(give them to the setting it stands for).
 """
 
 from __future__ import annotations
@@ -38,8 +43,8 @@ from tarotsim.rules import TABLES
 
 from . import greedy, heuristic, learned, pimc, policy, random
 
-__all__ = ["BOTS", "BOT_KINDS", "BOT_USER", "BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY",
-           "load_thresholds", "parse_bot", "parse_bots", "split_bots"]
+__all__ = ["ALIASES", "Alias", "BOTS", "BOT_KINDS", "BOT_USER", "BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS",
+           "Param", "REGISTRY", "load_thresholds", "parse_bot", "parse_bots", "split_bots"]
 
 #: The registered bots, one row each: a module ``bots/<name>.py`` with its ``NAME``, its ``CODE``
 #: (its kind in the kernels' ``kinds`` arrays), its ``DESCRIPTION``, its ``PARAMS`` and the bot
@@ -258,6 +263,49 @@ def _spec(module) -> BotSpec:
 REGISTRY: dict[str, BotSpec] = {bot.NAME: _spec(bot) for bot in BOTS}
 
 
+@dataclass(frozen=True)
+class Alias:
+    """A name that stands for one setting of a registered bot, usable wherever bots are named.
+
+    ``setting``: the bot it stands for (``--bots`` grammar), the strongest of the frontier run of
+    ``command`` (``benchmarks.frontier``) at ``budget_ms`` a card decision or less;
+    ``ms_per_decision``: that setting's time per card decision on one core in that run (never
+    measured when the alias is used)."""
+
+    name: str
+    setting: str
+    description: str
+    budget_ms: float
+    ms_per_decision: float
+    command: str
+
+    def setting_at(self, table: str | None = None) -> str:
+        """The setting at ``table``: without its parameters that do nothing there.
+
+        A parameter that acts only at other tables (``infer`` at table 2, R-VAR-TWO) is left out,
+        and so is one that needs a parameter left out, so that the alias plays at every table;
+        ``table`` None: the setting as measured."""
+        name, _, rest = self.setting.partition(":")
+        spec = get_spec(name)
+        given = [(a, spec.param(a.partition("=")[0].strip())) for a in rest.split(",")] if rest else []
+        out = {p.name for _, p in given if table is not None and p.tables is not None and table not in p.tables}
+        out |= {p.name for _, p in given if p.needs is not None and p.needs[0] in out}
+        kept = [a for a, p in given if p.name not in out]
+        return spec.name + (":" + ",".join(kept) if kept else "")
+
+
+#: The aliases, by name: each stands for a setting and takes no parameters of its own (the
+#: setting, with parameters, is named by its own text).
+ALIASES = {a.name: a for a in (
+    Alias("strong", "pimc:worlds=128,infer=1", "the strongest bot at 10 ms a card decision or less (the frontier "
+          "of the search's settings: docs/explanation/strength.md)", 10.0, 2.9215,
+          "python -m benchmarks.frontier --table 4 --seed 4 --deals 2000 --speed-deals 200 --out "
+          "benchmarks/frontier-4.json --settings pimc:worlds=8,pimc:worlds=16,pimc:worlds=32,pimc:worlds=64,"
+          "pimc:worlds=128,pimc:worlds=256@1000,pimc:worlds=512@600,pimc:worlds=1024@300,pimc:infer=1@1000,"
+          "pimc:worlds=128,infer=1@600,pimc:bid_search=1,pimc:worlds=256,bid_search=1@600,learned,heuristic"),
+)}
+
+
 #: Parameters read from a file, per bot: ``{bot: {key: help}}`` (``heuristic:thresholds=FILE``).
 FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --calibrate FILE`: sets prise, "
                                            "garde, garde_sans and garde_contre (prise2 .. garde_contre2 "
@@ -303,7 +351,7 @@ def get_spec(name: str) -> BotSpec:
     """The registered bot ``name`` (case-insensitive), or :class:`BotError`."""
     spec = REGISTRY.get(str(name).strip().lower())
     if spec is None:
-        raise BotError(f"unknown bot {echo.shown(name)} (known: {', '.join(REGISTRY)})")
+        raise BotError(f"unknown bot {echo.shown(name)} (known: {', '.join([*REGISTRY, *ALIASES])})")
     return spec
 
 
@@ -339,8 +387,16 @@ def parse_bot(text: str, table: str | None = None) -> tuple[str, np.ndarray]:
     ``heuristic:garde=56,prise=40``: its name and its parameter vector (the defaults, the
     ``thresholds`` file's values, then the parameters given by name). A parameter given that
     would do nothing (at ``table``, when given, or without the parameter it needs) is a
-    :class:`BotError` (:meth:`BotSpec.refuse_idle`)."""
+    :class:`BotError` (:meth:`BotSpec.refuse_idle`). An alias (:data:`ALIASES`, ``strong``) is
+    the setting it stands for, and takes no parameters (a one-line :class:`BotError`)."""
     name, colon, rest = text.strip().partition(":")
+    alias = ALIASES.get(name.strip().lower())
+    if alias is not None:
+        if colon:  # the alias is the setting measured: parameters on top would be another, unmeasured
+            setting = alias.setting_at(table)
+            raise BotError(f"bot {alias.name} takes no parameters: it stands for {setting}, which takes "
+                           f"them ({setting},NAME=VALUE)")
+        return parse_bot(alias.setting_at(table), table)
     if colon and not rest.split(",")[0].strip():
         raise BotError(f"nothing after ':' in {name.strip() + ':'!r}: give NAME=VALUE")
     spec = get_spec(name)

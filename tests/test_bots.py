@@ -106,7 +106,7 @@ def test_parse_bots_forms():
 
 @pytest.mark.parametrize("text,n,needle", [
     ("heuristic,random", 4, "2 bots for a table of 4 seats"),
-    ("genius", 4, "unknown bot 'genius' (known: random, greedy, heuristic, pimc, learned)"),
+    ("genius", 4, "unknown bot 'genius' (known: random, greedy, heuristic, pimc, learned, strong)"),
     ("heuristic:gard=56", 4, "bot heuristic has no parameter 'gard' (known: prise, garde"),
     ("heuristic:garde=abc", 4, "bot heuristic parameter garde takes a number, not 'abc'"),
     ("heuristic:hunt=1.5", 4, "bot heuristic parameter hunt takes a whole number, not '1.5'"),

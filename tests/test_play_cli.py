@@ -162,7 +162,7 @@ def check_game(tmp_path, capsys, table, seed, seat, person, kinds_needed, option
     if any(rule.startswith("R-PLAY-4") for _, rule in person.refusals):  # in the person's words
         assert re.search(r"refused: must (follow|trump|overtrump|play a trump)[^\n]*: you hold ", out)
     assert "not understood: 'xyzzy' is not a bid" in out
-    name = interactive.hint_bot_name(rules)
+    name = interactive.HINT_BOT
     assert f"hint: {name} would bid" in out
     # the first hint says it is thinking (and, with a cold numba cache, that it compiles first), once
     assert out.count(f"hint: {name} is thinking") == 1 and out.index(f"hint: {name} is thinking") < out.index(
@@ -548,13 +548,16 @@ def test_a_reader_that_leaves_ends_the_game_quietly(tmp_path):
 
 
 def test_the_hint_names_the_kernels_its_bot_compiles():
-    """The first hint's compile notice counts the kernels of the hint bot's own build: the full
-    card search for ``pimc:infer=1`` (the weighing), the bid search's kernel with ``bid_search``."""
+    """The first hint's compile notice counts the kernels of the hint bot's own build: the card
+    search for ``strong`` (the setting it stands for), the full card search for ``pimc:infer=1``
+    (the weighing), the bid search's kernel with ``bid_search``."""
+    from bots import ALIASES
     from tarotsim._builds import bid_search, pimc
     from tarotsim._builds.runs import COMPILE_SECONDS, hint_kernels
 
-    assert interactive.hint_bot_name(Rules(table="4")) == interactive.HINT_BOT == "pimc:infer=1"
-    kernels, seconds = hint_kernels(interactive.HINT_BOT)
+    assert interactive.HINT_BOT == "strong"
+    assert hint_kernels(interactive.HINT_BOT) == hint_kernels(ALIASES["strong"].setting)
+    kernels, seconds = hint_kernels("pimc:infer=1")
     assert pimc.BUILDS["pimc_full"].decide_card in kernels and seconds == COMPILE_SECONDS["pimc_full"]
     kernels, seconds = hint_kernels("pimc")
     assert pimc.BUILDS["pimc"].decide_card in kernels and seconds == COMPILE_SECONDS["pimc"]

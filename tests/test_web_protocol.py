@@ -43,7 +43,7 @@ def test_hello_names_the_protocol_and_draws_every_card(server):
     page = Page(url)
     h = page.hello
     assert h["protocol"] == "tarotsim-table/1" and h["tables"] == ["3", "4", "5", "5d"]
-    assert h["hint_bot"] == "pimc:infer=1" and h["bots"] == "heuristic"
+    assert h["hint_bot"] == "strong" and h["bots"] == "heuristic"
     assert h["limits"] == {"message": MAX_MESSAGE, "rate": RATE, "burst": BURST}
     assert len(h["cards"]) == 78 and h["cards"]["KH"].startswith("<rect")
     page.close()
@@ -351,7 +351,7 @@ def test_a_frame_past_the_limit_closes_that_page_only(server):
 
 
 def test_a_hint_is_the_strongest_bot_s_advice_and_changes_no_deal(server):
-    """The hint (pimc:infer=1, as play's) names a legal choice, from its own random stream: the
+    """The hint (strong, as play's) names a legal choice, from its own random stream: the
     deal played after a hint is the deal played without one."""
     url, db = server
     page, state = new_page(url, seed=21)
@@ -359,7 +359,7 @@ def test_a_hint_is_the_strongest_bot_s_advice_and_changes_no_deal(server):
     hint = page.until("hint", timeout=600)
     legal = {c["action"] for c in state["choices"] if c["legal"]}
     assert hint["turn"] == state["turn"] and set(hint["actions"]) <= legal and len(hint["actions"]) == 1
-    assert hint["text"].startswith("pimc:infer=1 would ")
+    assert hint["text"].startswith("strong would ")
     hinted = page.play_deal(state)
     again, first = new_page(url, seed=21)
     plain = again.play_deal(first)

@@ -22,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "data" / "examples.jsonl"
+#: the frontier run the strength page shows (``python -m benchmarks.frontier``, its command inside)
+FRONTIER = ROOT / "benchmarks" / "frontier-4.json"
 #: the site folder of the figures (no such folder is in docs/)
 FOLDER = "figures"
 EMBED = re.compile(r"^<!-- embed: ([^\s#]+)(#\S*)? -->$", re.M)
@@ -86,19 +88,38 @@ def replay_page() -> str:
         return page.read_text(encoding="utf-8")
 
 
+def _svg(draw: Callable) -> str:
+    """The SVG text of the matplotlib figure ``draw()`` returns."""
+    from matplotlib import rc_context
+
+    out = io.StringIO()
+    # text kept as text and no date or random ids, so that the same data draws the same file
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "tarotsim"}):
+        draw().savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
+
+
 def learning_curve(kind: str) -> str:
     """The learning curve of the shipped ``kind`` model, from the history its file holds."""
     _library()
     from tarotsim.learn import models, train
 
-    from matplotlib import rc_context
-
     model = models.load_model(models.shipped(kind), kind)
-    out = io.StringIO()
-    # text kept as text and no date or random ids, so that the same model draws the same file
-    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "tarotsim"}):
-        train.curve_figure(kind, model.meta).savefig(out, format="svg", metadata={"Date": None})
-    return out.getvalue()
+    return _svg(lambda: train.curve_figure(kind, model.meta))
+
+
+def frontier(path: Path = FRONTIER) -> str:
+    """The frontier of the bots' settings (``benchmarks.frontier``), from the run stored at ``path``."""
+    _library()
+    import json
+
+    from benchmarks.frontier import figure
+
+    from bots import ALIASES
+
+    result = json.loads(path.read_text(encoding="utf-8"))
+    strong = ALIASES["strong"]
+    return _svg(lambda: figure(result, strong.budget_ms, {strong.setting: strong.name}))
 
 
 def locations_curve() -> str:
@@ -119,6 +140,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     f"{FOLDER}/replay.html": replay_page,
     f"{FOLDER}/locations-4.svg": locations_curve,
     f"{FOLDER}/policy-4.svg": policy_curve,
+    f"{FOLDER}/frontier-4.svg": frontier,
 }
 
 

@@ -25,8 +25,8 @@ from ..engine import Decision, EcartChoice, Game, IllegalPlayError
 from ..rng import STREAM_BOTS, Rng, dealing_order, stream_state
 from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
 # the evening's pieces, also under this module's names (``interactive.bots_for``) as before
-from ..runs.evening import (HINT_BOT, HINT_FALLBACK, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
-                            check_seat, count, deal_label, first_index, hint_bot, hint_bot_name, narration, next_index,
+from ..runs.evening import (HINT_BOT, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
+                            check_seat, count, deal_label, first_index, hint_bot, narration, next_index,
                             partner_text, personal, seat_names, taking)
 
 __all__ = ["Quit", "Session", "SessionResult", "answer_for"]
@@ -587,10 +587,13 @@ class Session:
         What the first hint says before its bot answers: it is thinking, and, to a person at a
         terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
         for about how long (a transcript written to a file reads the same on every machine)."""
+        from bots import parse_bot
+
         from ..runs.players import step_compile_seconds
 
         about = step_compile_seconds(name) if sys.stdout.isatty() else None
-        search = " (it plays each card out on sampled deals)" if name.startswith("pimc") else ""
+        # the bot the text stands for (an alias such as strong is a pimc setting)
+        search = " (it plays each card out on sampled deals)" if parse_bot(name)[0] == "pimc" else ""
         if about is None:
             return f"  hint: {name} is thinking{search}..."
         return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."

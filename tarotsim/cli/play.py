@@ -35,7 +35,7 @@ def play(table, seat, bots, seed, deals, until, options_, records_path, no_color
     legal choices. Answer with a card (KH, 10S, T21, EX), a bid (pass, prise, garde,
     garde_sans, garde_contre), yes/no, or the number of a listed choice; the écart as
     several cards at once. `?` explains the choices, `hint` says what the strongest bot
-    (pimc:infer=1) would do, `quit` ends the game. An answer the rules forbid is refused with the rule's id and
+    (strong: `tarotsim bots` says what it stands for) would do, `quit` ends the game. An answer the rules forbid is refused with the rule's id and
     asked again. End of input or Ctrl-C ends the game with its summary; finished deals
     are kept. At table 2 both players' piles are drawn (# a face-down card, [K♥] a
     face-up top); a face-up top of your piles is played by its name like a card in hand,

@@ -9,7 +9,7 @@ import click
 
 from ..echo import paragraph
 from ..rng import MAX_INDEX
-from ..rules import Rules
+from ..rules import TABLES, Rules
 from ..runs.players import kernel_path
 from ..runs.runner import Runner
 from .app import cli
@@ -160,8 +160,9 @@ def bots_cmd(as_json):
     choose(view, legal, rng), played step by step; see examples/my_bot.py).
     A parameter shown [only with infer=1], [only at table 3] ... does nothing elsewhere: given
     there, it is refused.
+    An alias stands for a setting of a bot, with its measured time a card decision: --bots strong.
     """
-    from bots import FILE_PARAMS, REGISTRY
+    from bots import ALIASES, FILE_PARAMS, REGISTRY
 
     if as_json:
         click.echo(json.dumps([{"name": b.name, "description": b.description,
@@ -172,7 +173,10 @@ def bots_cmd(as_json):
                                             "at_least": p.at_least} for p in b.params],
                                 "file_params": [{"name": k, "help": h}
                                                 for k, h in FILE_PARAMS.get(b.name, {}).items()]}
-                               for b in REGISTRY.values()]))
+                               for b in REGISTRY.values()]
+                              + [{"name": a.name, "description": a.description, "params": [], "file_params": [],
+                                  "alias": a.setting, "ms_per_decision": a.ms_per_decision, "measured_by": a.command}
+                                 for a in ALIASES.values()]))
         return
     def echo(head: str, text: str) -> None:  # the text wrapped, its lines beside the head
         click.echo("\n".join(paragraph(head + text, indent=" " * len(head))))
@@ -185,6 +189,11 @@ def bots_cmd(as_json):
             echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} ", when + p.help)
         for key, text in FILE_PARAMS.get(b.name, {}).items():
             echo(f"    {key:<16} {'file':<5} {'':<16} ", text)
+    for a in ALIASES.values():
+        elsewhere = sorted({a.setting_at(t) for t in TABLES} - {a.setting})  # its parameters idle at some table
+        at = "".join(f"; at table {', '.join(t for t in TABLES if a.setting_at(t) == s)}: {s}" for s in elsewhere)
+        echo(f"{a.name:<10} ", f"{a.setting} ({a.ms_per_decision:.3g} ms a card decision, one core{at}): "
+                               f"{a.description}")
 
 
 @cli.command()

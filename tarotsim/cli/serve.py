@@ -45,7 +45,7 @@ def _store(db_path: str | None, create: bool):
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="The port to listen on (0: a free one, said in the URL).")
 @click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
-              help="The bots the page proposes for the other seats (any --bots text: pimc:infer=1, one per "
+              help="The bots the page proposes for the other seats (any --bots text: strong, one per "
                    "other seat ...); a bot of your own (module:NAME) is offered only when named here.")
 @click.option("--pace", type=click.FloatRange(0, 10), default=0.4, show_default=True, metavar="SECONDS",
               help="Seconds between two bots' decisions, so that each card is seen.")
@@ -58,7 +58,7 @@ def serve(db_path, host, port, bots, pace, budget):
     There you choose the table (3, 4, 5, 5d), your seat, the bots, the seed and the
     options, and play: the auction, the call, the chien, the écart card by card,
     declarations and every card, the bots' cards one by one; a choice the rules forbid
-    is refused with the rule's id. `hint` gives the strongest bot's advice (pimc:infer=1).
+    is refused with the rule's id. `hint` gives the strongest bot's advice (strong).
     After each deal: the count, the score breakdown and the review, each card's cost
     against best play (as `tarotsim analyse --html`). Deals follow one another with the
     next dealer; the score sheet exports as the CSV `tarotsim sheet` reads.
@@ -71,7 +71,7 @@ def serve(db_path, host, port, bots, pace, budget):
 
     \b
     Example:
-      tarotsim serve --db evenings.sqlite3 --bots pimc:infer=1
+      tarotsim serve --db evenings.sqlite3 --bots strong
     """
     try:
         from ..web import server

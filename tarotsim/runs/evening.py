@@ -31,17 +31,15 @@ from ..rng import Rng
 from ..rules import CONTRACT_OF, Rules
 from ..scoring import format_breakdown
 
-__all__ = ["HINT_BOT", "HINT_FALLBACK", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "count",
-           "deal_label", "first_index", "hint_bot", "hint_bot_name", "narration", "next_index", "partner_text",
+__all__ = ["HINT_BOT", "STREAM_HINTS", "advice", "bot_turn", "bots_for", "check_seat", "count",
+           "deal_label", "first_index", "hint_bot", "narration", "next_index", "partner_text",
            "personal", "seat_names", "taking"]
 
 #: The hints' own random stream: asking for a hint never changes the bots' draws.
 STREAM_HINTS = 7
-#: The hint's bot (``--bots`` grammar): the strongest measured (docs/explanation/strength.md).
-HINT_BOT = "pimc:infer=1"
-#: The hint's bot at a table where ``HINT_BOT``'s reading of the table does nothing (table 2,
-#: R-VAR-TWO: ``infer`` is refused there): the search without it.
-HINT_FALLBACK = "pimc"
+#: The hint's bot (``--bots`` grammar): ``strong``, the strongest measured at 10 ms a card decision
+#: or less (``bots.ALIASES``, docs/explanation/strength.md), which plays at every table.
+HINT_BOT = "strong"
 
 
 def first_index(rules: Rules, seed: int) -> int:
@@ -120,29 +118,13 @@ def bot_turn(game: Game, bot, rng: Rng):
                                      f"({echo.cut(e, echo.MESSAGE)})") from None
 
 
-def hint_bot_name(rules: Rules) -> str:
-    """The name of the bot that gives the hints at this table.
-
-    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table where its
-    parameters do nothing (the players' own check decides, so the hint follows what the bots can
-    do)."""
-    from .players import parse_players
-
-    try:
-        parse_players(HINT_BOT, rules)
-    except ValueError:
-        return HINT_FALLBACK
-    return HINT_BOT
-
-
 def hint_bot(rules: Rules):
-    """``(name, bot)``: the hint's bot at this table (:func:`hint_bot_name`), ready to ``choose``."""
+    """``(name, bot)``: the hint's bot (:data:`HINT_BOT`) at this table, ready to ``choose``."""
     from bots import parse_bot
 
     from ..adapters import FastBotAdapter
 
-    name = hint_bot_name(rules)
-    return name, FastBotAdapter(*parse_bot(name))
+    return HINT_BOT, FastBotAdapter(*parse_bot(HINT_BOT, rules.table))
 
 
 def advice(kind: str, answer, card=Card.pretty) -> str:

@@ -419,7 +419,7 @@ class Connection:
         elif kind == "unpick":
             await self.work("your choice is being applied", table.unpick, msg["card"])
         elif kind == "hint":
-            advice = await self.work(f"{ev.hint_bot_name(table.rules)} is thinking of a hint", table.hint)
+            advice = await self.work(f"{ev.HINT_BOT} is thinking of a hint", table.hint)
             await self.send({"type": "hint", "turn": table.turn, **advice})
             return
         elif kind == "next":
