@@ -9,7 +9,7 @@ import bots
 from tarotsim.league import pool as pools
 from tarotsim.league.pool import Entrant, PoolError
 
-KNOWN = ", ".join(bots.REGISTRY)  # the registry's bots, as an unknown bot's error lists them
+KNOWN = ", ".join([*bots.REGISTRY, *bots.ALIASES])  # the registry's bots and the aliases, as an unknown bot's error lists them
 GOOD = """\
 table = "4"
 seed = 1
