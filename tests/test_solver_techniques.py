@@ -1,0 +1,85 @@
+"""The solver's techniques for deeper positions, each switched off against all on.
+
+The twin (``tests/test_solver.py``) checks every value one to four tricks before the end; the
+techniques here (``tarotsim._kernels.solver``: the winning-card transposition entries ``F_PART``) do most of their work further from it, where a plain minimax
+is out of reach. So positions five to seven tricks before the end (deals of heuristic and random
+bots at tables 3, 4, 5 and 5d, any card of a trick, both modes) are solved with all techniques
+on, with each new one off, and with only the techniques the solver had before them
+(``REFERENCE``): every value and every card's value must agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from test_solver_twin import position_at
+
+from tarotsim._kernels import _bits
+from tarotsim._kernels import solver as K
+from tarotsim.rules import CONTRACTS
+from tarotsim.solver import Solver
+
+SMALL = 14  # transposition table bits (16,384 entries)
+#: the techniques of the solver before the winning-card entries: the slow reference
+REFERENCE = K.F_MERGE | K.F_TT | K.F_ORDER | K.F_BOUNDS | K.F_CANON
+NEW = {"part": K.F_PART}
+
+deep_positions = st.builds(
+    position_at, table=st.sampled_from(["3", "4", "5", "5d"]), seed=st.integers(0, 2**32),
+    index=st.integers(0, 10**6), contract=st.sampled_from(CONTRACTS), bot=st.sampled_from(["random", "heuristic"]),
+    tricks_left=st.integers(5, 7), in_trick=st.integers(0, 4))
+
+
+@settings(max_examples=40)
+@given(pos=deep_positions, mode=st.sampled_from(["points", "score"]))
+def test_each_new_technique_off_and_the_reference_give_the_same_values(pos, mode):
+    """The value and each legal card's value with all techniques, with each new one off, and with
+    the reference's techniques alone, are the same (R-PLAY-4a to R-PLAY-4e, R-PLAY-5, R-EXC-2)."""
+    assume(pos is not None)  # an annulled deal has no position: not counted as an example
+    full = Solver(mode, table_bits=SMALL).solve(pos)
+    assert full.complete
+    for flags in [K.F_ALL & ~bit for bit in NEW.values()] + [REFERENCE]:
+        other = Solver(mode, table_bits=SMALL, flags=flags).solve(pos)
+        assert (other.value, other.card_values) == (full.value, full.card_values), flags
+
+
+@settings(max_examples=15)
+@given(pos=deep_positions, mode=st.sampled_from(["points", "score"]))
+def test_a_small_table_full_of_wildcard_entries_gives_the_same_values(pos, mode):
+    """With a table far too small for the search (256 entries), entries replace one another all
+    the time and many positions share a bucket: the values are still those of the reference."""
+    assume(pos is not None)  # an annulled deal has no position: not counted as an example
+    full = Solver(mode, table_bits=8).solve(pos)
+    ref = Solver(mode, table_bits=SMALL, flags=REFERENCE).solve(pos)
+    assert (full.value, full.card_values) == (ref.value, ref.card_values)
+
+
+def test_one_solver_across_a_deal_reuses_wildcard_entries_soundly():
+    """One solver kept across the positions of a deal (its entries, wildcards included, reused
+    from one question to the next) gives a fresh reference solver's answers, and searches fewer
+    nodes than it in all."""
+    for index in range(2):
+        kept = Solver(table_bits=SMALL)
+        fresh_nodes = 0
+        for left in (7, 6, 5):
+            for k in range(4):
+                pos = position_at("4", 21, index, "garde", "heuristic", left, k)
+                ref = Solver(table_bits=SMALL, flags=REFERENCE)
+                a, b = kept.solve(pos), ref.solve(pos)
+                fresh_nodes += b.nodes
+                assert (a.value, a.card_values) == (b.value, b.card_values)
+        assert kept.nodes < fresh_nodes
+
+
+@settings(max_examples=60)
+@given(x=st.integers(0, 2**62 - 1), mask=st.integers(0, 2**62 - 1))
+def test_deposit_bits_is_the_inverse_of_extract_bits(x, mask):
+    """``deposit_bits`` spreads the low bits of ``x`` over the set bits of ``mask`` in order (the
+    portable loop gives the same), and extracting them again gives ``x``'s low bits back."""
+    got, loop = _bits.deposit_py(np.int64(x), np.int64(mask))
+    ones = [i for i in range(63) if mask >> i & 1]
+    want = sum(1 << b for k, b in enumerate(ones) if x >> k & 1)
+    assert got == loop == want
+    back, _ = _bits.extract_py(np.int64(want), np.int64(mask))
+    assert back == x & ((1 << len(ones)) - 1)
