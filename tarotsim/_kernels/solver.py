@@ -42,6 +42,9 @@ measure it; ``F_*``):
   a bound read: ``_search``); an entry's bounds then hold for every position that differs from it
   only by the low cards below those, as many per seat (``_wildcards``), and a lookup takes every
   entry of its bucket that matches outside its wildcards (``_tt_probe``);
+* the small-card filter (``F_SMALL``): once a low card is searched, the seat's other low cards of
+  its group below the lowest card that decided its value are not (``_cover``): each gives a
+  position its value's entry covers;
 * move ordering (``_order_score``): that card first, then cards that surely win a trick for their
   side (with as many points as possible), cards that lose as few points as possible;
 * bounds (``_enter``): the points still in play (points mode), the objective with every card
@@ -91,8 +94,10 @@ MODE_POINTS, MODE_SCORE = 0, 1
 NO_GUESS = -(1 << 40)
 #: the default of CFG_EXACT
 EXACT_TRICKS = 2
-F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART = 1, 2, 4, 8, 16, 32
-F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART
+F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL = 1, 2, 4, 8, 16, 32, 64
+F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL
+#: the techniques that read which low cards decided a value
+F_DECIDED = F_PART | F_SMALL
 
 # --- the answer (``out``, int64[OUT_LEN]) ---------------------------------------------------------
 OUT_STATUS = 0      # DONE, or INCOMPLETE when the budget ran out
@@ -159,7 +164,8 @@ PL_OWN = 33         # ... of them, those its own legal cards depend on
 PL_WIN = 34         # the trick's winning card when it won by rank (a ply that closed a trick)
 PL_SRCH = 35        # its low cards searched, and those left out by merging
 PL_MRG = 36
-PL_KEY = 37         # the transposition key (TT_KEY_LEN words)
+PL_COVER = 37       # its low cards whose value one already searched gives (``_cover``)
+PL_KEY = 38         # the transposition key (TT_KEY_LEN words)
 TT_KEY_LEN = 1 + 2 * MAX_SEATS
 TT_COARSE = 1 + MAX_SEATS   # its words matched exactly; the others, each seat's low cards, outside wildcards
 PL_MOVES = PL_KEY + TT_KEY_LEN
@@ -234,6 +240,13 @@ def _low_bits(t, s):
     1..10 of suit ``k`` at bits ``10k`` to ``10k + 9``, T2..T20 at bits 40 to 58, of the cards
     ``t`` (trump word) and ``s`` (suit word)."""
     return extract_bits(s, SW_LOWS) | (((t >> 2) & 0x7FFFF) << 40)
+
+
+#: per card id, its bit in ``_low_bits`` (0 for a card above a half-point), and the mask of its group
+LOW_BIT = np.array([0, 0] + [1 << (40 + t - 2) for t in range(2, 21)] + [0]
+                   + [1 << (10 * su + r) if r < 10 else 0 for su in range(4) for r in range(14)], dtype=np.int64)
+LOW_GROUP = np.array([0, 0] + [int(LOW_GROUPS[4])] * 19 + [0]
+                     + [int(LOW_GROUPS[su]) if r < 10 else 0 for su in range(4) for r in range(14)], dtype=np.int64)
 
 
 @scalar
@@ -362,7 +375,7 @@ def _moves(rv, ws, stk, p, flags, hint):
             prev = b
             stk[p, PL_MOVES + n] = b if word == 0 else 22 + b
             n += 1
-    if flags & F_PART:
+    if flags & F_DECIDED:
         # R-PLAY-4b, R-PLAY-4c: which trumps the seat may play depends on the best trump so far
         amask = stk[p, PL_AMASK]
         own = np.int64(0)
@@ -918,7 +931,8 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
                 return True, lo, d_lo | d_hi
     stk[p, PL_N] = _moves(rv, ws, stk, p, flags, hint)
     stk[p, PL_I] = 0
-    stk[p, PL_REL] = stk[p, PL_OWN] if flags & F_PART else np.int64(0)
+    stk[p, PL_REL] = stk[p, PL_OWN] if flags & F_DECIDED else np.int64(0)
+    stk[p, PL_COVER] = 0
     attack = ws[WS_ATT + stk[p, PL_SEAT]]
     stk[p, PL_MAX] = attack
     stk[p, PL_BEST] = -BIG if attack == 1 else BIG
@@ -954,6 +968,30 @@ def _decided(stk, p):
         if below != 0 and (np.int64(1) << hibit(below)) < low:
             rel |= np.int64(1) << hibit(below)
     return rel
+
+
+@_step
+def _cover(stk, p, decided):
+    """The small-card filter: skip the next cards of ply ``p`` that the card just searched stands for.
+
+    The card just searched at ply ``p``, a low card below the lowest card of its group that decided
+    its value (``decided``), gives the value of every low card of the seat below that one: playing
+    any of them instead gives a position that differs only by low cards in places the value does
+    not read (:func:`_wildcards`). Those cards are kept in ``PL_COVER`` and the next candidates
+    among them are skipped."""
+    c = stk[p, PL_CARD]
+    group = LOW_GROUP[c]
+    if group != 0:
+        r = decided & group
+        below = group if r == 0 else ((r & -r) - 1) & group
+        if LOW_BIT[c] & below:
+            stk[p, PL_COVER] |= below
+    cover = stk[p, PL_COVER]
+    i = stk[p, PL_I]
+    n = stk[p, PL_N]
+    while i < n and (LOW_BIT[stk[p, PL_MOVES + i]] & cover) != 0:
+        i += 1
+    stk[p, PL_I] = i
 
 
 @_unit
@@ -1044,10 +1082,12 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
             decided |= stk[p, PL_OWN]
         else:
             stk[p, PL_REL] |= decided
+            if flags & F_SMALL:
+                _cover(stk, p, decided)
             if stk[p, PL_I] < stk[p, PL_N]:
                 state = NEXT
                 continue
-            decided = _decided(stk, p) if flags & F_PART else np.int64(0)
+            decided = _decided(stk, p) if flags & F_DECIDED else np.int64(0)
         v = best
         _settle(rv, stk, tt, p, v, gen, cut, decided, flags)
 
