@@ -2,11 +2,12 @@
 
 The twin (``tests/test_solver.py``) checks every value one to four tricks before the end; the
 techniques here (``tarotsim._kernels.solver``: the winning-card transposition entries ``F_PART``,
-the small-card filter ``F_SMALL``) do most of their work further from it, where a plain minimax
+the small-card filter ``F_SMALL``, the quick-trick bounds ``F_QUICK``) do most of their work further from it, where a plain minimax
 is out of reach. So positions five to seven tricks before the end (deals of heuristic and random
 bots at tables 3, 4, 5 and 5d, any card of a trick, both modes) are solved with all techniques
 on, with each new one off, and with only the techniques the solver had before them
-(``REFERENCE``): every value and every card's value must agree.
+(``REFERENCE``): every value and every card's value must agree. The bounds the search cuts with
+hold the exact value (``Q_BOUNDS``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from test_solver_twin import position_at
 
 from tarotsim._kernels import _bits
 from tarotsim._kernels import solver as K
-from tarotsim.rules import CONTRACTS
-from tarotsim.solver import Solver
+from tarotsim.rules import CONTRACTS, Rules
+from tarotsim.solver import Position, Solver, solve
 
 SMALL = 14  # transposition table bits (16,384 entries)
 #: the techniques of the solver before the winning-card entries: the slow reference
 REFERENCE = K.F_MERGE | K.F_TT | K.F_ORDER | K.F_BOUNDS | K.F_CANON
-NEW = {"part": K.F_PART, "small": K.F_SMALL}
+NEW = {"part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK}
 
 deep_positions = st.builds(
     position_at, table=st.sampled_from(["3", "4", "5", "5d"]), seed=st.integers(0, 2**32),
@@ -71,6 +72,59 @@ def test_one_solver_across_a_deal_reuses_wildcard_entries_soundly():
                 fresh_nodes += b.nodes
                 assert (a.value, a.card_values) == (b.value, b.card_values)
         assert kept.nodes < fresh_nodes
+
+
+def bounds(pos: Position, mode: str = "points", flags: int = K.F_ALL) -> tuple[int, int]:
+    """The bounds the search starts from at ``pos`` (``Q_BOUNDS``)."""
+    out = Solver(mode, table_bits=8, flags=flags)._ask(pos, K.Q_BOUNDS)
+    return int(out[K.OUT_LO]), int(out[K.OUT_HI])
+
+
+bound_positions = st.builds(
+    position_at, table=st.sampled_from(["3", "4", "5", "5d"]), seed=st.integers(0, 2**32),
+    index=st.integers(0, 10**6), contract=st.sampled_from(CONTRACTS), bot=st.sampled_from(["random", "heuristic"]),
+    tricks_left=st.integers(1, 7), in_trick=st.sampled_from([0, 0, 0, 1, 2, 3]))
+
+
+@settings(max_examples=80)
+@given(pos=bound_positions, mode=st.sampled_from(["points", "score"]))
+def test_the_bounds_hold_the_exact_value(pos, mode):
+    """The bounds the search cuts with (what the attack holds and each side surely takes: master
+    trumps, the Excuse, quick tricks, the Petit falling) hold the exact value, and the quick tricks
+    only tighten them."""
+    assume(pos is not None)  # an annulled deal has no position: not counted as an example
+    lo, hi = bounds(pos, mode)
+    value = Solver(mode, table_bits=SMALL).solve(pos, cards=False).value
+    assert lo <= value <= hi
+    plain_lo, plain_hi = bounds(pos, mode, K.F_ALL & ~K.F_QUICK)
+    assert plain_lo <= lo and hi <= plain_hi
+
+
+def _endgame(hands, leader=0, table="3"):
+    rules = Rules(table=table)
+    return Position(rules=rules, dealer=rules.n_seats - 1, taker=0, partner=None, contract="garde", hands=hands,
+                    leader=leader, first_trick={"3": 24, "4": 18}[table] - len(hands[leader]))
+
+
+def test_quick_tricks_of_a_plain_suit_R_PLAY_4a():
+    """R-PLAY-4a: the taker's king and queen of hearts, led, win while both defenders follow
+    hearts (seat 1 holds two, seat 2 has no trump to cut with): the king's 9 and the queen's 7
+    half-points and the defenders' cheapest hearts (1 + 1, then the jack's 3 and a club's 1) are
+    sure: the lower bound is the exact value; without the quick tricks it is not."""
+    pos = _endgame((("KH", "QH"), ("2H", "JH"), ("3H", "4C")))
+    assert solve(pos).value == 9 + 7 + 1 + 3 + 1 + 1
+    assert bounds(pos)[0] == 22
+    assert bounds(pos, flags=K.F_ALL & ~K.F_QUICK)[0] < 22
+
+
+def test_the_petit_falls_under_master_trumps_R_PLAY_4c():
+    """R-PLAY-4c: the taker leads T21 then T20; seat 1's only trump is the Petit, which it must
+    play to the first (the 21's 9, the Petit's 9 and a heart; then the 20 with two hearts): the
+    lower bound counts the Petit."""
+    pos = _endgame((("T21", "T20"), ("T1", "5H"), ("2H", "3H")))
+    assert solve(pos).value == 9 + 9 + 1 + 1 + 1 + 1
+    assert bounds(pos)[0] == 22
+    assert bounds(pos, flags=K.F_ALL & ~K.F_QUICK)[0] == 22 - 8
 
 
 @settings(max_examples=60)

@@ -67,7 +67,7 @@ from ._bits import deposit_bits, extract_bits, hibit, popcount, scalar, select_b
 from ._cache import engine_sources, guard_cache
 from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
-from .masks import CARD_HP, SW_HONOURS, SW_LOWS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
+from .masks import CARD_HP, SW_HONOURS, SW_LOWS, SW_SUITS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
 from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, add_to_trick, after_card, after_lead,
                     close_trick, count_points, playable, score_deal, set_called)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
@@ -77,7 +77,7 @@ from ..scoring import ST_LEN
 from .seats import next_seat
 
 # --- the question (``cfg``, int64[CFG_LEN]) -------------------------------------------------------
-CFG_QUESTION = 0    # Q_REACH, Q_VALUE, Q_CARDS or Q_MOVES
+CFG_QUESTION = 0    # Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES or Q_BOUNDS
 CFG_MODE = 1        # MODE_POINTS, or MODE_SCORE + the seat whose score it is
 CFG_TARGET = 2      # Q_REACH: the target
 CFG_GUESS = 3       # Q_VALUE, Q_CARDS: the first target tried (NO_GUESS: none)
@@ -88,14 +88,15 @@ CFG_EXACT = 7       # trick starts with at most this many tricks left get their 
 CFG_LEN = 8
 
 #: reach a target; the value; the value and each legal card's; the cards the search tries first
-#: at the position (with the flags' merging, in its order: ``out[OUT_CARDS + k]`` for k < OUT_LO)
-Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES = 0, 1, 2, 3
+#: at the position (with the flags' merging, in its order: ``out[OUT_CARDS + k]`` for k < OUT_LO);
+#: the bounds the search starts from (``_bounds`` with the flags' techniques: OUT_LO, OUT_HI)
+Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES, Q_BOUNDS = 0, 1, 2, 3, 4
 MODE_POINTS, MODE_SCORE = 0, 1
 NO_GUESS = -(1 << 40)
 #: the default of CFG_EXACT
 EXACT_TRICKS = 2
-F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL = 1, 2, 4, 8, 16, 32, 64
-F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL
+F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL, F_QUICK = 1, 2, 4, 8, 16, 32, 64, 128
+F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL | F_QUICK
 #: the techniques that read which low cards decided a value
 F_DECIDED = F_PART | F_SMALL
 
@@ -599,16 +600,95 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
     return hp, oud
 
 
+@_step
+def _cash(ws, n_seats, leader, trumps_other):
+    """What the leader's side surely takes from a trick start by leading its masters at once.
+
+    ``(half-points, oudlers, decided)`` that the side of ``leader`` takes whatever the other side
+    does, from the tricks it wins by leading, one after another from now, its cards of a plain suit
+    above every card of that suit the other side holds (the other side's trumps are
+    ``trumps_other``), then its trumps above every trump of the other side:
+
+    * a card of a plain suit led wins while every seat that holds a trump still has a card of that
+      suit to follow with (R-PLAY-4a, R-PLAY-4b): in each such trick the leader's card, each seat
+      of the other side's cheapest card of the suit (a half-point when it has none left or plays
+      its Excuse instead, R-EXC-1, R-EXC-2, once per suit), a half-point of each other seat of the
+      side (R-CARD-4);
+    * its trumps above every trump of the other side make each seat of the other side play a
+      trump while it holds one (R-PLAY-4c): the Petit falls (8 half-points more than the half-point
+      ``_sure`` counts for it, and an oudler) when its holder has no more trumps than the leader has
+      such trumps (one fewer with its Excuse to play instead);
+
+    no seat trumps in those suit tricks, so they are not the trump tricks ``_sure`` counts.
+    ``decided``: the other side's highest card of each suit cashed when it is a low card
+    (``_low_bits``)."""
+    side = ws[WS_ATT + leader]
+    hand = ws[WS_HS + leader]
+    hp = np.int64(0)
+    oud = np.int64(0)
+    decided = np.int64(0)
+    for su in range(4):
+        sm = SW_SUITS[su]
+        mine = hand & sm
+        if mine == 0:
+            continue
+        theirs = np.int64(0)
+        rounds = popcount(mine)
+        for s in range(n_seats):
+            if s != leader:
+                h = ws[WS_HS + s] & sm
+                if ws[WS_ATT + s] != side:
+                    theirs |= h
+                if ws[WS_HT + s] & TW_TRUMPS:
+                    rounds = min(rounds, popcount(h))
+        above = mine
+        if theirs != 0:
+            top = np.int64(1) << hibit(theirs)
+            decided |= _low_bits(np.int64(0), top)
+            above &= ~((top << 1) - 1)
+        k = min(popcount(above), rounds)
+        if k == 0:
+            continue
+        for _ in range(k):
+            b = hibit(above)
+            hp += CARD_HP[22 + b]
+            above ^= np.int64(1) << b
+        for s in range(n_seats):
+            if s == leader or (ws[WS_HT + s] | ws[WS_HS + s]) == 0:
+                continue
+            if ws[WS_ATT + s] == side:
+                hp += k
+                continue
+            h = ws[WS_HS + s] & sm
+            follow = min(k - (ws[WS_HT + s] & 1), popcount(h))
+            for _ in range(follow):
+                hp += CARD_HP[22 + tzcnt(h)]
+                h &= h - 1
+            hp += k - follow
+    masters = ws[WS_HT + leader] & TW_TRUMPS
+    if trumps_other != 0:
+        masters &= ~((np.int64(2) << hibit(trumps_other)) - 1)
+    if trumps_other & 2 and masters != 0:
+        for s in range(n_seats):
+            ht = ws[WS_HT + s]
+            if ht & 2 and ws[WS_ATT + s] != side:
+                if popcount(ht & TW_TRUMPS) + (ht & 1) <= popcount(masters):
+                    hp += 8
+                    oud += 1
+    return hp, oud, decided
+
+
 @_unit
-def _bounds(rv, buf, log, stk, p, mode):
+def _bounds(rv, buf, log, stk, p, mode, flags):
     """Lower and upper bounds on the objective at ply ``p``.
 
     Bounds ``(lo, hi, decided)`` on the objective at ply ``p``: the attack keeps what it holds,
-    plus at a trick start what it surely takes (:func:`_sure`), and wins at most every card still
-    out but what the defence surely takes (points); in score mode the taker's score with the facts
-    at both extremes (those points and oudlers, the petit au bout and the slam either way), the
-    score rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3). ``decided``: the low cards
-    whose rank the bounds read (``_low_bits``): each side's highest trump."""
+    plus at a trick start what it surely takes (:func:`_sure`; with ``F_QUICK`` also its quick
+    tricks when it leads, :func:`_cash`), and wins at most every card still out but what the
+    defence surely takes (the same way); in score mode the taker's score with the facts at both
+    extremes (those points and oudlers, the petit au bout and the slam either way), the score
+    rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3). ``decided``: the low cards whose rank
+    the bounds read (``_low_bits``): each side's highest trump, the highest cards ``_cash`` beat."""
     ws = buf[0:WS_LEN]
     rt = stk[p, PL_TT]
     rs = stk[p, PL_TS]
@@ -632,8 +712,8 @@ def _bounds(rv, buf, log, stk, p, mode):
     lo_oud = oud
     hi_oud = oud + popcount(rt & TW_OUDLERS)
     decided = np.int64(0)
+    na = rv[RV_N_ACTIVE]
     if stk[p, PL_POS] == 0:
-        na = rv[RV_N_ACTIVE]
         left = N_TRICKS[rv[RV_TABLE]] - tr
         a_hp, a_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
                             (def_t & 1) != 0, att_tricks == 0, left)
@@ -643,12 +723,22 @@ def _bounds(rv, buf, log, stk, p, mode):
         lo_oud += a_oud
         hi_hp -= d_hp
         hi_oud -= d_oud
+        if flags & F_QUICK:
+            leader = stk[p, PL_SEAT]
+            attack = ws[WS_ATT + leader] == 1
+            c_hp, c_oud, decided = _cash(ws, n, leader, (def_t if attack else att_t) & TW_TRUMPS)
+            if attack:
+                lo_hp += c_hp
+                lo_oud += c_oud
+            else:
+                hi_hp -= c_hp
+                hi_oud -= c_oud
         tops = np.int64(0)
         if att_t & TW_TRUMPS:
             tops |= np.int64(1) << hibit(att_t & TW_TRUMPS)
         if def_t & TW_TRUMPS:
             tops |= np.int64(1) << hibit(def_t & TW_TRUMPS)
-        decided = _low_bits(tops & TW_T2_T20, np.int64(0))
+        decided |= _low_bits(tops & TW_T2_T20, np.int64(0))
     if mode == MODE_POINTS:
         return lo_hp, hi_hp, decided
     lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
@@ -916,7 +1006,7 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
             stk[p, PL_TSTART] = 1
             stk[p, PL_OFFSET] = offset
         if flags & F_BOUNDS:
-            b_lo, b_hi, d_b = _bounds(rv, buf, log, stk, p, mode)
+            b_lo, b_hi, d_b = _bounds(rv, buf, log, stk, p, mode, flags)
             if b_lo > lo:
                 lo = b_lo
                 d_lo = d_b
@@ -1198,6 +1288,10 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
         out[OUT_LO] = n
         out[OUT_STATUS] = DONE
         return
+    if q == Q_BOUNDS:
+        out[OUT_LO], out[OUT_HI], _ = _bounds(rv, buf, log, stk, np.int64(0), mode, flags)
+        out[OUT_STATUS] = DONE
+        return
     if q == Q_REACH:
         target = cfg[CFG_TARGET]
         done, g, nodes = _search(rv, buf, log, stk, tt, np.int64(0), target - 1, target, mode, flags, gen, exact, nodes,
@@ -1224,7 +1318,7 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
                 _undo(buf, stk, root - 1)
                 item += 1
                 continue
-        lo, hi, _ = _bounds(rv, buf, log, stk, root, mode)
+        lo, hi, _ = _bounds(rv, buf, log, stk, root, mode, flags)
         guess = cfg[CFG_GUESS]
         if item > 0:
             if attack:
