@@ -41,7 +41,7 @@ from benchmarks.throughput import machine
 
 DEFAULT_TABLES = "4,3,5"
 DEFAULT_LEFT = "4,6,8,10,12"
-TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "part", "small", "quick", "exact")
+TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "part", "small", "quick", "trick", "exact")
 
 
 def _note(msg: str) -> None:
@@ -90,7 +90,7 @@ def flags_without(names) -> tuple[int, bool]:
     from tarotsim._kernels import solver as K
 
     bits = {"merge": K.F_MERGE, "tt": K.F_TT, "order": K.F_ORDER, "bounds": K.F_BOUNDS, "canon": K.F_CANON,
-            "part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK}
+            "part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK}
     flags = K.F_ALL
     for n in names:
         if n in bits:

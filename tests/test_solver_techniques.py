@@ -2,7 +2,8 @@
 
 The twin (``tests/test_solver.py``) checks every value one to four tricks before the end; the
 techniques here (``tarotsim._kernels.solver``: the winning-card transposition entries ``F_PART``,
-the small-card filter ``F_SMALL``, the quick-trick bounds ``F_QUICK``) do most of their work further from it, where a plain minimax
+the small-card filter ``F_SMALL``, the quick-trick bounds ``F_QUICK``, the bounds inside a trick
+``F_TRICK``) do most of their work further from it, where a plain minimax
 is out of reach. So positions five to seven tricks before the end (deals of heuristic and random
 bots at tables 3, 4, 5 and 5d, any card of a trick, both modes) are solved with all techniques
 on, with each new one off, and with only the techniques the solver had before them
@@ -25,7 +26,7 @@ from tarotsim.solver import Position, Solver, solve
 SMALL = 14  # transposition table bits (16,384 entries)
 #: the techniques of the solver before the winning-card entries: the slow reference
 REFERENCE = K.F_MERGE | K.F_TT | K.F_ORDER | K.F_BOUNDS | K.F_CANON
-NEW = {"part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK}
+NEW = {"part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK}
 
 deep_positions = st.builds(
     position_at, table=st.sampled_from(["3", "4", "5", "5d"]), seed=st.integers(0, 2**32),
@@ -90,13 +91,13 @@ bound_positions = st.builds(
 @given(pos=bound_positions, mode=st.sampled_from(["points", "score"]))
 def test_the_bounds_hold_the_exact_value(pos, mode):
     """The bounds the search cuts with (what the attack holds and each side surely takes: master
-    trumps, the Excuse, quick tricks, the Petit falling) hold the exact value, and the quick tricks
-    only tighten them."""
+    trumps, the Excuse, quick tricks, the Petit falling, the trick in progress) hold the exact
+    value, and the quick tricks and the trick in progress only tighten them."""
     assume(pos is not None)  # an annulled deal has no position: not counted as an example
     lo, hi = bounds(pos, mode)
     value = Solver(mode, table_bits=SMALL).solve(pos, cards=False).value
     assert lo <= value <= hi
-    plain_lo, plain_hi = bounds(pos, mode, K.F_ALL & ~K.F_QUICK)
+    plain_lo, plain_hi = bounds(pos, mode, K.F_ALL & ~K.F_QUICK & ~K.F_TRICK)
     assert plain_lo <= lo and hi <= plain_hi
 
 
@@ -125,6 +126,22 @@ def test_the_petit_falls_under_master_trumps_R_PLAY_4c():
     assert solve(pos).value == 9 + 9 + 1 + 1 + 1 + 1
     assert bounds(pos)[0] == 22
     assert bounds(pos, flags=K.F_ALL & ~K.F_QUICK)[0] == 22 - 8
+
+
+def test_the_trick_in_progress_goes_to_a_card_nobody_can_beat_R_PLAY_5():
+    """R-PLAY-5, R-PLAY-4a: the taker's king of hearts leads; both defenders still hold hearts
+    and none above it, so the trick is the attack's whatever they play: its 9 half-points and a
+    half-point from each card to come are sure after the lead (the last trick, clubs, goes to
+    seat 2's 4C). R-EXC-2: an Excuse already played stays with its side."""
+    rules = Rules(table="3")
+    kh = Position(rules=rules, dealer=2, taker=0, partner=None, contract="garde",
+                  hands=(("2C",), ("2H", "3C"), ("3H", "4C")), leader=0, first_trick=22, trick=("KH",))
+    assert solve(kh).value == 9 + 1 + 1
+    assert bounds(kh)[0] == 11 and bounds(kh, flags=K.F_ALL & ~K.F_TRICK)[0] == 0
+    excuse = Position(rules=rules, dealer=2, taker=0, partner=None, contract="garde",
+                      hands=(("2C",), ("3C",), ("3H", "4C")), leader=0, first_trick=22, trick=("EX", "2H"))
+    lo, hi = bounds(excuse)
+    assert lo == 8 == solve(excuse).value <= hi
 
 
 @settings(max_examples=60)

@@ -48,7 +48,9 @@ measure it; ``F_*``):
 * move ordering (``_order_score``): that card first, then cards that surely win a trick for their
   side (with as many points as possible), cards that lose as few points as possible;
 * bounds (``_enter``): the points still in play (points mode), the objective with every card
-  still out going one way or the other (score mode);
+  still out going one way or the other (score mode), less what each side surely takes
+  (``_bounds``): master trumps, the Excuse, and with ``F_QUICK`` the quick tricks of the side on
+  lead (``_cash``), with ``F_TRICK`` inside a trick too (``_in_trick``);
 * the last trick, where every card is forced, is counted without a search (``_last_trick``).
 
 Budgets are node counts (cards played in the search), never seconds. Kernel entry points:
@@ -95,8 +97,8 @@ MODE_POINTS, MODE_SCORE = 0, 1
 NO_GUESS = -(1 << 40)
 #: the default of CFG_EXACT
 EXACT_TRICKS = 2
-F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL, F_QUICK = 1, 2, 4, 8, 16, 32, 64, 128
-F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL | F_QUICK
+F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL, F_QUICK, F_TRICK = 1, 2, 4, 8, 16, 32, 64, 128, 256
+F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL | F_QUICK | F_TRICK
 #: the techniques that read which low cards decided a value
 F_DECIDED = F_PART | F_SMALL
 
@@ -566,11 +568,13 @@ def _last_trick(rv, buf, log, stk, p, mode):
 
 
 @_step
-def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_other, other_won_all, left):
-    """What one side surely takes from a trick start, whatever the other does.
+def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_other, other_won_all, left, spent):
+    """What one side surely takes in the tricks it starts, whatever the other does.
 
-    What ``side`` (1 attack, 0 defence) takes whatever the other does, from a trick start with
-    ``left`` tricks to play: ``(half-points, oudlers)``.
+    What ``side`` (1 attack, 0 defence) takes whatever the other does, in the tricks from a trick
+    start with ``left`` tricks to play: ``(half-points, oudlers)``. ``spent``: how many of its
+    seats still play to a trick in progress before that start, each of which may spend one of its
+    trumps there (the most valuable, for the bound).
 
     * Its trumps above every trump of the other side (``trumps_*``) win the trick they are played to
       (R-PLAY-5: the highest trump wins; the side's own higher trumps keep the trick on its side):
@@ -591,13 +595,98 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
     if not (excuse_other and other_won_all):
         above = trumps_side if trumps_other == 0 else trumps_side & ~((np.int64(2) << hibit(trumps_other)) - 1)
         k = popcount(above)
+        pts = half_points(above, np.int64(0))
+        n_oud = popcount(above & TW_OUDLERS)
+        if spent > 0:
+            r = min(spent, k)
+            big = min(r, n_oud)
+            pts -= 9 * big + (r - big)
+            n_oud -= big
+            k -= r
         if k > 0 and seats > 0:
-            hp += half_points(above, np.int64(0)) + ((k + seats - 1) // seats) * (na - seats)
-            oud += popcount(above & TW_OUDLERS)
+            hp += pts + ((k + seats - 1) // seats) * (na - seats)
+            oud += n_oud
     if excuse_side and left >= 2:
         hp += 8
         oud += 1
     return hp, oud
+
+
+@scalar
+def _top_trumps(att_t, def_t):
+    """Each side's highest trump (of its trump words ``att_t``, ``def_t``) when a low card (``_low_bits``)."""
+    tops = np.int64(0)
+    if att_t & TW_TRUMPS:
+        tops |= np.int64(1) << hibit(att_t & TW_TRUMPS)
+    if def_t & TW_TRUMPS:
+        tops |= np.int64(1) << hibit(def_t & TW_TRUMPS)
+    return _low_bits(tops & TW_T2_T20, np.int64(0))
+
+
+@_step
+def _in_trick(ws, stk, p, na):
+    """What each side surely takes from the trick in progress at ply ``p`` (not the deal's last).
+
+    ``(attack hp, attack oudlers, defence hp, defence oudlers, attack seats to play, defence
+    seats to play, decided)``:
+
+    * an Excuse already played to it stays with its side (R-EXC-2): 9 - 1 half-points and an
+      oudler (R-EXC-5);
+    * when no seat of the other side still to play can beat its winning card (a higher card of the
+      led suit when it follows, R-PLAY-4a; a trump when it is void, R-PLAY-4b; a higher trump over a
+      trump, R-PLAY-4b, R-PLAY-4c; as ``_threat``), the winning card's side takes its other cards
+      (the Excuse's low card in exchange) and at least a half-point from each card still to come
+      (R-CARD-4, R-EXC-2); ``decided``: that winning card when it is a low card (``_low_bits``)."""
+    pos = stk[p, PL_POS]
+    tt = stk[p, PL_TT]
+    ts = stk[p, PL_TS]
+    bkey = stk[p, PL_BKEY]
+    fm = stk[p, PL_FMASK]
+    exseat = stk[p, PL_EXSEAT]
+    w_side = ws[WS_ATT + stk[p, PL_BSEAT]]
+    att_left = np.int64(0)
+    def_left = np.int64(0)
+    # R-PLAY-3: after an Excuse lead the next card sets the suit, and may win
+    beaten = stk[p, PL_FIXED] == 0
+    base = tzcnt(fm) if fm != 0 else np.int64(0)
+    s = stk[p, PL_SEAT]
+    for _ in range(pos, na):
+        if ws[WS_ATT + s]:
+            att_left += 1
+        else:
+            def_left += 1
+        if not beaten and ws[WS_ATT + s] != w_side:
+            follow = ws[WS_HS + s] & fm
+            if follow != 0:
+                beaten = bkey < 32 and (follow >> (base + bkey)) != 0
+            else:
+                trumps = ws[WS_HT + s] & TW_TRUMPS
+                beaten = (trumps >> (bkey - 31)) != 0 if bkey >= 32 else trumps != 0
+        s = ws[WS_NEXT + s]
+    a_hp = np.int64(0)
+    a_oud = np.int64(0)
+    d_hp = np.int64(0)
+    d_oud = np.int64(0)
+    if exseat >= 0:
+        if ws[WS_ATT + exseat]:
+            a_hp += 8
+            a_oud += 1
+        else:
+            d_hp += 8
+            d_oud += 1
+    decided = np.int64(0)
+    if not beaten:
+        others = tt & ~np.int64(1)
+        gain = half_points(others, ts) + (1 if exseat >= 0 else 0) + (na - pos)
+        if w_side:
+            a_hp += gain
+            a_oud += popcount(others & TW_OUDLERS)
+        else:
+            d_hp += gain
+            d_oud += popcount(others & TW_OUDLERS)
+        wt, wsu = _winning_card(tt, ts, bkey, fm)
+        decided = _low_bits(wt, wsu)
+    return a_hp, a_oud, d_hp, d_oud, att_left, def_left, decided
 
 
 @_step
@@ -687,8 +776,10 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
     tricks when it leads, :func:`_cash`), and wins at most every card still out but what the
     defence surely takes (the same way); in score mode the taker's score with the facts at both
     extremes (those points and oudlers, the petit au bout and the slam either way), the score
-    rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3). ``decided``: the low cards whose rank
-    the bounds read (``_low_bits``): each side's highest trump, the highest cards ``_cash`` beat."""
+    rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3). With ``F_TRICK``, inside a trick too:
+    what each side surely takes from it (:func:`_in_trick`) and in the tricks after it.
+    ``decided``: the low cards whose rank the bounds read (``_low_bits``): each side's highest
+    trump, the highest cards ``_cash`` beat, the trick's winning card."""
     ws = buf[0:WS_LEN]
     rt = stk[p, PL_TT]
     rs = stk[p, PL_TS]
@@ -716,9 +807,9 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
     if stk[p, PL_POS] == 0:
         left = N_TRICKS[rv[RV_TABLE]] - tr
         a_hp, a_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
-                            (def_t & 1) != 0, att_tricks == 0, left)
+                            (def_t & 1) != 0, att_tricks == 0, left, np.int64(0))
         d_hp, d_oud = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS, (def_t & 1) != 0,
-                            (att_t & 1) != 0, att_tricks == tr, left)
+                            (att_t & 1) != 0, att_tricks == tr, left, np.int64(0))
         lo_hp += a_hp
         lo_oud += a_oud
         hi_hp -= d_hp
@@ -733,12 +824,21 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
             else:
                 hi_hp -= c_hp
                 hi_oud -= c_oud
-        tops = np.int64(0)
-        if att_t & TW_TRUMPS:
-            tops |= np.int64(1) << hibit(att_t & TW_TRUMPS)
-        if def_t & TW_TRUMPS:
-            tops |= np.int64(1) << hibit(def_t & TW_TRUMPS)
-        decided |= _low_bits(tops & TW_T2_T20, np.int64(0))
+        decided |= _top_trumps(att_t, def_t)
+    elif flags & F_TRICK and tr < N_TRICKS[rv[RV_TABLE]] - 1:
+        left = N_TRICKS[rv[RV_TABLE]] - tr
+        a_hp, a_oud, d_hp, d_oud, att_left, def_left, decided = _in_trick(ws, stk, p, na)
+        # the tricks after this one; an Excuse in a hand whose seat has played here may be left
+        # for the last trick
+        sa_hp, sa_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
+                              (def_t & 1) != 0, att_tricks == 0, left - 1, att_left)
+        sd_hp, sd_oud = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS, (def_t & 1) != 0,
+                              (att_t & 1) != 0, att_tricks == tr, left - 1, def_left)
+        lo_hp += a_hp + sa_hp
+        lo_oud += a_oud + sa_oud
+        hi_hp -= d_hp + sd_hp
+        hi_oud -= d_oud + sd_oud
+        decided |= _top_trumps(att_t, def_t)
     if mode == MODE_POINTS:
         return lo_hp, hi_hp, decided
     lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
@@ -1019,6 +1119,12 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
                 return True, hi, d_hi
             if lo == hi:
                 return True, lo, d_lo | d_hi
+    elif flags & F_BOUNDS and flags & F_TRICK:
+        b_lo, b_hi, d_b = _bounds(rv, buf, log, stk, p, mode, flags)
+        if b_lo >= beta or b_lo == b_hi:
+            return True, b_lo, d_b
+        if b_hi <= alpha:
+            return True, b_hi, d_b
     stk[p, PL_N] = _moves(rv, ws, stk, p, flags, hint)
     stk[p, PL_I] = 0
     stk[p, PL_REL] = stk[p, PL_OWN] if flags & F_DECIDED else np.int64(0)
