@@ -163,12 +163,13 @@ PL_BETA = 29
 PL_ALPHA0 = 30
 PL_BETA0 = 31
 PL_REL = 32         # the low cards whose rank decided its value so far (``_low_bits`` layout)
-PL_OWN = 33         # ... of them, those its own legal cards depend on
+PL_OWN = 33         # the best trump of the trick when the seat's legal cards hold trumps (``_low_bits``)
 PL_WIN = 34         # the trick's winning card when it won by rank (a ply that closed a trick)
 PL_SRCH = 35        # its low cards searched, and those left out by merging
 PL_MRG = 36
 PL_COVER = 37       # its low cards whose value one already searched gives (``_cover``)
-PL_KEY = 38         # the transposition key (TT_KEY_LEN words)
+PL_MINE = 38        # the seat's trumps T2..T20 (``_low_bits``)
+PL_KEY = 39         # the transposition key (TT_KEY_LEN words)
 TT_KEY_LEN = 1 + 2 * MAX_SEATS
 TT_COARSE = 1 + MAX_SEATS   # its words matched exactly; the others, each seat's low cards, outside wildcards
 PL_MOVES = PL_KEY + TT_KEY_LEN
@@ -386,6 +387,7 @@ def _moves(rv, ws, stk, p, flags, hint):
             top = tzcnt(amask) - 1 if amask != 0 else np.int64(21)
             own = _low_bits((np.int64(1) << top) & TW_T2_T20, np.int64(0))
         stk[p, PL_OWN] = own
+        stk[p, PL_MINE] = _low_bits(ht & TW_T2_T20, np.int64(0))
         stk[p, PL_SRCH] = _low_bits(lt & ~merged_t, ls & ~merged_s)
         stk[p, PL_MRG] = _low_bits(merged_t, merged_s)
     if order and n > 1:
@@ -574,7 +576,8 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
     What ``side`` (1 attack, 0 defence) takes whatever the other does, in the tricks from a trick
     start with ``left`` tricks to play: ``(half-points, oudlers)``. ``spent``: how many of its
     seats still play to a trick in progress before that start, each of which may spend one of its
-    trumps there (the most valuable, for the bound).
+    trumps there (the most valuable, for the bound). ``masters``: whether its master trumps
+    counted (their count reads the other side's highest trump).
 
     * Its trumps above every trump of the other side (``trumps_*``) win the trick they are played to
       (R-PLAY-5: the highest trump wins; the side's own higher trumps keep the trick on its side):
@@ -588,6 +591,7 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
     """
     hp = np.int64(0)
     oud = np.int64(0)
+    masters = False
     seats = np.int64(0)
     for s in range(n_seats):
         if ws[WS_ATT + s] == side and (ws[WS_HT + s] | ws[WS_HS + s]) != 0:
@@ -606,21 +610,19 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
         if k > 0 and seats > 0:
             hp += pts + ((k + seats - 1) // seats) * (na - seats)
             oud += n_oud
+            masters = True
     if excuse_side and left >= 2:
         hp += 8
         oud += 1
-    return hp, oud
+    return hp, oud, masters
 
 
 @scalar
-def _top_trumps(att_t, def_t):
-    """Each side's highest trump (of its trump words ``att_t``, ``def_t``) when a low card (``_low_bits``)."""
-    tops = np.int64(0)
-    if att_t & TW_TRUMPS:
-        tops |= np.int64(1) << hibit(att_t & TW_TRUMPS)
-    if def_t & TW_TRUMPS:
-        tops |= np.int64(1) << hibit(def_t & TW_TRUMPS)
-    return _low_bits(tops & TW_T2_T20, np.int64(0))
+def _top_trump(t):
+    """The highest trump of the trump word ``t`` when it is a low card (``_low_bits``), else 0."""
+    if t & TW_TRUMPS == 0:
+        return np.int64(0)
+    return _low_bits((np.int64(1) << hibit(t & TW_TRUMPS)) & TW_T2_T20, np.int64(0))
 
 
 @_step
@@ -628,7 +630,7 @@ def _in_trick(ws, stk, p, na):
     """What each side surely takes from the trick in progress at ply ``p`` (not the deal's last).
 
     ``(attack hp, attack oudlers, defence hp, defence oudlers, attack seats to play, defence
-    seats to play, decided)``:
+    seats to play, the attack's decided, the defence's)``:
 
     * an Excuse already played to it stays with its side (R-EXC-2): 9 - 1 half-points and an
       oudler (R-EXC-5);
@@ -636,7 +638,8 @@ def _in_trick(ws, stk, p, na):
       led suit when it follows, R-PLAY-4a; a trump when it is void, R-PLAY-4b; a higher trump over a
       trump, R-PLAY-4b, R-PLAY-4c; as ``_threat``), the winning card's side takes its other cards
       (the Excuse's low card in exchange) and at least a half-point from each card still to come
-      (R-CARD-4, R-EXC-2); ``decided``: that winning card when it is a low card (``_low_bits``)."""
+      (R-CARD-4, R-EXC-2); decided, for that side: the winning card when it is a low card
+      (``_low_bits``)."""
     pos = stk[p, PL_POS]
     tt = stk[p, PL_TT]
     ts = stk[p, PL_TS]
@@ -674,19 +677,21 @@ def _in_trick(ws, stk, p, na):
         else:
             d_hp += 8
             d_oud += 1
-    decided = np.int64(0)
+    a_dec = np.int64(0)
+    d_dec = np.int64(0)
     if not beaten:
         others = tt & ~np.int64(1)
         gain = half_points(others, ts) + (1 if exseat >= 0 else 0) + (na - pos)
+        wt, wsu = _winning_card(tt, ts, bkey, fm)
         if w_side:
             a_hp += gain
             a_oud += popcount(others & TW_OUDLERS)
+            a_dec = _low_bits(wt, wsu)
         else:
             d_hp += gain
             d_oud += popcount(others & TW_OUDLERS)
-        wt, wsu = _winning_card(tt, ts, bkey, fm)
-        decided = _low_bits(wt, wsu)
-    return a_hp, a_oud, d_hp, d_oud, att_left, def_left, decided
+            d_dec = _low_bits(wt, wsu)
+    return a_hp, a_oud, d_hp, d_oud, att_left, def_left, a_dec, d_dec
 
 
 @_step
@@ -709,8 +714,8 @@ def _cash(ws, n_seats, leader, trumps_other):
       such trumps (one fewer with its Excuse to play instead);
 
     no seat trumps in those suit tricks, so they are not the trump tricks ``_sure`` counts.
-    ``decided``: the other side's highest card of each suit cashed when it is a low card
-    (``_low_bits``)."""
+    ``decided``: the other side's highest card of each suit cashed, and its highest trump when the
+    Petit falls, when they are low cards (``_low_bits``)."""
     side = ws[WS_ATT + leader]
     hand = ws[WS_HS + leader]
     hp = np.int64(0)
@@ -731,13 +736,14 @@ def _cash(ws, n_seats, leader, trumps_other):
                 if ws[WS_HT + s] & TW_TRUMPS:
                     rounds = min(rounds, popcount(h))
         above = mine
+        top = np.int64(0)
         if theirs != 0:
             top = np.int64(1) << hibit(theirs)
-            decided |= _low_bits(np.int64(0), top)
             above &= ~((top << 1) - 1)
         k = min(popcount(above), rounds)
         if k == 0:
             continue
+        decided |= _low_bits(np.int64(0), top)
         for _ in range(k):
             b = hibit(above)
             hp += CARD_HP[22 + b]
@@ -764,6 +770,7 @@ def _cash(ws, n_seats, leader, trumps_other):
                 if popcount(ht & TW_TRUMPS) + (ht & 1) <= popcount(masters):
                     hp += 8
                     oud += 1
+                    decided |= _top_trump(trumps_other)
     return hp, oud, decided
 
 
@@ -771,15 +778,15 @@ def _cash(ws, n_seats, leader, trumps_other):
 def _bounds(rv, buf, log, stk, p, mode, flags):
     """Lower and upper bounds on the objective at ply ``p``.
 
-    Bounds ``(lo, hi, decided)`` on the objective at ply ``p``: the attack keeps what it holds,
+    Bounds ``(lo, hi, decided lo, decided hi)`` on the objective at ply ``p``: the attack keeps what it holds,
     plus at a trick start what it surely takes (:func:`_sure`; with ``F_QUICK`` also its quick
     tricks when it leads, :func:`_cash`), and wins at most every card still out but what the
     defence surely takes (the same way); in score mode the taker's score with the facts at both
     extremes (those points and oudlers, the petit au bout and the slam either way), the score
     rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3). With ``F_TRICK``, inside a trick too:
     what each side surely takes from it (:func:`_in_trick`) and in the tricks after it.
-    ``decided``: the low cards whose rank the bounds read (``_low_bits``): each side's highest
-    trump, the highest cards ``_cash`` beat, the trick's winning card."""
+    Decided: the low cards whose rank each bound read (``_low_bits``): the other side's highest
+    trump where a side's master trumps counted, the cards ``_cash`` and ``_in_trick`` read."""
     ws = buf[0:WS_LEN]
     rt = stk[p, PL_TT]
     rs = stk[p, PL_TS]
@@ -802,50 +809,56 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
     hi_hp = acc + half_points(rt, rs)
     lo_oud = oud
     hi_oud = oud + popcount(rt & TW_OUDLERS)
-    decided = np.int64(0)
+    # the low cards whose rank each bound read
+    d_lo = np.int64(0)
+    d_hi = np.int64(0)
     na = rv[RV_N_ACTIVE]
-    if stk[p, PL_POS] == 0:
-        left = N_TRICKS[rv[RV_TABLE]] - tr
-        a_hp, a_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
-                            (def_t & 1) != 0, att_tricks == 0, left, np.int64(0))
-        d_hp, d_oud = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS, (def_t & 1) != 0,
-                            (att_t & 1) != 0, att_tricks == tr, left, np.int64(0))
+    pos = stk[p, PL_POS]
+    left = N_TRICKS[rv[RV_TABLE]] - tr
+    if pos == 0 or (flags & F_TRICK and left > 1):
+        att_left = np.int64(0)
+        def_left = np.int64(0)
+        later = left
+        if pos > 0:
+            a_hp, a_oud, d_hp, d_oud, att_left, def_left, d_lo, d_hi = _in_trick(ws, stk, p, na)
+            lo_hp += a_hp
+            lo_oud += a_oud
+            hi_hp -= d_hp
+            hi_oud -= d_oud
+            # the tricks after this one; an Excuse in a hand whose seat has played here may be
+            # left for the last trick
+            later = left - 1
+        a_hp, a_oud, a_masters = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS,
+                                       (att_t & 1) != 0, (def_t & 1) != 0, att_tricks == 0, later, att_left)
+        d_hp, d_oud, d_masters = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS,
+                                       (def_t & 1) != 0, (att_t & 1) != 0, att_tricks == tr, later, def_left)
         lo_hp += a_hp
         lo_oud += a_oud
         hi_hp -= d_hp
         hi_oud -= d_oud
-        if flags & F_QUICK:
+        if a_masters:
+            d_lo |= _top_trump(def_t)
+        if d_masters:
+            d_hi |= _top_trump(att_t)
+        if pos == 0 and flags & F_QUICK:
             leader = stk[p, PL_SEAT]
             attack = ws[WS_ATT + leader] == 1
-            c_hp, c_oud, decided = _cash(ws, n, leader, (def_t if attack else att_t) & TW_TRUMPS)
+            c_hp, c_oud, c_dec = _cash(ws, n, leader, (def_t if attack else att_t) & TW_TRUMPS)
             if attack:
                 lo_hp += c_hp
                 lo_oud += c_oud
+                d_lo |= c_dec
             else:
                 hi_hp -= c_hp
                 hi_oud -= c_oud
-        decided |= _top_trumps(att_t, def_t)
-    elif flags & F_TRICK and tr < N_TRICKS[rv[RV_TABLE]] - 1:
-        left = N_TRICKS[rv[RV_TABLE]] - tr
-        a_hp, a_oud, d_hp, d_oud, att_left, def_left, decided = _in_trick(ws, stk, p, na)
-        # the tricks after this one; an Excuse in a hand whose seat has played here may be left
-        # for the last trick
-        sa_hp, sa_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
-                              (def_t & 1) != 0, att_tricks == 0, left - 1, att_left)
-        sd_hp, sd_oud = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS, (def_t & 1) != 0,
-                              (att_t & 1) != 0, att_tricks == tr, left - 1, def_left)
-        lo_hp += a_hp + sa_hp
-        lo_oud += a_oud + sa_oud
-        hi_hp -= d_hp + sd_hp
-        hi_oud -= d_oud + sd_oud
-        decided |= _top_trumps(att_t, def_t)
+                d_hi |= c_dec
     if mode == MODE_POINTS:
-        return lo_hp, hi_hp, decided
+        return lo_hp, hi_hp, d_lo, d_hi
     lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
     hi_slam = np.int64(1) if att_tricks == tr else np.int64(0)
     lo = _score_for(rv, buf, log, mode, lo_hp, lo_oud, np.int64(-1), lo_slam)
     hi = _score_for(rv, buf, log, mode, hi_hp, hi_oud, np.int64(1), hi_slam)
-    return lo, hi, decided
+    return lo, hi, d_lo, d_hi
 
 
 # --- the transposition table ----------------------------------------------------------------------
@@ -1106,13 +1119,13 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
             stk[p, PL_TSTART] = 1
             stk[p, PL_OFFSET] = offset
         if flags & F_BOUNDS:
-            b_lo, b_hi, d_b = _bounds(rv, buf, log, stk, p, mode, flags)
+            b_lo, b_hi, db_lo, db_hi = _bounds(rv, buf, log, stk, p, mode, flags)
             if b_lo > lo:
                 lo = b_lo
-                d_lo = d_b
+                d_lo = db_lo
             if b_hi < hi:
                 hi = b_hi
-                d_hi = d_b
+                d_hi = db_hi
             if lo >= beta:
                 return True, lo, d_lo
             if hi <= alpha:
@@ -1120,14 +1133,16 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
             if lo == hi:
                 return True, lo, d_lo | d_hi
     elif flags & F_BOUNDS and flags & F_TRICK:
-        b_lo, b_hi, d_b = _bounds(rv, buf, log, stk, p, mode, flags)
-        if b_lo >= beta or b_lo == b_hi:
-            return True, b_lo, d_b
+        b_lo, b_hi, db_lo, db_hi = _bounds(rv, buf, log, stk, p, mode, flags)
+        if b_lo >= beta:
+            return True, b_lo, db_lo
         if b_hi <= alpha:
-            return True, b_hi, d_b
+            return True, b_hi, db_hi
+        if b_lo == b_hi:
+            return True, b_lo, db_lo | db_hi
     stk[p, PL_N] = _moves(rv, ws, stk, p, flags, hint)
     stk[p, PL_I] = 0
-    stk[p, PL_REL] = stk[p, PL_OWN] if flags & F_DECIDED else np.int64(0)
+    stk[p, PL_REL] = 0
     stk[p, PL_COVER] = 0
     attack = ws[WS_ATT + stk[p, PL_SEAT]]
     stk[p, PL_MAX] = attack
@@ -1140,13 +1155,33 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
 
 
 @_step
+def _legal_decided(stk, p, decided):
+    """The low cards ``decided`` with the best trump that set which trumps the seat of ply ``p`` may play.
+
+    R-PLAY-4b, R-PLAY-4c: the seat must beat the best trump of the trick when it can; when that
+    trump is among the wildcards of ``decided`` (:func:`_wildcards`) and so is one of the seat's
+    trumps, another position of the class may put them the other way round: that trump decides
+    too. (The seat's trumps above the wildcards are above it in every such position.)"""
+    top = stk[p, PL_OWN]
+    if top == 0:
+        return decided
+    group = LOW_GROUPS[4]
+    r = decided & group
+    below = group if r == 0 else ((r & -r) - 1) & group
+    if top & below and stk[p, PL_MINE] & below:
+        return decided | top
+    return decided
+
+
+@_step
 def _decided(stk, p):
     """The low cards that decided the value of a node all of whose cards were searched.
 
-    Those of its cards' values (``PL_REL``), and where a class of equivalent cards merged into its
+    Those of its cards' values (``PL_REL``) and its legal cards' (:func:`_legal_decided`), and
+    where a class of equivalent cards merged into its
     lowest (``_moves``) reaches from below the lowest of them to above it, that lowest card too:
     the class's cards are equivalent only while the cards between them stay where they are."""
-    rel = stk[p, PL_REL]
+    rel = _legal_decided(stk, p, stk[p, PL_REL])
     merged = stk[p, PL_MRG]
     if merged == 0:
         return rel
@@ -1275,7 +1310,7 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
         cut = stk[p, PL_ALPHA] >= stk[p, PL_BETA]
         if cut:
             # the card that cut decides alone
-            decided |= stk[p, PL_OWN]
+            decided = _legal_decided(stk, p, decided)
         else:
             stk[p, PL_REL] |= decided
             if flags & F_SMALL:
@@ -1395,7 +1430,7 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
         out[OUT_STATUS] = DONE
         return
     if q == Q_BOUNDS:
-        out[OUT_LO], out[OUT_HI], _ = _bounds(rv, buf, log, stk, np.int64(0), mode, flags)
+        out[OUT_LO], out[OUT_HI], _, _ = _bounds(rv, buf, log, stk, np.int64(0), mode, flags)
         out[OUT_STATUS] = DONE
         return
     if q == Q_REACH:
@@ -1424,7 +1459,7 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
                 _undo(buf, stk, root - 1)
                 item += 1
                 continue
-        lo, hi, _ = _bounds(rv, buf, log, stk, root, mode, flags)
+        lo, hi, _, _ = _bounds(rv, buf, log, stk, root, mode, flags)
         guess = cfg[CFG_GUESS]
         if item > 0:
             if attack:
