@@ -91,12 +91,15 @@ bound_positions = st.builds(
 @given(pos=bound_positions, mode=st.sampled_from(["points", "score"]))
 def test_the_bounds_hold_the_exact_value(pos, mode):
     """The bounds the search cuts with (what the attack holds and each side surely takes: master
-    trumps, the Excuse, quick tricks, the Petit falling, the trick in progress) hold the exact
-    value, and the quick tricks and the trick in progress only tighten them."""
+    trumps, the Excuse, quick tricks, the Petit falling, the trick in progress; whole points at
+    tables 4 and 5d, R-COUNT-5) hold the exact value, and the quick tricks and the trick in
+    progress only tighten them."""
     assume(pos is not None)  # an annulled deal has no position: not counted as an example
     lo, hi = bounds(pos, mode)
     value = Solver(mode, table_bits=SMALL).solve(pos, cards=False).value
     assert lo <= value <= hi
+    if mode == "points" and pos.rules.n_active % 2 == 0:  # R-COUNT-5: whole points at 4 and 5d
+        assert lo % 2 == hi % 2 == value % 2 == 0
     plain_lo, plain_hi = bounds(pos, mode, K.F_ALL & ~K.F_QUICK & ~K.F_TRICK)
     assert plain_lo <= lo and hi <= plain_hi
 

@@ -780,7 +780,8 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
 
     Bounds ``(lo, hi, decided lo, decided hi)`` on the objective at ply ``p``: the attack keeps what it holds,
     plus at a trick start what it surely takes (:func:`_sure`; with ``F_QUICK`` also its quick
-    tricks when it leads, :func:`_cash`), and wins at most every card still out but what the
+    tricks when it leads, :func:`_cash`, and both bounds of the parity the points keep at a table
+    of an even number of players), and wins at most every card still out but what the
     defence surely takes (the same way); in score mode the taker's score with the facts at both
     extremes (those points and oudlers, the petit au bout and the slam either way), the score
     rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3). With ``F_TRICK``, inside a trick too:
@@ -852,6 +853,12 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
                 hi_hp -= c_hp
                 hi_oud -= c_oud
                 d_hi |= c_dec
+    if flags & F_QUICK and na % 2 == 0:
+        # every trick of an even table moves an even number of half-points (each card is worth an
+        # odd number, R-CARD-4, and R-EXC-2's exchange makes up the Excuse's): the attack ends with
+        # the parity it has now (R-COUNT-5)
+        lo_hp += (lo_hp - acc) & 1
+        hi_hp -= (hi_hp - acc) & 1
     if mode == MODE_POINTS:
         return lo_hp, hi_hp, d_lo, d_hi
     lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
@@ -1353,10 +1360,18 @@ def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, 
     Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
     MTD(f) search): the first at ``guess`` (without one, the value of the line :func:`_greedy`
     plays) when it lies in ``(lo, hi]``, else at the middle; each answer moves a bound to the value
-    it found, and the next test is just past it. Returns ``(status, lo, hi, nodes)``; ``lo == hi``
-    when DONE."""
+    it found, and the next test is just past it (with ``F_QUICK``, in points at a table of an even
+    number of players, past the next value of the attack's parity: R-COUNT-5). Returns ``(status,
+    lo, hi, nodes)``; ``lo == hi`` when DONE."""
     if guess == NO_GUESS and lo < hi:
         guess = _greedy(rv, buf, log, stk, root, mode, flags)
+    # at a table of an even number of players the attack's points keep their parity (``_bounds``)
+    step = np.int64(2) if mode == MODE_POINTS and rv[RV_N_ACTIVE] % 2 == 0 and flags & F_QUICK else np.int64(1)
+    par = _attack_points(buf[0:WS_LEN]) & 1
+    if step == 2:
+        lo += (lo - par) & 1
+        hi -= (hi - par) & 1
+        guess -= (guess - par) & 1
     t = guess if lo < guess <= hi else lo + (hi - lo + 1) // 2
     while lo < hi:
         tests[0] += 1
@@ -1364,10 +1379,10 @@ def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, 
         if not done:
             return INCOMPLETE, lo, hi, nodes
         if g >= t:
-            lo = max(lo, g)
-            t = lo + 1
+            lo = max(lo, g + ((g - par) & 1 if step == 2 else 0))
+            t = lo + step
         else:
-            hi = min(hi, g)
+            hi = min(hi, g - ((g - par) & 1 if step == 2 else 0))
             t = hi
     return DONE, lo, hi, nodes
 
