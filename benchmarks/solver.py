@@ -21,7 +21,7 @@ many did (``finished``). ``tests``: the mean number of null-window tests per val
 value within ``--full-budget`` nodes: how many finished, the median time and nodes of those.
 
 ``--without NAME,...`` switches techniques off (``merge``, ``tt``, ``order``, ``bounds``,
-``canon``: ``tarotsim._kernels.solver.F_*``; ``exact``: no exact values two tricks from the end);
+``canon``, ``part``, ``small``, ``quick``, ``trick``: ``tarotsim._kernels.solver.F_*``);
 ``--ablation`` measures ``value`` with each of them off in turn, at the first table and the
 ``--left`` values given, against all on: what each technique gains. Speed is measured here,
 never asserted in tests. Progress goes to stderr; stdout has the table (default) or one line of
@@ -41,7 +41,7 @@ from benchmarks.throughput import machine
 
 DEFAULT_TABLES = "4,3,5"
 DEFAULT_LEFT = "4,6,8,10,12"
-TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "part", "small", "quick", "trick", "exact")
+TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "part", "small", "quick", "trick")
 
 
 def _note(msg: str) -> None:
@@ -85,27 +85,22 @@ def _timed(fn, *args, **kw):
     return r, 1000 * (time.perf_counter() - t0)
 
 
-def flags_without(names) -> tuple[int, bool]:
-    """``(flags, exact on)`` with the techniques ``names`` switched off."""
+def flags_without(names) -> int:
+    """The flags with the techniques ``names`` switched off."""
     from tarotsim._kernels import solver as K
 
     bits = {"merge": K.F_MERGE, "tt": K.F_TT, "order": K.F_ORDER, "bounds": K.F_BOUNDS, "canon": K.F_CANON,
             "part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK}
     flags = K.F_ALL
     for n in names:
-        if n in bits:
-            flags &= ~bits[n]
-    return flags, "exact" not in names
+        flags &= ~bits[n]
+    return flags
 
 
 def make_solver(table_bits: int, budget: int, without=()):
     from tarotsim.solver import Solver
 
-    flags, exact = flags_without(without)
-    solver = Solver(table_bits=table_bits, budget=budget, flags=flags)
-    if not exact:
-        solver.exact = 0
-    return solver
+    return Solver(table_bits=table_bits, budget=budget, flags=flags_without(without))
 
 
 def measure_row(solver, positions: list, questions=("value", "reach", "reach_far")) -> dict:

@@ -95,8 +95,8 @@ CFG_LEN = 8
 Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES, Q_BOUNDS = 0, 1, 2, 3, 4
 MODE_POINTS, MODE_SCORE = 0, 1
 NO_GUESS = -(1 << 40)
-#: the default of CFG_EXACT
-EXACT_TRICKS = 2
+#: the default of CFG_EXACT: none (with the winning-card entries the null windows alone search less)
+EXACT_TRICKS = 0
 F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL, F_QUICK, F_TRICK = 1, 2, 4, 8, 16, 32, 64, 128, 256
 F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL | F_QUICK | F_TRICK
 #: the techniques that read which low cards decided a value
