@@ -2,7 +2,7 @@
 
     python -m benchmarks.cluster --table 4 --bots random --deals 10000000 --workers 1,2 --json
 
-For the same deals: the plain local run on one thread (``tarotsim.shards.execute``), then a
+For the same deals: the plain local run on one thread (``tarotsim.runs.shards.execute``), then a
 local Dask cluster of N worker processes (one thread each) for every N of ``--workers``. Every
 figure is steady state: the timed work starts once every worker has loaded the kernels
 (``elapsed_s``); ``wall_s`` adds the cluster's start and stop. ``overhead`` compares the Dask
@@ -18,8 +18,8 @@ import time
 
 
 def main(argv=None) -> None:
-    from tarotsim import distributed as tdist
-    from tarotsim import shards
+    from tarotsim.runs import distributed as tdist
+    from tarotsim.runs import shards
     from tarotsim.rules import Rules
 
     ap = argparse.ArgumentParser(prog="python -m benchmarks.cluster", description=__doc__.split("\n\n")[0])

@@ -1,4 +1,4 @@
-"""Speed of the batched environment (``tarotsim.env.VecEnv``), as JSON.
+"""Speed of the batched environment (``tarotsim.runs.env.VecEnv``), as JSON.
 
     python -m benchmarks.env --table 4 --num-envs 1024 --steps 2000 --json
 
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tarotsim-numba-")
     import numpy as np
 
-    from tarotsim.env import VecEnv
+    from tarotsim.runs.env import VecEnv
     from tarotsim.rules import Rules
 
     t0 = time.perf_counter()

@@ -1,5 +1,5 @@
 """Speed of a tournament with a Python bot (``module:Class``), as JSON: the batched engine
-(:mod:`tarotsim.pybatch`, what the library chooses) against the step-by-step reference engine
+(:mod:`tarotsim.runs.pybatch`, what the library chooses) against the step-by-step reference engine
 (the slow path, the fallback for a deal the batch cannot take), on the same deals with the same results.
 
     python -m benchmarks.pybots --table 4 --bots examples.my_bot:CautiousBot,greedy,greedy,greedy --deals 200 --json
@@ -28,9 +28,9 @@ def main(argv=None) -> int:
     if a.deals < 1:
         p.error("--deals must be >= 1")
 
-    from tarotsim import tournament
-    from tarotsim.players import parse_players
-    from tarotsim.runner import Runner
+    from tarotsim.runs import tournament
+    from tarotsim.runs.players import parse_players
+    from tarotsim.runs.runner import Runner
     from tarotsim.rules import Rules
 
     rules = Rules(a.table)

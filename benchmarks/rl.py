@@ -1,4 +1,4 @@
-"""Speed of the PettingZoo adapter (``tarotsim.rl``), as JSON.
+"""Speed of the PettingZoo adapter (``tarotsim.runs.rl``), as JSON.
 
     python -m benchmarks.rl --table 4 --deals 200 --json
 
@@ -26,7 +26,7 @@ def main(argv=None) -> int:
         p.error("--deals must be >= 1")
     import numpy as np
 
-    from tarotsim.rl import env
+    from tarotsim.runs.rl import env
 
     e = env(a.table)
     rng = np.random.default_rng(a.seed)

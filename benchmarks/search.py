@@ -59,7 +59,7 @@ def main(argv=None) -> int:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tarotsim-numba-")
     import numpy as np
 
-    from tarotsim import simulate
+    from tarotsim.runs import simulate
     from tarotsim._kernels import layout as L
     from bots import inference as I
     from tarotsim._builds import bid_search as S
@@ -156,7 +156,7 @@ def _decisions(p, a) -> int:
     import numpy as np
 
     from bots.bid_search import STAT_BID, STAT_ECART
-    from tarotsim import simulate
+    from tarotsim.runs import simulate
     from tarotsim._builds import bid_search as S
     from tarotsim._kernels import layout as L
     from tarotsim.rules import Rules

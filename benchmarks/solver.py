@@ -1,9 +1,9 @@
-"""Cost of the exact solver (``tarotsim.solver``) on positions of heuristic deals, as a Markdown table or JSON.
+"""Cost of the exact solver (``tarotsim.analysis.solver``) on positions of heuristic deals, as a Markdown table or JSON.
 
     python -m benchmarks.solver --tables 4,3,5 --deals 40 --left 4,6,8,10,12,14,16 --full 10 --json
 
 Positions: ``--deals`` deals per table (seed ``--seed``, indices 0, 1, ...; a deal everyone passes
-is skipped), played by the ``heuristic`` bot at every seat (``tarotsim.simulate.records``), at the
+is skipped), played by the ``heuristic`` bot at every seat (``tarotsim.runs.simulate.records``), at the
 start of the trick with ``L`` tricks left for each ``L`` of ``--left``. Each question is timed
 alone, one thread, on an empty transposition table (``Solver.forget``) of ``2**--table-bits``
 entries, the kernel loaded from numba's cache (a child process fills it first; ``--compile-here``
@@ -57,7 +57,7 @@ def _note(msg: str) -> None:
 
 def deals(rules, seed: int, n: int) -> list:
     """The reference deals (``tarotsim.record.replay``) of the first ``n`` played heuristic deals."""
-    from tarotsim import simulate
+    from tarotsim.runs import simulate
     from tarotsim.record import replay
 
     out: list = []
@@ -120,7 +120,7 @@ def flags_without(names) -> int:
 
 
 def make_solver(table_bits: int, budget: int, without=()):
-    from tarotsim.solver import Solver
+    from tarotsim.analysis.solver import Solver
 
     return Solver(table_bits=table_bits, budget=budget, flags=flags_without(without))
 
@@ -159,7 +159,7 @@ def measure_row(solver, positions: list, questions=("value", "reach", "reach_far
 
 def measure_full(solver, deal_list: list, budget: int) -> dict:
     """The whole deal from trick 1 within ``budget`` nodes."""
-    from tarotsim.solver import Position
+    from tarotsim.analysis.solver import Position
 
     times, nodes = [], []
     for d in deal_list:
@@ -303,7 +303,7 @@ def main(argv=None) -> int:
                         "--deals", "1", "--left", "1", "--table-bits", "10", "--json", "--compile-here"],
                        check=True, capture_output=True)
     from tarotsim.rules import N_TRICKS, Rules
-    from tarotsim.solver import Position
+    from tarotsim.analysis.solver import Position
 
     found = {}
     for t in tables:

@@ -172,7 +172,7 @@ def solver_section(r: dict) -> list[str]:
     (how it was measured) follows its command."""
     goals = solver_bench.goals(r)
     return ["## Solver (exact, open cards)", "",
-            f"`tarotsim.solver` on positions of {r['deals']} heuristic deals per table (seed {r['seed']}) at the "
+            f"`tarotsim.analysis.solver` on positions of {r['deals']} heuristic deals per table (seed {r['seed']}) at the "
             f"start of a trick, one thread, an empty transposition table of 2**{r['table_bits']} entries per "
             f"question, at most {r['budget']:,} nodes each; questions and figures as the docstring of "
             f"`benchmarks/solver.py` defines them. Command: `{r['command']}`."

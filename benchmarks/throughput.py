@@ -50,9 +50,12 @@ def machine() -> dict:
 def _engine_bots(text: str, rules):
     """``--bots`` as the kernels take it: registered bots with parameters, or a user's policy set
     (``module:ATTR``, e.g. ``examples.my_policy:POLICY``); a slow-path Python bot is refused."""
-    from tarotsim.cli import _players
+    from tarotsim.runs.players import PlayersError, parse_players
 
-    players = _players(text, rules)
+    try:
+        players = parse_players(text, rules)
+    except (PlayersError, ValueError) as e:  # an unknown bot, a bad parameter, a module that does not load
+        raise SystemExit(f"benchmarks.throughput: {e}") from None
     if not all(p.fast for p in players):
         raise SystemExit("benchmarks.throughput: a Python bot (module:Class) plays on the slow path; "
                          "measure it with tarotsim simulate")
@@ -85,7 +88,7 @@ def main(argv=None) -> int:
                        check=True, capture_output=True)
     t_import = time.perf_counter()
 
-    from tarotsim import simulate
+    from tarotsim.runs import simulate
     from tarotsim.rules import Rules
     import_s = time.perf_counter() - t_import
 

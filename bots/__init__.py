@@ -3,17 +3,20 @@
 Every registered bot plays on the fast path (numba kernels; its policies are the njit functions
 of ``bots/<name>.py``, dispatched on its ``code`` by ``bots/dispatch.py``, which the deal
 kernel's factory receives in ``tarotsim/_builds/deal.py``: the kernels never import this package) and on the
-slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions)::
+slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions):
 
-    from bots import REGISTRY, parse_bots
-    REGISTRY["heuristic"].vector(garde=60)                 # float64[N_BOT_PARAMS]
-    parse_bots("heuristic:garde=56,prise=40,random,random,random", 4)
-    # -> [("heuristic", vec), ("random", vec), ("random", vec), ("random", vec)]
+```python
+from bots import REGISTRY, parse_bots
+REGISTRY["heuristic"].vector(garde=60)  # float64[N_BOT_PARAMS]
+parse_bots("heuristic:garde=56,prise=40,random,random,random", 4)
+# -> [("heuristic", vec), ("random", vec), ("random", vec), ("random", vec)]
+```
 
 Bots (``REGISTRY``): ``random`` (uniform over the legal choices), ``greedy`` (simple rules),
 ``heuristic`` (a club player's rules of thumb), ``pimc`` (the heuristic's bidding; its cards by a
-search over sampled deals of the unseen cards, ``bots/pimc.py``). A bot sees only its own hand, the legal choices
-and the public view of the deal.
+search over sampled deals of the unseen cards, ``bots/pimc.py``), ``learned`` (a policy network's best
+legal action, ``bots/learned.py``). A bot sees only its own hand, the legal choices and the public
+view of the deal.
 
 ``heuristic:thresholds=FILE`` sets its four bidding thresholds (``prise``, ``garde``,
 ``garde_sans``, ``garde_contre``) from a calibration file written by ``tarotsim study bidding
@@ -29,9 +32,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import tarotsim.echo as echo
 from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
+from tarotsim.rules import TABLES
 
-from . import greedy, heuristic, pimc
+from . import greedy, heuristic, learned, pimc
 
 __all__ = ["BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY", "load_thresholds",
            "parse_bot", "parse_bots", "split_bots"]
@@ -55,6 +60,22 @@ class Param:
     help: str
     lo: float | None = None  # the smallest value allowed, None: no bound
     hi: float | None = None  # the largest
+    needs: tuple[str, float] | None = None  # (parameter, value) without which it does nothing
+    tables: tuple[str, ...] | None = None  # the tables where it acts, None: every table
+    at_least: str | None = None  # a parameter below which it does nothing (it acts as that one)
+
+    def condition(self) -> str:
+        """When it acts, in words (empty: always), as `tarotsim bots` says it."""
+        parts = []
+        if self.needs is not None:
+            parts.append(f"only with {self.needs[0]}={self.needs[1]:g}")
+        if self.tables is not None:
+            others = [t for t in TABLES if t not in self.tables]
+            parts.append(f"not at table {', '.join(others)}" if len(others) == 1
+                         else f"only at table {', '.join(self.tables)}")
+        if self.at_least is not None:
+            parts.append(f"at least {self.at_least}")
+        return "; ".join(parts)
 
     def coerce(self, value, bot: str = "") -> float:
         """Check a value of this parameter and convert it to a float.
@@ -70,9 +91,9 @@ class Param:
                 return float(text)
             if isinstance(text, str) and text.lower() in _TRUE | _FALSE:
                 return 1.0 if text.lower() in _TRUE else 0.0
-            raise BotError(f"{where} takes true or false, not {value!r}")
+            raise BotError(f"{where} takes true or false, not {echo.shown(value)}")
         if isinstance(text, (bool, np.bool_)):
-            raise BotError(f"{where} takes a {'whole ' if self.kind is int else ''}number, not {value!r}")
+            raise BotError(f"{where} takes a {'whole ' if self.kind is int else ''}number, not {echo.shown(value)}")
         if self.kind is int:
             if isinstance(text, (int, np.integer)):
                 return self._in_range(float(text), where, value)
@@ -85,18 +106,18 @@ class Param:
                     whole = None
                 if whole is not None:  # the range is checked outside: BotError is a ValueError too
                     return self._in_range(float(whole), where, value)
-            raise BotError(f"{where} takes a whole number, not {value!r}")
+            raise BotError(f"{where} takes a whole number, not {echo.shown(value)}")
         try:
             v = float(text)
         except (TypeError, ValueError):
-            raise BotError(f"{where} takes a number, not {value!r}") from None
+            raise BotError(f"{where} takes a number, not {echo.shown(value)}") from None
         if not math.isfinite(v):
-            raise BotError(f"{where} takes a finite number, not {value!r}")
+            raise BotError(f"{where} takes a finite number, not {echo.shown(value)}")
         return self._in_range(v, where, value)
 
     def _in_range(self, v: float, where: str, value) -> float:
         if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-            raise BotError(f"{where} takes a value {self._bounds()}, not {value!r}")
+            raise BotError(f"{where} takes a value {self._bounds()}, not {echo.shown(value)}")
         return v
 
     def _bounds(self) -> str:
@@ -132,7 +153,7 @@ class BotSpec:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.params) or "none"
-        raise BotError(f"bot {self.name} has no parameter {name!r} (known: {known})")
+        raise BotError(f"bot {self.name} has no parameter {echo.shown(name)} (known: {known})")
 
     def vector(self, **overrides) -> np.ndarray:
         """The bot's parameter vector, with overrides checked.
@@ -148,14 +169,17 @@ class BotSpec:
             v[index[name]] = p.coerce(value, self.name)
         return v
 
-    def row(self, params=None, where: str = "") -> np.ndarray:
+    def row(self, params=None, where: str = "", table: str | None = None) -> np.ndarray:
         """A seat's parameter row from what a caller gives.
 
         The parameter row of a seat from what a caller gives: None (the defaults), a
-        ``{name: value}`` mapping (checked, as :meth:`vector`) or a vector whose first values
-        replace the defaults (at most ``N_BOT_PARAMS``; ``where`` names the seat in the error)."""
+        ``{name: value}`` mapping (checked, as :meth:`vector`, and none idle at ``table``:
+        :meth:`refuse_idle`) or a vector whose first values replace the defaults (at most
+        ``N_BOT_PARAMS``; ``where`` names the seat in the error)."""
         if isinstance(params, dict):
-            return self.vector(**params)
+            vec = self.vector(**params)
+            self.refuse_idle(params, vec, table)
+            return vec
         vec = self.vector()
         if params is not None:
             p = np.asarray(params, dtype=np.float64).ravel()
@@ -173,12 +197,47 @@ class BotSpec:
         """The parameters of ``vector`` that differ from the defaults (typed)."""
         return {k: v for k, v in self.values(vector).items() if v != self.param(k).decode(float(self.param(k).default))}
 
+    def refuse_idle(self, given, vector, table: str | None = None, sources: dict | None = None) -> None:
+        """Refuse a parameter given that would do nothing here (:attr:`Param.condition`).
+
+        ``given``: the names of the parameters set (by name or from a file); ``vector``: the
+        bot's whole parameter vector; ``table``: where it plays (None: unknown, the tables are
+        not checked); ``sources``: what set a parameter besides its name (``thresholds=FILE``).
+        Raises :class:`BotError` (one line) for the first parameter given that acts only at other
+        tables, only with another parameter set (``candidates`` without ``infer=1``), or below
+        the parameter it acts as (``candidates`` below ``worlds``)."""
+        values = self.values(vector)
+        sources = sources or {}
+
+        def what(name: str) -> str:
+            return f"{sources[name]} sets {name}, which" if name in sources else name
+
+        params = [self.param(name) for name in given]
+        for p in params:
+            if table is not None and p.tables is not None and table not in p.tables:
+                only = f" (only at table {p.tables[0]})" if len(p.tables) == 1 else ""
+                raise BotError(f"bot {self.name}: {what(p.name)} does nothing at table {table}{only}: leave it out")
+        for p in params:
+            if p.needs is not None and values[p.needs[0]] != self.param(p.needs[0]).decode(p.needs[1]):
+                need = f"{p.needs[0]}={p.needs[1]:g}"
+                raise BotError(f"bot {self.name}: {what(p.name)} does nothing without {need}: leave it out or set "
+                               f"{need}")
+        for p in params:
+            floor = values.get(p.at_least) if p.at_least is not None else None
+            if floor is not None and values[p.name] < floor:
+                raise BotError(f"bot {self.name}: {p.name}={values[p.name]} is below {p.at_least}={floor}, so it acts "
+                               f"as {floor}: give {p.name} of at least {floor}, or fewer {p.at_least}")
+
 
 def _spec(module) -> BotSpec:
-    ranges = getattr(module, "RANGES", {})
-    params = tuple(Param(n, d, k, h, *ranges.get(n, (None, None))) for n, d, k, h in module.PARAMS)
+    ranges, needs = getattr(module, "RANGES", {}), getattr(module, "NEEDS", {})
+    tables, at_least = getattr(module, "AT_TABLES", {}), getattr(module, "AT_LEAST", {})
+    params = []
+    for n, d, k, h in module.PARAMS:
+        lo, hi = ranges.get(n, (None, None))
+        params.append(Param(n, d, k, h, lo, hi, needs.get(n), tables.get(n), at_least.get(n)))
     assert len(params) <= N_BOT_PARAMS, module.NAME
-    return BotSpec(module.NAME, BOT_KINDS[module.NAME], module.DESCRIPTION, params)
+    return BotSpec(module.NAME, BOT_KINDS[module.NAME], module.DESCRIPTION, tuple(params))
 
 
 #: Every bot the kernels know, by name (codes are ``tarotsim._kernels.layout.BOT_KINDS``).
@@ -188,6 +247,7 @@ REGISTRY: dict[str, BotSpec] = {
     "greedy": _spec(greedy),
     "heuristic": _spec(heuristic),
     "pimc": _spec(pimc),
+    "learned": _spec(learned),
 }
 if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - a programming error
     raise ImportError("bots.REGISTRY and tarotsim._kernels.layout.BOT_KINDS disagree")
@@ -198,6 +258,8 @@ FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --
                                            "garde, garde_sans and garde_contre (prise2 .. garde_contre2 "
                                            "from a table-2 study)"}}
 FILE_PARAMS["pimc"] = FILE_PARAMS["heuristic"]  # pimc bids as the heuristic does: a file sets its thresholds too
+FILE_PARAMS["learned"] = {"model": "FILE from `tarotsim learn train --model policy`: the policy model it plays "
+                                   "(sets model_id)"}
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
 THRESHOLDS_FORMAT = "tarotsim-thresholds/1"
 
@@ -206,7 +268,7 @@ def load_thresholds(path: str) -> dict:
     """Read the bidding thresholds of a calibration file.
 
     ``{"prise": x, "garde": x, "garde_sans": x, "garde_contre": x}`` from a calibration file
-    (JSON with a ``"thresholds"`` object, as ``tarotsim.study.calibration`` writes it); from a
+    (JSON with a ``"thresholds"`` object, as ``tarotsim.runs.study.calibration`` writes it); from a
     file whose ``"table"`` is ``"2"``, the same as the table-2 thresholds (``"prise2"`` ..);
     any problem is a one-line :class:`BotError`."""
     from tarotsim.json_input import JSONInputError, load_file
@@ -225,7 +287,7 @@ def load_thresholds(path: str) -> dict:
     for name in THRESHOLD_PARAMS:
         v = th.get(name)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise BotError(f"thresholds file {path}: {name} must be a finite number, not {v!r}")
+            raise BotError(f"thresholds file {path}: {name} must be a finite number, not {echo.shown(v)}")
         out[name] = float(v)
     if data.get("table") == "2":  # R-VAR-TWO: the heuristic has thresholds of its own at table 2
         out = {f"{name}2": v for name, v in out.items()}
@@ -236,7 +298,7 @@ def get_spec(name: str) -> BotSpec:
     """The registered bot ``name`` (case-insensitive), or :class:`BotError`."""
     spec = REGISTRY.get(str(name).strip().lower())
     if spec is None:
-        raise BotError(f"unknown bot {name!r} (known: {', '.join(REGISTRY)})")
+        raise BotError(f"unknown bot {echo.shown(name)} (known: {', '.join(REGISTRY)})")
     return spec
 
 
@@ -247,7 +309,7 @@ def split_bots(text: str) -> list[str]:
     (one per seat). A bot's parameters follow a colon, ``heuristic:garde=56``; a comma-token that
     holds ``=`` and no ``:`` continues the parameters of the bot before it
     (``heuristic:garde=56,prise=40,random`` is two bots). A user's bot is ``module:NAME``
-    (``tarotsim.players.parse_players`` loads it). Raises :class:`BotError` (one line) for an
+    (``tarotsim.runs.players.parse_players`` loads it). Raises :class:`BotError` (one line) for an
     empty text, an empty name or a parameter before any bot.
     """
     if not isinstance(text, str) or not text.strip():
@@ -255,50 +317,60 @@ def split_bots(text: str) -> list[str]:
     out: list[str] = []
     for tok in (t.strip() for t in text.split(",")):
         if not tok:
-            raise BotError(f"empty bot name in {text!r}")
+            raise BotError(f"empty bot name in {echo.shown(text)}")
         if "=" in tok and ":" not in tok:
             if not out:
-                raise BotError(f"parameter {tok!r} comes before any bot name in {text!r}")
+                raise BotError(f"parameter {echo.shown(tok)} comes before any bot name in {echo.shown(text)}")
             out[-1] += "," + tok
         else:
             out.append(tok)
     return out
 
 
-def parse_bot(text: str) -> tuple[str, np.ndarray]:
+def parse_bot(text: str, table: str | None = None) -> tuple[str, np.ndarray]:
     """Parse one registered bot of the ``--bots`` grammar.
 
     One registered bot of the ``--bots`` grammar (:func:`split_bots`), ``heuristic`` or
     ``heuristic:garde=56,prise=40``: its name and its parameter vector (the defaults, the
-    ``thresholds`` file's values, then the parameters given by name)."""
+    ``thresholds`` file's values, then the parameters given by name). A parameter given that
+    would do nothing (at ``table``, when given, or without the parameter it needs) is a
+    :class:`BotError` (:meth:`BotSpec.refuse_idle`)."""
     name, colon, rest = text.strip().partition(":")
     if colon and not rest.split(",")[0].strip():
         raise BotError(f"nothing after ':' in {name.strip() + ':'!r}: give NAME=VALUE")
     spec = get_spec(name)
-    overrides, from_file = {}, None
+    overrides, from_file, source = {}, None, ""
     for a in (x.strip() for x in rest.split(",")) if colon else ():
         key, eq, value = (x.strip() for x in a.partition("="))
         if not eq or not key:
-            raise BotError(f"bot {spec.name}: {a!r} is not NAME=VALUE")
+            raise BotError(f"bot {spec.name}: {echo.shown(a)} is not NAME=VALUE")
         if key in FILE_PARAMS.get(spec.name, ()):
             if from_file is not None:
                 raise BotError(f"bot {spec.name}: {key} given twice")
-            from_file = load_thresholds(value)
+            try:
+                from_file = learned.model_file(value) if key == "model" else load_thresholds(value)
+            except ValueError as e:  # ModelError
+                raise BotError(str(e) if isinstance(e, BotError) else f"bot {spec.name}: {e}") from None
+            source = f"{key}={value}"
             continue
         spec.param(key)
         if key in overrides:
             raise BotError(f"bot {spec.name}: parameter {key} given twice")
         overrides[key] = value
-    return spec.name, spec.vector(**{**(from_file or {}), **overrides})
+    given = {**(from_file or {}), **overrides}
+    vec = spec.vector(**given)
+    spec.refuse_idle(given, vec, table, {k: source for k in from_file or {} if k not in overrides})
+    return spec.name, vec
 
 
-def parse_bots(text: str, n_seats: int) -> list[tuple[str, np.ndarray]]:
+def parse_bots(text: str, n_seats: int, table: str | None = None) -> list[tuple[str, np.ndarray]]:
     """Parse a ``--bots`` text into one ``(name, vector)`` per seat.
 
     ``"heuristic"`` (every seat), ``"heuristic,random,random,random"`` (one per seat) or with
     parameters ``"heuristic:garde=56,prise=40,random,random,random"`` -> one ``(name, vector)``
-    per seat (:func:`split_bots`, :func:`parse_bot`): registered bots only."""
-    out = [parse_bot(seg) for seg in split_bots(text)]
+    per seat (:func:`split_bots`, :func:`parse_bot`): registered bots only. With ``table``, a
+    parameter that acts only at other tables is refused too."""
+    out = [parse_bot(seg, table) for seg in split_bots(text)]
     if len(out) == 1:
         out = [(out[0][0], out[0][1].copy()) for _ in range(n_seats)]
     if len(out) != n_seats:

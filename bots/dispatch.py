@@ -17,7 +17,7 @@ s's decision d at ``7*s + d``): the ``_user_*`` functions call them with the sea
 row, hand, public view and legal choices, and check the answer. A forbidden answer is replaced by
 a legal default and marked in the user scratch ``ub`` (``layout.U_*``), and the batch kernels
 stop the run there (the slow path then names the rule). Kinds are checked by
-``tarotsim.simulate.bot_arrays``; ``pimc`` makes the heuristic's decisions here (its card search
+``tarotsim.runs.simulate.bot_arrays``; ``pimc`` makes the heuristic's decisions here (its card search
 is ``search.py``, called by the deal kernel's pimc build only); any other kind plays ``greedy``.
 
 The kernels never import this package: :data:`DISPATCH` is handed to the deal kernel's factory

@@ -53,7 +53,7 @@ from tarotsim._kernels.layout import (PUB_CALLED, PUB_CONTRACT, PUB_DUMMY, PUB_E
                                       PUB_PARTNER,
                                       PUB_N_TRICKS, PUB_PLAYED_S, PUB_PLAYED_T, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER, PUB_TRICK, PUB_TRICKS_WON,
                                       PUB_VOIDS)
-from tarotsim.rules import KERNEL_ECART_MADE, TABLE_2
+from tarotsim.rules import KERNEL_ECART_MADE, TABLE_2, TABLES
 
 from ._common import (SW_ALL, CARD_HP, TW_EXCUSE, SW_HONOURS, SW_JACKS, SW_KINGS, SW_KNIGHTS, SW_LOWS, TW_MAJORS, TW_PETIT,
                       SW_QUEENS, SW_SUITS, TW_T21, TABLE_3, TABLE_5, TW_TRUMPS, bid_by_thresholds, hibit, lobit,
@@ -76,15 +76,21 @@ PARAMS = (
     ("king", 4.0, float, "points per king (queen 0.4, knight 0.2, jack 0.1 of it)"),
     ("long", 0.6, float, "points per card beyond four in a suit"),
     ("void", 1.0, float, "points per void (a singleton half) with four trumps or more"),
-    ("shift3", -7.0, float, "added to every threshold at table 3"),
-    ("shift5", -8.0, float, "added to every threshold at table 5 (the partner helps)"),
-    ("prise2", 10.0, float, "hand points to bid a prise at table 2 (the count includes its face-up pile tops)"),
-    ("garde2", 10.0, float, "hand points to bid a garde at table 2"),
-    ("garde_sans2", 21.0, float, "hand points to bid a garde sans at table 2 (voids count 4x)"),
-    ("garde_contre2", 42.0, float, "hand points to bid a garde contre at table 2 (voids count 4x)"),
+    ("shift3", -7.0, float, "added to every threshold"),
+    ("shift5", -8.0, float, "added to every threshold (the partner helps)"),
+    ("prise2", 10.0, float, "hand points to bid a prise, counting its face-up pile tops"),
+    ("garde2", 10.0, float, "hand points to bid a garde"),
+    ("garde_sans2", 21.0, float, "hand points to bid a garde sans (voids count 4x)"),
+    ("garde_contre2", 42.0, float, "hand points to bid a garde contre (voids count 4x)"),
     ("chelem", 15, int, "trumps (18-card scale) with the 21 and only kings besides to announce a chelem"),
     ("hunt", 2, int, "trumps left out (not held, not played) at which a defender leads trumps hunting the Petit"),
 )
+#: The parameters that act at some tables only (``bots.BotSpec.refuse_idle`` refuses them given
+#: for another): the table shifts, and the table-2 thresholds, which replace the others there
+#: (R-VAR-TWO)
+AT_TABLES = {"shift3": ("3",), "shift5": ("5",),
+             **{f"{c}2": ("2",) for c in ("prise", "garde", "garde_sans", "garde_contre")},
+             **{c: tuple(t for t in TABLES if t != "2") for c in ("prise", "garde", "garde_sans", "garde_contre")}}
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 H_PRISE = _IX["prise"]
 H_GARDE_SANS = _IX["garde_sans"]

@@ -35,6 +35,7 @@ the heuristic.
 from __future__ import annotations
 
 from tarotsim._kernels.layout import BOT_KINDS
+from tarotsim.rules import TABLES
 
 from . import heuristic
 
@@ -72,36 +73,34 @@ BIDDING = {"prise": 38.0, "garde": 39.0, "garde_sans2": 18.0, "garde_contre2": 3
 #: then the search's
 PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) + (
     ("worlds", 32, int, f"worlds sampled per card decision (1..{MAX_WORLDS})"),
-    ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the heuristic's are "
-                         "deterministic)"),
+    ("rollouts", 1, int, f"rollouts per world and legal card (1..{MAX_ROLLOUTS}; the greedy and heuristic "
+                         "rollouts are deterministic: one is all they play)"),
     ("policy", POLICIES["heuristic"], int, "rollout policy, by bot code: " + ", ".join(
         f"{code} {name}" for name, code in sorted(POLICIES.items(), key=lambda x: -x[1]))),
     ("exact_from", 0, int, f"from this many tricks before the end (the one being played included) each world is "
-                           f"solved exactly (tarotsim.solver, the seat's score) instead of rolled out; 0: never "
-                           f"(0..{MAX_EXACT_FROM}; not at table 2)"),
+                           f"solved exactly (tarotsim.analysis.solver, the seat's score) instead of rolled out; 0: never "
+                           f"(0..{MAX_EXACT_FROM})"),
     # reading the table (bots/inference.py): the worlds weighed by the other seats' decisions
     ("infer", False, bool, "weigh the worlds by how well the heuristic explains what the other seats did "
                            "(bids, call, écart, declarations, cards), then keep `worlds` of them by weight"),
-    ("candidates", 512, int, f"worlds drawn per card decision before weighing, with infer (at least `worlds`, "
-                             f"at most {MAX_WORLDS})"),
-    ("epsilon", 0.3, float, "with infer, the opponent model's ε: the heuristic's choice, or with probability ε "
-                            "any legal one, for the bids, call, écart and declarations (1, and card_epsilon 1: "
-                            "every world weighs the same)"),
-    ("min_ess", 16, int, "with infer, the effective sample size the weights keep at least: weights that would "
-                        "leave fewer are tempered (raised to a power below 1) until they leave that many; 0: never"),
-    ("moves", 0, int, f"with infer, Metropolis-Hastings moves (swaps of two unseen cards) per kept world, "
-                      f"towards the weighted law (0..{MAX_MOVES})"),
-    ("card_epsilon", 0.8, float, "with infer, the opponent model's ε for the cards played (`epsilon` is the one of "
-                                 "the bids, call, écart and declarations; 1: a card weighs only by its legality)"),
-    ("trust", 0.5, float, "with infer, the prior probability that a seat plays as the model (else uniformly): a "
-                          "seat whose decisions the model explains badly then weighs little (0..1; 1: every seat "
-                          "as the model)"),
+    ("candidates", 512, int, f"worlds drawn per card decision before weighing (at most {MAX_WORLDS})"),
+    ("epsilon", 0.3, float, "the opponent model's ε: the heuristic's choice, or with probability ε any legal one, "
+                            "for the bids, call, écart and declarations (1, and card_epsilon 1: every world weighs "
+                            "the same)"),
+    ("min_ess", 16, int, "the effective sample size the weights keep at least: weights that would leave fewer are "
+                         "tempered (raised to a power below 1) until they leave that many; 0: never"),
+    ("moves", 0, int, f"Metropolis-Hastings moves (swaps of two unseen cards) per kept world, towards the weighted "
+                      f"law (0..{MAX_MOVES})"),
+    ("card_epsilon", 0.8, float, "the opponent model's ε for the cards played (`epsilon` is the one of the bids, "
+                                 "call, écart and declarations; 1: a card weighs only by its legality)"),
+    ("trust", 0.5, float, "the prior probability that a seat plays as the model (else uniformly): a seat whose "
+                          "decisions the model explains badly then weighs little (0..1; 1: every seat as the model)"),
     # the bid search (bots/bid_search.py): bids, call, écart and declarations by search
     ("bid_search", False, bool, "bid, call, lay its écart, show its poignée and announce a chelem by search "
                                 "(bots/bid_search.py); off: as the heuristic, from the thresholds above"),
-    ("bid_worlds", 48, int, f"bid_search: worlds sampled per bid and per call (1..{MAX_WORLDS})"),
-    ("ecart_worlds", 32, int, f"bid_search: worlds sampled per écart, poignée and chelem decision (1..{MAX_WORLDS})"),
-    ("ecart_candidates", 8, int, f"bid_search: écarts in the shortlist, the heuristic's first (1..{MAX_ECARTS})"),
+    ("bid_worlds", 48, int, f"worlds sampled per bid and per call (1..{MAX_WORLDS})"),
+    ("ecart_worlds", 32, int, f"worlds sampled per écart, poignée and chelem decision (1..{MAX_WORLDS})"),
+    ("ecart_candidates", 8, int, f"écarts in the shortlist, the heuristic's first (1..{MAX_ECARTS})"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -125,4 +124,13 @@ RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
           "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0), "bid_worlds": (1, MAX_WORLDS),
           "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS)}
+#: The parameters that act only under a condition (``bots.BotSpec.refuse_idle`` refuses them given
+#: where it fails): at the tables the search reads (not table 2, where it decides as the heuristic
+#: but for its cards), with the switch they belong to, and ``candidates`` no fewer than ``worlds``
+AT_TABLES = {**heuristic.AT_TABLES, **{n: tuple(t for t in TABLES if t != "2")
+                                       for n in ("exact_from", "infer", "bid_search")}}
+NEEDS = {**{n: ("infer", 1.0) for n in ("candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust")},
+         **{n: ("bid_search", 1.0) for n in ("bid_worlds", "ecart_worlds", "ecart_candidates")},
+         "rollouts": ("policy", float(POLICIES["random"]))}
+AT_LEAST = {"candidates": "worlds"}
 

@@ -1,25 +1,24 @@
-"""Your own bot on the fast path: a *policy set* of njit functions (DESIGN §4).
+"""Your own bot on the fast path: a *policy set* of njit functions.
 
-Every decision is one njit function with the one signature :data:`SIG`::
+Every decision is one njit function with the one signature :data:`SIG`:
 
-    decide(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng) -> int64
+```python
+decide(params, seat, hand_t, hand_s, pub,
+       legal_t, legal_s, arg, out, rng) -> int64
+```
 
-========== ===================== =====================================================================
-argument   type                  what it holds
-========== ===================== =====================================================================
-params     float64[::1] (16)     the bot's parameter row (:attr:`PolicySet.params`, zero-padded)
-seat       int64                 the deciding seat (0..n-1, playing order)
-hand_t     int64                 its own trumps: bit 0 the Excuse, bit t trump t
-hand_s     int64                 its own suit cards: bit 14*suit + rank - 1 (suits S H D C, rank 1..14)
-pub        int64[::1]            the public view (``tarotsim._kernels.layout.PUB_*``): bids, taker,
-                                 contract, called card, shown chien and poignées, the trick so far,
-                                 the cards each seat has played, the voids shown ...
-legal_t    int64                 legal choices in the trump word (card, écart; else 0)
-legal_s    int64                 legal choices in the suit word (card, call, écart; else 0)
-arg        int64                 the decision's own number (see below)
-out        int64[::1] (6)        écart only: write the card ids here
-rng        int64[::1] (1)        the deal's bots stream: draw with :func:`draw_below`
-========== ===================== =====================================================================
+| argument | type | what it holds |
+|---|---|---|
+| ``params`` | ``float64[::1]`` (16) | the bot's parameter row (:attr:`PolicySet.params`, zero-padded) |
+| ``seat`` | ``int64`` | the deciding seat (0..n-1, playing order) |
+| ``hand_t`` | ``int64`` | its own trumps: bit 0 the Excuse, bit t trump t |
+| ``hand_s`` | ``int64`` | its own suit cards: bit 14*suit + rank - 1 (suits S H D C, rank 1..14) |
+| ``pub`` | ``int64[::1]`` | the public view (``tarotsim._kernels.layout.PUB_*``): bids, taker, contract, called card, shown chien and poignées, the trick so far, the cards each seat has played, the voids shown ... |
+| ``legal_t`` | ``int64`` | legal choices in the trump word (card, écart; else 0) |
+| ``legal_s`` | ``int64`` | legal choices in the suit word (card, call, écart; else 0) |
+| ``arg`` | ``int64`` | the decision's own number (see below) |
+| ``out`` | ``int64[::1]`` (6) | écart only: write the card ids here |
+| ``rng`` | ``int64[::1]`` (1) | the deal's bots stream: draw with :func:`draw_below` |
 
 Decisions, their ``arg`` and what they return:
 
@@ -42,17 +41,20 @@ by zero ...), naming the bot, the seat, the deal and the decision. numba does no
 bounds: a write past ``out`` or any array corrupts memory (a crash at best). ``--check-bots``
 (:meth:`PolicySet.checked`) compiles the functions with bounds checking, so such an access
 raises ``IndexError`` and is named in one line too. A decision left out plays a simple default
-(pass, the lowest cards). A bot of a few lines (``examples/my_policy.py``)::
+(pass, the lowest cards). A bot of a few lines (``examples/my_policy.py``):
 
-    from numba import njit
-    from bots.policy import SIG, PolicySet, popcount
+```python
+from numba import njit
+from bots.policy import SIG, PolicySet, popcount
 
-    @njit(SIG, cache=True)
-    def bid(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
-        # a garde with 8 trumps or more (the Excuse aside), if nobody bid higher
-        return 1 if popcount(hand_t >> 1) >= params[0] and arg < 1 else -1
+@njit(SIG, cache=True)
+def bid(params, seat, hand_t, hand_s, pub, legal_t, legal_s, arg, out, rng):
+    # a garde with 8 trumps or more (the Excuse aside), if nobody bid higher
+    return 1 if popcount(hand_t >> 1) >= params[0] and arg < 1 else -1
 
-    POLICY = PolicySet("eight_trumps", bid=bid, params=(8,))  # --bots examples.my_policy:POLICY
+# --bots examples.my_policy:POLICY
+POLICY = PolicySet("eight_trumps", bid=bid, params=(8,))
+```
 
 The engine's kernels are compiled once for :data:`SIG` (``numba.types.FunctionType``), so a
 policy set plugs in without recompiling them, and numba's cache keeps working.
@@ -66,6 +68,7 @@ import numpy as np
 from numba import njit, types
 from numba.core.registry import CPUDispatcher
 
+import tarotsim.echo as echo
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below
 from tarotsim._kernels.layout import MAX_SEATS, N_BOT_PARAMS
@@ -159,7 +162,7 @@ def _as_decision(name: str, fn, boundscheck: bool = False):
     elif callable(fn):
         py = fn
     else:
-        raise PolicyError(f"decision {name} is {fn!r}, not a function")
+        raise PolicyError(f"decision {name} is {echo.shown(fn)}, not a function")
     try:
         d = njit(SIG, boundscheck=True)(py) if boundscheck else njit(SIG)(py)
     except Exception as e:  # the user's code: one line, not numba's page of typing errors

@@ -20,7 +20,7 @@ def play(table: int = 4, dummy: bool = False, deals: int = 1, simulations: int =
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import tarotsim.openspiel_game  # noqa: F401  (registers python_french_tarot)
+    import tarotsim.runs.openspiel_game  # noqa: F401  (registers python_french_tarot)
 
     game = pyspiel.load_game("python_french_tarot", {"table": table, "dummy": dummy})
     rng = np.random.RandomState(seed)

@@ -1,25 +1,23 @@
 """The one dense action-id map of tarotsim: every decision of a deal as an int in ``0..N_ACTIONS-1``.
 
 The same ids serve the step-by-step facade (``Game.legal_action_ids``, ``Game.apply_action``),
-the observations and the batched environment (``tarotsim.env``). Which ids a decision takes:
+the observations and the batched environment (``tarotsim.runs.env``). Which ids a decision takes
+(``Decision.kind``):
 
-=========  =============  ==============================================================
-ids        names          decision (``Decision.kind``)
-=========  =============  ==============================================================
-0..77      card names     ``card``: play that card (R-PLAY-2);
-                          ``call`` (table 5): call that card (R-CALL-1);
-                          ``ecart``: lay that card aside, one card per decision: the taker
-                          picks the écart card by card, and after each pick the mask keeps
-                          only the cards that a legal écart can still hold (R-CHIEN-2)
-78         ``pass``       ``bid`` (R-BID-2)
-79..82     contracts      ``bid``: prise, garde, garde_sans, garde_contre (R-BID-1)
-83, 84     chelem no/yes  ``chelem``: announce a slam (R-SLAM-1)
-85         poignée none   ``poignee``: show none
-86..88     poignée level  ``poignee``: simple, double, triple (R-POIG-1); the cards shown are
-                          the lowest trumps available, or all of them and the Excuse when it
-                          holds exactly one fewer (R-POIG-3, as the kernels' bots show them)
-89, 90     misère no/yes  ``misere_atout`` and ``misere_tete``: decline or declare (R-MIS-1)
-=========  =============  ==============================================================
+| ids | names | decision |
+|---|---|---|
+| 0..77 | card names | ``card``: play that card (R-PLAY-2); ``call`` (table 5): call that card (R-CALL-1); ``ecart``: lay that card aside (see below) |
+| 78 | ``pass`` | ``bid`` (R-BID-2) |
+| 79..82 | contracts | ``bid``: prise, garde, garde_sans, garde_contre (R-BID-1) |
+| 83, 84 | chelem no/yes | ``chelem``: announce a slam (R-SLAM-1) |
+| 85 | poignée none | ``poignee``: show none |
+| 86..88 | poignée level | ``poignee``: simple, double, triple (R-POIG-1) |
+| 89, 90 | misère no/yes | ``misere_atout`` and ``misere_tete``: decline or declare (R-MIS-1) |
+
+The écart is one card per decision: the taker picks it card by card, and after each pick the mask
+keeps only the cards that a legal écart can still hold (R-CHIEN-2). The cards of a poignée shown
+are the lowest trumps available, or all of them and the Excuse when it holds exactly one fewer
+(R-POIG-3, as the kernels' bots show them).
 
 Card ids are those of :mod:`tarotsim.cards` (0 the Excuse, 1..21 trumps, 22 + 14*suit + rank-1).
 Plain Python ints only (no numba): the kernels import these constants.
@@ -27,6 +25,7 @@ Plain Python ints only (no numba): the kernels import these constants.
 
 from __future__ import annotations
 
+from . import echo
 from .cards import DECK, N_CARDS
 from .rules import CONTRACTS, DECISION_KINDS, POIGNEE_LEVELS
 
@@ -62,7 +61,7 @@ KIND_RANGES: dict[str, range] = dict(zip(DECISION_KINDS, (
 def action_name(action: int) -> str:
     """The name of an action id (a card name, ``pass``, ``garde``, ``poignee_simple`` …)."""
     if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < N_ACTIONS:
-        raise ValueError(f"no action with id {action!r} (ids are 0..{N_ACTIONS - 1})")
+        raise ValueError(f"no action with id {echo.shown(action)} (ids are 0..{N_ACTIONS - 1})")
     return ACTION_NAMES[action]
 
 

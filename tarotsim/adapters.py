@@ -167,7 +167,11 @@ class FastBotAdapter:
     def __init__(self, name: str = "heuristic", params=None, seats=None):
 
         from bots import get_spec
+
+        from ._kernels import layout as L
         spec = get_spec(name)
+        if spec.code == L.BOT_LEARNED:  # its decisions read the whole observation, which a view does not carry here
+            raise ValueError("learned plays in the kernels only (simulate, tournament, show): not step by step")
         vec = spec.row(params)
         self.spec = spec
         self.name = spec.name

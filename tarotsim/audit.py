@@ -5,7 +5,7 @@ the known causes that explain each deal scored wrong (``tarotsim sheet FILE --ch
 
 Each deal is scored from its facts (:func:`tarotsim.sheet.score_sheet`, the rules and the
 ``--option`` given). A deal whose written scores differ is re-scored under every entry of
-:data:`CAUSES`: the options of RULES §14 that change a score, and the common mistakes of scorers;
+:data:`CAUSES`: the options of docs/rules.md §14 that change a score, and the common mistakes of scorers;
 the entries that give exactly the written scores are its causes. docs/audit.md lists them.
 
 A sheet of running totals is checked by differences: the total written on a row minus the total
@@ -49,7 +49,7 @@ class Cause:
     """
 
     name: str
-    kind: str                      # "variant" (an option of RULES §14) or "mistake"
+    kind: str                      # "variant" (an option of docs/rules.md §14) or "mistake"
     text: str | Callable[[Deal], str]
     rules: tuple[str, ...]
     rescore: Callable[[Deal], tuple | None]
@@ -225,7 +225,7 @@ def _signs_swapped(deal: Deal):
     return tuple(-s for s in deal.official.scores)
 
 
-#: The options of RULES §14 that change a deal's score: each value, what scoring with it means, and
+#: The options of docs/rules.md §14 that change a deal's score: each value, what scoring with it means, and
 #: the rule it sets. Every value is a cause when the sheet is checked under another one.
 VARIANT_OPTIONS = (
     ("pab_multiplied", False, "the petit au bout not multiplied: a flat 10", ("R-PAB-3",)),
@@ -251,7 +251,7 @@ def _variants():
     return causes
 
 
-#: Every known cause, in the order a report lists them: the variants of RULES §14 that change a
+#: Every known cause, in the order a report lists them: the variants of docs/rules.md §14 that change a
 #: score, then the common mistakes (docs/audit.md describes each with an example).
 CAUSES: tuple[Cause, ...] = (
     *_variants(),

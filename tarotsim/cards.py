@@ -1,4 +1,4 @@
-"""The 78 cards: notation (DESIGN §2), ids, bitmasks and half-point values (RULES §1).
+"""The 78 cards: notation (docs/records.md), ids, bitmasks and half-point values (docs/rules.md §1).
 
 Card ids are small integers chosen so that a hand is two machine words:
 
@@ -18,6 +18,8 @@ from functools import total_ordering
 
 import numpy as np
 
+from . import echo
+
 N_CARDS = 78
 EXCUSE = 0
 PETIT = 1
@@ -34,7 +36,7 @@ DECK_HALF_POINTS = 182
 
 
 class CardError(ValueError):
-    """A card name that is not in the notation of DESIGN §2."""
+    """A card name that is not in the notation of the records (docs/records.md, "Seats and cards")."""
 
 
 def _half_points(cid: int) -> int:
@@ -81,22 +83,28 @@ class Card:
             try:
                 return cls._all[cid]
             except (IndexError, TypeError):
-                raise CardError(f"no card with id {cid!r} (ids are 0..77)") from None
+                raise CardError(f"no card with id {echo.shown(cid)} (ids are 0..77)") from None
         self = object.__new__(cls)
         self.id = cid
         return self
 
     # -- notation ---------------------------------------------------------
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """Parse a card name (case-insensitive): ``KH``, ``10S``, ``NC``, ``T21``, ``EX``."""
+    def parse(cls, text: str, pretty: bool = False) -> Card:
+        """Parse a card name (case-insensitive): ``KH``, ``10S``, ``NC``, ``T21``, ``EX``.
+
+        With ``pretty``, a name as :meth:`pretty` prints it is read too: ``K♥``, ``10♠`` (what
+        a person types or pastes; records keep the notation of docs/records.md)."""
         if isinstance(text, Card):
             return text
         s = str(text).strip().upper()
+        if pretty:
+            s = s.translate(_LETTER_OF_SYMBOL)
         cid = _NAME_TO_ID.get(s)
         if cid is None:
+            suits = "S, H, D, C or " + " ".join(SUIT_SYMBOLS) if pretty else "S, H, D, C"
             raise CardError(
-                f"unknown card {text!r}: use rank+suit (1..10, J, N, Q, K + S, H, D, C), "
+                f"unknown card {echo.shown(text)}: use rank+suit (1..10, J, N, Q, K + {suits}), "
                 "T1..T21 for trumps, EX for the Excuse"
             )
         return cls._all[cid]
@@ -171,6 +179,7 @@ def _build_names() -> tuple[list[str], dict[str, int]]:
 
 
 _ID_TO_NAME, _NAME_TO_ID = _build_names()
+_LETTER_OF_SYMBOL = str.maketrans(SUIT_SYMBOLS, SUITS)
 for _i in range(N_CARDS):
     _c = object.__new__(Card)
     _c.id = _i
@@ -181,11 +190,11 @@ del _i, _c
 DECK: tuple[Card, ...] = tuple(Card._all)
 
 
-def parse_cards(names) -> list[Card]:
-    """Parse an iterable of card names (or a comma/space separated string)."""
+def parse_cards(names, pretty: bool = False) -> list[Card]:
+    """Parse an iterable of card names (or a comma/space separated string); ``pretty``: see :meth:`Card.parse`."""
     if isinstance(names, str):
         names = names.replace(",", " ").split()
-    return [Card.parse(n) for n in names]
+    return [Card.parse(n, pretty) for n in names]
 
 
 def masks_of(cards) -> tuple[int, int]:

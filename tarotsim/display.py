@@ -1,4 +1,4 @@
-"""Human-readable rendering of a deal record (DESIGN §6) for ``tarotsim show`` and ``replay``."""
+"""Human-readable rendering of a deal record (docs/records.md) for ``tarotsim show`` and ``replay``."""
 
 from __future__ import annotations
 

@@ -1,13 +1,15 @@
 """The step-by-step facade: a deal that a person or a Python bot plays one decision at a time.
 
-:class:`Game` follows the python-chess / OpenSpiel pattern::
+:class:`Game` follows the python-chess / OpenSpiel pattern:
 
-    game = Game(Rules("4"), seed=7, index=0)        # chance (the deal) from (seed, index)
-    while not game.done:
-        d = game.decision                            # Decision(kind, seat)
-        choice = some_bot.choose(game.view(d.seat), game.legal_actions(), rng)
-        game.apply(choice)                           # verified, then applied; an Event is logged
-    game.scores, game.record()
+```python
+game = Game(Rules("4"), seed=7, index=0)  # the deal from (seed, index)
+while not game.done:
+    d = game.decision                     # Decision(kind, seat)
+    view, legal = game.view(d.seat), game.legal_actions()
+    game.apply(some_bot.choose(view, legal, rng))  # verified, then applied
+game.scores, game.record()                # each decision is logged as an Event
+```
 
 Every decision also has dense action ids (:mod:`tarotsim.actions`): ``legal_action_ids()``,
 ``legal_action_mask()``, ``verify_action`` / ``can_action`` / ``apply_action(int)`` (the écart
@@ -18,7 +20,7 @@ For each kind of action there is ``can_*`` (bool), ``verify_*`` (raises
 :class:`IllegalPlayError` naming the rule id, e.g. ``"must overtrump: holds T17 above T12
 (R-PLAY-4b)"``) and the action itself, which verifies and then applies; a refused action
 leaves the state unchanged. The rules themselves are those of the plain-Python engine of
-:mod:`tarotsim.reference` (written from RULES.md), which the numba kernels are tested
+:mod:`tarotsim.reference` (written from the rules of docs/rules.md), which the numba kernels are tested
 against: the slow path and the fast path play the same deal for the same seed and bots.
 """
 
@@ -30,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from . import echo
 from .actions import (ACTION_NAMES, CHELEM_NO, CHELEM_YES, KIND_RANGES, MISERE_NO, MISERE_YES, N_ACTIONS,
                       POIGNEE_BASE, POIGNEE_NONE, bid_action)
 from .cards import Card, cards_of, masks_of
@@ -57,7 +60,7 @@ class BotRaisedError(Exception):
 
     def __init__(self, bot: str, error: BaseException, seat: int, seed, index, decision: str):
         self.bot, self.error, self.seat, self.seed, self.index, self.decision = bot, error, seat, seed, index, decision
-        text = " ".join(str(error).split())  # one line, whatever the exception says
+        text = echo.cut(error, echo.MESSAGE)  # one line, whatever the exception says
         what = f"{type(error).__name__}: {text}" if text else type(error).__name__
         super().__init__(f"bot {bot} raised {what} at seat {seat}, deal ({seed}, {index}) "
                          f"({decision.replace('_', ' ')} decision)")
@@ -70,17 +73,16 @@ class Event:
     One thing that happened in a deal, as :attr:`Game.events` logs it; :meth:`Game.apply_event`
     and :meth:`Game.replay` apply it back. ``value`` has one type per ``kind``:
 
-    ===========  ===============================================================
-    ``bid``      the bid, ``"pass"`` or a contract name (str)
-    ``call``     the called :class:`Card`
-    ``ecart``    the écart, a tuple of Cards in id order
-    ``chelem``   bool: announced or not
-    ``poignee``  None (declined) or ``(level, tuple of Cards shown)``
-    ``misere``   ``(kind, yes)``: kind ``"atout"`` or ``"tete"``, yes a bool
-    ``card``     the :class:`Card` played
-    ``trick``    the cards of a finished trick from its leader (tuple of Cards);
-                 ``seat`` is its winner (a consequence: checked on replay, not applied)
-    ===========  ===============================================================
+    | kind | value |
+    |---|---|
+    | ``bid`` | the bid, ``"pass"`` or a contract name (str) |
+    | ``call`` | the called :class:`Card` |
+    | ``ecart`` | the écart, a tuple of Cards in id order |
+    | ``chelem`` | bool: announced or not |
+    | ``poignee`` | None (declined) or ``(level, tuple of Cards shown)`` |
+    | ``misere`` | ``(kind, yes)``: kind ``"atout"`` or ``"tete"``, yes a bool |
+    | ``card`` | the :class:`Card` played |
+    | ``trick`` | the cards of a finished trick from its leader (tuple of Cards); ``seat`` is its winner (a consequence: checked on replay, not applied) |
     """
 
     kind: str
@@ -103,7 +105,7 @@ class EcartChoice:
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat may see (DESIGN §4): its own hand and the public history only."""
+    """What one seat may see: its own hand and the public history only."""
 
     seat: int
     table: str
@@ -162,7 +164,7 @@ class Game:
         self.seed: int | None = seed
         self.index: int | None = index if seed is not None else None
         if forced is not None and forced[1] not in CONTRACTS:
-            raise IllegalPlayError("R-BID-1", f"unknown contract {forced[1]!r}")
+            raise IllegalPlayError("R-BID-1", f"unknown contract {echo.shown(forced[1])}")
         try:
             self._deal = ReferenceDeal(self.rules, dealer, hands, chien, forced=forced, piles=piles)
         except RuleViolation as e:
@@ -287,7 +289,7 @@ class Game:
         if d is None:
             raise IllegalPlayError("R-PLAY-6", "the deal is over")
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not 0 <= action < N_ACTIONS:
-            raise IllegalPlayError("R-PLAY-6", f"no action with id {action!r} (ids are 0..{N_ACTIONS - 1})")
+            raise IllegalPlayError("R-PLAY-6", f"no action with id {echo.shown(action)} (ids are 0..{N_ACTIONS - 1})")
         action = int(action)
         if action not in KIND_RANGES[d.kind]:
             raise IllegalPlayError("R-PLAY-6", f"seat {d.seat} is to decide on {d.kind.replace('_', ' ')}: "
@@ -633,7 +635,7 @@ class Game:
             return self.declare_misere(v[1], seat)
         if k == "card":
             return self.play(v, seat)
-        raise ValueError(f"unknown event kind {k!r}")
+        raise ValueError(f"unknown event kind {echo.shown(k)}")
 
     def replay(self, events) -> Game:
         """Apply ``events`` (another game's :attr:`events`) in order; returns this game."""
@@ -643,7 +645,7 @@ class Game:
 
     # -- views and records -----------------------------------------------------------------------
     def view(self, seat: int) -> SeatView:
-        """Everything ``seat`` may see, and nothing more (DESIGN §4)."""
+        """Everything ``seat`` may see, and nothing more."""
         d = self._deal
         shown_chien = d.contract is not None and CONTRACT_OF[d.contract].chien_shown and d.phase not in ("bid", "call")
         # R-CALL-3: the partner is known to himself, and to all once the called card is played
@@ -673,7 +675,7 @@ class Game:
         return information_state(self, seat)
 
     def record(self) -> dict:
-        """The deal record (DESIGN §6) of a finished deal."""
+        """The deal record (docs/records.md) of a finished deal."""
         return record_from_deal(self._deal, self.seed, self.index)
 
     def _repr_svg_(self) -> str:

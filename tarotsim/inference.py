@@ -4,12 +4,14 @@
 every hard rule. :func:`weighted_sample` draws the same worlds and gives each a weight: how well
 an opponent model (the ``heuristic`` bot, which with probability ε makes any legal choice instead)
 explains the other seats' bids, call, écart, declarations and cards in that world. This is what
-``pimc:infer=1`` searches over (``bots/inference.py`` has the method)::
+``pimc:infer=1`` searches over (``bots/inference.py`` has the method):
 
-    from tarotsim.inference import weighted_sample
-    ww = weighted_sample(game, seat=2, n=2000, seed=7, epsilon=0.1)
-    ww.where("KH")       # {seat or 5 (the hidden pile): probability}, weighed
-    ww.ess               # effective sample size of the weights
+```python
+from tarotsim.inference import weighted_sample
+ww = weighted_sample(game, seat=2, n=2000, seed=7, epsilon=0.1)
+ww.where("KH")  # {seat or 5 (the hidden pile): probability}, weighed
+ww.ess          # effective sample size of the weights
+```
 
 Like :func:`tarotsim.worlds.sample`, it reads the game only through ``game.view(seat)``.
 """
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import echo
 from .cards import Card
 from .worlds import Worlds, WorldsError, sample
 
@@ -89,19 +92,19 @@ def _card_id(card) -> int:
             return Card.parse(card).id
         except ValueError as e:
             raise WorldsError(str(e)) from None
-    raise WorldsError(f"not a card: {card!r}")
+    raise WorldsError(f"not a card: {echo.shown(card)}")
 
 
 def _check(n, epsilon, min_ess, what="n"):
     from bots.search import EPSILON_MIN, MAX_WORLDS
 
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_WORLDS:
-        raise WorldsError(f"{what} must be a whole number in 1..{MAX_WORLDS}, not {n!r}")
+        raise WorldsError(f"{what} must be a whole number in 1..{MAX_WORLDS}, not {echo.shown(n)}")
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)) or \
             not EPSILON_MIN <= float(epsilon) <= 1.0:
-        raise WorldsError(f"epsilon must be a number in {EPSILON_MIN}..1, not {epsilon!r}")
+        raise WorldsError(f"epsilon must be a number in {EPSILON_MIN}..1, not {echo.shown(epsilon)}")
     if isinstance(min_ess, bool) or not isinstance(min_ess, (int, np.integer)) or not 0 <= min_ess <= MAX_WORLDS:
-        raise WorldsError(f"min_ess must be a whole number in 0..{MAX_WORLDS}, not {min_ess!r}")
+        raise WorldsError(f"min_ess must be a whole number in 0..{MAX_WORLDS}, not {echo.shown(min_ess)}")
 
 
 def _card_epsilon(card_epsilon, epsilon) -> float:
@@ -112,14 +115,14 @@ def _card_epsilon(card_epsilon, epsilon) -> float:
 
     if isinstance(card_epsilon, bool) or not isinstance(card_epsilon, (int, float, np.floating)) or \
             not EPSILON_MIN <= float(card_epsilon) <= 1.0:
-        raise WorldsError(f"card_epsilon must be a number in {EPSILON_MIN}..1, not {card_epsilon!r}")
+        raise WorldsError(f"card_epsilon must be a number in {EPSILON_MIN}..1, not {echo.shown(card_epsilon)}")
     return float(card_epsilon)
 
 
 def _trust(trust) -> float:
     """The prior that a seat plays as the model, checked: a number in 0..1."""
     if isinstance(trust, bool) or not isinstance(trust, (int, float, np.floating)) or not 0.0 <= float(trust) <= 1.0:
-        raise WorldsError(f"trust must be a number in 0..1, not {trust!r}")
+        raise WorldsError(f"trust must be a number in 0..1, not {echo.shown(trust)}")
     return float(trust)
 
 
@@ -221,7 +224,7 @@ def draw(game, seat: int, n: int, seed: int, *, candidates: int | None = None, e
     card_epsilon = _card_epsilon(card_epsilon, epsilon)
     trust = _trust(trust)
     if isinstance(moves, bool) or not isinstance(moves, (int, np.integer)) or not 0 <= moves <= MAX_MOVES:
-        raise WorldsError(f"moves must be a whole number in 0..{MAX_MOVES}, not {moves!r}")
+        raise WorldsError(f"moves must be a whole number in 0..{MAX_MOVES}, not {echo.shown(moves)}")
     cand = sample(game, seat, max(int(candidates), int(n)), seed)
     view, rv, stage, pub, pos = _kernel_view(game, cand.seat)
     _, cons = W._derive(view, game.rules)

@@ -5,9 +5,9 @@ the observer: slot 0 is the observer, slot ``k`` the seat ``k`` places after it,
 table's seats stay 0); ``INFO_FIELDS`` adds the whole public history. docs/observations.md
 shows the same table (a test keeps the two equal) and a golden test pins the values.
 :func:`observation` and :func:`information_state` compute them from a :class:`tarotsim.engine.Game`;
-the batched environment (``tarotsim.env``) fills the same layout in its kernels.
+the batched environment (``tarotsim.runs.env``) fills the same layout in its kernels.
 
-An observation holds only what its seat may see (DESIGN §4): its own hand and écart, and what
+An observation holds only what its seat may see: its own hand and écart, and what
 every seat sees (bids, contract, the shown chien, écart trumps and poignées, played cards, the
 voids and trump ceilings those plays show). Cards are indexed by card id (:mod:`tarotsim.cards`).
 """

@@ -10,10 +10,13 @@ through :func:`open_outputs`:
   points at is replaced and the link stays a link;
 - a named pipe, a terminal or a device is not a file that can be replaced: it is written into,
   as a stream (renaming over ``/dev/null`` would destroy it); ``-`` is standard output;
-- a name ending in ``.gz`` is gzip-compressed;
+- a file's name says its format (:data:`KINDS`, matched in any case): ``--facts f.parquet`` is
+  Parquet, ``--records X.JSONL.GZ`` gzip-compressed JSON Lines, and a name that says no format
+  its output writes (``--facts f.xlsx``, ``--save run``) is refused before any work;
 - on any failure or interrupt (an exception, Ctrl-C, SIGTERM or SIGHUP turned into
   :class:`Terminated` by :func:`signals_raise`) the temporary files are removed and the old files
-  are left as they were.
+  are left as they were; a command run within :func:`stoppable` (every ``tarotsim`` command)
+  knows which of its outputs were written before it was stopped.
 """
 
 from __future__ import annotations
@@ -52,11 +55,69 @@ class Terminated(SystemExit):
 
 
 @dataclass(frozen=True)
+class Kind:
+    """What an output writes: its formats, each with the endings of a name that says it.
+
+    ``formats`` maps a format (its name in messages) to its name endings (none: any name); the
+    formats of ``gzip`` may be followed by ``.gz``, gzip-compressed (read back by every reader of
+    that output)."""
+
+    formats: dict[str, tuple[str, ...]]
+    gzip: tuple[str, ...] = ()
+
+    def names(self) -> str:
+        """The names it takes, in words: ``FILE.csv, FILE.csv.gz or FILE.parquet``."""
+        names = [f"FILE{e}{gz}" for f, ends in self.formats.items() for e in ends
+                 for gz in (("", ".gz") if f in self.gzip else ("",))]
+        return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
+#: Every output of the command line by flag, the one place an output's name is read (in any
+#: case). An output not named here (the library's ``records``, ``output``) takes any name and is
+#: compressed when the name ends in ``.gz``.
+KINDS: dict[str, Kind] = {
+    "--records": Kind({"JSON Lines": (".jsonl",)}, gzip=("JSON Lines",)),
+    "--facts": Kind({"CSV": (".csv",), "Parquet": (".parquet",)}, gzip=("CSV",)),
+    "--csv": Kind({"CSV": (".csv",)}, gzip=("CSV",)),
+    "--save": Kind({"JSON": (".json",)}),  # read back by `merge` and by a resumed run: plain JSON
+    "--calibrate": Kind({"JSON": (".json",)}),
+    "--checkpoint": Kind({"JSON": ()}),
+    "--html": Kind({"HTML": (".html", ".htm")}),
+    "--plot": Kind({"an image": ()}),  # matplotlib's formats, by the name's extension (tarotsim.runs.study.plot_format)
+}
+_ANY = Kind({"": ()}, gzip=("",))
+
+
+def name_format(flag: str, path: str, named: bool = True) -> tuple[str, bool]:
+    """The format an output's name says, and whether it is gzip-compressed.
+
+    ``(format, gz)`` for the output ``flag`` named ``path`` (:data:`KINDS`, matched in any case).
+    A name that says no format of the output, or ``.gz`` on an output written plain, raises
+    :class:`OutputError` when ``named`` (a file); else (``-``, a pipe, a device: no name to go by)
+    it is the output's first format, plain."""
+    kind = KINDS.get(flag, _ANY)
+    low = path.lower()
+    gz = low.endswith(".gz")
+    stem = low[:-3] if gz else low
+    for fmt, ends in kind.formats.items():
+        if not ends or stem.endswith(ends):
+            if gz and fmt not in kind.gzip:
+                if named:
+                    raise OutputError(f"{flag} {path}: {flag} writes {fmt} as it is, not gzip-compressed: "
+                                      "leave out .gz")
+                break
+            return fmt, gz
+    if named:
+        raise OutputError(f"{flag} {path}: {flag} writes {kind.names()}")
+    return next(iter(kind.formats)), False
+
+
+@dataclass(frozen=True)
 class Target:
     """Where one output goes, decided before anything is written.
 
     ``kind`` is ``"file"`` (atomic replace of ``path``, links resolved), ``"stream"`` (a pipe or a
-    device, written into) or ``"stdout"``.
+    device, written into) or ``"stdout"``; ``format`` is what it holds (:func:`name_format`).
     """
 
     flag: str
@@ -64,15 +125,15 @@ class Target:
     kind: str
     path: str
     gz: bool
+    format: str = ""
 
 
 def plan(flag: str, path: str) -> Target:
     """Check one output path and decide how to write it (raises :class:`OutputError`)."""
     if not isinstance(path, str) or not path.strip():
         raise OutputError(f"{flag}: empty file name")
-    gz = path.endswith(".gz")
     if path == "-":
-        return Target(flag, path, "stdout", path, False)
+        return Target(flag, path, "stdout", path, False, name_format(flag, path, named=False)[0])
     real = os.path.realpath(path)  # through every link: the file that will really change
     try:
         st = os.stat(real)
@@ -85,13 +146,15 @@ def plan(flag: str, path: str) -> Target:
     if st is not None and not stat.S_ISREG(st.st_mode):
         if not os.access(real, os.W_OK):
             raise OutputError(f"{flag}: cannot write {path}: permission denied")
-        return Target(flag, path, "stream", real, gz)
+        fmt, gz = name_format(flag, path, named=False)
+        return Target(flag, path, "stream", real, gz, fmt)
+    fmt, gz = name_format(flag, path)
     folder = os.path.dirname(real)
     if not os.path.isdir(folder):
         raise OutputError(f"{flag}: cannot write {path}: folder {os.path.dirname(path) or folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK) or (st is not None and not os.access(real, os.W_OK)):
         raise OutputError(f"{flag}: cannot write {path}: permission denied")
-    return Target(flag, path, "file", real, gz)
+    return Target(flag, path, "file", real, gz, fmt)
 
 
 def plan_all(paths: Mapping[str, str | None]) -> list[Target]:
@@ -164,6 +227,9 @@ class Output:
         if self.tmp is not None:
             os.replace(self.tmp, self.target.path)
             self.tmp = None
+        if self.target.kind != "stdout":
+            for written in _WRITTEN:
+                written.append(f"{self.target.flag} {self.target.given}")
 
     def abort(self) -> None:
         """Drop what was written: the temporary file goes, the old file stays as it was."""
@@ -234,6 +300,26 @@ def atomic_write_text(path: str, text_chunks, flag: str = "output") -> None:
         fh = outs[flag].fh
         for chunk in text_chunks:
             fh.write(chunk)
+
+
+#: The lists of :func:`stoppable` blocks under way, each getting every output committed within it.
+_WRITTEN: list[list[str]] = []
+
+
+@contextlib.contextmanager
+def stoppable(written: list[str]) -> Iterator[None]:
+    """Make a whole command stoppable by SIGTERM and SIGHUP, listing the outputs it writes.
+
+    Within the block :func:`signals_raise` holds at every step (reading, computing, printing),
+    not only while an output is open, so a command stopped anywhere ends the same way; each output
+    committed within it is added to ``written`` as ``FLAG NAME`` (``--records r.jsonl``), for the
+    line that says what a stopped command kept."""
+    _WRITTEN.append(written)
+    try:
+        with signals_raise():
+            yield
+    finally:
+        _WRITTEN.remove(written)
 
 
 @contextlib.contextmanager

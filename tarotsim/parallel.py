@@ -4,15 +4,19 @@ The numba kernels release the GIL, so threads run deals in parallel (:func:`run_
 Results never depend on the number of threads: each deal is identified by ``(seed, index)``
 alone and the totals are integer sums. :func:`bounded_workers` is the one rule for every count
 of workers a user gives (``--threads``, ``replay --workers``, ``--dask-local``): at most what the
-machine and the work can use, and never an absurd number.
+machine and the work can use, and never an absurd number. :func:`call_waiting` runs one long
+kernel call (a solver's question) so that the program still stops at once when asked to.
 """
 
 from __future__ import annotations
 
 import itertools
+import queue
 import threading
 from collections.abc import Callable
 from typing import TypeVar
+
+from . import echo
 
 S = TypeVar("S")
 
@@ -53,7 +57,7 @@ def bounded_workers(requested: int | None, what: str = "workers", *, work: int |
     cores = available_cores()
     if requested is not None:
         if isinstance(requested, bool) or not isinstance(requested, int):
-            raise WorkersError(f"{what}: a whole number of workers, not {requested!r}")
+            raise WorkersError(f"{what}: a whole number of workers, not {echo.shown(requested)}")
         if not 1 <= requested <= MAX_WORKERS:
             raise WorkersError(f"{what} {requested}: give 1 to {MAX_WORKERS:,} (this machine has {cores} "
                                f"core(s))")
@@ -131,3 +135,50 @@ def run_chunks(start: int, stop: int, chunk_size: int, threads: int, new_state: 
     if errors:
         raise errors[0]
     return states
+
+
+class _Worker:
+    """A daemon thread that makes the calls handed to it, one at a time (:func:`call_waiting`)."""
+
+    def __init__(self) -> None:
+        self.calls: queue.SimpleQueue = queue.SimpleQueue()
+        self.answers: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="tarotsim-call", daemon=True).start()
+
+    def _serve(self) -> None:
+        while (call := self.calls.get()) is not None:
+            fn, args = call
+            try:
+                self.answers.put((True, fn(*args)))
+            except BaseException as e:  # raised in the waiting thread, by call_waiting
+                self.answers.put((False, e))
+
+
+#: the main thread's idle worker (None while a call is out: an interrupted call keeps its worker)
+_idle_worker: _Worker | None = None
+
+
+def call_waiting(fn: Callable[..., S], *args) -> S:
+    """``fn(*args)``, called in a worker thread while the main thread waits.
+
+    A numba kernel cannot be interrupted while it runs, and the main thread is the one that
+    handles signals. So from the main thread, ``fn`` (a kernel compiled with ``nogil``) runs in a
+    daemon worker thread while the main thread only waits: Ctrl-C, or SIGTERM turned into an
+    exception by :func:`tarotsim.outputs.signals_raise`, is raised here at once. The abandoned
+    call then finishes unattended in its worker, still writing into the arrays it was given:
+    the caller must not use them again. From any other thread (no signal reaches it), ``fn`` is
+    simply called. Returns what ``fn`` returns; raises what it raises."""
+    global _idle_worker
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    worker, _idle_worker = _idle_worker or _Worker(), None
+    worker.calls.put((fn, args))
+    try:
+        ok, answer = worker.answers.get()
+    except BaseException:
+        worker.calls.put(None)  # it ends after the abandoned call
+        raise
+    _idle_worker = worker
+    if not ok:
+        raise answer
+    return answer

@@ -1,4 +1,4 @@
-"""Deal records as JSON Lines (DESIGN §6): dump, load, replay, verify.
+"""Deal records as JSON Lines (docs/records.md): dump, load, replay, verify.
 
 One JSON object per line, one deal per object. :func:`load` checks the shape of every record
 (fields, types, card names, duplicate cards); :func:`replay` plays every decision of a record
@@ -21,14 +21,13 @@ import io
 import itertools
 import json
 import os
-import reprlib
 import sys
 import zlib
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
 from typing import NoReturn
 
-from . import json_input
+from . import echo, json_input
 from .cards import DECK, Card, CardError
 from .outputs import open_outputs
 from .rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, TABLES, Rules, RulesError
@@ -77,7 +76,7 @@ class RecordError(ValueError):
 class Record(dict):
     """A deal record as :func:`load` reads it.
 
-    A deal record as :func:`load` reads it: the plain dict of DESIGN §6 (compared, copied and
+    A deal record as :func:`load` reads it: the plain dict of docs/records.md (compared, copied and
     written as one), which a notebook also shows as a picture of the table at the start of play
     (``_repr_svg_``, ``_repr_html_``: :func:`record_svg`)."""
 
@@ -313,7 +312,7 @@ def records_at(path_or_file, lines=None) -> list[tuple[int, dict]]:
     return out
 
 
-#: Extra fields (DESIGN §6 allows them) naming who held each seat, one text per seat: ``players``
+#: Extra fields (docs/records.md allows them) naming who held each seat, one text per seat: ``players``
 #: the players' names (``tarotsim play`` writes them), ``bots`` the bot of each seat as ``--bots``
 #: names it (``simulate --records``); ``tarotsim stats`` reports by either. Like every extra field
 #: they are not checked on loading: a record of another program may use the names otherwise.
@@ -324,10 +323,11 @@ def seat_labels(record: dict, field: str) -> list[str] | None:
     """The record's seat labels, or None.
 
     The record's ``players`` or ``bots`` (:data:`SEAT_LABEL_FIELDS`) when it is one text per
-    seat, else None."""
+    seat, else None; a character that would break a table or a line (a newline, an escape) is
+    shown escaped (:func:`tarotsim.echo.printable`): the file is someone else's to correct."""
     v = record.get(field)
     if isinstance(v, list) and len(v) == len(record["hands"]) and all(isinstance(x, str) for x in v):
-        return list(v)
+        return [echo.printable(x) for x in v]
     return None
 
 
@@ -335,7 +335,7 @@ def with_seat_labels(record: dict, players=None, bots=None) -> dict:
     """The record with its seat labels added.
 
     ``record`` with the fields ``players`` and/or ``bots`` (one text per seat) added after
-    ``scores`` (a new dict; the fields of DESIGN §6 keep their meaning)."""
+    ``scores`` (a new dict; the fields of docs/records.md keep their meaning)."""
     out = dict(record)
     for name, labels in (("players", players), ("bots", bots)):
         if labels is not None:
@@ -382,18 +382,8 @@ def _type_name(x) -> str:
 
 
 _CARD_BY_NAME = {str(c): c for c in DECK}
-_SHORT_REPR = reprlib.Repr()
-_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
-_SHORT_REPR.maxlevel = 2
-
-
-def _shown(x) -> str:
-    """``repr(x)`` for a message, cut short: a record's value may be a megabyte long or deep."""
-    return _SHORT_REPR.repr(x)
-
-
 def check_record(record, line: int | None = None) -> None:
-    """Check the shape of a record (DESIGN §6): fields, types, card names, duplicate cards.
+    """Check the shape of a record (docs/records.md): fields, types, card names, duplicate cards.
 
     Rules of the game are :func:`replay`'s business; this only makes sure they can be asked.
     The checks run in the record's field order and stop at the first problem (a
@@ -440,7 +430,7 @@ class _Shape:
         try:
             return Card.parse(name)
         except CardError:
-            self.fail(field, f"unknown card {_shown(name)}", "R-CARD-1")
+            self.fail(field, f"unknown card {echo.shown(name)}", "R-CARD-1")
 
     def card_list(self, field, value, distinct=True) -> list[Card]:
         if not isinstance(value, list):
@@ -460,10 +450,10 @@ def _check_identity(shape: _Shape) -> None:
     record = shape.record
     shape.need("format", lambda v: isinstance(v, str), "a string")
     if record["format"] != RECORD_FORMAT:
-        shape.fail("format", f"unknown format {_shown(record['format'])}: expected {RECORD_FORMAT!r}")
+        shape.fail("format", f"unknown format {echo.shown(record['format'])}: expected {RECORD_FORMAT!r}")
     shape.need("table", lambda v: isinstance(v, str), "a string")
     if record["table"] not in TABLES:
-        shape.fail("table", f"unknown table {_shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
+        shape.fail("table", f"unknown table {echo.shown(record['table'])}: one of {', '.join(TABLES)}", "R-GEN-1")
     if "options" in record and not isinstance(record["options"], dict):
         shape.fail("options", f"must be an object, not {_type_name(record['options'])}")
     for f in ("seed", "index"):
@@ -512,11 +502,11 @@ def _check_auction(shape: _Shape) -> None:
             shape.fail(f"bids[{i}]", "a bid is [seat, \"pass\"|contract]")
     shape.need("outcome", lambda v: isinstance(v, str), "a string")
     if record["outcome"] not in OUTCOMES:
-        shape.fail("outcome", f"unknown outcome {_shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
+        shape.fail("outcome", f"unknown outcome {echo.shown(record['outcome'])}: one of {', '.join(OUTCOMES)}")
     for f in ("taker", "partner"):
         shape.optional_int(f, "a seat number")
     if "contract" in record and record["contract"] is not None and record["contract"] not in CONTRACTS:
-        shape.fail("contract", f"unknown contract {_shown(record['contract'])}", "R-BID-1")
+        shape.fail("contract", f"unknown contract {echo.shown(record['contract'])}", "R-BID-1")
     if record["outcome"] == "played":
         for f in ("taker", "contract", "tricks"):
             if record.get(f) is None:
@@ -542,10 +532,10 @@ def _check_declarations(shape: _Shape) -> None:
             shape.fail(f + ".seat", "missing or not a seat number")
         if d.get("kind") not in DECLARATION_KINDS:
             shape.fail(f + ".kind",
-                       f"unknown declaration {_shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
+                       f"unknown declaration {echo.shown(d.get('kind'))}: one of {', '.join(DECLARATION_KINDS)}")
         if d["kind"] == "poignee":
             if d.get("level") not in POIGNEE_LEVELS:
-                shape.fail(f + ".level", f"poignée level is simple, double or triple, not {_shown(d.get('level'))}",
+                shape.fail(f + ".level", f"poignée level is simple, double or triple, not {echo.shown(d.get('level'))}",
                            "R-POIG-1")
             if "cards" not in d:
                 shape.fail(f + ".cards", "missing field")
@@ -662,19 +652,28 @@ def record_svg(record: dict, at: int | None = None, names=None) -> str:
 
     A deal record as an SVG picture of the table (:mod:`tarotsim.svg`) at step ``at`` of
     :func:`positions` (None: the start of play, every hand full, the écart made, with the final
-    scores below; negative: from the end, -1 being the last card). ``names`` name the seats
-    (default: the record's ``players``, else ``seat 0`` ...)."""
+    scores below; negative: from the end, -1 being the last card). ``names`` name the seats, one
+    per seat from seat 0 (default: the record's ``players``, else ``seat 0`` ...).
+
+    Raises
+    ------
+    RecordError
+        The record is malformed or breaks a rule.
+    tarotsim.svg.PictureError
+        No step ``at`` in the deal, or ``names`` not one name per seat.
+    """
     from dataclasses import replace
 
     from . import svg
 
     full, steps = positions(record)
-    if at is not None and not -len(steps) <= at < len(steps):
-        raise ValueError(f"no step {at}: the deal has {len(steps)} steps (0..{len(steps) - 1}, or -1 for the last)")
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int) or not -len(steps) <= at < len(steps)):
+        raise svg.PictureError(f"no step {at!r}: the deal has {len(steps)} steps (0..{len(steps) - 1}, "
+                               "or -1 for the last)")
     pos = steps[svg.start_of_play(steps) if at is None else at]
     if at is None and full.get("scores") is not None:  # the start of play, with how it ended
         pos = replace(pos, scores=steps[-1].scores, result=steps[-1].result)
-    return svg.render(svg.layout(pos, names or seat_labels(full, "players")))
+    return svg.render(svg.layout(pos, names if names is not None else seat_labels(full, "players")))
 
 
 def verify_file(path_or_file, workers: int = 1) -> int:
@@ -833,9 +832,13 @@ def _pool_context():
 
 
 def _worker_init():
-    # Ctrl-C is the parent's to handle: it stops the pool; a worker must not print a traceback
+    # Ctrl-C is the parent's to handle: it stops the pool; a worker must not print a traceback.
+    # SIGTERM and SIGHUP stop a worker at once (a forked one inherits the parent's handlers, which
+    # raise tarotsim.outputs.Terminated): it holds no output of its own
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
 
 
 class _Replayer:
@@ -907,7 +910,7 @@ class _Replayer:
         """Check that the record holds the deal its seed and index deal.
 
         A record that gives its ``seed`` and ``index`` holds the very deal ``(seed, index)``
-        deals (DESIGN §3: dealer, hands, chien, piles): an edited seed or index would give the
+        deals (dealer, hands, chien, piles; docs/engine-contract.md): an edited seed or index would give the
         record, and ``show``, a false identity."""
         rec = self.rec
         seed, index = rec.get("seed"), rec.get("index")
@@ -920,7 +923,7 @@ class _Replayer:
         except DealIdError as e:
             self.fail("field seed" if "seed" in str(e) else "field index", None, str(e))
         ident = f"deal ({seed}, {index})"
-        edited = "the record's seed or index was edited, or its cards (DESIGN §3)"
+        edited = "the record's seed or index was edited, or its cards (docs/engine-contract.md)"
         if rec["dealer"] != dealer:
             self.fail("field dealer", None, f"{ident} is dealt by seat {dealer}, not seat {rec['dealer']}: {edited}")
         for seat, hand in enumerate(rec["hands"]):
@@ -952,7 +955,7 @@ class _Replayer:
         if d.phase == "bid":
             if d._highest_bid() != "garde_contre":
                 self.fail("field bids", "R-BID-2", f"the auction is not over: seat {d._next_bidder()} has not spoken")
-            while d.phase == "bid":  # DESIGN §6: the passes after a garde contre may be left out
+            while d.phase == "bid":  # docs/records.md: the passes after a garde contre may be left out
                 d.bid(d._next_bidder(), "pass")
 
     def _call(self):

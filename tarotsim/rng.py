@@ -1,4 +1,4 @@
-"""Counter-based randomness and the deal itself (DESIGN §3, RULES R-DEAL-1, R-DEAL-2).
+"""Counter-based randomness and the deal itself (docs/engine-contract.md; R-DEAL-1, R-DEAL-2).
 
 A deal is identified by ``(seed, index)``. Two independent streams derive from it:
 
@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import operator
 
+from . import echo
 from .cards import N_CARDS
 from .rules import CHIEN_SIZE, HAND_SIZE, PILE_DEPTH, PILES, Rules  # noqa: F401  (their home is rules.py)
 
 MASK64 = (1 << 64) - 1
-#: Seeds are 64-bit unsigned numbers; deal indices are int64 in the kernels (DESIGN §3).
+#: Seeds are 64-bit unsigned numbers; deal indices are int64 in the kernels.
 MAX_SEED = MASK64
 MAX_INDEX = (1 << 63) - 1
 #: The command line takes seeds up to this (a signed 64-bit number, as most tools print them).
@@ -61,11 +62,11 @@ def _whole(value, what: str) -> int:
     ``value`` as a Python int: ints and numpy integers only (a bool or a float such as 1.5
     is refused, never truncated)."""
     if isinstance(value, bool):
-        raise DealIdError(f"{what} must be a whole number, not {value!r}")
+        raise DealIdError(f"{what} must be a whole number, not {echo.shown(value)}")
     try:
         return operator.index(value)
     except TypeError:
-        raise DealIdError(f"{what} must be a whole number, not {value!r}") from None
+        raise DealIdError(f"{what} must be a whole number, not {echo.shown(value)}") from None
 
 
 def check_seed(seed, what: str = "seed") -> int:

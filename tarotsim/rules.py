@@ -1,8 +1,8 @@
-"""The rule tables (tables, contracts, sizes, poignées, targets) and the options of RULES §14.
+"""The rule tables (tables, contracts, sizes, poignées, targets) and the options of docs/rules.md §14.
 
 The tables are data, with int64 arrays for the kernels (``KERNEL_*``, indexed by table or
 contract code): every engine, the facade, the env, the observations and the scorer read them
-here. ``Rules()`` is the official game at four players. Every option of RULES §14 is a field,
+here. ``Rules()`` is the official game at four players. Every option of docs/rules.md §14 is a field,
 named as there; a non-default value is a variant. ``Rules.to_vector()`` packs the table
 and options into an int64 array so one compiled kernel serves every table and variant.
 """
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
+from . import echo
 from .cards import EXCUSE, SUIT_BASE
 
 #: The tables (R-GEN-1; 5d: five seats, the dealer sits out; 2: R-VAR-TWO); a table's code in the
@@ -28,7 +29,7 @@ PILE_DEPTH = 3
 #: Tricks of a played deal: every card a player holds, in hand or in his piles (R-DEAL-1, R-VAR-TWO).
 N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
 #: What each table can do, as subsets of ``TABLES`` in its order (no other list of tables): the numba
-#: kernels play every table; the batched environment (``tarotsim.env``, its observations and the
+#: kernels play every table; the batched environment (``tarotsim.runs.env``, its observations and the
 #: Python bots' batches) every table but 2, whose piles have no observation layout (R-VAR-TWO).
 KERNEL_TABLES = TABLES
 ENV_TABLES = tuple(t for t in TABLES if t != "2")
@@ -222,7 +223,7 @@ def _whole_number(value):
 def _in_range(name: str, v, value, what: str) -> int:
     lo, hi = OPTION_RANGES[name]
     if v is None:
-        raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {value!r}")
+        raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {echo.shown(value)}")
     if not lo <= v <= hi:
         raise RulesError(f"option {name} takes {what} in {lo}..{hi}, not {v}")
     return v
@@ -251,12 +252,12 @@ def _coerce(name: str, value):
             if not isinstance(value, bool) and str(a).lower() == str(value).strip().lower():
                 return a
     shown = ", ".join(str(a).lower() for a in allowed)
-    raise RulesError(f"option {name} takes one of: {shown} (not {value!r})")
+    raise RulesError(f"option {name} takes one of: {shown} (not {echo.shown(value)})")
 
 
 @dataclass(frozen=True)
 class Rules:
-    """A table and its variant options; defaults are the official FFT rules (RULES §14)."""
+    """A table and its variant options; defaults are the official FFT rules (docs/rules.md §14)."""
 
     table: str = "4"
     petit_sec: str = "redeal"
@@ -278,7 +279,7 @@ class Rules:
     def __post_init__(self):
         table = str(self.table).strip().lower()
         if table not in TABLES:
-            raise RulesError(f"unknown table {self.table!r}: choose one of {', '.join(TABLES)}")
+            raise RulesError(f"unknown table {echo.shown(self.table)}: choose one of {', '.join(TABLES)}")
         object.__setattr__(self, "table", table)
         for name in OPTION_SPECS:
             object.__setattr__(self, name, _coerce(name, getattr(self, name)))
@@ -294,17 +295,17 @@ class Rules:
         options = dict(options or {})
         for name in options:
             if name not in OPTION_SPECS:
-                raise RulesError(f"unknown option {name!r}: known options are {', '.join(OPTION_SPECS)}")
+                raise RulesError(f"unknown option {echo.shown(name)}: known options are {', '.join(OPTION_SPECS)}")
         return cls(table=table, **options)
 
     @staticmethod
     def parse_option(text: str) -> tuple[str, str]:
         """Split ``NAME=VALUE`` (the CLI form) and check the name."""
         if "=" not in text:
-            raise RulesError(f"option {text!r} must be NAME=VALUE")
+            raise RulesError(f"option {echo.shown(text)} must be NAME=VALUE")
         name, value = (p.strip() for p in text.split("=", 1))
         if name not in OPTION_SPECS:
-            raise RulesError(f"unknown option {name!r}: known options are {', '.join(OPTION_SPECS)}")
+            raise RulesError(f"unknown option {echo.shown(name)}: known options are {', '.join(OPTION_SPECS)}")
         return name, value
 
     def with_options(self, **options) -> Rules:

@@ -16,6 +16,7 @@ from typing import TypeGuard
 
 import numpy as np
 
+from . import echo
 from .cards import DECK, DECK_HALF_POINTS, HALF_POINTS, JACK, PETIT, format_points
 from .rules import (CHIEN_SIZE, CONTRACT_OF, CONTRACTS, KERNEL_MULTIPLIER, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS,
                     RV_DEFENCE_SLAM_BONUS, RV_MISERE_VALUE, RV_N_ACTIVE, RV_N_SEATS, RV_PAB_MULTIPLIED,
@@ -232,11 +233,11 @@ def parse_points(text) -> int:
     try:
         x = float(text)
     except (TypeError, ValueError):
-        raise ScoringError(f"points must be a number from 0 to 91, not {text!r}",
+        raise ScoringError(f"points must be a number from 0 to 91, not {echo.shown(text)}",
                            ("attack_half_points",)) from None
     hp = x * 2
     if not (0 <= x <= 91) or hp != int(hp):
-        raise ScoringError(f"points must be from 0 to 91 in steps of 0.5, not {text!r}", ("attack_half_points",))
+        raise ScoringError(f"points must be from 0 to 91 in steps of 0.5, not {echo.shown(text)}", ("attack_half_points",))
     return int(hp)
 
 
@@ -247,12 +248,17 @@ def parse_points(text) -> int:
 def check_names(names, n_seats: int | None = None) -> list[str]:
     """Strip and check the player names.
 
-    Player names, stripped and checked: none empty, no two alike once case is ignored (a player
-    is found by name whatever the case, so ``a`` and ``A`` could not be told apart), and exactly
-    ``n_seats`` of them when given."""
+    Player names, stripped and checked: none empty, none holding a character that would break
+    the tables they are printed in (a newline, a tab, an escape: :func:`tarotsim.echo.name_fault`),
+    no two alike once case is ignored (a player is found by name whatever the case, so ``a`` and
+    ``A`` could not be told apart), and exactly ``n_seats`` of them when given. The one check of
+    every name a user gives: ``--names``, ``--players`` and a score sheet's header."""
     names = [str(n).strip() for n in names]
     if any(not n for n in names):
         raise ScoringError("empty player name")
+    for n in names:
+        if (fault := echo.name_fault(n)) is not None:
+            raise ScoringError(f"player name {echo.shown(n)} holds {fault}")
     seen: dict[str, str] = {}
     for n in names:
         other = seen.get(n.casefold())
@@ -272,7 +278,7 @@ def seat_of(name, names, what: str = "player") -> int:
     for i, n in enumerate(names):
         if n == text or n.casefold() == text.casefold():
             return i
-    raise ScoringError(f"{what} {name!r} is not one of the players: {', '.join(names)}")
+    raise ScoringError(f"{what} {echo.shown(name)} is not one of the players: {', '.join(names)}")
 
 
 def parse_poignee(text: str) -> tuple[str, str]:
@@ -280,7 +286,7 @@ def parse_poignee(text: str) -> tuple[str, str]:
     level, _, side = str(text).partition(":")
     level, side = level.strip().lower(), side.strip().lower()
     if level not in POIGNEE_LEVELS or side not in SIDES:
-        raise ScoringError(f"poignée {text!r} must be LEVEL:SIDE, LEVEL simple|double|triple, "
+        raise ScoringError(f"poignée {echo.shown(text)} must be LEVEL:SIDE, LEVEL simple|double|triple, "
                            f"SIDE attack|defence", ("poignees",))
     return level, side
 
@@ -290,7 +296,7 @@ def parse_misere(text: str, names) -> tuple[int, str]:
     who, _, kind = str(text).rpartition(":")
     kind = kind.strip().lower()
     if not who.strip() or kind not in MISERE_KINDS:
-        raise ScoringError(f"misère {text!r} must be PLAYER:atout or PLAYER:tete", ("miseres",))
+        raise ScoringError(f"misère {echo.shown(text)} must be PLAYER:atout or PLAYER:tete", ("miseres",))
     try:
         return seat_of(who, names, "misère player"), kind
     except ScoringError as e:
@@ -422,7 +428,7 @@ def _is_int(x) -> TypeGuard[int | np.integer]:
 
 
 def _check_points(facts: DealFacts) -> None:
-    """P and k against the contract and the chelem (RULES §1, §5, §7, §8, §11)."""
+    """P and k against the contract and the chelem (docs/rules.md §1, §5, §7, §8, §11)."""
     r, k, hp = facts.rules, int(facts.oudlers), int(facts.attack_half_points)
     chelem_text = f"chelem {facts.chelem}" if facts.chelem else "no chelem"
     where = f"{facts.contract} with {chelem_text}"
@@ -536,20 +542,20 @@ def check_facts(facts: DealFacts) -> list[str]:
     r = facts.rules
     warnings = []
     if facts.contract not in CONTRACTS:
-        raise ScoringError(f"unknown contract {facts.contract!r}: choose one of {', '.join(CONTRACTS)}",
+        raise ScoringError(f"unknown contract {echo.shown(facts.contract)}: choose one of {', '.join(CONTRACTS)}",
                            ("contract",))
     if not (_is_int(facts.oudlers) and 0 <= facts.oudlers <= 3):
-        raise ScoringError(f"oudlers must be 0, 1, 2 or 3, not {facts.oudlers!r}", ("oudlers",))
+        raise ScoringError(f"oudlers must be 0, 1, 2 or 3, not {echo.shown(facts.oudlers)}", ("oudlers",))
     hp = facts.attack_half_points
     if not (_is_int(hp) and 0 <= hp <= DECK_HALF_POINTS):
-        raise ScoringError(f"attack points must be from 0 to 91, not {hp!r} half-points", ("attack_half_points",))
+        raise ScoringError(f"attack points must be from 0 to 91, not {echo.shown(hp)} half-points", ("attack_half_points",))
     if hp % 2 and r.table in ("4", "5d"):
         warnings.append(
             f"warning: {format_points(hp)} points has a half point, which card play cannot give at "
             f"table {r.table} (R-COUNT-5); scored anyway by R-COUNT-4")
     n = r.n_seats
     if not (_is_int(facts.taker) and 0 <= facts.taker < n):
-        raise ScoringError(f"taker seat {facts.taker!r} is not at a table of {n}", ("taker",))
+        raise ScoringError(f"taker seat {echo.shown(facts.taker)} is not at a table of {n}", ("taker",))
     if facts.partner is not None:
         if r.table != "5":
             raise ScoringError(f"a partner is called only at table 5, not at table {r.table} (R-CALL-1)",
@@ -564,27 +570,27 @@ def check_facts(facts: DealFacts) -> list[str]:
     elif facts.dummy is not None:
         raise ScoringError(f"only table 5d has a dummy, not table {r.table}", ("dummy",))
     if facts.petit_au_bout not in (None, "attack", "defence"):
-        raise ScoringError(f"petit au bout is attack or defence, not {facts.petit_au_bout!r}", ("petit_au_bout",))
+        raise ScoringError(f"petit au bout is attack or defence, not {echo.shown(facts.petit_au_bout)}", ("petit_au_bout",))
     if facts.chelem not in CHELEM_OUTCOMES:
         raise ScoringError(
-            f"unknown chelem {facts.chelem!r}: choose one of {', '.join(k for k in CHELEM_OUTCOMES if k)}",
+            f"unknown chelem {echo.shown(facts.chelem)}: choose one of {', '.join(k for k in CHELEM_OUTCOMES if k)}",
             ("chelem",))
     for level, side in facts.poignees:
         if r.table == "2":
             raise ScoringError("there is no poignée at table 2 (R-VAR-TWO)", ("poignees",))
         if level not in POIGNEE_LEVELS:
-            raise ScoringError(f"poignée level is simple, double or triple, not {level!r}", ("poignees",))
+            raise ScoringError(f"poignée level is simple, double or triple, not {echo.shown(level)}", ("poignees",))
         if side not in SIDES:
-            raise ScoringError(f"poignée side is attack or defence, not {side!r}", ("poignees",))
+            raise ScoringError(f"poignée side is attack or defence, not {echo.shown(side)}", ("poignees",))
     for seat, kind in facts.miseres:
         if r.table == "2":
             raise ScoringError("there is no misère at table 2 (R-VAR-TWO)", ("miseres",))
         if not r.misere:
             raise ScoringError("misère needs the option misere=on (R-MIS-1)", ("miseres",))
         if kind not in MISERE_KINDS:
-            raise ScoringError(f"misère is atout or tete, not {kind!r}", ("miseres",))
+            raise ScoringError(f"misère is atout or tete, not {echo.shown(kind)}", ("miseres",))
         if not (_is_int(seat) and 0 <= seat < n) or seat == facts.dummy:
-            raise ScoringError(f"misère by seat {seat!r}, who is not an active player", ("miseres",))
+            raise ScoringError(f"misère by seat {echo.shown(seat)}, who is not an active player", ("miseres",))
     if len(set(facts.miseres)) != len(facts.miseres):
         raise ScoringError("each misère can be declared once per player (R-MIS-1)", ("miseres",))
     _check_petit_au_bout(facts)
@@ -637,6 +643,32 @@ def score(facts: DealFacts) -> ScoreBreakdown:
         misere_terms=tuple(int(a - b) for a, b in zip(scores, plain)),
         warnings=tuple(warnings),
     )
+
+
+def score_limit(rules: Rules) -> int:
+    """The largest score, in absolute value, any seat can get in one deal under ``rules``.
+
+    A bound no deal passes (R-SCORE-1, R-SCORE-2): :func:`score_core` on the extreme facts of
+    every contract at once (91 points with every oudler or none at all, the petit au bout, every
+    active seat's triple poignée on one side, every chelem outcome, the taker alone), plus two
+    misères' worth for the seat (R-MIS-2) when the variant allows them. A score beyond it is no
+    deal's score under these rules."""
+    vec = rules.to_vector()
+    n, n_active = rules.n_seats, int(vec[RV_N_ACTIVE])
+    dummy = n - 1 if n_active < n else -1  # 5d: the dealer sits out, the taker (seat 0) plays
+    poignees = n_active * max(POIGNEE_BONUS)
+    steps, scores, no_misere = (np.zeros(ST_LEN, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                                np.zeros(n, dtype=np.int64))
+    worst = 0
+    for contract in range(len(CONTRACTS)):
+        for attack_hp, oudlers in ((0, 0), (2 * 91, 3)):
+            for pab in (-1, 1):
+                for attack, defence in ((poignees, 0), (0, poignees)):
+                    for announced, side in CHELEM_OUTCOMES.values():
+                        score_core(vec, contract, attack_hp, oudlers, pab, attack, defence, announced, side, 0, -1,
+                                   dummy, no_misere, steps, scores)
+                        worst = max(worst, int(np.abs(scores).max()))
+    return worst + (2 * rules.misere_value * (n_active - 1) if rules.misere else 0)
 
 
 def format_breakdown(b: ScoreBreakdown, names=None) -> str:

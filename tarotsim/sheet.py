@@ -26,6 +26,7 @@ import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
+from . import echo
 from .cards import DECK_HALF_POINTS
 from .rules import CONTRACTS, Rules
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_facts, check_names, parse_misere,
@@ -128,11 +129,6 @@ class SheetResult:
 
 # ---------------------------------------------------------------------------------------------
 # Reading
-
-
-def _shown(text: str, limit: int = 40) -> str:
-    """A cell as a message shows it: quoted, escaped, cut short."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def _source_name(source) -> str:
@@ -299,12 +295,13 @@ def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[
     written_names = {c for columns in written_columns.values() for c in columns}
     unknown = [h for h in named if h not in SHEET_COLUMNS and h not in written_names]
     if unknown:
-        raise SheetError(f"{name}: unknown column(s) {', '.join(unknown)} (known: {', '.join(SHEET_COLUMNS)}; "
+        raise SheetError(f"{name}: unknown column(s) {', '.join(map(echo.shown, unknown))} (known: "
+                         f"{', '.join(SHEET_COLUMNS)}; "
                          f"written scores: a player's name, or 'NAME{TOTAL_SUFFIX}' for his running total, "
                          f"players {', '.join(names)})")
     twice = sorted({h for h in named if named.count(h) > 1})
     if twice:
-        raise SheetError(f"{name}: column(s) {', '.join(twice)} appear twice in the header")
+        raise SheetError(f"{name}: column(s) {', '.join(map(echo.shown, twice))} appear twice in the header")
     rows = []
     for num, cells in records:
         cells = [c.strip() for c in cells]
@@ -312,7 +309,7 @@ def read_sheet(source, rules: Rules, names, *, name: str | None = None) -> list[
             continue  # a blank line, or a row a spreadsheet left empty
         extra = [c for i, c in enumerate(cells) if c and (i >= len(header) or not header[i])]
         if extra:
-            raise SheetError(f"{name}: row {num}: {_shown(extra[0])} is in no named column of the header")
+            raise SheetError(f"{name}: row {num}: {echo.shown(extra[0])} is in no named column of the header")
         row = {h: c for h, c in zip(header, cells) if h}
         facts = parse_row(row, num, rules, names, name=name)
         written = {kind: _written(row, num, columns, name) for kind, columns in written_columns.items()}
@@ -343,7 +340,7 @@ def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>"
     if contract == "pass" or cell("taker").lower() == "pass":
         return None
     if contract not in CONTRACTS:
-        bad("contract", f"unknown contract {_shown(cell('contract'))} (prise, garde, garde_sans, garde_contre or pass)")
+        bad("contract", f"unknown contract {echo.shown(cell('contract'))} (prise, garde, garde_sans, garde_contre or pass)")
     if not cell("taker"):
         bad("taker", "empty")
 
@@ -359,7 +356,7 @@ def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>"
         if not 0 <= oudlers <= 3:
             raise ValueError
     except ValueError:
-        bad("oudlers", f"must be 0, 1, 2 or 3, not {_shown(cell('oudlers'))}")
+        bad("oudlers", f"must be 0, 1, 2 or 3, not {echo.shown(cell('oudlers'))}")
     pts, dpts = cell("points") or None, cell("defence_points") or None
     if (pts is None) == (dpts is None):
         bad("points", "give points or defence_points, exactly one of them")
@@ -390,10 +387,10 @@ def parse_row(row: dict, num: int, rules: Rules, names, *, name: str = "<sheet>"
         bad("dummy", f"only table 5d has a dummy, not table {rules.table}")
     pab = cell("petit_au_bout").lower() or None
     if pab not in (None, "attack", "defence"):
-        bad("petit_au_bout", f"attack or defence, not {_shown(pab)}")
+        bad("petit_au_bout", f"attack or defence, not {echo.shown(pab)}")
     chelem = cell("chelem").lower() or None
     if chelem is not None and chelem not in CHELEM_OUTCOMES:  # None (no chelem) is one of them
-        bad("chelem", f"one of {_CHELEM_CHOICES}, not {_shown(chelem)}")
+        bad("chelem", f"one of {_CHELEM_CHOICES}, not {echo.shown(chelem)}")
     try:
         poignees = tuple(parse_poignee(p) for p in _items(cell("poignees")))
     except ScoringError as e:
@@ -449,7 +446,7 @@ def _written(row: dict, num: int, columns: list[str], name: str) -> tuple | None
         value = Fraction(_decimal(text)) if _WRITTEN_NUMBER.fullmatch(text) else None
         if value is None or value.denominator not in (1, 2):
             raise SheetError(f"{name}: row {num}, column {col}: a written score is a whole number "
-                             f"(or a half, 76,5), not {_shown(text)}")
+                             f"(or a half, 76,5), not {echo.shown(text)}")
         values.append(int(value) if value.denominator == 1 else value)
     return tuple(values)
 
@@ -477,7 +474,7 @@ def score_sheet(rows, rules: Rules, names, until: int | None = None) -> SheetRes
     if until is None and isinstance(rules.game_end, int):
         until = rules.game_end
     if until is not None and (isinstance(until, bool) or not isinstance(until, int) or until < 1):
-        raise SheetError(f"the points target must be a whole number of at least 1, not {until!r}")
+        raise SheetError(f"the points target must be a whole number of at least 1, not {echo.shown(until)}")
     deals, totals, finished_at = [], (0,) * len(names), None
     warnings: tuple[str, ...]
     for r in rows:

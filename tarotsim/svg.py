@@ -1,34 +1,42 @@
 """Pictures of the game as SVG text: a card, a hand, a trick, the whole table at any point of a deal.
 
 SVG is plain text, so nothing beyond the standard library draws it; every figure is a complete
-``<svg>`` document that a browser, a notebook or an image viewer shows as it is::
+``<svg>`` document that a browser, a notebook or an image viewer shows as it is:
 
-    from tarotsim import svg
-    svg.card_svg("KH")                       # one card
-    svg.hand_svg(["T21", "EX", "KH", "3S"])  # a hand, fanned as a player holds it
-    svg.table_svg(game)                      # a Game (tarotsim.engine) at its current decision
-    record.record_svg(rec)                   # a deal record at the start of play (or at=step)
+```python
+from tarotsim import svg
+svg.card_svg("KH")                       # one card
+svg.hand_svg(["T21", "EX", "KH", "3S"])  # a hand, fanned as a player holds it
+svg.table_svg(game)                      # a Game at its current decision
+record.record_svg(rec)                   # a deal record at the start of play
+```
 
 ``Game`` and the records :func:`tarotsim.record.load` reads have ``_repr_svg_`` and
 ``_repr_html_``: a notebook shows them as the table. Cards read at a glance: rank and suit
 symbol in the corner (hearts and diamonds red), trumps on a blue ground with their number, the
 three oudlers edged in gold, the Excuse with a star. Every card drawn is one ``<g class="card">``
-element carrying its name in ``data-card`` (DESIGN §2 notation).
+element carrying its name in ``data-card`` (the notation of docs/records.md, "Seats and cards").
 
 The whole table (:func:`layout`) is computed from a :class:`Position`, the state of a deal at one
 step, read off the reference engine (:func:`position_of`); :func:`tarotsim.record.positions`
 gives the position after every step of a record (dealt, each bid, the call, the écart, each
 declaration, each card).
-The replay page (:mod:`tarotsim.replay_page`) places the same cards at the same coordinates.
+The replay page (:mod:`tarotsim.analysis.replay_page`) places the same cards at the same coordinates.
+
+What cannot be drawn (a trick with a card twice, a winner who played no card of it, names too
+few for the seats) raises :class:`PictureError`, and a thing that is not a deal
+:class:`PictureTypeError`, each with one line for the user.
 """
 
 from __future__ import annotations
 
 import math
+import operator
+import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from .cards import RANK_NAMES, Card, format_points
+from .cards import RANK_NAMES, SUIT_NAMES, Card, format_points
 from .display import display_order
 from .rules import CONTRACT_OF
 from .scoring import ScoreBreakdown
@@ -82,7 +90,20 @@ SUIT_PATHS = (
     "M14.6 7.2A4.3 4.3 0 1 0 14.6 15.8A4.3 4.3 0 1 0 14.6 7.2Z"
     "M9.1 10.5C9.1 14.8 8.3 17 6.5 18.8H13.5C11.7 17 10.9 14.8 10.9 10.5Z",
 )
+#: A suit card's rank in words, for its tooltip.
+RANK_WORDS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "knight", "queen", "king")
 STAR_PATH = "M10 1.5L12.4 7.4L18.8 7.9L13.9 12L15.4 18.3L10 14.9L4.6 18.3L6.1 12L1.2 7.9L7.6 7.4Z"
+
+
+class PictureError(ValueError):
+    """What cannot be drawn, said in one line for the user.
+
+    A trick with a card or a seat twice, a winner or a leader who played no card of it, names
+    too few or too many for the seats, a step the deal does not have."""
+
+
+class PictureTypeError(PictureError, TypeError):
+    """Something :func:`table_svg` cannot draw: not a Game, a reference deal or a Position."""
 
 
 def coord(x: float) -> str:
@@ -151,13 +172,17 @@ def card_back() -> str:
 
 
 def card_title(card) -> str:
-    """What a card's tooltip says: ``K♥ (KH)``, ``T21 (oudler)``, ``Excuse (EX, oudler)``."""
+    """What a card's tooltip says.
+
+    The card as the pictures write it, then in words: ``K♥ (king of hearts)``, ``T5 (trump)``,
+    ``T21 (oudler)``, ``EX (the Excuse, oudler)``."""
     c = Card.parse(card)
     if c.is_excuse:
-        return "Excuse (EX, oudler)"
+        return "EX (the Excuse, oudler)"
     if c.is_trump:
         return f"{c} ({'the Petit, ' if c.rank == 1 else ''}{'oudler' if c.is_oudler else 'trump'})"
-    return f"{c.pretty()} ({c})"
+    assert c.suit is not None  # neither the Excuse nor a trump
+    return f"{c.pretty()} ({RANK_WORDS[c.rank - 1]} of {SUIT_NAMES[c.suit]})"
 
 
 def card_group(card, x: float = 0, y: float = 0, *, face_up: bool = True, marked: bool = False) -> str:
@@ -196,22 +221,70 @@ def hand_svg(cards, *, sort: bool = True) -> str:
 def trick_svg(plays, leader: int | None = None, winner: int | None = None, names=None) -> str:
     """A trick laid out from its leader.
 
-    A trick laid out from its leader: ``plays`` is ``[(seat, card), ...]`` in playing order;
-    the winner's card is edged in gold, each card captioned with its seat."""
-    plays = [(int(s), Card.parse(c)) for s, c in plays]
+    A trick laid out from its leader: ``plays`` is ``[(seat, card), ...]`` in playing order,
+    seats counted from 0; the winner's card is edged in gold, each card captioned with its seat
+    (``names[seat]``, else ``seat 0`` ...).
+
+    Raises
+    ------
+    PictureError
+        A card or a seat twice in the trick, a ``leader`` who does not play first or a
+        ``winner`` who plays no card of it, a seat that ``names`` does not name.
+    tarotsim.cards.CardError
+        A card name that is not in the notation.
+    """
+    plays = [(_seat_number(s), Card.parse(c)) for s, c in plays]
+    seats = [s for s, _ in plays]
+    _check_trick(plays, leader, winner)
     leader = plays[0][0] if leader is None and plays else leader
+    if names is not None:
+        names = list(names)
+        missing = [s for s in seats if s >= len(names)]
+        if missing:
+            raise PictureError(f"no name for seat {missing[0]}: {len(names)} name(s), for seats 0..{len(names) - 1}")
     gap = CARD_WIDTH + 12
     body = []
     for i, (seat, c) in enumerate(plays):
         x = 6 + gap * i
         body.append(card_group(c, x, 6))
-        who = names[seat] if names else f"seat {seat}"
+        who = names[seat] if names is not None else f"seat {seat}"
         body.append(_text(x + CARD_WIDTH / 2, CARD_HEIGHT + 20, who, 11, BLACK, anchor="middle"))
         if seat == winner:
             body.append(_winner_ring(x, 6))
         if seat == leader:
             body.append(_text(x + CARD_WIDTH / 2, CARD_HEIGHT + 33, "leads", 9, BLACK, anchor="middle"))
     return _document(6 + gap * max(1, len(plays)), CARD_HEIGHT + 40, "".join(body))
+
+
+def _seat_number(seat) -> int:
+    """A seat of a trick as a number from 0 (a bool, a fraction or a negative number is no seat)."""
+    try:
+        number = operator.index(seat)
+    except TypeError:
+        number = -1
+    if isinstance(seat, bool) or number < 0:
+        raise PictureError(f"seat {seat!r}: a seat is a whole number from 0")
+    return number
+
+
+def _check_trick(plays: list[tuple[int, Card]], leader, winner) -> None:
+    """Refuse a trick no deal can have.
+
+    A card or a seat twice, a leader who does not play first, a winner who plays no card of it."""
+    seen_cards: set[Card] = set()
+    seen_seats: set[int] = set()
+    for seat, c in plays:
+        if c in seen_cards:
+            raise PictureError(f"{c.pretty()} is played twice in the trick: each card once")
+        if seat in seen_seats:
+            raise PictureError(f"seat {seat} plays twice in the trick: one card per seat")
+        seen_cards.add(c)
+        seen_seats.add(seat)
+    order = f"it is played by {', '.join(f'seat {s}' for s, _ in plays)}" if plays else "it holds no card"
+    if leader is not None and (not plays or leader != plays[0][0]):
+        raise PictureError(f"leader seat {leader}: the leader plays the trick's first card, and {order}")
+    if winner is not None and winner not in seen_seats:
+        raise PictureError(f"winner seat {winner}: seat {winner} plays no card of the trick ({order})")
 
 
 def _winner_ring(x: float, y: float) -> str:
@@ -383,23 +456,56 @@ def layout(pos: Position, names=None, costs=None) -> Layout:
     ``names`` name the seats (default ``seat 0`` ...). ``costs`` maps a card of the trick shown
     to what it cost against best play, in half-points (an exact solver's figure; None: unknown).
     """
-    names = list(names) if names else [f"seat {s}" for s in range(pos.n_seats)]
+    names = seat_names(names, pos.n_seats)
     out = Layout()
     out.overlay.append(f'<rect class="felt" width="{TABLE_WIDTH}" height="{TABLE_HEIGHT}" fill="{FELT}"/>')
     _header(pos, names, out)
     for seat in range(pos.n_seats):
         _seat(pos, seat, names, out)
-    _aside_cards(pos, out)
+    _aside_cards(pos, names, out)
     _trick(pos, names, out, costs or {})
     _footer(pos, names, out)
     return out
+
+
+def seat_names(names, n_seats: int) -> list[str]:
+    """The names of the seats of a picture: ``names``, one per seat from seat 0, else ``seat 0`` ...
+
+    Raises
+    ------
+    PictureError
+        ``names`` does not hold one name per seat.
+    """
+    if names is None:
+        return [f"seat {s}" for s in range(n_seats)]
+    names = [str(x) for x in names]
+    if len(names) != n_seats:
+        raise PictureError(f"{len(names)} name(s) for {n_seats} seats: one name per seat, seat 0 first")
+    return names
+
+
+#: A card of the records' notation (``KH``, ``10S``) in a step's text; trumps and the Excuse are
+#: written alike in both notations.
+_SUIT_CARD = re.compile(r"\b(?:10|[1-9JNQK])[SHDC]\b", re.IGNORECASE)
+_SEAT = re.compile(r"\bseat (\d)\b")
+
+
+def shown_text(text: str, names) -> str:
+    """A text of a position as the pictures write it: each seat by its name, each card as ``K♥``.
+
+    ``text`` is a :class:`Position`'s ``step`` (the text of :func:`tarotsim.record.positions`,
+    ``"trick 7, seat 2 plays KH"``: the records' notation, as the replay's errors name a step) or
+    its ``aside_label``; ``names`` one name per seat."""
+    text = _SUIT_CARD.sub(lambda m: Card.parse(m[0]).pretty(), text)
+    return _SEAT.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
 def _header(pos: Position, names, out: Layout) -> None:
     ident = f"seed {pos.seed}, index {pos.index}" if pos.seed is not None else "hand-entered deal"
     line1 = f"Table {pos.table} · {ident} · dealer {names[pos.dealer]}"
     out.overlay.append(_text(12, 18, line1, 14, FELT_TEXT, bold=True, cls="deal"))
-    out.overlay.append(_text(TABLE_WIDTH - 12, 18, pos.step, 13, FELT_TEXT, anchor="end", cls="step"))
+    out.overlay.append(_text(TABLE_WIDTH - 12, 18, shown_text(pos.step, names), 13, FELT_TEXT, anchor="end",
+                             cls="step"))
     out.overlay.append(_text(12, 36, contract_line(pos, names), 12, FELT_TEXT, cls="contract"))
 
 
@@ -480,10 +586,10 @@ def _piles(pos: Position, seat: int, ax: float, y0: float, h: float, out: Layout
             out.cards.append(Placed(c, x0 + PILE_GAP * k, y + PILE_STEP * depth, face_up=top and pos.face_up[seat][k]))
 
 
-def _aside_cards(pos: Position, out: Layout) -> None:
+def _aside_cards(pos: Position, names, out: Layout) -> None:
     y = TABLE_HEIGHT - FOOTER_HEIGHT - CARD_HEIGHT - 6
     if pos.aside or pos.marked:
-        out.overlay.append(_text(16, y - 7, pos.aside_label, 12, FELT_TEXT, cls="aside"))
+        out.overlay.append(_text(16, y - 7, shown_text(pos.aside_label, names), 12, FELT_TEXT, cls="aside"))
     for i, c in enumerate(pos.aside):
         out.cards.append(Placed(c, 16 + FAN_STEP * i, y))
 
@@ -520,8 +626,12 @@ def _trick(pos: Position, names, out: Layout, costs) -> None:
 
 
 def _cost_badge(x: float, y: float, half_points: int) -> str:
-    return (f'<g class="cost"><circle cx="{coord(x)}" cy="{coord(y)}" r="11" fill="{COST_FILL}"/>'
-            + _text(x, y + 4, "-" + format_points(half_points), 10, "#ffffff", anchor="middle", bold=True) + "</g>")
+    """A card's cost, centred at (x, y): a red disc, or a pill as wide as a longer figure (``-12.5``)."""
+    text = "-" + format_points(half_points)
+    width = max(22, 6 * len(text) + 4)
+    return (f'<g class="cost"><rect x="{coord(x - width / 2)}" y="{coord(y - 11)}" width="{width}" height="22" '
+            f'rx="11" fill="{COST_FILL}"/>'
+            + _text(x, y + 4, text, 10, "#ffffff", anchor="middle", bold=True) + "</g>")
 
 
 def _footer(pos: Position, names, out: Layout) -> None:
@@ -551,13 +661,28 @@ def table_svg(what, names=None, costs=None) -> str:
     """The whole table as SVG.
 
     The whole table as SVG: a :class:`~tarotsim.engine.Game` at its current decision, a
-    :class:`~tarotsim.reference.deal.ReferenceDeal`, or a :class:`Position`."""
+    :class:`~tarotsim.reference.deal.ReferenceDeal`, or a :class:`Position`; ``names`` and
+    ``costs`` as :func:`layout` takes them.
+
+    Raises
+    ------
+    PictureTypeError
+        ``what`` is none of those (a deal record is drawn by :func:`tarotsim.record.record_svg`).
+    PictureError
+        ``names`` does not hold one name per seat.
+    """
+    from .reference.deal import ReferenceDeal
+
     if isinstance(what, Position):
         pos = what
-    elif hasattr(what, "_deal"):  # a Game: its reference deal is the state
+    elif isinstance(getattr(what, "_deal", None), ReferenceDeal):  # a Game: its reference deal is the state
         pos = position_of(what._deal, _game_step(what), what.seed, what.index)
-    else:
+    elif isinstance(what, ReferenceDeal):
         pos = position_of(what)
+    else:
+        hint = "; a deal record is drawn by tarotsim.record.record_svg" if isinstance(what, dict) else ""
+        raise PictureTypeError(f"table_svg draws a Game, a ReferenceDeal or a Position, not {type(what).__name__}"
+                               + hint)
     return render(layout(pos, names, costs))
 
 
@@ -576,13 +701,11 @@ def start_of_play(steps: list[Position]) -> int:
     return len(steps) - 1
 
 
-
-
 def html_figure(svg_text: str) -> str:
     """An SVG picture for a notebook's HTML output."""
     return f'<div class="tarotsim-figure" style="max-width:100%;overflow-x:auto">{svg_text}</div>'
 
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "Placed", "Position", "card_face", "card_group", "card_svg",
-           "hand_svg", "html_figure", "layout", "position_of", "render",
-           "start_of_play", "table_svg", "trick_svg"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "PictureError", "PictureTypeError", "Placed", "Position", "card_face",
+           "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "render", "seat_names",
+           "start_of_play", "shown_text", "table_svg", "trick_svg"]

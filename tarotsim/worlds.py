@@ -3,13 +3,15 @@
 A *world* places every card not yet played: in a seat's hand or in the hidden pile (the chien
 while nobody has seen it, or the écart). From what one seat knows -- its hand, its écart when it
 is the taker, the chien when it was shown, every card played and by whom, the declarations --
-:func:`sample` draws worlds uniformly among those that agree with every hard rule::
+:func:`sample` draws worlds uniformly among those that agree with every hard rule:
 
-    from tarotsim.worlds import constraints, sample
-    cons = constraints(game, seat)          # voids, trump ceilings, known cards, counts ...
-    worlds = sample(game, seat, n=100, seed=12345)
-    worlds.hands(0)                         # world 0: a list of Cards per seat
-    worlds.pile(0)                          # world 0: the hidden pile's cards
+```python
+from tarotsim.worlds import constraints, sample
+cons = constraints(game, seat)  # voids, trump ceilings, known cards, counts ...
+worlds = sample(game, seat, n=100, seed=12345)
+worlds.hands(0)                 # world 0: a list of Cards per seat
+worlds.pile(0)                  # world 0: the hidden pile's cards
+```
 
 Both read the game only through ``game.view(seat)`` (:class:`tarotsim.engine.SeatView`), so
 they cannot use a card the seat has not seen. The draws are made by the numba kernels of
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import echo
 from .cards import DECK, SUITS, Card, masks_of, parse_cards
 from .rules import CONTRACTS, Rules
 
@@ -247,7 +250,7 @@ def _derive(view, rules):
 def _check_seat(game, seat) -> int:
     n = game.rules.n_seats
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
-        raise WorldsError(f"seat must be a seat of the table, 0..{n - 1}, not {seat!r}")
+        raise WorldsError(f"seat must be a seat of the table, 0..{n - 1}, not {echo.shown(seat)}")
     return int(seat)
 
 
@@ -322,9 +325,9 @@ def sample(game, seat: int, n: int, seed: int) -> Worlds:
     W = _kernels()
     seat = _check_seat(game, seat)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise WorldsError(f"n must be a whole number >= 1, not {n!r}")
+        raise WorldsError(f"n must be a whole number >= 1, not {echo.shown(n)}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
-        raise WorldsError(f"seed must be a whole number in 0..2**64-1, not {seed!r}")
+        raise WorldsError(f"seed must be a whole number in 0..2**64-1, not {echo.shown(seed)}")
     view = game.view(seat)
     rules, cons = _derive(view, game.rules)
     out = np.empty((int(n), 78), dtype=np.int8)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from helpers_policy import RANDOM as POLICY_RANDOM
-from tarotsim import rng, simulate
+from tarotsim import rng
+from tarotsim.runs import simulate
 from tarotsim._builds import deal as D
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import workspace as P

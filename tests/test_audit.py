@@ -287,7 +287,7 @@ def test_json_gives_written_expected_and_causes_per_row(tmp_path, cli):
     (SCORES.replace("174,-58", "174,-58.25"), "s.csv: row 2, column nico:"),
     (SCORES.replace(",", ";").replace("174;-58", "174;1,000"), "s.csv: row 2, column nico:"),
     (SCORES.replace("174,-58", "174,"), "s.csv: row 2, column nico: empty while other players' are written"),
-    (SCORES.replace(",Lea\n", ",Lea,Zoe\n"), "unknown column(s) zoe"),
+    (SCORES.replace(",Lea\n", ",Lea,Zoe\n"), "unknown column(s) 'zoe'"),
     (SCORES.replace(",Lea\n", ",\n"), "the header has written scores for some players but no column 'Lea'"),
     (TOTALS.replace("250;-286;18;18", ";;;"), "s.csv: row 3, columns Emma total, Nico total, Pat total, Lea total: "
                                             "no running totals written"),
@@ -322,7 +322,7 @@ def test_written_columns_are_found_whatever_the_case_and_plain_scoring_ignores_t
     rows = read_sheet(ROOT / "examples" / "written.csv", R4, NAMES)
     assert rows[1].written == (66, -198, 66, 66) and rows[1].written_totals is None
     code, out, _ = cli("sheet", str(ROOT / "examples" / "written.csv"), "--players", ",".join(NAMES))
-    assert code == 0 and "winner: Lea with 318" in out  # scored from the facts, as without --check
+    assert code == 0 and "winner: Lea with +318" in out  # scored from the facts, as without --check
 
 
 def test_a_slip_in_one_running_total_is_noted_with_its_player(tmp_path):

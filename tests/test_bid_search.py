@@ -25,7 +25,8 @@ from helpers_deals import hidden_twins
 from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
 from bots.bid_search import needs_bid_search
-from tarotsim import record, rng, simulate
+from tarotsim import record, rng
+from tarotsim.runs import simulate
 from tarotsim._builds import bid_search as S
 from tarotsim._builds import runs
 from tarotsim._kernels import layout as L
@@ -381,9 +382,13 @@ def test_ecart_search_lays_no_king_no_oudler_and_is_never_worse_than_the_heurist
 
 def test_table_2_decides_as_the_heuristic():
     """R-VAR-TWO: the search is off at table 2. A run there takes a pimc build (the bid-search
-    builds play every other table), and the slow path decides as plain pimc."""
+    builds play every other table), and the slow path decides as plain pimc. (``bid_search``
+    given at table 2 is refused, as a parameter that does nothing; a parameter vector, which
+    the registry takes as it is, still reaches the kernels, and they ignore it there.)"""
     r = Rules(table="2")
-    bots = ["pimc:worlds=2,bid_search=1", "heuristic"]
+    with pytest.raises(BotError, match="bid_search does nothing at table 2"):
+        simulate.bot_setup(r, ["pimc:worlds=2,bid_search=1", "heuristic"])
+    bots = [("pimc", REGISTRY["pimc"].vector(worlds=2, bid_search=1)), "heuristic"]
     kinds, params, _ = simulate.bot_setup(r, bots)
     assert needs_bid_search(kinds, params) and not needs_bid_search(kinds, params, r.to_vector())
     from tarotsim._builds import pimc as P

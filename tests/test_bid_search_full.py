@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from test_bid_search import _adapters
-from tarotsim import simulate
+from tarotsim.runs import simulate
 from tarotsim._builds import runs
 from tarotsim.engine import Game, play_game
 from tarotsim.rules import Rules

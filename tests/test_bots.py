@@ -1,8 +1,9 @@
 """The bot registry (``bots``): specs, parameter vectors, ``parse_bots``, and the plumbing into
-``tarotsim.simulate.bot_arrays`` and the kernels' bot codes."""
+``tarotsim.runs.simulate.bot_arrays`` and the kernels' bot codes."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -11,13 +12,13 @@ import pytest
 
 import bots
 from bots import REGISTRY, BotError, BotSpec, Param, parse_bots
-from tarotsim import simulate
+from tarotsim.runs import simulate
 from tarotsim._kernels import layout
 from tarotsim.rules import Rules
 
 
 def test_registry_matches_the_kernel_codes():
-    assert list(REGISTRY) == ["random", "greedy", "heuristic", "pimc"]
+    assert list(REGISTRY) == ["random", "greedy", "heuristic", "pimc", "learned"]
     assert {n: s.code for n, s in REGISTRY.items()} == layout.BOT_KINDS == simulate.BOT_KINDS
     for name, spec in REGISTRY.items():
         assert isinstance(spec, BotSpec) and spec.name == name
@@ -104,7 +105,7 @@ def test_parse_bots_forms():
 
 @pytest.mark.parametrize("text,n,needle", [
     ("heuristic,random", 4, "2 bots for a table of 4 seats"),
-    ("genius", 4, "unknown bot 'genius' (known: random, greedy, heuristic, pimc)"),
+    ("genius", 4, "unknown bot 'genius' (known: random, greedy, heuristic, pimc, learned)"),
     ("heuristic:gard=56", 4, "bot heuristic has no parameter 'gard' (known: prise, garde"),
     ("heuristic:garde=abc", 4, "bot heuristic parameter garde takes a number, not 'abc'"),
     ("heuristic:hunt=1.5", 4, "bot heuristic parameter hunt takes a whole number, not '1.5'"),
@@ -121,6 +122,123 @@ def test_parse_bots_errors(text, n, needle):
         parse_bots(text, n)
     assert needle in str(e.value) and "\n" not in str(e.value)
     assert isinstance(e.value, ValueError)
+
+
+#: every parameter whose registry entry says when it acts: (bot, parameter)
+CONDITIONAL = [(b.name, p.name) for b in REGISTRY.values() for p in b.params if p.condition()]
+
+
+def _idle_text(bot: str, name: str) -> tuple[str, str, str]:
+    """``(--bots text, table, message)`` giving ``name`` where its condition fails."""
+    spec = REGISTRY[bot]
+    p = spec.param(name)
+    default = p.decode(float(p.default))
+    if p.tables is not None:
+        table = next(t for t in ("4", "2", "3", "5", "5d") if t not in p.tables)
+        only = f" (only at table {p.tables[0]})" if len(p.tables) == 1 else ""
+        return f"{bot}:{name}={default}", table, f"bot {bot}: {name} does nothing at table {table}{only}: leave it out"
+    if p.needs is not None:
+        need = f"{p.needs[0]}={p.needs[1]:g}"
+        return (f"{bot}:{name}={default}", "4",
+                f"bot {bot}: {name} does nothing without {need}: leave it out or set {need}")
+    raise AssertionError(f"{bot}:{name} has a condition of no kind tested here")
+
+
+def test_the_conditional_parameters_are_the_ones_the_bots_document():
+    """Every condition the registry holds is a condition of the search or of the heuristic's bidding."""
+    pimc = {n for b, n in CONDITIONAL if b == "pimc"}
+    assert {n for b, n in CONDITIONAL if b == "heuristic"} == {
+        "prise", "garde", "garde_sans", "garde_contre", "shift3", "shift5", "prise2", "garde2", "garde_sans2",
+        "garde_contre2"} < pimc
+    assert pimc - {n for b, n in CONDITIONAL if b == "heuristic"} == {
+        "rollouts", "exact_from", "infer", "candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust",
+        "bid_search", "bid_worlds", "ecart_worlds", "ecart_candidates"}
+
+
+@pytest.mark.parametrize("bot,name", CONDITIONAL)
+def test_a_parameter_given_where_it_does_nothing_is_refused_with_one_line(bot, name):
+    """Each conditional parameter of the registry, given where its condition fails: one line
+    naming it and its condition; given where it holds, taken."""
+    text, table, message = _idle_text(bot, name)
+    n = Rules(table=table).n_seats
+    with pytest.raises(BotError) as e:
+        parse_bots(text, n, table)
+    assert str(e.value) == message
+    p = REGISTRY[bot].param(name)
+    fine, fine_table = text + (f",{p.needs[0]}={p.needs[1]:g}" if p.needs else ""), p.tables[0] if p.tables else "4"
+    parse_bots(fine, Rules(table=fine_table).n_seats, fine_table)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("pimc:infer=1,worlds=64,candidates=32", "bot pimc: candidates=32 is below worlds=64, so it acts as 64: give "
+                                             "candidates of at least 64, or fewer worlds"),
+    ("pimc:infer=1,candidates=16", "bot pimc: candidates=16 is below worlds=32, so it acts as 32: give candidates "
+                                   "of at least 32, or fewer worlds"),
+])
+def test_candidates_below_worlds_is_refused(text, message):
+    with pytest.raises(BotError) as e:
+        parse_bots(text, 4, "4")
+    assert str(e.value) == message
+    parse_bots("pimc:infer=1,worlds=64,candidates=64", 4, "4")
+    parse_bots("pimc:infer=1,worlds=1024", 4, "4")  # candidates not given: the search draws the worlds
+
+
+def test_a_condition_needs_the_table_known_only_for_the_tables():
+    parse_bots("heuristic:shift3=-5", 4)  # no table given: only the other conditions hold
+    with pytest.raises(BotError, match="candidates does nothing without infer=1"):
+        parse_bots("pimc:candidates=64", 4)
+
+
+def test_a_thresholds_file_of_another_table_is_named_in_the_refusal(tmp_path):
+    path = tmp_path / "cal2.json"
+    path.write_text('{"format": "tarotsim-thresholds/1", "table": "2", "thresholds": '
+                    '{"prise": 1, "garde": 2, "garde_sans": 3, "garde_contre": 4}}')
+    with pytest.raises(BotError) as e:
+        parse_bots(f"heuristic:thresholds={path}", 4, "4")
+    assert str(e.value) == (f"bot heuristic: thresholds={path} sets prise2, which does nothing at table 4 "
+                            f"(only at table 2): leave it out")
+    parse_bots(f"heuristic:thresholds={path}", 2, "2")
+
+
+def test_the_library_s_own_forms_refuse_an_idle_parameter_too():
+    from tarotsim.runs.players import seats
+
+    with pytest.raises(BotError, match="exact_from does nothing at table 2"):
+        seats(Rules(table="2"), [("pimc", {"exact_from": 2}), "heuristic"])
+    with pytest.raises(BotError, match="epsilon does nothing without infer=1"):
+        seats(Rules(table="4"), ("pimc", {"epsilon": 0.2}))
+    with pytest.raises(BotError, match="shift5 does nothing at table 4"):
+        seats(Rules(table="4"), "heuristic:shift5=-3")
+    assert seats(Rules(table="5"), ("heuristic", {"shift5": -3.0}))[0].params[
+        REGISTRY["heuristic"].params.index(REGISTRY["heuristic"].param("shift5"))] == -3.0
+
+
+def test_the_cli_refuses_an_idle_parameter_with_one_line_before_any_deal(cli):
+    code, out, err = cli("simulate", "--table", "2", "--deals", "10", "--bots", "pimc:exact_from=3,heuristic")
+    assert (code, out, err) == (2, "", "tarotsim: error: bot pimc: exact_from does nothing at table 2: leave it out\n")
+    code, out, err = cli("tournament", "--bots", "pimc:candidates=8,heuristic,heuristic,heuristic", "--deals", "10")
+    assert (code, out) == (2, "")
+    assert err == "tarotsim: error: bot pimc: candidates does nothing without infer=1: leave it out or set infer=1\n"
+
+
+def test_bots_says_each_condition(cli):
+    code, out, _ = cli("bots")
+    assert code == 0
+    current, shown = None, {}
+    for line in out.splitlines():  # a bot's line, then one indented line per parameter
+        if not line.startswith(" "):
+            current = line.split()[0]
+        else:
+            shown[(current, line.split()[0])] = line
+    for bot, name in CONDITIONAL:
+        assert f"[{REGISTRY[bot].param(name).condition()}] " in shown[(bot, name)]
+    assert "[only with infer=1; at least worlds] " in shown[("pimc", "candidates")]
+    assert "[not at table 2] " in shown[("pimc", "exact_from")]
+    assert "[only at table 3] " in shown[("heuristic", "shift3")]
+    code, out, _ = cli("bots", "--json")
+    candidates = next(p for b in json.loads(out) if b["name"] == "pimc" for p in b["params"] if p["name"] == "candidates")
+    assert candidates["condition"] == "only with infer=1; at least worlds"
+    assert (candidates["needs"], candidates["tables"], candidates["at_least"]) == ({"infer": 1.0}, None, "worlds")
 
 
 def test_bot_arrays_accepts_every_form():
@@ -144,12 +262,12 @@ def test_bot_arrays_accepts_every_form():
         simulate.bot_arrays(r, "heuristic,random")
 
 
-@pytest.mark.parametrize("first", ["import bots", "import bots.heuristic", "import tarotsim.simulate",
+@pytest.mark.parametrize("first", ["import bots", "import bots.heuristic", "import tarotsim.runs.simulate",
                                    "import tarotsim._builds.deal", "import bots.search", "import tarotsim._builds.pimc",
                                    "import tarotsim.engine"])
 @pytest.mark.slow
 def test_any_import_order_works(first):
-    code = f"{first}\nimport bots, tarotsim.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
+    code = f"{first}\nimport bots, tarotsim.runs.simulate\nassert bots.REGISTRY['heuristic'].code == 2"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
 
 

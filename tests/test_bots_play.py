@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from helpers_deals import MIXES, adapter_for, hidden_twins, walk_traced
 from helpers_records import check_record
-from tarotsim import record, rng, simulate
+from tarotsim import record, rng
+from tarotsim.runs import simulate
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game, play_game
 from tarotsim.rules import BOT_DECISIONS, CONTRACTS, Rules

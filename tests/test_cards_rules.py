@@ -16,6 +16,19 @@ def test_notation_round_trip_all_78():
         assert Card.parse(str(c).lower()) is c
 
 
+def test_the_printed_name_reads_back_only_when_asked():
+    """``Card.parse(c.pretty(), pretty=True) is c`` for all 78 (``K♥``, ``10♠``: what a person types
+    or pastes from tarotsim's output); without ``pretty`` a suit symbol is no card (records keep
+    the notation of DESIGN §2)."""
+    for c in DECK:
+        assert Card.parse(c.pretty(), pretty=True) is c and Card.parse(str(c), pretty=True) is c
+    assert parse_cards("K♥, 10♠ t21 ex", pretty=True) == parse_cards("KH 10S T21 EX")
+    with pytest.raises(CardError, match="unknown card 'K♥'"):
+        Card.parse("K♥")
+    with pytest.raises(CardError, match=r"\+ S, H, D, C or ♠ ♥ ♦ ♣\)"):
+        Card.parse("Z♥", pretty=True)
+
+
 @pytest.mark.parametrize("bad", ["11H", "T22", "T0", "KX", "", "E", "0S", "KHH"])
 def test_bad_card_names_are_rejected(bad):
     with pytest.raises(CardError):

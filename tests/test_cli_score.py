@@ -129,7 +129,15 @@ def sheet_file(tmp_path):
 def test_sheet_running_totals_and_winner(cli, sheet_file):
     code, out, _ = cli("sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea")
     assert code == 0
-    assert "winner: Lea with 2280" in out and "R-SCORE-3" in out
+    assert "winner: Lea with +2280" in out and "R-SCORE-3" in out
+
+
+def test_sheet_totals_keep_their_sign(cli, sheet_file):
+    """A total is a score: +174, not 174, beside -58 (the deal's own row has its sign too)."""
+    code, out, _ = cli("sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea")
+    totals = [line.split()[1:] for line in out.splitlines() if line.split()[:1] == ["total"]]
+    assert code == 0 and totals[0] == ["+174", "-58", "-58", "-58"] and totals[2] == ["+232", "-232", "+0", "+0"]
+    assert all(t[0] in "+-" for row in totals for t in row)
 
 
 def test_sheet_json(cli, sheet_file):
@@ -252,12 +260,12 @@ def test_sheet_from_standard_input_in_cp1252():
     p = subprocess.run([sys.executable, "-m", "tarotsim.cli", "sheet", "-", "--players", "Zoé,Nico,Pat,Lea"],
                        input="taker,contract,oudlers,points\nzoé,garde,2,45\n".encode("cp1252"),
                        capture_output=True, cwd=root)
-    assert p.returncode == 0 and b"winner: Zo\xc3\xa9 with 174" in p.stdout
+    assert p.returncode == 0 and b"winner: Zo\xc3\xa9 with +174" in p.stdout
 
 
 def test_sheet_until_nobody_reached_names_the_leader_not_a_winner(cli, sheet_file):
     code, out, _ = cli("sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea", "--until", "5000")
-    assert code == 0 and "nobody reached 5000: leader Lea with 2280 after 4 deal(s)" in out
+    assert code == 0 and "nobody reached 5000: leader Lea with +2280 after 4 deal(s)" in out
     assert "winner" not in out and "game over" not in out
     code, out, _ = cli("sheet", str(sheet_file), "--players", "Emma,Nico,Pat,Lea", "--until", "5000",
                        "--json")

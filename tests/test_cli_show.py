@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tarotsim import simulate as sim
+from tarotsim.runs import simulate as sim
 from tarotsim.display import format_record
 from tarotsim.record import complete
 from tarotsim.rules import Rules

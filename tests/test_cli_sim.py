@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tarotsim import simulate as sim
+from tarotsim.runs import simulate as sim
 from tarotsim.record import load, verify
 from tarotsim.rules import Rules
 

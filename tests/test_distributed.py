@@ -1,5 +1,5 @@
 """Runs on Dask (the dask extra; CI installs it): a LocalCluster of 2 worker processes gives the
-local run's totals, also when a worker dies in the middle (tarotsim.distributed)."""
+local run's totals, also when a worker dies in the middle (tarotsim.runs.distributed)."""
 
 import os
 import signal
@@ -7,14 +7,14 @@ import signal
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tarotsim import shards
+from tarotsim.runs import shards
 from tarotsim.cli import main
 from tarotsim.rules import Rules
 
 # the dask extra, which the test command installs (pip install -e '.[test,plot,dask]'): never skipped
 import distributed  # noqa: E402,F401  (fails, never skips, without the extra)
 
-from tarotsim import distributed as tdist  # noqa: E402
+from tarotsim.runs import distributed as tdist  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

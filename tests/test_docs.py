@@ -80,3 +80,68 @@ def test_the_readme_test_command_is_the_one_ci_runs():
     command = re.search(r"^(pip install -e '\.\[test[^']*\]' && python -m pytest -q)$", readme, re.M)
     assert command, "the README's quick start shows the test command"
     assert command.group(1) in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_inference_page_says_what_its_examples_print():
+    """docs/inference.md's sentences on the effective sample size and the distinct worlds give the
+    figures its examples print (test_docs_examples checks that the examples print them)."""
+    text = (ROOT / "docs" / "inference.md").read_text(encoding="utf-8")
+    prose = " ".join(text.split())
+    n, ess = map(int, re.search(r"^>>> round\(uniform\.ess\), round\(read\.ess\)\n\((\d+), (\d+)\)$", text, re.M).groups())
+    assert f"(the ESS above: {ess} of {n:,})" in prose
+    distinct = int(re.search(r"^>>> len\(worlds\), .*\n\((\d+), 1\.0\)$", text, re.M)[1])
+    assert f"The 32 draws of `draw` above are {distinct} distinct worlds (`len(worlds)`)" in prose
+    untempered, tempered = map(int, re.search(r"^>>> len\(draw\(game, \*\*sharp, min_ess=1\)\), len\(draw\(game, "
+                                              r"\*\*sharp\)\)\n\((\d+), (\d+)\)$", text, re.M).groups())
+    assert f"leaves {untempered} distinct worlds of the 32 draws when its weights are left as they are" in prose
+    from bots import REGISTRY
+
+    min_ess = next(p.default for p in REGISTRY["pimc"].params if p.name == "min_ess")
+    assert f"and {tempered} when they are tempered to keep the default ESS of {min_ess:g}" in prose
+
+
+#: A reference to a file outside the repository (the shared design notes and rules): the manual's
+#: own pages are docs/rules.md and docs/records.md. Written in capitals when they name those files.
+OUTSIDE = re.compile(r"\bDESIGN\b|\bRULES\b|shared/")
+
+
+def _helps() -> dict[str, str]:
+    """Every command's ``--help`` text, by command."""
+    import click
+
+    from tarotsim.cli import cli
+
+    out = {}
+
+    def walk(cmd: click.Command, path: list[str], parent: click.Context | None) -> None:
+        ctx = click.Context(cmd, info_name=path[-1], parent=parent)
+        out[" ".join(path)] = cmd.get_help(ctx)
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(ctx):
+                walk(cmd.get_command(ctx, name), [*path, name], ctx)
+
+    walk(cli, ["tarotsim"], None)
+    return out
+
+
+def test_the_manual_and_every_help_point_at_the_manual_not_at_files_outside_the_repository():
+    pages = [ROOT / "README.md", ROOT / "CHANGELOG.md"] + sorted((ROOT / "docs").rglob("*.md"))
+    found = [f"{p.relative_to(ROOT)}:{text[:m.start()].count(chr(10)) + 1}: {m[0]}"
+             for p in pages for text in [p.read_text(encoding="utf-8")] for m in OUTSIDE.finditer(text)]
+    helps = _helps()
+    assert {"tarotsim", "tarotsim show", "tarotsim study bidding"} <= set(helps)
+    found += [f"tarotsim {cmd} --help: {m[0]}" for cmd, text in helps.items() for m in OUTSIDE.finditer(text)]
+    assert found == []
+    assert "docs/records.md" in helps["tarotsim show"] and "docs/rules.md" in helps["tarotsim"]
+
+
+def test_the_docs_extra_installs_what_the_build_asks_for():
+    """mkdocstrings formats the separate signatures (mkdocs.yml) with Black or Ruff: without one,
+    they stay one long line."""
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["docs"]
+    names = {re.split(r"[<>=\[ ]", req)[0] for req in extra}
+    assert "separate_signature: true" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert names & {"ruff", "black"}
+    assert {"mkdocs", "mkdocs-material", "mkdocstrings"} <= names

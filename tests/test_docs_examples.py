@@ -1,5 +1,5 @@
 """Every example of the manual runs and shows what it prints: README.md, CHANGELOG.md and the pages
-of docs/, each page's code blocks in order (tarotsim._docs says how each kind of block runs).
+of docs/, each page's code blocks in order (tools.docs says how each kind of block runs).
 
 A page that fails names the block's line and what went wrong; a stale page names the command that
 rewrites it."""
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tarotsim import _docs
+from tools import docs as _docs
 
 ROOT = Path(__file__).resolve().parent.parent
 

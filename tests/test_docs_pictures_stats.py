@@ -1,7 +1,9 @@
 """The examples of docs/pictures.md and docs/stats.md run as written (their Python blocks), and the
-tables they show have the columns the commands print."""
+tables they show have the columns the commands print; the pictures of the site are the code's
+output, drawn at every build (docs/_ext/figures.py), and the pages show them."""
 
 import contextlib
+import importlib.util
 import io
 import os
 import re
@@ -35,6 +37,59 @@ def test_pictures_examples_run(monkeypatch):
     assert len(blocks) == 2
     for code in blocks:
         run_block(code)
+
+
+def figures_hook():
+    """The mkdocs hook that draws the site's figures (docs/_ext/figures.py), loaded as mkdocs loads it."""
+    spec = importlib.util.spec_from_file_location("figures", ROOT / "docs" / "_ext" / "figures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: A figure of the site named by a page: an image or a link (Markdown), or an embedded page.
+FIGURE_LINK = re.compile(r"\]\((figures/[^)#\s]+)[^)]*\)|<!-- embed: (figures/[^\s#]+)")
+
+
+def figures_shown(page: str) -> list[str]:
+    return [a or b for a, b in FIGURE_LINK.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))]
+
+
+def test_the_site_s_pictures_are_drawn_by_the_code_at_every_build(monkeypatch, cli, tmp_path):
+    """The build runs the hook (mkdocs.yml), no picture is stored in docs/ to go stale, and each
+    figure is what the code gives: the pictures page's example (its hand, trick, start and mid),
+    the golden table of tests/test_svg.py, the page ``analyse --html`` writes."""
+    assert re.search(r"^hooks:\n(  - .*\n)*  - docs/_ext/figures\.py$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
+                     re.M)
+    stored = [p for p in (ROOT / "docs").rglob("*") if p.suffix in (".svg", ".png", ".jpg", ".html")]
+    assert stored == [] and not (ROOT / "docs" / "figures").exists()
+    hook = figures_hook()
+    drawn = hook.figures()
+    assert set(drawn) == set(hook.FIGURES)
+    monkeypatch.chdir(ROOT)
+    example: dict = {}
+    exec(compile(python_blocks("pictures.md")[0], "<docs>", "exec"), example)
+    assert drawn["figures/hand.svg"] == example["hand"] and drawn["figures/trick.svg"] == example["trick"]
+    assert drawn["figures/table-start.svg"] == example["start"] and drawn["figures/table-mid.svg"] == example["mid"]
+    assert drawn["figures/table-5.svg"] == (ROOT / "tests" / "data" / "table5_start.svg").read_text(encoding="utf-8")
+    page = tmp_path / "deal.html"
+    assert cli("analyse", ROOT / "tests" / "data" / "examples.jsonl", "--line", 5, "--html", page)[0] == 0
+    assert drawn["figures/replay.html"] == page.read_text(encoding="utf-8")
+    assert 'class=\\"cost\\"' in drawn["figures/replay.html"] and "best: " in drawn["figures/replay.html"]
+
+
+def test_the_home_page_and_the_pictures_page_show_the_figures():
+    """Every figure a page names is one the build draws; the home page shows a table, the
+    pictures page the SVG pictures and, embedded, the replay page of an analysed deal."""
+    hook = figures_hook()
+    pages = sorted(str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md"))
+    shown = {page: figures_shown(page) for page in pages}
+    assert [(page, f) for page, fs in shown.items() for f in fs if f not in hook.FIGURES] == []
+    assert any(f.endswith(".svg") for f in shown["index.md"])
+    assert {"figures/hand.svg", "figures/trick.svg", "figures/table-start.svg", "figures/table-mid.svg"} <= \
+        set(shown["pictures.md"])
+    assert re.search(r"^<!-- embed: figures/replay\.html(#step=\d+)? -->$",
+                     (ROOT / "docs" / "pictures.md").read_text(encoding="utf-8"), re.M)
 
 
 @pytest.fixture(scope="module")

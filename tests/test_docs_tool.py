@@ -1,4 +1,4 @@
-"""The machinery that runs the manual's examples (tarotsim._docs), on small pages made here: a
+"""The machinery that runs the manual's examples (tools.docs), on small pages made here: a
 stale output is found and rewritten, a broken example is an error, the directives and the
 masks do what the contributing page says."""
 
@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from tarotsim import _docs
+from tools import docs as _docs
 from tarotsim.cli import cli
 
 SCORE = "tarotsim score --contract garde --oudlers 2 --points 45"
@@ -50,7 +50,7 @@ def test_numbers_of_the_machine_are_masked_and_the_shown_ones_kept():
         '{"deals": 7, "elapsed_s": #, "deals_per_s": #, "threads": #}'
     assert _docs.mask("<Game object at 0x7f80d49c7ed0>") == "<Game object at 0x#>"
     # a cold numba cache: the header's compile note (simulate.compile_text) is the machine's, not the page's
-    from tarotsim.simulate import compile_text
+    from tarotsim.runs.simulate import compile_text
     cold = f"2 thread(s) · 0.66 s · 153,998 deals/s{compile_text(61.4)}"
     assert _docs.mask(cold) == _docs.mask("2 thread(s) · 0.65 s · 154,886 deals/s") == "# thread(s) · # s · # deals/s"
     assert _docs.mask('{"compile_s": 61.4, "deals": 7}') == '{"compile_s": #, "deals": 7}'

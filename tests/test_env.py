@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from tarotsim.engine import Game
-from tarotsim.env import IllegalActionError, VecEnv
+from tarotsim.runs.env import IllegalActionError, VecEnv
 from tarotsim.observations import observation
 from tarotsim.reference import play_deal
 from tarotsim.rules import Rules
-from tarotsim.simulate import records
+from tarotsim.runs.simulate import records
 
 TABLES = ("3", "4", "5", "5d")
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim import simulate
+from tarotsim.runs import simulate
 from tarotsim.cards import parse_cards
 from tarotsim.reference.positions import make_deal, play_out
 from tarotsim.rules import CONTRACTS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules

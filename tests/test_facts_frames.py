@@ -1,4 +1,4 @@
-"""The facts table as Arrow, Parquet and DataFrames (tarotsim.simulate.facts_arrow, `simulate
+"""The facts table as Arrow, Parquet and DataFrames (tarotsim.runs.simulate.facts_arrow, `simulate
 --facts FILE.parquet`): the same columns and values as the CSV facts, typed; written whole or not
 at all (extras parquet and dataframe, which the test command installs: never skipped)."""
 
@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tarotsim import simulate as sim
+from tarotsim.runs import simulate as sim
 from tarotsim.cards import format_points
 from tarotsim.rules import Rules
 
@@ -76,6 +76,18 @@ def test_the_library_tables_and_frames_agree_with_the_csv_rows():
     assert int(pdf["score_0"].sum()) == int(f["scores"][:, 0].sum())
 
 
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_a_frame_without_its_library_says_what_to_install(monkeypatch, library):
+    f = sim.facts(Rules("4"), 3, 0, 5)
+    monkeypatch.setitem(sys.modules, library, None)  # import fails as if it were not installed
+    with pytest.raises(ImportError) as e:
+        getattr(sim, f"facts_{library}")(f, Rules("4"), 3)
+    assert str(e.value) == f"the facts as {library} DataFrames need {library}: pip install 'tarotsim[dataframe]'"
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError, match=r"^the facts as Arrow or Parquet need pyarrow: pip install 'tarotsim\[parquet\]'$"):
+        sim.facts_arrow(f, Rules("4"), 3)
+
+
 def _csv_text(f, rules, seed) -> str:
     out = io.StringIO(newline="")
     w = csv.writer(out)
@@ -97,6 +109,6 @@ def test_parquet_facts_are_written_whole_or_not_at_all(cli, tmp_path):
                          "--deals", 3, "--seed", 1, "--start", 7, "--facts", old)
     assert code == 2 and err.count("\n") == 1
     assert old.read_bytes() == b"old" and [p for p in os.listdir(tmp_path) if p != "f.parquet"] == []
-    for bad, why in ((tmp_path / "f.parquet.gz", "compressed inside"), (tmp_path / "no" / "f.parquet", "does not exist")):
+    for bad, why in ((tmp_path / "f.parquet.gz", "--facts writes Parquet as it is, not gzip-compressed: leave out .gz"), (tmp_path / "no" / "f.parquet", "does not exist")):
         code, out, err = cli("simulate", "--deals", 3, "--facts", bad)
         assert code == 2 and why in err and err.count("\n") == 1

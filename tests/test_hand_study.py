@@ -1,4 +1,4 @@
-"""`tarotsim study bidding --hand` (``tarotsim.hand_study``): the study of one given hand.
+"""`tarotsim study bidding --hand` (``tarotsim.runs.hand_study``): the study of one given hand.
 
 * A slow Python twin (the worlds of ``_builds.hand.hand_worlds``, each played once per contract
   on the reference engine with the seats' bots on the slow path, from the deal's bots stream)
@@ -17,8 +17,10 @@ import math
 import numpy as np
 import pytest
 
-from tarotsim import hand_study, rng
-from tarotsim import simulate as sim
+from tarotsim.runs import hand_study
+
+from tarotsim import rng
+from tarotsim.runs import simulate as sim
 from tarotsim._builds import hand as K
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import worlds as W
@@ -162,6 +164,17 @@ def test_the_cli_prints_the_hand_study(capsys):
     assert code == 0 and "seed 2" in out and "best: " in out
 
 
+def test_the_best_contract_is_said_without_parentheses_inside_parentheses(capsys):
+    code, out, err = cli(capsys, "study", "bidding", "--hand", HANDS["4"], "--deals", "50", "--seed", "2",
+                         "--json", "--threads", "1")
+    assert code == 0, err
+    d = json.loads(out)
+    for sure, verdict in ((True, "for sure at 95%"), (False, "not for sure: the intervals overlap, study more deals")):
+        best = next(line for line in hand_study.format_report(dict(d, best_is_sure=sure)).splitlines()
+                    if line.startswith("best: "))
+        assert best == f"best: {d['best']} ({verdict})"
+
+
 @pytest.mark.parametrize("args,message", [
     (["--hand", "T21 T20"], "a hand holds 18 cards at table 4 (R-DEAL-1), not 2"),
     (["--hand", HANDS["4"].replace("1C", "T21")], "T21 given twice"),
@@ -176,3 +189,88 @@ def test_bad_input_is_one_line_and_exit_code_2(capsys, args, message):
     code, out, err = cli(capsys, "study", "bidding", "--deals", "5", "--seed", "1", *args)
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_hand_may_be_given_as_tarotsim_prints_it(capsys):
+    """``K♥ 10♠`` (Card.pretty, what tarotsim prints) reads as ``KH 10S``: the same study."""
+    from tarotsim.cards import Card
+
+    pretty = " ".join(Card.parse(c).pretty() for c in HANDS["4"].split())
+    assert "K♥" in pretty and "8♠" in pretty
+    runs = [cli(capsys, "study", "bidding", "--hand", hand, "--deals", "20", "--seed", "2", "--json", "--threads", "1")
+            for hand in (HANDS["4"], pretty)]
+    assert [code for code, _, _ in runs] == [0, 0]
+    plain, printed = (json.loads(out) for _, out, _ in runs)
+    assert printed["hand"] == plain["hand"] == HANDS["4"].split()
+    assert printed["contracts"] == plain["contracts"]
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_an_illegal_policy_answer_names_the_bot_the_seat_and_the_rule(capsys, tmp_path, monkeypatch, seat):
+    """A policy set that plays a card the rules forbid stops the hand study with one line naming the
+    bot, its seat, the deal of the study, the contract forced and the rule broken (here R-PLAY-4a), exit 2."""
+    from helpers_policy import CHEATS
+
+    from tarotsim.engine import IllegalPlayError
+
+    (tmp_path / "cheat_mod.py").write_text("from helpers_policy import CHEATS\nCHEAT = CHEATS['card']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bots = ",".join("cheat_mod:CHEAT" if s == seat else "heuristic" for s in range(4))
+    code, out, err = cli(capsys, "study", "bidding", "--hand", HANDS["4"], "--deals", "20", "--seed", "1",
+                         "--threads", "1", "--bots", bots)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith(f"tarotsim: error: bot cheat_card at seat {seat}, deal ") and "of the hand study (seed 1)" in err
+    assert " forced: " in err and "(R-PLAY-4" in err
+    players = ["heuristic"] * 4
+    players[seat] = CHEATS["card"]
+    with pytest.raises(IllegalPlayError) as e:
+        hand_study.run("4", HANDS["4"], 0, 1, 20, bots=players)
+    assert f"tarotsim: error: {e.value}\n" == err and e.value.rule_id.startswith("R-PLAY-4")
+
+
+def test_a_cold_cache_is_told_and_the_report_says_the_compile_time(capsys, monkeypatch):
+    """A first run (numba's cache lacks the hand study's loop): on a terminal, a line before the
+    compile; the report's last line gives the seconds compiling apart from the study's."""
+    import re
+    import sys
+
+    from tarotsim._kernels import _cache
+
+    args = ("study", "bidding", "--hand", HANDS["4"], "--deals", "20", "--seed", "1", "--threads", "1")
+    monkeypatch.setattr(_cache, "is_cached", lambda kernels: False)  # as on a first run
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # the notice is for a terminal
+    code, out, err = cli(capsys, *args)
+    assert code == 0 and re.search(r"(^|\r\x1b\[K)tarotsim: compiling the kernels for the hand study of heuristic, "
+                                   r"once: about 30 s \(numba keeps them in its cache\)\n", err), err
+    assert re.search(r" s · .* plays/s \(and \d+\.\d s compiling the kernels first, once\)$", out.splitlines()[-1])
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)  # a pipe or a log: only the report says it
+    code, out, err = cli(capsys, *args, "--json")
+    assert code == 0 and err == "" and json.loads(out)["compile_s"] > 0
+    monkeypatch.undo()
+    code, out, err = cli(capsys, *args)
+    assert code == 0 and err == "" and "compiling" not in out
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_hand_study_and_says_nothing_was_written():
+    """SIGTERM during a hand study: the line every run gives, exit code 128 + 15, at once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-m", "tarotsim.cli", "study", "bidding", "--hand", HANDS["4"],
+                             "--deals", str(10**9), "--seed", "1", "--threads", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
+    time.sleep(6)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    t0 = time.monotonic()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM and out == ""
+    assert err == "tarotsim: stopped by SIGTERM; no output file was written\n" and time.monotonic() - t0 < 5

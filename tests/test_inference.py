@@ -25,7 +25,8 @@ from helpers_inference import twin_log_weight, twin_log_weights
 from test_kernels import check_record
 from bots import REGISTRY, BotError, parse_bots
 from bots import inference as K
-from tarotsim import record, rng, simulate
+from tarotsim import record, rng
+from tarotsim.runs import simulate
 from tarotsim import worlds as W
 from tarotsim.adapters import FastBotAdapter, public_view
 from tarotsim.engine import Game, play_game

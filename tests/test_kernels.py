@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim import rng, simulate
+from tarotsim import rng
+
+from tarotsim.runs import simulate
 from tarotsim._kernels import _bits, _rng
 from tarotsim.cards import Card
 from tarotsim.rules import CONTRACTS, Rules

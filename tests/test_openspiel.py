@@ -9,7 +9,7 @@ import numpy as np
 import pyspiel
 import pytest
 
-import tarotsim.openspiel_game as og
+import tarotsim.runs.openspiel_game as og
 
 TABLES = [(3, False), (4, False), (5, False), (5, True)]
 
@@ -63,10 +63,10 @@ def test_the_ismcts_example_plays_whole_deals():
 
 def test_without_the_extra_the_error_names_the_install_command(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if not installed
-    monkeypatch.delitem(sys.modules, "tarotsim.openspiel_game")
+    monkeypatch.delitem(sys.modules, "tarotsim.runs.openspiel_game")
     with pytest.raises(ImportError) as err:
-        importlib.import_module("tarotsim.openspiel_game")
-    assert str(err.value) == "tarotsim.openspiel_game needs OpenSpiel: pip install 'tarotsim[openspiel]'"
+        importlib.import_module("tarotsim.runs.openspiel_game")
+    assert str(err.value) == "tarotsim.runs.openspiel_game needs OpenSpiel: pip install 'tarotsim[openspiel]'"
     assert og.SHORT_NAME == "python_french_tarot"
 
 

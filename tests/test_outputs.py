@@ -88,6 +88,70 @@ def test_gz_outputs_are_compressed(cli, tmp_path):
         assert f.readline().startswith("seed,table,index")
 
 
+def test_an_output_named_in_upper_case_is_what_its_name_says(cli, tmp_path):
+    """``X.JSONL.GZ`` is compressed, ``F.PARQUET`` is Parquet: a name is read in any case."""
+    recs, facts = tmp_path / "X.JSONL.GZ", tmp_path / "F.PARQUET"
+    code, _, err = cli("simulate", "--deals", "6", "--seed", "4", "--records", recs, "--facts", facts)
+    assert code == 0, err
+    with gzip.open(recs, "rt", encoding="utf-8") as f:
+        assert [json.loads(line)["index"] for line in f] == list(range(6))
+    assert facts.read_bytes()[:4] == b"PAR1"
+
+
+@pytest.mark.parametrize("flag,name,says", [
+    ("--records", "X.JSONL.GZ", ("JSON Lines", True)),
+    ("--records", "r.Jsonl", ("JSON Lines", False)),
+    ("--facts", "F.PARQUET", ("Parquet", False)),
+    ("--facts", "f.CSV.gz", ("CSV", True)),
+    ("--csv", "S.CSV", ("CSV", False)),
+    ("--save", "P.JSON", ("JSON", False)),
+    ("--calibrate", "cal.Json", ("JSON", False)),
+    ("--checkpoint", "run.ckpt", ("JSON", False)),
+    ("--html", "DEAL.HTM", ("HTML", False)),
+    ("records", "x.GZ", ("", True)),  # the library's dump: any name, .gz compresses
+])
+def test_a_name_says_its_format_in_any_case(tmp_path, flag, name, says):
+    t = outputs.plan(flag, str(tmp_path / name))
+    assert (t.format, t.gz) == says
+
+
+@pytest.mark.parametrize("flag,name,message", [
+    ("--facts", "f.json", "--facts f.json: --facts writes FILE.csv, FILE.csv.gz or FILE.parquet"),
+    ("--facts", "f.xlsx", "--facts f.xlsx: --facts writes FILE.csv, FILE.csv.gz or FILE.parquet"),
+    ("--facts", "facts", "--facts facts: --facts writes FILE.csv, FILE.csv.gz or FILE.parquet"),
+    ("--facts", "f.PARQUET.GZ", "--facts f.PARQUET.GZ: --facts writes Parquet as it is, not gzip-compressed: "
+                                "leave out .gz"),
+    ("--records", "r.txt", "--records r.txt: --records writes FILE.jsonl or FILE.jsonl.gz"),
+    ("--csv", "s.json", "--csv s.json: --csv writes FILE.csv or FILE.csv.gz"),
+    ("--save", "part1.json.gz", "--save part1.json.gz: --save writes JSON as it is, not gzip-compressed: "
+                                "leave out .gz"),
+    ("--calibrate", "cal.csv", "--calibrate cal.csv: --calibrate writes FILE.json"),
+    ("--checkpoint", "ck.GZ", "--checkpoint ck.GZ: --checkpoint writes JSON as it is, not gzip-compressed: "
+                              "leave out .gz"),
+    ("--html", "deal.txt", "--html deal.txt: --html writes FILE.html or FILE.htm"),
+])
+def test_a_name_that_says_another_format_is_refused(tmp_path, monkeypatch, flag, name, message):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(OutputError) as e:
+        outputs.plan(flag, name)
+    assert str(e.value) == message
+
+
+def test_facts_under_a_name_of_no_format_are_refused_never_written_as_csv(cli, tmp_path):
+    for name in ("f.json", "f.xlsx", "facts"):
+        code, out, err = cli("simulate", "--deals", "6", "--seed", "4", "--facts", tmp_path / name)
+        assert (code, out) == (2, "")
+        assert err == f"tarotsim: error: --facts {tmp_path / name}: --facts writes FILE.csv, FILE.csv.gz or FILE.parquet\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_pipe_has_no_name_to_go_by_and_gets_the_first_format(tmp_path):
+    fifo = tmp_path / "facts"
+    os.mkfifo(fifo)
+    t = outputs.plan("--facts", str(fifo))
+    assert (t.kind, t.format, t.gz) == ("stream", "CSV", False)
+
+
 def test_a_replaced_file_keeps_its_mode(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text("old\n")
@@ -98,15 +162,22 @@ def test_a_replaced_file_keeps_its_mode(tmp_path):
 
 # --- checked before the run -------------------------------------------------------------------
 
+def _linked(link, target: str):
+    """``link``, made a symbolic link to ``target``: one file under two names."""
+    link.symlink_to(target)
+    return link
+
+
 @pytest.mark.parametrize("make_args, message", [
     (lambda d: ["--records", ""], "--records: empty file name"),
     (lambda d: ["--records", str(d)], "it is a folder"),
     (lambda d: ["--records", str(d / "no" / "r.jsonl")], "does not exist"),
-    (lambda d: ["--records", str(d / "x"), "--facts", str(d / "x")], "name the same file"),
+    (lambda d: ["--records", str(d / "x.jsonl"), "--facts", str(_linked(d / "x.csv", "x.jsonl"))],
+     "name the same file"),
     (lambda d: ["--records", "-", "--facts", "-"], "name standard output"),
 ])
 def test_bad_outputs_are_refused_before_the_first_deal(cli, tmp_path, monkeypatch, make_args, message):
-    from tarotsim import runner
+    from tarotsim.runs import runner
 
     def no_play(*a, **k):
         raise AssertionError("a deal was played before the outputs were checked")

@@ -21,7 +21,8 @@ import pytest
 from helpers_deals import hidden_twins
 from helpers_records import check_record
 from bots import REGISTRY, BotError, parse_bots
-from tarotsim import record, rng, simulate
+from tarotsim import record, rng
+from tarotsim.runs import simulate
 from tarotsim._kernels import layout as L
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game, play_game
@@ -59,8 +60,8 @@ def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     assert names[:len(REGISTRY["heuristic"].params)] == [p.name for p in REGISTRY["heuristic"].params]
     assert names[-15:-4] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
                              "min_ess", "moves", "card_epsilon", "trust"]  # then the bid search's (test_bid_search.py)
-    v = parse_bots("pimc:worlds=64,rollouts=2", 4)[0][1]
-    assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2
+    v = parse_bots("pimc:worlds=64,rollouts=2,policy=0", 4)[0][1]
+    assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2 and spec.values(v)["policy"] == 0
     for bad, why in (("worlds=0", "takes a value in 1..4096, not '0'"), ("worlds=5000", "1..4096"),
                      ("rollouts=0", "1..64"), ("policy=3", "0..2"), ("worlds=1.5", "takes a whole number"),
                      ("exact_from=11", "0..10"), ("trust=1.5", "0.0..1.0")):
@@ -151,7 +152,7 @@ DUPLICATE_FIGURE = 8.605
 def test_study_plays_pimc_on_its_own_build():
     """The bidding study plays a pimc seat with the search (the pimc build of the kernel), not
     with the heuristic's cards: its scores are those of the same forced deals played alone."""
-    from tarotsim import study
+    from tarotsim.runs import study
 
     r = Rules("4")
     bots = "pimc:worlds=4,heuristic,heuristic,heuristic"
@@ -229,7 +230,7 @@ def test_oudlers_honours_the_excuse_and_other_suits_are_never_merged():
 
 def test_the_study_compares_with_pimcs_own_thresholds():
     from bots import pimc
-    from tarotsim import study
+    from tarotsim.runs import study
 
     p = study.plan(Rules("4"), 1, 10, bots="pimc")
     assert p.current_source == "the pimc bot studied"

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from helpers_records import check_two_player_record
-from tarotsim import record, rng, simulate
+from tarotsim import record, rng
+from tarotsim.runs import simulate
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.engine import Game, play_game
 from tarotsim.rules import CONTRACTS, Rules

@@ -16,12 +16,12 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from tarotsim import interactive
+from tarotsim.cli import interactive
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import DECK, Card
 from tarotsim.cli import cli, main
 from tarotsim.engine import Game, IllegalPlayError
-from tarotsim.interactive import first_index, next_index
+from tarotsim.cli.interactive import first_index, next_index
 from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
 from tarotsim.rules import Rules
 
@@ -319,6 +319,8 @@ def test_colour_on_a_terminal_only(tmp_path):
     (["--bots", "heuristic,random"], "--bots: you hold seat 0; give one bot for the 3 other seats or 3"),
     (["--bots", "nosuchbot"], "nosuchbot"),
     (["--records", "x.jsonl.gz"], "play appends plain JSON Lines"),
+    (["--records", "X.JSONL.GZ"], "--records X.JSONL.GZ: play appends plain JSON Lines to a file (FILE.jsonl)"),
+    (["--records", "notes.csv"], "--records notes.csv: play appends plain JSON Lines to a file (FILE.jsonl)"),
     (["--records", "/no/such/dir/x.jsonl"], "--records: cannot open /no/such/dir/x.jsonl"),
 ])
 def test_bad_input_is_one_line_and_code_2(capsys, args, message):
@@ -505,7 +507,7 @@ def test_play_table_2_shows_no_card_under_a_top_played_in_the_trick():
 def test_records_are_appended_only_to_a_records_file(capsys, tmp_path):
     """--records never glues JSON onto a file of another kind; a records file whose last line is
     not ended gets its newline first, so every line stays one record."""
-    notes = tmp_path / "notes.csv"
+    notes = tmp_path / "notes.jsonl"
     notes.write_text("name,score\nEmma,12\n")
     with pytest.raises(SystemExit) as e:
         main(["play", "--seed", "3", "--deals", "1", "--records", str(notes)])
@@ -560,3 +562,20 @@ def test_the_hint_names_the_kernels_its_bot_compiles():
     assert bid_search.decide_search in kernels and seconds == COMPILE_SECONDS["bid_search"]
     kernels, seconds = hint_kernels("heuristic")
     assert len(kernels) == 2 and seconds == COMPILE_SECONDS["bots"]
+
+
+def test_the_post_mortem_says_you_take_to_the_taker():
+    """`play --analyse` names the person "you", and its verbs agree: "you take", never "you takes"."""
+    from pathlib import Path
+
+    from tarotsim.record import load
+
+    rec = next(r for _, r in load(Path(__file__).parent / "data" / "examples.jsonl")
+               if r["table"] == "4" and r["outcome"] == "played")
+    rules = Rules(table="4")
+    you = interactive.Session(rules, rec["taker"], interactive.bots_for("heuristic", rules, rec["taker"]), 1)
+    text = you.post_mortem(rec)
+    assert f"\nyou take a {rec['contract'].replace('_', ' ')}" in text and "you takes" not in text
+    other = (rec["taker"] + 1) % 4
+    text = interactive.Session(rules, other, interactive.bots_for("heuristic", rules, other), 1).post_mortem(rec)
+    assert f"\nbot{rec['taker']} takes a {rec['contract'].replace('_', ' ')}" in text

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from helpers_policy import CHEATS, PLAIN, RANDOM
 from bots.policy import DECISIONS, SIG, PolicyError, PolicySet, default_policies, policy_tuple
-from tarotsim import simulate
+from tarotsim.runs import simulate
 from tarotsim.cli import cli
 from tarotsim.adapters import FastBotAdapter, PolicyAdapter
 from tarotsim.engine import Game, IllegalPlayError, play_game
@@ -108,7 +108,7 @@ def test_readme_example_policy(monkeypatch):
     """examples/my_policy.py (the README's): a garde with 8 trumps, else pass; the lowest card."""
     from pathlib import Path
 
-    from tarotsim.slowpath import load_user_bot
+    from tarotsim.runs.slowpath import load_user_bot
     monkeypatch.chdir(Path(__file__).resolve().parent.parent)
     pol = load_user_bot("examples.my_policy:POLICY")
     assert isinstance(pol, PolicySet) and pol.params == (8.0,)

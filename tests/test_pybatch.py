@@ -7,10 +7,10 @@ import pytest
 
 from examples.my_bot import CautiousBot
 from helpers_bots import Cheater, Declarer, RaisesAtItsTenthCard, ReadsTheView, ShowsItsOwnPoignee
-from tarotsim import pybatch, slowpath
+from tarotsim.runs import pybatch, slowpath
 from tarotsim.engine import BotRaisedError, IllegalPlayError, PyRandomBot
-from tarotsim.players import parse_players
-from tarotsim.runner import Runner
+from tarotsim.runs.players import parse_players
+from tarotsim.runs.runner import Runner
 from tarotsim.rules import Rules
 
 OPTIONS = {"misere": True, "called_suit_after_excuse": "restricted", "poignee_ecart_trumps": False}

@@ -6,11 +6,13 @@ import json
 import numpy as np
 import pytest
 
-from tarotsim import rng, simulate as sim, study
+from tarotsim import rng
+
+from tarotsim.runs import simulate as sim, study
 from tarotsim.engine import Game
 from tarotsim.rng import MAX_INDEX, MAX_SEED, DealIdError, check_index, check_run, check_seed
 from tarotsim.rules import OPTION_RANGES, Rules, RulesError
-from tarotsim.tournament import Entry, run as tournament
+from tarotsim.runs.tournament import Entry, run as tournament
 
 BAD_TYPES = [1.5, 1.0, True, np.True_, "3", None, np.float64(2.0), [1]]
 

@@ -226,7 +226,7 @@ def test_complete_fills_in_what_a_typed_record_leaves_out_and_checks_the_rest():
 
 
 def test_complete_names_the_petit_sec_seat():
-    from tarotsim import simulate as sim
+    from tarotsim.runs import simulate as sim
     from tarotsim.rules import Rules
 
     rec = next(r for r in sim.records(Rules("4"), 1, range(2000)) if r["outcome"] == "petit_sec")

@@ -1,4 +1,4 @@
-"""`tarotsim stats` (tarotsim.record_stats): the figures of a records file agree with the same
+"""`tarotsim stats` (tarotsim.analysis.record_stats): the figures of a records file agree with the same
 figures computed by a plain Python loop over the records (R-SCORE-2, R-COUNT-4, R-PAB-1, R-PAB-2,
 R-POIG-1, R-SLAM-3, R-EXC-3, R-EXC-4), by seat, by player and by bot; JSON and CSV; bad input is
 one line."""
@@ -14,7 +14,7 @@ import pytest
 
 from tarotsim.cli import main
 from tarotsim.record import load, with_seat_labels
-from tarotsim.record_stats import CSV_COLUMNS, RecordStats, StatsError, stats_of_file
+from tarotsim.analysis.record_stats import CSV_COLUMNS, RecordStats, StatsError, stats_of_file
 from tarotsim.rules import CONTRACTS
 from tarotsim.stats import t_critical
 
@@ -215,3 +215,104 @@ def test_a_players_field_of_another_program_is_read_and_not_used(tmp_path):
     assert stats_of_file(path).deals == 1
     with pytest.raises(StatsError, match="line 1: --by player"):
         stats_of_file(path, "player")
+
+
+# ---------------------------------------------------------------------------------------------
+# what cannot be right is warned about
+
+
+def _edited(tmp_path, edit) -> Path:
+    """The examples file with ``edit(line, record)`` applied to each record."""
+    path = tmp_path / "edited.jsonl"
+    path.write_text("".join(json.dumps(edit(line, rec)) + "\n" for line, rec in load(EXAMPLES_FILE)))
+    return path
+
+
+def test_stats_warn_on_scores_that_do_not_add_up_to_zero(tmp_path, cli):
+    def edit(line, rec):
+        if line in (2, 4):
+            rec["scores"] = [s + 1 for s in rec["scores"]]
+        return rec
+
+    code, out, err = cli("stats", _edited(tmp_path, edit), "--json")
+    path = tmp_path / "edited.jsonl"
+    line = (f"tarotsim: warning: {path}: 2 record(s) whose scores do not add up to zero (R-SCORE-3), the first at "
+            "line 2; `tarotsim replay --verify` names what is wrong with each")
+    assert code == 0 and err.splitlines()[0] == line
+    assert json.loads(out)["warnings"][0] == line.split(f"{path}: ")[1]
+
+
+def test_stats_warn_on_a_score_no_deal_can_reach(tmp_path, cli):
+    from tarotsim.rules import Rules
+    from tarotsim.scoring import score_limit
+
+    def edit(line, rec):
+        if line == 3:  # table 3: a score beyond the limit there, the deal's scores still adding up to zero
+            limit = score_limit(Rules.from_options(rec["table"], rec.get("options") or {}))
+            rec["scores"] = [2 * (limit + 1), -(limit + 1), -(limit + 1)]
+        return rec
+
+    code, out, err = cli("stats", _edited(tmp_path, edit))
+    limit = score_limit(Rules("3"))
+    assert code == 0 and (f"1 record(s) with a score no deal can reach (beyond ±{limit:,} at table 3), the first at "
+                          f"line 3; `tarotsim replay --verify` names what is wrong with each") in err
+    assert "do not add up to zero" not in err
+
+
+def test_the_score_limit_is_reached_and_never_passed():
+    """The limit is a score some facts give (a bound, not a guess), and the scorer never passes
+    it on any contract, points, oudlers or chelem (R-SCORE-1, R-SCORE-2)."""
+    from itertools import product
+
+    import numpy as np
+
+    from tarotsim.rules import TABLES, Rules
+    from tarotsim.scoring import CHELEM_OUTCOMES, ST_LEN, score_core, score_limit
+
+    for table, misere in product(TABLES, (False, True)):
+        rules = Rules(table, misere=misere)
+        limit, n = score_limit(rules), rules.n_seats
+        seen = 0
+        for contract, hp, oudlers, pab, (announced, side) in product(range(4), range(0, 183, 13), range(4), (-1, 0, 1),
+                                                                      CHELEM_OUTCOMES.values()):
+            scores = np.zeros(n, dtype=np.int64)
+            score_core(rules.to_vector(), contract, hp, oudlers, pab, 40, 0, announced, side, 0, -1,
+                       n - 1 if table == "5d" else -1, np.zeros(n, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
+                       scores)
+            seen = max(seen, int(abs(scores).max()))
+        assert 0 < seen <= limit, (table, misere)
+
+
+def test_stats_warn_on_records_of_several_tables(cli):
+    code, out, err = cli("stats", EXAMPLES_FILE)
+    assert code == 0
+    assert err == (f"tarotsim: warning: {EXAMPLES_FILE}: the records are of several tables (deals by table 3: 1, "
+                   f"4: 3, 5: 1, 5d: 1): every figure mixes them\n")
+
+
+def test_stats_of_sound_records_of_one_table_warn_of_nothing(records_file, cli):
+    _, simulated = records_file
+    st = stats_of_file(simulated)
+    assert st.not_zero_sum == [0, None] and st.out_of_range == [0, None]
+    one = [r for _, r in load(EXAMPLES_FILE) if r["table"] == "4"]
+    mine = RecordStats()
+    for r in one:
+        mine.add(r)
+    assert mine.warnings() == [] and mine.to_dict()["warnings"] == []
+
+
+def test_share_is_taken_over_every_deal_as_simulate_says_it(records_file, cli):
+    """One meaning of share for `simulate` and `stats`: the deals taken at a contract over all the
+    deals (thrown in and annulled ones too), and both say so."""
+    path, _ = records_file
+    d = stats_of_file(path).to_dict()
+    for c in CONTRACTS:
+        assert d["contracts"][c]["share"] == d["contracts"][c]["taken"] / d["deals"]
+    assert d["thrown_in"] > 0
+    code, out, _ = cli("stats", path)
+    assert "share = taken / deals;" in out
+    code, out, _ = cli("simulate", "--deals", 200, "--seed", 11)
+    assert code == 0 and "share = taken / deals (as `tarotsim stats` says it); made = made / taken" in out
+    garde = next(line for line in out.splitlines() if line.startswith("garde "))
+    taken = int(garde.split()[1].replace(",", ""))
+    assert garde.split()[2] == f"{100 * taken / 200:.1f}%"

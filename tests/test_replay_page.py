@@ -1,22 +1,24 @@
-"""The replay page (`tarotsim show FILE --html`, tarotsim.replay_page), tested in a real browser.
+"""The replay page (`tarotsim show FILE --html`, tarotsim.analysis.replay_page), tested in a real browser.
 
 Headless Chromium (Debian's ``chromium`` and ``chromium-driver``; ``.ci/run`` installs them),
 driven by Selenium (extra ``browser``), loads the file written by the command, steps through
 every card of each deal with the page's own buttons and arrow keys, and reads the DOM: each
 trick's cards and winner are the record's (R-PLAY-5), the final scores are the record's
-(R-SCORE-2), and a screenshot of the table is not blank.
+(R-SCORE-2), a card's cost is shown beside the card that was best, the page writes every card
+one way (``K♥``) and fits a 1280 x 900 window, and a screenshot of the table is not blank.
 """
 
 import io
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from tarotsim.cards import format_points
-from tarotsim.replay_page import MAX_PAGE_DEALS, PageError, card_costs, deal_data, page
+from tarotsim.cards import Card, format_points
+from tarotsim.analysis.replay_page import MAX_PAGE_DEALS, PageError, best_cards, card_costs, deal_data, page
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES_FILE = DATA / "examples.jsonl"
@@ -61,7 +63,8 @@ return {
   label: document.querySelector('#panel .step-label').textContent,
   trick: rows.map(r => r.dataset.card), seats: rows.map(r => Number(r.dataset.seat)),
   winner: rows.filter(r => r.classList.contains('winner')).map(r => Number(r.dataset.seat)),
-  costs: [...document.querySelectorAll('#panel td.cost')].map(td => td.textContent),
+  costs: rows.map(r => r.querySelector('td.cost, td.best')).filter(td => td).map(td => td.textContent),
+  instead: rows.map(r => r.querySelector('td.instead')).filter(td => td).map(td => td.textContent),
   shown: shown.map(g => g.dataset.card),
   scores: [...document.querySelectorAll('#panel td.score')].map(td => td.textContent),
   breakdown: (document.querySelector('#panel pre.breakdown') || {}).textContent || null,
@@ -121,7 +124,7 @@ def test_the_page_steps_through_every_card_in_a_real_browser(browser, tmp_path, 
     check_walk(walk(browser, TWO[0]), TWO[0])
 
 
-def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, cli):
+def test_arrow_keys_home_and_end_step_the_page_and_a_link_opens_a_step(browser, tmp_path, cli):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -141,12 +144,21 @@ def test_arrow_keys_home_and_end_step_the_page(browser, tmp_path, cli):
     assert browser.execute_script(STATE_JS)["scores"] == [f"{x:+d}" for x in EXAMPLES[3]["scores"]]
     keys.send_keys(Keys.HOME).perform()
     assert counter() == f"step 1 / {total}"
+    browser.get(page_path.as_uri() + "#step=12")    # a link to one step, on the page open
+    assert counter() == f"step 12 / {total}" and "plays" in browser.find_element("css selector", ".step-label").text
+    browser.refresh()                                # and in a page opened from it
+    assert counter() == f"step 12 / {total}"
+    browser.get(page_path.as_uri() + f"#step={total + 5}")
+    assert counter() == f"step {total} / {total}"
 
 
 def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, cli):
     rec = dict(EXAMPLES[3])
     rec["card_costs"] = [[0] * len(t["cards"]) for t in rec["tricks"]]
+    rec["best_cards"] = [[[] for _ in t["cards"]] for t in rec["tricks"]]
     rec["card_costs"][2][1] = 7                      # trick 3, its second card: 3.5 points lost
+    rec["best_cards"][2][1] = ["KH", "T21"]          # ... against the king of hearts or the 21
+    rec["card_costs"][4][0] = 2                      # a cost whose best card is not known
     rec["card_costs"][5][0] = None                   # unknown
     path = tmp_path / "costs.jsonl"
     path.write_text(json.dumps(rec) + "\n")
@@ -157,13 +169,90 @@ def test_card_costs_are_shown_when_the_record_has_them(browser, tmp_path, cli):
     n = len(rec["tricks"][0]["cards"])
     complete = [s for s in states if " plays " in s["label"] and len(s["trick"]) == n]
     assert complete[2]["costs"] == ["best", "-3.5"] + ["best"] * (n - 2)
+    assert complete[2]["instead"] == ["best: K♥ T21"]
+    assert complete[4]["costs"] == ["-1"] + ["best"] * (n - 1) and complete[4]["instead"] == []
     assert complete[5]["costs"] == ["best"] * (n - 1)  # the unknown cost shows nothing
+    # "best" is not written in the colour of the costs
+    browser.find_element("id", "first").click()
+    for _ in range(states.index(complete[2])):
+        browser.find_element("id", "next").click()
+    colour = lambda kind: browser.execute_script(  # noqa: E731
+        f"return getComputedStyle(document.querySelector('#panel td.{kind}')).color")
+    assert colour("best") != colour("cost") and colour("instead") != colour("cost")
+
+
+def test_best_cards_are_checked_against_the_tricks():
+    rec = EXAMPLES[3]
+    assert best_cards(rec) is None
+    good = [[[] for _ in t["cards"]] for t in rec["tricks"]]
+    good[0][1] = ["KH", "t21"]
+    checked = best_cards(rec, good)
+    assert [str(c) for c in checked[0][1]] == ["KH", "T21"] and checked[0][0] == []
+    for bad, said in ((good[:-1], "best_cards: one list per trick"), ([[[]]] * len(good), "best_cards, trick 1: one "
+                      "entry per card"), ([[None] + row[1:] for row in good], "best_cards, trick 1: each entry is a "
+                      "list of card names, not None"), ([[["ZZ"]] + row[1:] for row in good], "best_cards, trick 1: "
+                      "unknown card 'ZZ'")):
+        with pytest.raises(PageError, match=f"^{re.escape(said)}"):
+            best_cards(rec, bad)
+
+
+#: The text a person reads on the page now: the header, the panel, the labels on the table and the
+#: cards' tooltips.
+TEXT_JS = """
+const shown = [...document.querySelectorAll('#cards > g.card')].filter(g => g.style.display !== 'none');
+return [document.querySelector('header').innerText, document.getElementById('panel').innerText,
+        ...[...document.querySelectorAll('#overlay text')].map(t => t.textContent),
+        ...shown.map(g => g.querySelector('title').textContent)].join('\\n');"""
+#: A suit card in the records' notation (KH, 10S), which the page never writes.
+RECORD_NOTATION = re.compile(r"\b(?:10|[1-9JNQK])[SHDC]\b", re.IGNORECASE)
+
+
+def test_the_page_writes_every_card_one_way(browser, tmp_path, cli):
+    """Each step's text (the panel, the labels on the table, the tooltips) writes a suit card as
+    ``K♥``, never as the records' ``KH``, from the deal to the score (the 5-player example: the
+    call, the écart, a poignée)."""
+    page_path = tmp_path / "deal.html"
+    assert cli("show", EXAMPLES_FILE, "--line", 5, "--names", "Ann,Bob,Cy,Di,Ed", "--html", page_path)[0] == 0
+    browser.get(page_path.as_uri())
+    total = len(deal_data(EXAMPLES[4])["steps"])
+    texts = []
+    for k in range(total):
+        browser.execute_script(f"go({k})")
+        texts.append(browser.execute_script(TEXT_JS))
+    assert not [m for t in texts for m in RECORD_NOTATION.findall(t)]
+    assert any("♥" in t for t in texts) and all("seat " not in t for t in texts[1:])  # the seats by their names
+
+
+def test_the_page_fits_a_1280_by_900_window(browser, tmp_path, cli):
+    """In a window of 1280 x 900 the table and the panel are whole on the screen at every step,
+    the last (the count and the breakdown) too: nothing to scroll. Table 5 is the widest panel."""
+    page_path = tmp_path / "deal.html"
+    assert cli("show", EXAMPLES_FILE, "--line", 5, "--html", page_path)[0] == 0
+    size = browser.get_window_size()
+    browser.set_window_size(1280, 900)
+    try:
+        browser.get(page_path.as_uri())
+        fits = """
+        const box = id => document.getElementById(id).getBoundingClientRect();
+        const d = document.documentElement;
+        return {scroll: [d.scrollWidth - innerWidth, d.scrollHeight - innerHeight],
+                table: [box('table').right <= innerWidth, box('table').bottom <= innerHeight, box('table').width],
+                panel: [box('panel').right <= innerWidth, box('panel').bottom <= innerHeight,
+                        box('panel').left >= box('table').right]};"""
+        for k in range(len(deal_data(EXAMPLES[4])["steps"])):
+            browser.execute_script(f"go({k})")
+            state = browser.execute_script(fits)
+            whole = state["scroll"] == [0, 0] and state["table"][:2] == [True, True] and all(state["panel"])
+            assert whole and state["table"][2] > 700, (k, state)  # as large as the window leaves it
+    finally:
+        browser.set_window_size(size["width"], size["height"])
 
 
 def test_analyse_html_shows_the_solver_s_cost_of_each_card(browser, tmp_path, cli):
     """``analyse --html``: the page of the analysed deal shows each analysed card's cost as the
-    analysis gives it (``best`` for a best card), and nothing on the tricks not analysed."""
-    rec = dict(EXAMPLES[3])
+    analysis gives it (``best`` for a best card, else what it lost beside the cards best instead),
+    and nothing on the tricks not analysed. The table-3 example loses points in its last tricks."""
+    rec = dict(EXAMPLES[2])
     path = tmp_path / "deal.jsonl"
     path.write_text(json.dumps(rec) + "\n")
     n_tricks = len(rec["tricks"])
@@ -181,7 +270,10 @@ def test_analyse_html_shows_the_solver_s_cost_of_each_card(browser, tmp_path, cl
         shown = {v["position"]: v["cost"] for v in verdicts if v["trick"] == k}
         assert state["costs"] == ["best" if shown[i] == 0 else f"-{format_points(shown[i])}" for i in range(n)
                                   if shown.get(i) is not None]
+        best = [v["best"] for v in verdicts if v["trick"] == k and v["cost"]]
+        assert state["instead"] == ["best: " + " ".join(Card.parse(c).pretty() for c in b) for b in best]
     assert all(not s["costs"] for s in complete[:start - 1]) and all(s["costs"] for s in complete[start - 1:])
+    assert any(s["instead"] for s in complete)
 
 
 def assert_not_blank(png: bytes) -> None:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from tarotsim import rl
+from tarotsim.runs import rl
 from tarotsim.engine import Game, IllegalPlayError
 from tarotsim.rules import Rules
 
@@ -78,7 +78,7 @@ def test_without_the_extra_the_error_names_the_install_command(monkeypatch):
     try:
         with pytest.raises(ImportError) as err:
             rl.raw_env("4")
-        assert str(err.value) == "tarotsim.rl needs PettingZoo and Gymnasium: pip install 'tarotsim[rl]'"
+        assert str(err.value) == "tarotsim.runs.rl needs PettingZoo and Gymnasium: pip install 'tarotsim[rl]'"
     finally:
         rl._env_class.cache_clear()
 

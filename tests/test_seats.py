@@ -1,7 +1,7 @@
 """One seat value from the command line to the kernels: the one ``--bots`` grammar
 (``bots.split_bots``), the one normaliser of the library's ``bots=`` values
-(``tarotsim.players.seats``), a command that parses its ``--bots`` once, and the one runner
-(``tarotsim.runner.Runner``) whose blocks, totals and written runs agree."""
+(``tarotsim.runs.players.seats``), a command that parses its ``--bots`` once, and the one runner
+(``tarotsim.runs.runner.Runner``) whose blocks, totals and written runs agree."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ import pytest
 
 import bots
 from bots import REGISTRY, BotError, parse_bots, split_bots
-from tarotsim import shards
-from tarotsim import simulate as sim
-from tarotsim.players import Player, PlayersError, parse_players, seats
+from tarotsim.runs import shards
+from tarotsim.runs import simulate as sim
+from tarotsim.runs.players import Player, PlayersError, parse_players, seats
 from tarotsim.record import dumps, with_seat_labels
 from tarotsim.rules import Rules
-from tarotsim.runner import FAST_BLOCK, SLOW_BLOCK, Runner
+from tarotsim.runs.runner import FAST_BLOCK, SLOW_BLOCK, Runner
 
 R4 = Rules(table="4")
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +130,7 @@ def _written(runner, a, b):
 def test_the_runner_writes_the_blocks_it_plays(monkeypatch, text, deals):
     """Runner.write, in blocks smaller than the run, writes what Runner.block plays and totals it as
     Runner.totals does (fast path, and a Python bot's slow path)."""
-    import tarotsim.runner as runner_module
+    import tarotsim.runs.runner as runner_module
 
     monkeypatch.chdir(ROOT)  # examples.my_bot
 

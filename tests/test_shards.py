@@ -1,4 +1,4 @@
-"""Runs split in shards, summed exactly: --save, `tarotsim merge`, --checkpoint (tarotsim.shards)."""
+"""Runs split in shards, summed exactly: --save, `tarotsim merge`, --checkpoint (tarotsim.runs.shards)."""
 
 import json
 import os
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim import shards
+from tarotsim.runs import shards
 from tarotsim.rules import Rules
 
 #: One small run per command (random bots: fast, and every path of the code is the same).
@@ -181,7 +181,7 @@ def test_bad_shard_is_one_line(cli, tmp_path, shard, needle):
 
 
 def test_unreachable_scheduler_is_one_line_and_writes_nothing(cli, tmp_path, monkeypatch):
-    from tarotsim import distributed
+    from tarotsim.runs import distributed
 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 1)
     saved, ck = tmp_path / "s.json", tmp_path / "ck.json"
@@ -210,10 +210,18 @@ def test_without_dask_the_error_names_the_extra(cli, tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
-def test_records_are_not_written_by_a_checkpointed_or_dask_run(cli, tmp_path):
-    code, _, err = cli(*RUNS["simulate"], "--records", str(tmp_path / "r.jsonl"), "--checkpoint",
-                       str(tmp_path / "ck.json"))
-    assert code == 2 and "--records and --facts are written by a plain local run" in err
+@pytest.mark.parametrize("files,elsewhere,line", [
+    (["--records", "r.jsonl"], ["--checkpoint", "ck.json"],
+     "--records is written by a plain local run: leave out --checkpoint"),
+    (["--facts", "f.csv"], ["--dask-local", "2"], "--facts is written by a plain local run: leave out --dask-local"),
+    (["--records", "r.jsonl", "--facts", "f.csv"], ["--scheduler", "tcp://127.0.0.1:9", "--dask-local", "2"],
+     "--records and --facts are written by a plain local run: leave out --scheduler and --dask-local"),
+])
+def test_records_are_not_written_by_a_checkpointed_or_dask_run(cli, tmp_path, monkeypatch, files, elsewhere, line):
+    """The line names the options given, and only those."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(*RUNS["simulate"], *files, *elsewhere)
+    assert (code, out, err) == (2, "", f"tarotsim: error: {line}\n")
     assert os.listdir(tmp_path) == []
 
 
@@ -303,7 +311,7 @@ def test_a_deeply_nested_checkpoint_is_one_line_and_kept(cli, tmp_path):
 
 @pytest.mark.parametrize("stop,code,first", [
     ("SIGTERM", 128 + 15, "tarotsim: stopped by SIGTERM; "),
-    ("Ctrl-C", 1, "tarotsim: aborted; "),
+    ("Ctrl-C", 130, "tarotsim: stopped by SIGINT; "),
 ])
 def test_an_interrupted_checkpoint_run_says_what_the_checkpoint_holds(cli, tmp_path, monkeypatch, stop, code,
                                                                       first):

@@ -82,7 +82,7 @@ def test_rows_are_numbered_as_the_spreadsheet_shows_them_blank_rows_skipped():
 @pytest.mark.parametrize("data,where", [
     (b"", "the sheet is empty"),
     (b"taker,contract,oudlers,points\n", "no deal in the sheet"),
-    (b"taker,contract,taker\nEmma,garde,Emma\n", "taker appear twice"),
+    (b"taker,contract,taker\nEmma,garde,Emma\n", "column(s) 'taker' appear twice"),
     (b"taker,contract,oudlers,points\nEmma,garde,2,45,red\n", "row 2: 'red' is in no named column"),
     (b"taker,oudlers,points\nEmma,2,45\n", "lacks column(s) contract"),
 ])

@@ -1,4 +1,4 @@
-"""tarotsim.simulate: facts table, streaming summary, records; determinism whatever the threads
+"""tarotsim.runs.simulate: facts table, streaming summary, records; determinism whatever the threads
 and chunks (DESIGN §3); and the kernels against the reference engine, record for record."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim import simulate
+from tarotsim.runs import simulate
 from tarotsim._kernels import layout as L
 from tarotsim.rules import CONTRACTS, Rules
 

@@ -1,4 +1,4 @@
-"""The exact solver (``tarotsim.solver``, ``tarotsim._kernels.solver``) against its slow twin.
+"""The exact solver (``tarotsim.analysis.solver``, ``tarotsim._kernels.solver``) against its slow twin.
 
 The twin (``tests/test_solver_twin.py``) is a plain minimax over every legal card on the reference
 engine. Positions come from deals played by random and heuristic bots at tables 3, 4, 5 and 5d,
@@ -18,7 +18,7 @@ from test_solver_twin import brute_force, position_at
 from tarotsim._kernels import solver as K
 from tarotsim.cards import Card
 from tarotsim.rules import CONTRACTS, Rules
-from tarotsim.solver import Position, Solver, SolverError, solve
+from tarotsim.analysis.solver import Position, Solver, SolverError, solve
 
 EXAMPLES = int(os.environ.get("SOLVER_TWIN_EXAMPLES", "150"))
 SMALL = 12  # transposition table bits for the tests (4,096 entries)
@@ -271,3 +271,135 @@ def test_a_sampled_world_is_solved():
         assert pos.hands[seat] == Position.from_game(game).hands[seat]
         want, per_card = brute_force(pos)
         assert solve(pos).card_values == per_card
+
+
+# --- arguments past what the kernels hold, places of a record, interrupts, the first compile -----
+
+def test_a_budget_past_64_bits_is_refused_and_a_target_past_every_value_answered():
+    """A budget of 2**63 nodes or more is a SolverError (the kernels count in 64 bits), at the
+    solver and at a question; a target beyond every value of the objective gets the plain answer."""
+    from tarotsim.analysis.solver import MAX_BUDGET
+
+    pos = position_at("4", 2, 3, "garde", "heuristic", 2, 1)
+    want, _ = brute_force(pos)
+    assert MAX_BUDGET == 2**63 - 1 and Solver(table_bits=SMALL, budget=MAX_BUDGET).value(pos) == want
+    message = "budget must be a whole number of nodes from 1 to 9,223,372,036,854,775,807 (2**63 - 1), or None"
+    with pytest.raises(SolverError, match=message.replace("(", r"\(").replace(")", r"\)").replace("*", r"\*")):
+        Solver(budget=2**63)
+    solver = Solver(table_bits=SMALL)
+    with pytest.raises(SolverError, match="budget must be a whole number of nodes from 1 to"):
+        solver.reach(pos, want, budget=2**64)
+    for mode in ("points", "score"):
+        solver = Solver(mode, table_bits=SMALL)
+        assert [solver.reach(pos, t) for t in (2**63, 10**30, 2**62 + 1)] == [False, False, False]
+        assert [solver.reach(pos, t) for t in (-2**63, -10**30, -2**62 - 1)] == [True, True, True]
+
+
+@pytest.mark.parametrize("trick,card,message", [
+    (-1, 0, "trick -1 (0-based) is not a trick of the deal: its 18 tricks are 0..17"),
+    (18, 0, "trick 18 (0-based) is not a trick of the deal: its 18 tricks are 0..17"),
+    (0, 4, "card 4 (0-based, from the leader) is not a card of a trick: its 4 cards are 0..3"),
+    (0, -1, "card -1 (0-based, from the leader) is not a card of a trick: its 4 cards are 0..3"),
+    (1.0, 0, "trick must be a whole number (0-based), not 1.0"),
+    ("3", 0, "trick must be a whole number (0-based), not '3'"),
+    (True, 0, "trick must be a whole number (0-based), not True"),
+    (0, "1", "card must be a whole number (0-based), not '1'"),
+])
+def test_a_place_in_a_record_that_is_not_one_is_named_0_based(trick, card, message):
+    """``Position.from_record``'s trick and card are 0-based: a bad one is a SolverError (a
+    ValueError) that names it as given, 0-based, with the places the deal has."""
+    from test_solver_twin import game_until
+
+    game = game_until("4", 3, 7, "garde", "heuristic", 1, 0)
+    while game.decision is not None:
+        game.apply(game.legal_actions()[0] if game.decision.kind != "poignee" else None)
+    rec = game.record()
+    with pytest.raises(SolverError) as e:
+        Position.from_record(rec, trick, card)
+    assert str(e.value) == message and isinstance(e.value, ValueError)
+    assert Position.from_record(rec, 17, 3).trick_index == 17
+
+
+def test_an_interrupted_question_stops_at_once_and_the_solver_answers_the_next():
+    """A signal handled while a long question runs (Ctrl-C, SIGTERM as tarotsim.outputs.signals_raise
+    turns it into an exception) stops the question at once: the search runs in a worker thread while
+    the main thread waits. The same solver then answers the next question right, on new arrays (the
+    abandoned search still writes into the old ones)."""
+    import signal
+    import time
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop
+
+    long_one = position_at("4", 2, 3, "garde", "heuristic", 12, 1)  # 2 * 10**7 nodes: seconds of search
+    small = position_at("4", 2, 3, "garde", "heuristic", 2, 1)
+    want, _ = brute_force(small)
+    solver = Solver(table_bits=SMALL)
+    assert solver.value(small) == want
+    table = solver.tt
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        t0 = time.monotonic()
+        with pytest.raises(Stop):
+            solver.solve(long_one, budget=2 * 10**7)
+        assert time.monotonic() - t0 < 1.5
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert solver.tt is not table and solver.value(small) == want
+
+
+def test_call_waiting_runs_the_call_in_a_worker_and_raises_what_it_raises():
+    """From the main thread the call runs in a worker thread (one kept for the next call), its value
+    returned and its exception raised; from another thread it is simply called."""
+    import threading
+
+    from tarotsim.parallel import call_waiting
+
+    here = threading.current_thread()
+    first = call_waiting(threading.current_thread)
+    assert first is not here and call_waiting(threading.current_thread) is first
+    with pytest.raises(ZeroDivisionError):
+        call_waiting(lambda x: 1 // x, 0)
+    assert call_waiting(lambda a, b: a + b, 2, 3) == 5
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(call_waiting(threading.current_thread)))
+    worker.start()
+    worker.join()
+    assert seen == [worker]
+
+
+def test_the_first_question_of_a_process_says_the_solver_compiles(monkeypatch):
+    """A cold numba cache (``_cache.is_cached`` says the search is not there): the first question
+    warns once, with a CompileWarning the user can silence, and ``warm_up`` returns the seconds
+    spent; a warm cache says nothing."""
+    import warnings
+
+    from tarotsim.analysis import solver as S
+    from tarotsim._kernels import _cache
+
+    pos = position_at("4", 2, 3, "garde", "heuristic", 2, 1)
+    monkeypatch.setattr(_cache, "is_cached", lambda kernels: False)  # as on a first run
+    monkeypatch.setattr(S, "_ready", False)
+    with pytest.warns(S.CompileWarning) as said:
+        Solver(table_bits=SMALL).solve(pos)
+        Solver(table_bits=SMALL).solve(pos)
+    assert [str(w.message) for w in said] == ["compiling the kernels for the exact solver, once: about 20 s "
+                                              "(numba keeps them in its cache)"]
+    monkeypatch.setattr(S, "_ready", False)
+    lines: list[str] = []
+    assert S.warm_up(lines.append) > 0 and lines == [str(said[0].message)] and S.warm_up(lines.append) == 0.0
+    monkeypatch.setattr(S, "_ready", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", S.CompileWarning)  # silenced
+        Solver(table_bits=SMALL).solve(pos)
+    monkeypatch.undo()
+    monkeypatch.setattr(S, "_ready", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # loaded from the cache: no warning
+        assert S.warm_up() == 0.0

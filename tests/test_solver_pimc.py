@@ -7,7 +7,7 @@ from test_solver_twin import game_until
 
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.rng import Rng
-from tarotsim.solver import Position, Solver
+from tarotsim.analysis.solver import Position, Solver
 from tarotsim.worlds import sample
 
 WORLDS = 6
@@ -16,7 +16,7 @@ WORLDS = 6
 @pytest.mark.parametrize("table,index,left,in_trick", [("4", 3, 3, 1), ("4", 8, 2, 0), ("3", 5, 3, 2)])
 def test_exact_from_plays_the_best_card_over_the_worlds_it_samples(table, index, left, in_trick):
     """The card is the one with the best total score for the seat over the worlds it samples (the
-    same draws as ``tarotsim.worlds.sample``), each world solved by ``tarotsim.solver`` for the
+    same draws as ``tarotsim.worlds.sample``), each world solved by ``tarotsim.analysis.solver`` for the
     taker's score: the taker's own score, and a defender's, minus it over the taker's factor
     (R-SCORE-2; no misère here); ties go to the lowest card."""
     game = game_until(table, 13, index, "garde", "heuristic", left, in_trick)

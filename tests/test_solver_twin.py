@@ -19,7 +19,7 @@ from tarotsim.reference.tricks import play_duty, trick_winner
 from tarotsim.rng import STREAM_BOTS, Rng, deal, dealing_order
 from tarotsim.rules import N_TRICKS, Rules
 from tarotsim.scoring import DealFacts, score
-from tarotsim.solver import Position
+from tarotsim.analysis.solver import Position
 
 
 def count_deal(pos: Position, tricks) -> dict:

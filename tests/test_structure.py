@@ -17,6 +17,8 @@ LEAVES = {"tarotsim._kernels._bits", "tarotsim._kernels._rng", "tarotsim._kernel
           "tarotsim._kernels.random_player", "tarotsim._kernels._cache", "tarotsim._kernels.masks"}
 #: the homes of the rule tables, card constants and the scorer (plain Python, no numba)
 RULE_HOMES = {"tarotsim.rules", "tarotsim.cards", "tarotsim.rng", "tarotsim.scoring"}
+#: plain Python that imports nothing of the project, which every module may use (the rule tables too)
+PLAIN = {"tarotsim.echo"}
 
 
 def _modules() -> dict[str, Path]:
@@ -91,6 +93,111 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+#: Every module of the project on a part, the parts from the bottom up: a module belongs to the
+#: first part with a prefix it starts with (a prefix ending in "." takes a whole folder). The top
+#: level of ``tarotsim`` holds the parts a user reads as topics; the folders hold the rest.
+PARTS: dict[str, tuple[str, ...]] = {
+    "basics": ("tarotsim.echo", "tarotsim.json_input", "tarotsim.outputs", "tarotsim.stats", "tarotsim.parallel"),
+    "rules": ("tarotsim.cards", "tarotsim.rules", "tarotsim.rng", "tarotsim.scoring", "tarotsim.actions",
+              "tarotsim.observations"),
+    "reference": ("tarotsim.reference",),
+    "kernels": ("tarotsim._kernels",),
+    "models": ("tarotsim.learn.features", "tarotsim.learn.forward", "tarotsim.learn.models"),
+    "bots": ("bots",),
+    "builds": ("tarotsim._builds",),
+    "facade": ("tarotsim.engine", "tarotsim.adapters", "tarotsim.record", "tarotsim.display", "tarotsim.svg"),
+    "sheets": ("tarotsim.sheet", "tarotsim.audit"),
+    "worlds": ("tarotsim.worlds", "tarotsim.inference"),
+    "analysis": ("tarotsim.analysis",),
+    "runs": ("tarotsim.runs",),
+    "learn": ("tarotsim.learn",),
+    "web": ("tarotsim.web",),
+    "league": ("tarotsim.league",),
+    "cli": ("tarotsim.cli",),
+}
+#: What each part may import besides itself: the parts below it that it builds on. The package's
+#: root (``tarotsim``, whose names load lazily) is open to all.
+BELOW = {
+    "basics": set(),
+    "rules": {"basics"},
+    "reference": {"rules", "basics"},
+    "kernels": {"rules", "basics"},
+    "models": {"kernels", "rules", "basics"},
+    "bots": {"models", "kernels", "rules", "basics"},
+    "builds": {"bots", "models", "kernels", "rules", "basics"},
+    "facade": {"builds", "bots", "models", "kernels", "reference", "rules", "basics"},
+    "sheets": {"rules", "basics"},
+    "worlds": {"facade", "builds", "bots", "models", "kernels", "reference", "rules", "basics"},
+    # the analysis reads records and positions: it never plays runs, nor reaches the command line
+    "analysis": {"worlds", "facade", "sheets", "builds", "bots", "models", "kernels", "reference", "rules", "basics"},
+    # the runs never import the analysis nor the command line
+    "runs": {"worlds", "facade", "sheets", "builds", "bots", "models", "kernels", "reference", "rules", "basics"},
+    "learn": {"runs", "worlds", "facade", "builds", "bots", "models", "kernels", "reference", "rules", "basics"},
+    "web": {"learn", "runs", "analysis", "worlds", "facade", "sheets", "builds", "bots", "models", "kernels",
+            "reference", "rules", "basics"},
+    "league": {"runs", "worlds", "facade", "builds", "bots", "models", "kernels", "reference", "rules", "basics"},
+    "cli": set(PARTS) - {"cli"},
+}
+
+
+def part_of(module: str) -> str | None:
+    """The part of ``module`` (None: none of :data:`PARTS` holds it; the package's root is ``"root"``)."""
+    if module == "tarotsim":
+        return "root"
+    for part, prefixes in PARTS.items():
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return part
+    return None
+
+
+def test_every_module_is_on_a_part():
+    assert [m for m in MODULES if part_of(m) is None] == []
+    assert set(BELOW) == set(PARTS) and all(BELOW[p] <= set(PARTS) - {p} for p in PARTS)
+
+
+def test_a_part_imports_only_itself_and_the_parts_below_it():
+    """The rules between parts: the analysis never imports the runs, the runs never the analysis nor
+    the command line, the kernels and the bots never the builds, nothing but the command line
+    imports it, and so on up the table."""
+    wrong = sorted(f"{m} ({part_of(m)}) imports {d} ({part_of(d)})" for m, deps in GRAPH.items() for d in deps
+                   if part_of(m) != "root" and part_of(d) not in BELOW[part_of(m)] | {part_of(m), "root"})
+    assert wrong == []
+
+
+def test_the_parts_table_catches_an_import_from_above():
+    assert part_of("tarotsim.analysis.solver") == "analysis" and part_of("tarotsim.runs.simulate") == "runs"
+    assert part_of("tarotsim.learn.forward") == "models" and part_of("tarotsim.learn.data") == "learn"
+    assert "runs" not in BELOW["analysis"] and "analysis" not in BELOW["runs"] and "builds" not in BELOW["bots"]
+    assert "builds" not in BELOW["kernels"] and all("cli" not in BELOW[p] for p in PARTS)
+
+
+def test_only_the_command_line_imports_click():
+    """The library's errors are its own; the command line alone turns them into click's."""
+    users = sorted(m for m, f in MODULES.items() if part_of(m) != "cli"
+                   and any(isinstance(n, (ast.Import, ast.ImportFrom))
+                           and "click" in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module])
+                           for n in ast.walk(ast.parse(f.read_text(encoding="utf-8")))))
+    assert users == []
+
+
+def _named_on(page: str, module: str) -> bool:
+    """Whether the architecture page names ``module``: its dotted name, its file, or its folder's
+    form (``_kernels/steps.py``, ``runs/simulate.py``), a package by its folder (``tarotsim/runs/``)."""
+    f = MODULES[module].relative_to(ROOT).as_posix()
+    if f.endswith("/__init__.py"):
+        folder = f.removesuffix("__init__.py")
+        return folder in page or f"`{module}`" in page
+    short = "/".join(f.split("/")[-2:])
+    return module in page or f in page or f"`{short}`" in page or f"{short}`" in page
+
+
+def test_every_module_is_named_on_the_architecture_page():
+    """The page cannot fall behind: a module added anywhere fails this test until the page says what it holds."""
+    page = (ROOT / "docs" / "explanation" / "architecture.md").read_text(encoding="utf-8")
+    assert [m for m in MODULES if not _named_on(page, m)] == []
+    assert all(f"**{part}**" in page for part in PARTS)  # each part has its paragraph
+
+
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
@@ -128,11 +235,13 @@ def test_the_bots_never_import_the_builds():
 
 
 def test_the_shared_leaf_modules_import_only_each_other_and_the_rule_tables():
-    assert LEAVES | RULE_HOMES <= set(MODULES)
-    allowed = LEAVES | RULE_HOMES | {"tarotsim._kernels", "tarotsim"}
+    assert LEAVES | RULE_HOMES | PLAIN <= set(MODULES)
+    allowed = LEAVES | RULE_HOMES | PLAIN | {"tarotsim._kernels", "tarotsim"}
     assert {m: sorted(GRAPH[m] - allowed) for m in LEAVES if GRAPH[m] - allowed} == {}
     # the rule tables and the scorer import neither the kernels nor the bots
-    assert {m: sorted(GRAPH[m] - RULE_HOMES - {"tarotsim"}) for m in RULE_HOMES if GRAPH[m] - RULE_HOMES - {"tarotsim"}} == {}
+    homes = RULE_HOMES | PLAIN | {"tarotsim"}
+    assert {m: sorted(GRAPH[m] - homes) for m in RULE_HOMES if GRAPH[m] - homes} == {}
+    assert {m: sorted(GRAPH[m] - {"tarotsim"}) for m in PLAIN if GRAPH[m] - {"tarotsim"}} == {}
 
 
 @pytest.mark.slow

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from bots import BotError, REGISTRY, parse_bots
 from bots.heuristic import evaluate
-from tarotsim import simulate as sim
-from tarotsim import study
+from tarotsim.runs import simulate as sim
+from tarotsim.runs import study
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import study as K
 from tarotsim.rules import CONTRACTS, Rules

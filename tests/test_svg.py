@@ -3,6 +3,7 @@ per card shown, the same picture for the same deal (a golden file), and the posi
 step of a record agree with the record (R-PLAY-1, R-PLAY-5, R-CHIEN-1, R-VAR-TWO)."""
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -48,7 +49,9 @@ def test_cards_read_at_a_glance_red_hearts_and_diamonds_trumps_numbered_the_excu
     for oudler in ("EX", "T1", "T21"):  # R-CARD-3: the three oudlers are edged in gold
         assert svg.OUDLER_EDGE in svg.card_face(oudler)
     assert svg.OUDLER_EDGE not in svg.card_face("T20")
-    assert svg.card_title("KH") == "K♥ (KH)"
+    assert [svg.card_title(c) for c in ("KH", "10S", "T5", "T1", "T21", "EX")] == [
+        "K♥ (king of hearts)", "10♠ (10 of spades)", "T5 (trump)", "T1 (the Petit, oudler)", "T21 (oudler)",
+        "EX (the Excuse, oudler)"]
 
 
 def test_hand_svg_fans_the_hand_in_display_order():
@@ -165,6 +168,53 @@ def test_record_svg_at_any_step(at):
 
 def test_record_svg_names_a_step_that_is_not_there():
     n = len(positions(EXAMPLES[2])[1])
-    for at in (n, -n - 1):
-        with pytest.raises(ValueError, match=f"the deal has {n} steps"):
+    for at in (n, -n - 1, 1.5):
+        with pytest.raises(svg.PictureError, match=f"^no step {at}: the deal has {n} steps \\(0..{n - 1}, or -1"):
             record_svg(EXAMPLES[2], at=at)
+
+
+@pytest.mark.parametrize("names, said", [(["Ann"], "1 name(s) for 4 seats"), ([], "0 name(s) for 4 seats"),
+                                         (list("ABCDE"), "5 name(s) for 4 seats")])
+def test_a_picture_needs_one_name_per_seat(names, said):
+    with pytest.raises(svg.PictureError, match=rf"^{re.escape(said)}: one name per seat, seat 0 first$"):
+        record_svg(EXAMPLES[3], names=names)
+    with pytest.raises(svg.PictureError, match=re.escape(said)):
+        svg.table_svg(Game(Rules("4"), seed=1, index=2), names=names)
+    assert "Ann" in record_svg(EXAMPLES[3], names=["Ann", "Bob", "Cy", "Di"])
+
+
+@pytest.mark.parametrize("what, said", [(42, "not int"), ("KH", "not str"),
+                                        (EXAMPLES[3], "not dict; a deal record is drawn by tarotsim.record.record_svg")])
+def test_table_svg_of_what_is_not_a_deal_is_a_type_error_of_the_pictures(what, said):
+    with pytest.raises(svg.PictureTypeError, match=f"^table_svg draws a Game, a ReferenceDeal or a Position, {said}$"):
+        svg.table_svg(what)
+    assert issubclass(svg.PictureTypeError, TypeError) and issubclass(svg.PictureTypeError, svg.PictureError)
+    assert issubclass(svg.PictureError, ValueError)
+
+
+@pytest.mark.parametrize("plays, leader, winner, said", [
+    ([(1, "2H"), (2, "9H")], None, 3, "winner seat 3: seat 3 plays no card of the trick (it is played by seat 1, seat 2)"),
+    ([], None, 0, "winner seat 0: seat 0 plays no card of the trick (it holds no card)"),
+    ([(1, "2H"), (2, "2H")], None, None, "2♥ is played twice in the trick: each card once"),
+    ([(1, "2H"), (1, "9H")], None, None, "seat 1 plays twice in the trick: one card per seat"),
+    ([(1, "2H"), (2, "9H")], 2, None, "leader seat 2: the leader plays the trick's first card, and it is played by "
+                                      "seat 1, seat 2"),
+    ([(-1, "2H")], None, None, "seat -1: a seat is a whole number from 0"),
+    ([(0.5, "2H")], None, None, "seat 0.5: a seat is a whole number from 0"),
+])
+def test_trick_svg_refuses_a_trick_no_deal_has(plays, leader, winner, said):
+    with pytest.raises(svg.PictureError, match=f"^{re.escape(said)}$"):
+        svg.trick_svg(plays, leader=leader, winner=winner)
+
+
+def test_trick_svg_names_the_seats_0_based_and_needs_a_name_for_each():
+    text = svg.trick_svg([(1, "2H"), (0, "9H")], winner=0, names=["Ann", "Bob"])
+    assert ">Bob<" in text and ">Ann<" in text and cards_drawn(text) == ["2H", "9H"]
+    with pytest.raises(svg.PictureError, match=r"^no name for seat 2: 2 name\(s\), for seats 0..1$"):
+        svg.trick_svg([(1, "2H"), (2, "9H")], names=["Ann", "Bob"])
+
+
+def test_a_step_is_written_with_the_seats_names_and_the_cards_of_the_pictures():
+    assert svg.shown_text("trick 7, seat 2 plays KH", ["A", "B", "C", "D"]) == "trick 7, C plays K♥"
+    assert svg.shown_text("ecart, seat 1 discards 2S 10d T5", svg.seat_names(None, 4)) == \
+        "ecart, seat 1 discards 2♠ 10♦ T5"

@@ -7,7 +7,7 @@ import pytest
 
 from tarotsim.rules import Rules
 from tarotsim.stats import t_quantile
-from tarotsim.tournament import MIN_VERDICT_DEALS, Entry, format_result, run, verdict
+from tarotsim.runs.tournament import MIN_VERDICT_DEALS, Entry, format_result, run, verdict
 
 
 def test_identical_bots_under_two_names_cancel_exactly_in_duplicate():
@@ -168,7 +168,7 @@ def test_the_library_plays_a_python_bot_on_the_slow_path_by_itself():
     """No callback from the CLI: a seat whose bot is a Python object is played step by step, and
     the Python random bot gives exactly the kernels' random bot's deals."""
     from tarotsim.engine import PyRandomBot
-    from tarotsim.players import Player
+    from tarotsim.runs.players import Player
 
     slow = run(Rules("4"), 3, 40, [Player("py", "py", obj=PyRandomBot())] + [Entry("random", "random")] * 3)
     fast = run(Rules("4"), 3, 40, [Entry("py", "random")] + [Entry("random", "random")] * 3)
@@ -178,9 +178,9 @@ def test_the_library_plays_a_python_bot_on_the_slow_path_by_itself():
 def test_a_block_of_a_tournament_is_shared_between_its_threads(monkeypatch):
     """Runner.block cuts its block into one chunk per thread: a block of a tournament (20,000
     deals) in one chunk of the kernels' size (65,536) would run on one core whatever --threads."""
-    from tarotsim import simulate as sim
-    from tarotsim.players import parse_players
-    from tarotsim.runner import Runner
+    from tarotsim.runs import simulate as sim
+    from tarotsim.runs.players import parse_players
+    from tarotsim.runs.runner import Runner
 
     calls = []
     real = sim.facts

@@ -18,7 +18,8 @@ from hypothesis import given, settings, strategies as st
 
 from helpers_deals import MIXES, adapter_for, walk_traced
 from helpers_records import check_two_player_record
-from tarotsim import record, simulate, slowpath
+from tarotsim import record
+from tarotsim.runs import simulate, slowpath
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import workspace as P
 from tarotsim.cards import masks_of

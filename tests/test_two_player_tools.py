@@ -6,17 +6,17 @@ import json
 
 import pytest
 
-from tarotsim import study
+from tarotsim.runs import study
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import Card
 from tarotsim.engine import Game, PyRandomBot
-from tarotsim.players import kernel_path, parse_players
-from tarotsim.runner import Runner
+from tarotsim.runs.players import kernel_path, parse_players
+from tarotsim.runs.runner import Runner
 from tarotsim.record import verify
 from tarotsim.reference import play_deal
 from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
 from tarotsim.rules import CONTRACTS, Rules
-from tarotsim.slowpath import play_record
+from tarotsim.runs.slowpath import play_record
 
 TWO = Rules("2")
 
@@ -158,10 +158,10 @@ def test_R_VAR_TWO_tournament_duplicate_over_the_two_seats(cli):
 def test_R_VAR_TWO_study_on_the_kernels_equals_the_step_by_step_study(bots, deals):
     """``study bidding`` at table 2: each build of the kernels (pimc's included, with its worlds
     and rollouts on the piles) studies the same deals as the reference engine with the bots'
-    adapters (``tarotsim.study._study_slow``)."""
+    adapters (``tarotsim.runs.study._study_slow``)."""
     import numpy as np
 
-    from tarotsim.study import _slow_players, _study_slow, plan
+    from tarotsim.runs.study import _slow_players, _study_slow, plan
 
     t = study.run(TWO, 4, deals, bots=bots)
     p = plan(TWO, 4, deals, bots=bots)

@@ -16,7 +16,7 @@ dispatch (``bots.dispatch.DISPATCH``) as an argument, and this package hands it 
   sets ``bid_search``, their batch kernels and the searches as one compiled call;
 * ``study.py``: the bidding study's loops over those builds; ``hand.py``: the hand-level study's;
 * ``env.py``: the environment's step with kernel bots as the opponents;
-* ``runs.py``: the build picked from the seats' kinds, what ``tarotsim.simulate`` calls.
+* ``runs.py``: the build picked from the seats' kinds, what ``tarotsim.runs.simulate`` calls.
 
 Nothing is imported here: a module is loaded (and its builds made) when a caller needs it.
 """

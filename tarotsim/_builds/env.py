@@ -1,7 +1,7 @@
 """The environment's step kernel with kernel bots as the opponents (private).
 
 The batched environment's step kernel built with the bots (private): kernel bots as the
-opponents of an agent (``tarotsim.env.VecEnv(opponents=...)``).
+opponents of an agent (``tarotsim.runs.env.VecEnv(opponents=...)``).
 
 The engine (``tarotsim._kernels.env``) builds its step from a factory and never imports the
 bots; here the factory receives the bots' dispatch (``bots.dispatch.DISPATCH``), as ``deal.py``

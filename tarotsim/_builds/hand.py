@@ -1,6 +1,6 @@
 """The hand-level bidding study's loops (private): one hand's contracts played over worlds of the other cards.
 
-The loops of the hand-level bidding study (the facade is ``tarotsim.hand_study``).
+The loops of the hand-level bidding study (the facade is ``tarotsim.runs.hand_study``).
 
 One seat's hand is given. Deal ``index`` of a run is a world of the other cards (the other
 hands and the chien), drawn uniformly among those that agree with the hand (the exact sampler,

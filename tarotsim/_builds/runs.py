@@ -1,10 +1,11 @@
 """The batch kernels of a table, picked from the seats' kinds (private).
 
 The batch kernels for a table (private): the build of the deal kernel picked from the seats'
-kinds, what ``tarotsim.simulate`` calls.
+kinds, what ``tarotsim.runs.simulate`` calls.
 
 Every seat ``random``: the engine's random builds (``tarotsim._kernels.play.run_*_random``, which
-take the table-2 build or the other one by argument); a ``pimc`` seat with ``bid_search`` on, at
+take the table-2 build or the other one by argument); a ``learned`` seat: the learned build
+(``learned.py``, tables 3, 4, 5 and 5d); a ``pimc`` seat with ``bid_search`` on, at
 any table but 2: a bid-search build (``bid_search.py``: ``bid_search_full`` when a pimc seat sets
 ``exact_from`` or ``infer``, else ``bid_search``); another seat ``pimc``: a pimc build
 (``pimc.py``: ``pimc_full`` or ``pimc`` alike); any other table: the bots build (``deal.py``).
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._kernels.layout import BOT_KINDS, BOT_PIMC, BOT_RANDOM
+from tarotsim._kernels._cache import COMPILE_SECONDS
+from tarotsim._kernels.layout import BOT_KINDS, BOT_LEARNED, BOT_PIMC, BOT_RANDOM
 from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
 from tarotsim.rules import RV_TABLE, TABLE_2
 
@@ -34,6 +36,11 @@ def _two(rv):
     return (None, True) if int(rv[RV_TABLE]) == TABLE_2 else (True, None)
 
 
+def _learned(kinds) -> bool:
+    """Whether a seat plays ``learned`` (its deals are the ``learned`` build's, ``learned.py``)."""
+    return bool(np.any(np.asarray(kinds) == BOT_LEARNED))
+
+
 def _pimc(kinds, params, rv=None):
     """The pimc or bid-search build's batch kernels these seats need, or None when no seat plays pimc.
 
@@ -50,13 +57,6 @@ def _pimc(kinds, params, rv=None):
     return None
 
 
-#: About how long numba takes to compile each build's batch kernels, once (seconds, one core of
-#: the 2-core machine of BENCHMARKS.md), for the notice of a cold cache: the random build, the
-#: bots build (greedy, heuristic, policy sets), the pimc builds, and the bidding study's loops.
-COMPILE_SECONDS = {"random": 5, "bots": 14, "pimc": 30, "pimc_full": 60, "bid_search": 90, "bid_search_full": 120,
-                   "study": 20, "study_pimc": 40, "study_pimc_full": 70}
-
-
 def build(kinds, params, rv=None) -> str:
     """The build of the deal kernel that plays these seats.
 
@@ -65,6 +65,8 @@ def build(kinds, params, rv=None) -> str:
     table."""
     if _all_random(kinds):
         return "random"
+    if _learned(kinds):
+        return "learned"
     if not bool(np.any(np.asarray(kinds) == BOT_PIMC)):
         return "bots"
     from bots.bid_search import needs_bid_search
@@ -82,6 +84,9 @@ def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
     it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
     notice of a cold numba cache checks and says. ``rv``: the rules vector, as :func:`build` takes it."""
     b = build(kinds, params, rv)
+    if b == "learned":
+        from . import learned
+        return (learned.run_facts_learned if what == "facts" else learned.run_aggregate_learned), COMPILE_SECONDS[b]
     if what == "study":  # the study plays no bid-search build (it refuses bid_search)
         b = b.replace("bid_search", "pimc")
         from . import study
@@ -120,6 +125,9 @@ def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out,
     """Deals ``start .. start + len(out) - 1`` into the facts rows ``out`` (FACTS_DTYPE)."""
     if _all_random(kinds):
         run_facts_random(rv, seed, start, forced_seat, forced_contract, kinds, params, out, *_two(rv))
+    elif _learned(kinds):
+        from . import learned
+        learned.run_facts_learned(rv, seed, start, kinds, params, *learned.weights(kinds, params, forced_seat, pol), out)
     elif (search := _pimc(kinds, params, rv)) is not None:
         search.run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out)
     else:
@@ -130,6 +138,10 @@ def run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, p
     """Deals ``start .. start + count - 1`` added into the aggregate ``acc`` (``ACC_*``)."""
     if _all_random(kinds):
         run_aggregate_random(rv, seed, start, count, forced_seat, forced_contract, kinds, params, acc, *_two(rv))
+    elif _learned(kinds):
+        from . import learned
+        learned.run_aggregate_learned(rv, seed, start, count, kinds, params,
+                                      *learned.weights(kinds, params, forced_seat, pol), acc)
     elif (search := _pimc(kinds, params, rv)) is not None:
         search.run_aggregate(rv, seed, start, count, forced_seat, forced_contract, kinds, params, pol, acc)
     else:
@@ -140,6 +152,10 @@ def run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, log
     """Full logs (facts + record arrays) of the deals ``indices`` into ``logs[i, :]``."""
     if _all_random(kinds):
         run_logs_random(rv, seed, indices, forced_seat, forced_contract, kinds, params, logs, *_two(rv))
+    elif _learned(kinds):
+        from . import learned
+        learned.run_logs_learned(rv, seed, indices, kinds, params, *learned.weights(kinds, params, forced_seat, pol),
+                                 logs)
     elif (search := _pimc(kinds, params, rv)) is not None:
         search.run_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs)
     else:

@@ -1,6 +1,6 @@
 """The bidding study's batch loops over the bots' builds (private).
 
-The bidding study's batch loops (private; the facade is ``tarotsim.study``, the steps and the
+The bidding study's batch loops (private; the facade is ``tarotsim.runs.study``, the steps and the
 accumulators' layout ``tarotsim._kernels.study``).
 
 Every deal of a chunk is played once per studied contract with the studied seat forced as taker,
@@ -44,7 +44,7 @@ def _seen_at_bid(rv, seat, log):
     """Add the studied seat's face-up pile tops to its logged hand, at table 2.
 
     Table 2 (R-VAR-TWO): the studied seat counts the cards it sees as its own when it bids, its
-    hand and its face-up pile tops (as ``tarotsim.study`` counts them); into the log's hand slots."""
+    hand and its face-up pile tops (as ``tarotsim.runs.study`` counts them); into the log's hand slots."""
     if rv[RV_TABLE] == TABLE_2:
         for p in range(PILE_CARDS // PILE_DEPTH):
             c = log[L_PILES + seat * PILE_CARDS + PILE_DEPTH * p + PILE_DEPTH - 1]
@@ -133,7 +133,7 @@ def add_played_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin,
     """Add one deal played elsewhere to the study's accumulators.
 
     What :func:`run_study` adds for one deal whose plays were made elsewhere (the step-by-step
-    twin of table 2, R-VAR-TWO, ``tarotsim.study._study_slow``): ``log`` holds the studied seat's hand at ``L_HAND_T/S + seat``,
+    twin of table 2, R-VAR-TWO, ``tarotsim.runs.study._study_slow``): ``log`` holds the studied seat's hand at ``L_HAND_T/S + seat``,
     ``score`` and ``made`` its plays per contract, ``ok`` False for an annulled deal."""
     misc[M_DEALS] += 1
     pts, voids = _count_hand(ok, eval_params, seat, log)

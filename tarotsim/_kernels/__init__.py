@@ -3,7 +3,7 @@
 numba kernels (private): whole deals of French Tarot on bitmasks, batch loops, the random
 player, the world sampler.
 
-Public entry points are in ``tarotsim.simulate``. Layout constants: ``layout``. This package never
+Public entry points are in ``tarotsim.runs.simulate``. Layout constants: ``layout``. This package never
 imports the ``bots`` package: the bots' builds of the deal kernel (their dispatch handed to
 ``play.make_play``) are in ``tarotsim/_builds/``. Kernels
 are compiled with ``cache=True``, under the guard of ``_cache.guard_cache`` (numba's cache only

@@ -5,6 +5,10 @@ numba's cache only watches each kernel's own source file, but a kernel inlines c
 cached kernels calls :func:`guard_cache` once at import with its kernels and every source they
 may inline: a hash of those files and of the bit-selection path is kept beside the cache, one
 stamp per module (``tag``), and the module's stale entries are flushed when it changed.
+
+A kernel the cache lacks is compiled at its first call, which then takes seconds to minutes:
+:func:`is_cached` tells beforehand, and every command and the library tell the user in the words
+of :func:`compile_notice`, with the figures of :data:`COMPILE_SECONDS`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,14 @@ from pathlib import Path
 from ._bits import HAS_PDEP
 
 _TAROTSIM = Path(__file__).resolve().parent.parent
+
+#: About how long numba takes to compile each build's batch kernels, once (seconds, one core of
+#: the 2-core machine of BENCHMARKS.md), for the notice of a cold cache: the random build, the
+#: bots build (greedy, heuristic, policy sets), the pimc builds, the bidding study's loops, the
+#: hand study's loops (``tarotsim/_builds/hand.py``) and the exact solver (``tarotsim.analysis.solver``).
+COMPILE_SECONDS = {"random": 5, "bots": 14, "learned": 20, "pimc": 30, "pimc_full": 60, "bid_search": 90,
+                   "bid_search_full": 120, "study": 20, "study_pimc": 40, "study_pimc_full": 70, "hand": 30,
+                   "hand_bid_search": 100, "hand_bid_search_full": 130, "solver": 20}
 
 
 def engine_sources() -> list[Path]:
@@ -61,6 +73,14 @@ def guard_cache(tag: str, dispatchers, files: Iterable[Path]) -> None:
                 Path(stamp).write_text(digest)
     except Exception:
         pass
+
+
+def compile_notice(what: str, seconds: int) -> str:
+    """The line that tells a user numba compiles kernels now.
+
+    The line that tells a user numba compiles the kernels of ``what`` now, once (its cache lacks
+    them), and about how long it takes: every command and the library say it in these words."""
+    return f"compiling the kernels for {what}, once: about {seconds} s (numba keeps them in its cache)"
 
 
 def is_cached(dispatchers) -> bool:

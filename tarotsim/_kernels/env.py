@@ -1,6 +1,6 @@
 """The batched environment's kernel (private): many deals, each advanced one decision at a time.
 
-``tarotsim.env.VecEnv`` keeps, per slot, the deal kernel's arrays (workspace and public view
+``tarotsim.runs.env.VecEnv`` keeps, per slot, the deal kernel's arrays (workspace and public view
 ``buf``, ``log``: ``play.py``'s layouts) and the state of a deal paused at a decision (``est``,
 ``E_*`` below: what ``play.make_play`` keeps in locals between its steps). One call of the step
 kernel takes an action id (:mod:`tarotsim.actions`) per slot, applies it, lets the opponents
@@ -94,7 +94,7 @@ E_LEN = E_FINAL_INDEX + 1
 
 # the step kernel's configuration vector (int64); C_ONCE 1: each slot plays its one deal and
 # stops there (no automatic reset; a deal that asks the agent nothing ends at the reset), for
-# the Python bots' batches (``tarotsim.pybatch``)
+# the Python bots' batches (``tarotsim.runs.pybatch``)
 C_STRIDE, C_AGENT, C_OBS, C_ONCE, C_LEN = 0, 1, 2, 3, 4
 
 _O_TABLE, _O_DECISION, _O_TO_PLAY, _O_DEALER, _O_DUMMY, _O_HAND = (

@@ -1,4 +1,4 @@
-"""Array layouts shared by the kernels and ``tarotsim.simulate`` (plain ints, no numba).
+"""Array layouts shared by the kernels and ``tarotsim.runs.simulate`` (plain ints, no numba).
 
 * ``L_*``: offsets in a deal *log* (int64[L_LEN]) that the kernel fills for every deal: the
   facts first, then what a full record needs (hands, bids, écart, declarations, tricks).
@@ -159,7 +159,11 @@ DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
 BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
 #: ``pimc`` (``bots/search.py``): searches its card decisions, the heuristic's otherwise.
 BOT_PIMC = 4
-BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC}
+#: ``learned`` (``bots/learned.py``): the best legal action of a policy network (``tarotsim.learn``),
+#: played by its own build (``tarotsim/_builds/learned.py``).
+BOT_LEARNED = 5
+BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC,
+             "learned": BOT_LEARNED}
 #: Width of each seat's float64 parameter row.
 N_BOT_PARAMS = 40
 #: A user's policy set (``bots.policy.PolicySet``): not in the registry; its seat's decisions
@@ -171,7 +175,7 @@ N_DECISIONS = len(BOT_DECISIONS)
 U_RNG, U_OUT, U_ERR, U_ERR_SEAT = 0, 1, 1 + MAX_ECART, 2 + MAX_ECART
 U_LEN = 3 + MAX_ECART
 
-#: One row per deal of the facts table (``tarotsim.simulate.facts``).
+#: One row per deal of the facts table (``tarotsim.runs.simulate.facts``).
 FACTS_DTYPE = np.dtype([
     ("index", np.int64),
     ("dealer", np.int8),

@@ -58,7 +58,7 @@ time); the package that owns the bots builds it with its dispatch (a
 :class:`BotDispatch`), the public bookkeeping the bots read (``layout.PUB_*``) and an optional
 decision trace (``tarotsim/_builds/``): the kernels never import the bots.
 Batch kernels (``run_facts_random``, ``run_aggregate_random``, ``run_logs_random``, and the bots
-builds' own) loop over deals inside numba and release the GIL, so ``tarotsim.simulate`` can run
+builds' own) loop over deals inside numba and release the GIL, so ``tarotsim.runs.simulate`` can run
 chunks on a thread pool.
 """
 

@@ -54,7 +54,7 @@ measure it; ``F_*``):
 * the last trick, where every card is forced, is counted without a search (``_last_trick``).
 
 Budgets are node counts (cards played in the search), never seconds. Kernel entry points:
-``solve_position`` (from a description vector, ``D_*``: the Python API, ``tarotsim.solver``) and
+``solve_position`` (from a description vector, ``D_*``: the Python API, ``tarotsim.analysis.solver``) and
 ``solve_in`` (from a deal buffer and log already set up, as the ``pimc`` search holds a sampled
 world). Both answer the question of ``cfg`` (``CFG_*``) into ``out`` (``OUT_*``).
 """
@@ -115,7 +115,7 @@ OUT_LEN = OUT_CARDS + 78
 DONE, INCOMPLETE = 0, 1
 NOT_LEGAL = -(1 << 50)
 
-# --- the description of a position (``desc``, int64[D_LEN]; ``tarotsim.solver`` fills it) ---------
+# --- the description of a position (``desc``, int64[D_LEN]; ``tarotsim.analysis.solver`` fills it) ---------
 D_DEALER = 0
 D_TAKER = 1
 D_PARTNER = 2        # -1: none (alone, or a table without partner)

@@ -1,6 +1,6 @@
 """The bidding study kernel's steps (private).
 
-The bidding study kernel's steps (private; the facade is ``tarotsim.study``, the loops that
+The bidding study kernel's steps (private; the facade is ``tarotsim.runs.study``, the loops that
 play the deals with the bots are ``tarotsim/_builds/study.py``).
 
 For every deal ``index`` of a chunk, one seat is studied: the first player to speak, the seat

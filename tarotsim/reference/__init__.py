@@ -1,13 +1,14 @@
-"""The reference engine: French Tarot in slow, plain Python, written from RULES.md alone.
+"""The reference engine: French Tarot in slow, plain Python, written from the rules alone.
 
-It is the oracle the numba kernels are tested against (DESIGN §7): same rules, same
+It is the oracle the numba kernels are tested against (docs/engine-contract.md): the rules of
+docs/rules.md, the same
 ``(seed, index)``, same random bots -> the very same deal record.
 
 - :class:`ReferenceDeal` — one deal step by step (``decision()``, ``legal_*``, apply methods
   raising :class:`RuleViolation` with a rule id).
 - :func:`legal_cards`, :func:`play_duty`, :func:`trick_winner` — the rules of one trick.
 - :class:`RandomBot`, :func:`run` — the random bot of docs/engine-contract.md.
-- :func:`play_deal`, :func:`record_from_deal` — a whole deal and its DESIGN §6 record.
+- :func:`play_deal`, :func:`record_from_deal` — a whole deal and its record (docs/records.md).
 """
 
 from .bot import RandomBot, run

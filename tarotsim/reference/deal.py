@@ -1,13 +1,17 @@
-"""A deal of French Tarot, step by step, by the letter of RULES.md (the reference engine).
+"""A deal of French Tarot, step by step, by the letter of the rules (the reference engine).
 
 Slow and obvious on purpose: hands are sorted lists of :class:`~tarotsim.cards.Card`, every
 rule is a few lines that cite its id, every apply method checks the whole action first and
 raises :class:`RuleViolation` before it touches anything, so a refused action leaves the deal
 as it was.
 
-The order of the steps is the one of ``docs/engine-contract.md``::
+The rules are those of docs/rules.md. The order of the steps is the one of
+docs/engine-contract.md:
 
-    petit sec? -> auction -> call (5) -> chien/écart -> chelem? -> tricks -> counting -> scores
+```text
+petit sec? -> auction -> call (5) -> chien/écart -> chelem?
+           -> tricks -> counting -> scores
+```
 
 and at each seat's first turn to play (in trick 1): poignée, misères (option ``misere``), card.
 :meth:`ReferenceDeal.decision` says who acts next and what kind of decision it is.
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import echo
 from ..cards import DECK, EXCUSE, JACK, KING, KNIGHT, N_CARDS, PETIT, QUEEN, Card
 from ..rng import CHIEN_SIZE, HAND_SIZE, dealing_order
 from ..rules import CONTRACT_OF, CONTRACTS, N_TRICKS, PILE_DEPTH, PILES, POIGNEE_LEVELS, Rules, ecart_trumps_needed
@@ -50,7 +55,7 @@ def as_cards(xs) -> list[Card]:
 
 
 def names(cards) -> list[str]:
-    """Card names in id order (the record's notation, DESIGN §2 and §6)."""
+    """Card names in id order (the records' notation, docs/records.md)."""
     return [str(c) for c in in_order(cards)]
 
 
@@ -86,7 +91,7 @@ class ReferenceDeal:
     Parameters
     ----------
     rules : Rules
-        Table 3, 4, 5, 5d or 2 and the options of RULES §14.
+        Table 3, 4, 5, 5d or 2 and the options of docs/rules.md §14.
     dealer : int
         The dealer's seat; trick 1 and the auction start at his right, ``dealer + 1``.
     hands : sequence of card collections, one per seat
@@ -98,8 +103,11 @@ class ReferenceDeal:
     piles : per seat, 6 piles of 3 cards, each from bottom to top (table 2 only, R-VAR-TWO)
         The cards laid before each player; the last card of each pile starts face up.
 
-    Raises ``RuleViolation`` (R-DEAL-1, R-DEAL-6, R-VAR-TWO) if hands, piles and chien do not
-    partition the deck with the sizes of R-DEAL-1 and R-VAR-TWO.
+    Raises
+    ------
+    RuleViolation
+        Hands, piles and chien do not partition the deck with the sizes of R-DEAL-1 and
+        R-VAR-TWO (R-DEAL-1, R-DEAL-6, R-VAR-TWO).
     """
 
     def __init__(self, rules: Rules, dealer: int, hands, chien, forced=None, piles=None):
@@ -109,7 +117,7 @@ class ReferenceDeal:
         self.table = rules.table
         self.n_seats = rules.n_seats
         if not (isinstance(dealer, int) and 0 <= dealer < self.n_seats):
-            raise RuleViolation("R-GEN-2", f"dealer {dealer!r} is not a seat of a table of {self.n_seats}")
+            raise RuleViolation("R-GEN-2", f"dealer {echo.shown(dealer)} is not a seat of a table of {self.n_seats}")
         self.dealer = dealer
         self.dummy = dealer if self.table == "5d" else None            # R-DEAL-6
         self.order = dealing_order(rules, dealer)                        # R-GEN-2, active seats
@@ -292,7 +300,7 @@ class ReferenceDeal:
         if seat != self._next_bidder():
             raise RuleViolation("R-BID-2", f"seat {seat} speaks out of turn: seat {self._next_bidder()} is to bid")
         if bid not in BIDS:
-            raise RuleViolation("R-BID-1", f"unknown bid {bid!r}: pass or one of {', '.join(CONTRACTS)}")
+            raise RuleViolation("R-BID-1", f"unknown bid {echo.shown(bid)}: pass or one of {', '.join(CONTRACTS)}")
         if bid not in self.legal_bids():
             raise RuleViolation("R-BID-2", f"{bid} is not higher than the bid so far, {self._highest_bid()}")
         self.bids.append((seat, bid))
@@ -304,7 +312,7 @@ class ReferenceDeal:
         if seat not in self.order:
             raise RuleViolation("R-BID-2", f"forced taker {seat} is not an active seat")
         if contract not in CONTRACTS:
-            raise RuleViolation("R-BID-1", f"unknown contract {contract!r}")
+            raise RuleViolation("R-BID-1", f"unknown contract {echo.shown(contract)}")
         return seat, contract
 
     def _close_auction(self):
@@ -512,7 +520,7 @@ class ReferenceDeal:
         if seat in self._poignee_decided:
             raise RuleViolation("R-POIG-2", f"seat {seat} has passed its chance to show a poignée")
         if level not in POIGNEE_LEVELS:
-            raise RuleViolation("R-POIG-1", f"unknown poignée level {level!r}")
+            raise RuleViolation("R-POIG-1", f"unknown poignée level {echo.shown(level)}")
         size = self._poignee_sizes()[POIGNEE_LEVELS.index(level)]
         cards = as_cards(cards)
         if len(set(cards)) != len(cards):
@@ -573,7 +581,7 @@ class ReferenceDeal:
     def declare_misere(self, seat: int, kind: str, yes: bool = True):
         """Declare (``yes``) or decline misère ``kind`` (``atout`` or ``tete``) at the first turn."""
         if kind not in MISERE_KINDS:
-            raise RuleViolation("R-MIS-1", f"unknown misère {kind!r}: atout or tete")
+            raise RuleViolation("R-MIS-1", f"unknown misère {echo.shown(kind)}: atout or tete")
         if self.two_player:
             raise RuleViolation("R-VAR-TWO", "there is no misère at table 2")
         if not self.rules.misere:

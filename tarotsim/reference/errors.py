@@ -4,9 +4,9 @@ from __future__ import annotations
 
 
 class RuleViolation(ValueError):
-    """An action the rules forbid (RULES R-PLAY-6, R-POIG-5 and others); the deal is left unchanged.
+    """An action the rules forbid (R-PLAY-6, R-POIG-5 and others); the deal is left unchanged.
 
-    ``rule_id`` is the RULES.md id that is broken (``"R-PLAY-4b"``), ``message`` says why in
+    ``rule_id`` is the id (docs/rules.md) of the rule broken (``"R-PLAY-4b"``), ``message`` says why in
     words; ``str(exc)`` is ``"<message> (<rule_id>)"``, for instance
     ``"must overtrump: holds T17 above T12 (R-PLAY-4b)"``.
     """

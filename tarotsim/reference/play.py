@@ -1,4 +1,4 @@
-"""A whole deal from ``(seed, index)`` with random bots, and its deal record (DESIGN §6)."""
+"""A whole deal from ``(seed, index)`` with random bots, and its deal record (docs/records.md)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def play_deal(rules: Rules, seed: int, index: int, forced=None) -> dict:
 
 
 def record_from_deal(d: ReferenceDeal, seed: int | None = None, index: int | None = None) -> dict:
-    """The DESIGN §6 record of a finished deal, field by field.
+    """The record (docs/records.md) of a finished deal, field by field.
 
     Card lists (hands, chien, écart, poignée cards) are names in id order; trick cards are in
     playing order from the leader. At table 2 ``piles`` follows ``chien``: per seat, its 6 piles

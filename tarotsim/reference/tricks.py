@@ -1,4 +1,4 @@
-"""One trick, by the letter of RULES §6–7: what may be played, and who wins.
+"""One trick, by the letter of docs/rules.md §6–7: what may be played, and who wins.
 
 Plain functions over lists of :class:`tarotsim.cards.Card`; no state, no side. The deal object
 (:mod:`tarotsim.reference.deal`) feeds them the hand, the cards already in the trick and the

@@ -1,0 +1,5 @@
+"""``python -m tarotsim.cli``: the ``tarotsim`` command."""
+
+from .app import main
+
+main()

@@ -1,0 +1,255 @@
+"""``tarotsim learn``: training data from the kernels, and the models trained on it.
+
+A bad input is one line on stderr and exit code 2 (``click.UsageError``, which
+``tarotsim.cli.main`` prints as one line); the work is :mod:`tarotsim.learn`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ..rng import MAX_CLI_SEED, MAX_INDEX
+from ..rules import ENV_TABLES
+from .app import cli
+from .common import progress
+
+
+class _LazyBar:
+    """A progress bar whose length is known only once the work starts (``update(n, total)``), with lines above it."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.bar: Any = None
+
+    def update(self, n: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = progress(total, self.label)
+            self.bar.__enter__()
+        self.bar.update(n)
+
+    def line(self, text: str) -> None:
+        click.echo(("\r\x1b[K" if self.bar is not None and sys.stderr.isatty() else "") + text, err=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _one_line(e: BaseException) -> click.UsageError:
+    return click.UsageError(" ".join(str(e).split()))
+
+
+def _seats(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        return [int(t) for t in text.split(",")]
+    except ValueError:
+        raise click.UsageError(f"--seats takes seat numbers separated by commas, not {text!r}") from None
+
+
+@cli.group(name="learn")
+def learn():
+    """Models learned from the engine's own deals (docs/learn.md).
+
+    \b
+    tarotsim learn data          every decision of chosen seats, its features and labels
+    tarotsim learn train         a card-location or policy model trained on them (torch)
+    tarotsim learn calibration   how well a card-location model places the hidden cards
+    """
+
+
+@learn.command(name="data")
+@click.option("--table", type=click.Choice(ENV_TABLES), default="4", show_default=True, help="Table type.")
+@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
+              help="The players: one bot for every seat, or one per seat separated by commas (`tarotsim bots`).")
+@click.option("--option", "options_", multiple=True, metavar="NAME=VALUE",
+              help="A variant option (see `tarotsim options`); repeatable.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), default=1, show_default=True, help="The deals' seed.")
+@click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True, help="Number of deals.")
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+              help="Index of the first deal.")
+@click.option("--seats", metavar="S,S,...", help="The seats whose decisions are written (default: every seat).")
+@click.option("--shard-deals", type=click.IntRange(min=1), default=None, help="Deals per shard [default: 1000].")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Shards written at once; the data does not depend on it.")
+@click.option("--out", "out", required=True, metavar="DIR",
+              help="The data folder: data.json and one .npz per shard. The same command run again "
+                   "writes only the shards missing.")
+def data_command(table, bots, options_, seed, deals, start, seats, shard_deals, threads, out):
+    """Write every decision of chosen seats of deals played by BOTS (docs/learn.md).
+
+    One row per decision: the seat's observation (docs/observations.md), its legal actions, the
+    action taken, where every card truly is and where the seat's knowledge allows it to be
+    (docs/worlds.md), and the seat's final score. Deal (seed, index) is the simulator's.
+
+    \b
+    Example:
+      tarotsim learn data --bots heuristic --deals 10000 --seed 1 --out data/
+    """
+    from ..rules import Rules, RulesError
+    from ..learn.data import SHARD_DEALS, shard_files, write_data
+
+    try:
+        rules = Rules.from_options(table, dict(Rules.parse_option(o) for o in options_))
+    except RulesError as e:
+        raise _one_line(e) from None
+    shard_deals = shard_deals or SHARD_DEALS
+    with progress(deals, "writing decisions") as bar:
+        try:
+            write_data(out, rules, seed, deals, bots, start=start, seats=_seats(seats), shard_deals=shard_deals,
+                       threads=threads, progress=bar.update)
+        except ValueError as e:  # DataError, BotError, DealIdError
+            raise _one_line(e) from None
+    _, files = shard_files(out)
+    import numpy as np
+
+    rows = 0
+    for f in files:
+        with np.load(f) as z:
+            rows += len(z["index"])
+    click.echo(f"{rows} decisions of {deals} deals written to {out} ({len(files)} shard{'s' if len(files) > 1 else ''})")
+
+
+def _hidden(text: str | None):
+    if text is None:
+        return None
+    try:
+        return tuple(int(t) for t in text.split(","))
+    except ValueError:
+        raise click.UsageError(f"--hidden takes two layer sizes separated by a comma, not {text!r}") from None
+
+
+@learn.command(name="train")
+@click.option("--data", "folder", required=True, metavar="DIR", help="A data folder (`tarotsim learn data`).")
+@click.option("--model", "kind", type=click.Choice(["locations", "policy"]), required=True,
+              help="locations: where each hidden card is; policy: the action of the data's bots.")
+@click.option("--out", "out", required=True, metavar="FILE.npz", help="The model file to write.")
+@click.option("--curve", "curve", metavar="FILE.png",
+              help="Also draw the learning curve (the validation loss per epoch; needs the plot extra).")
+@click.option("--epochs", type=click.IntRange(min=1), default=4, show_default=True, help="Passes over the rows.")
+@click.option("--hidden", metavar="H0,H1", help="The two hidden layers' sizes [default: 256,128 for locations, "
+                                               "128,128 for policy].")
+@click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Rows per step.")
+@click.option("--lr", type=click.FloatRange(min=0, min_open=True, max=1, max_open=True), default=1e-3,
+              show_default=True, help="Adam's first learning rate (then a cosine decay to 0).")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True,
+              help="Seed of the initial weights and of the order of the rows.")
+@click.option("--max-rows", type=click.IntRange(min=1), default=None, help="Use only the first rows of the data.")
+def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed, max_rows):
+    """Train a model on a data folder, on the CPU, one thread (docs/learn.md).
+
+    Every 20th deal of the data is held out: the validation loss (bits per hidden card, or
+    per decision with a choice) is printed after each epoch. Needs the learn extra
+    (pip install 'tarotsim[learn]'). The model file holds this command.
+
+    \b
+    Example:
+      tarotsim learn train --data data/ --model locations --out locations.npz --curve locations.png
+    """
+    from ..learn.train import TORCH_HINT, train
+
+    if curve is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--curve needs matplotlib: pip install 'tarotsim[plot]'") from None
+        if not curve.lower().endswith(".png"):
+            raise click.UsageError(f"--curve: a .png file, not {curve!r}")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise click.UsageError(TORCH_HINT) from None
+    from pathlib import Path
+
+    from ..learn.data import shard_files
+
+    for flag, path in (("--out", out), ("--curve", curve)):
+        if path is not None and not Path(path).resolve().parent.is_dir():
+            raise click.UsageError(f"{flag}: no folder {Path(path).parent} to write {path} in")
+
+    try:
+        manifest, _ = shard_files(folder)
+    except ValueError as e:
+        raise _one_line(e) from None
+    parts = [f"tarotsim learn train --data {folder} --model {kind} --out {out}", f"--epochs {epochs}"]
+    parts += [f"--hidden {hidden}"] if hidden else []
+    parts += [f"--batch-size {batch_size}", f"--lr {lr}", f"--seed {seed}"]
+    parts += [f"--max-rows {max_rows}"] if max_rows else []
+    bar = _LazyBar("training")
+    try:
+        result = train(folder, kind, hidden=_hidden(hidden), epochs=epochs, batch_size=batch_size, lr=lr, seed=seed,
+                       max_rows=max_rows, progress=bar.update, log=bar.line)
+    except ValueError as e:  # DataError
+        raise _one_line(e) from None
+    finally:
+        bar.close()
+    result.meta["command"] = " ".join(parts)
+    result.meta["data_command"] = _data_command(manifest, folder)
+    try:
+        result.save(out)
+        if curve is not None:
+            result.plot(curve)
+    except OSError as e:
+        raise click.UsageError(f"cannot write {e.filename or out}: {e.strerror or e}") from None
+    click.echo(f"{kind} model written to {out}: validation {result.validation_bits[-1]:.4f} bits "
+               f"(uniform {result.uniform_bits:.4f})" + (f", curve {curve}" if curve else ""))
+
+
+def _data_command(manifest: dict, folder) -> str:
+    """The command that wrote a data folder, from its manifest."""
+    from ..rules import Rules
+
+    opts = "".join(f" --option {k}={v}" for k, v in manifest["options"].items())
+    every = list(range(Rules.from_options(manifest["table"], manifest["options"]).n_seats))
+    seats = "" if manifest["seats"] == every else " --seats " + ",".join(map(str, manifest["seats"]))
+    return (f"tarotsim learn data --table {manifest['table']}{opts} --bots {manifest['bots']} --seed "
+            f"{manifest['seed']} --start {manifest['start']} --deals {manifest['stop'] - manifest['start']}{seats} "
+            f"--shard-deals {manifest['shard_deals']} --out {folder}")
+
+
+@learn.command(name="calibration")
+@click.option("--model", "model_path", metavar="FILE.npz",
+              help="A card-location model (`tarotsim learn train --model locations`) [default: the shipped one].")
+@click.option("--table", type=click.Choice(ENV_TABLES), default="4", show_default=True, help="Table type.")
+@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
+              help="The players whose deals are measured (`tarotsim bots`).")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), default=7, show_default=True, help="The deals' seed.")
+@click.option("--start", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+              help="Index of the first deal.")
+@click.option("--deals", type=click.IntRange(min=1), default=1000, show_default=True, help="Number of deals.")
+@click.option("--tricks", default="2-12", show_default=True, metavar="FIRST-LAST",
+              help="The tricks whose card decisions are measured.")
+@click.option("--worlds", type=click.IntRange(1, 4096), default=200, show_default=True,
+              help="Uniform worlds drawn per position for the exact sampler's law.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+def calibration_command(model_path, table, bots, seed, start, deals, tricks, worlds, as_json):
+    """How well a card-location model says where the hidden cards are (docs/learn.md).
+
+    At every card decision of the tricks given, for each card the seat cannot place: the
+    log-loss (bits) of the true location under the uniform law over the allowed locations, under
+    the exact sampler's law (uniform worlds, docs/worlds.md) and under the model, paired by
+    position; gain = worlds - model, per trick and for all.
+    """
+    import json
+
+    from ..rules import N_TRICKS, Rules
+    from ..learn.evaluate import calibration, format_calibration
+    from ..learn.models import load_model, shipped
+
+    try:
+        first, last = (int(t) for t in tricks.split("-"))
+    except ValueError:
+        raise click.UsageError(f"--tricks takes FIRST-LAST, such as 2-12, not {tricks!r}") from None
+    rules = Rules(table)
+    if not 1 <= first <= last <= N_TRICKS[table]:
+        raise click.UsageError(f"--tricks: {tricks} is not a range of the {N_TRICKS[table]} tricks of table {table}")
+    try:
+        model = load_model(model_path or shipped("locations"), "locations")
+        d = calibration(model, rules, seed, start, deals, bots, first=first, last=last, worlds=worlds)
+    except ValueError as e:  # ModelError, BotError, DealIdError
+        raise _one_line(e) from None
+    click.echo(json.dumps(d) if as_json else format_calibration(d))

@@ -1,0 +1,145 @@
+"""The models' forward passes in the kernels (numba, float32 loops: no torch at run time).
+
+The first layer reads the observation as a sparse vector: the sum of the rows of ``w0`` of the
+entries that are not 0, each times its value scaled (``features.INPUT_SCALE``), so a position
+costs its set entries, not the whole input. Then ReLU, the second layer, ReLU and the head.
+The float32 weights come in as arguments (``Model.arrays()``); ``work`` is a float32 scratch of
+at least ``hidden[0] + hidden[1] + outputs`` entries (:func:`work_size`).
+
+:func:`location_probabilities` and :func:`policy_probabilities` are the compiled entry points
+(batches of positions); a bot inside the deal kernel calls :func:`policy_best` and the cores
+they share.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .._kernels._cache import guard_cache
+from .features import N_LOCATIONS
+
+
+def work_size(model) -> int:
+    """The float32 scratch a forward pass of ``model`` needs."""
+    return sum(model.hidden) + model.weights[2].shape[1]
+
+
+@njit(inline="always")
+def _layers(obs, scale, w0, b0, w1, b1, w2, b2, work):
+    """The network on one observation: writes the head's outputs (logits) at ``work[h0 + h1:]``; returns that offset."""
+    n0 = b0.size
+    n1 = b1.size
+    n2 = b2.size
+    o1 = n0
+    o2 = n0 + n1
+    for j in range(n0):
+        work[j] = b0[j]
+    for i in range(obs.size):
+        v = obs[i]
+        if v != 0:
+            x = np.float32(v) * scale[i]
+            for j in range(n0):
+                work[j] += x * w0[i, j]
+    for k in range(n1):
+        work[o1 + k] = b1[k]
+    for j in range(n0):
+        a = work[j]
+        if a > 0:
+            for k in range(n1):
+                work[o1 + k] += a * w1[j, k]
+    for k in range(n2):
+        work[o2 + k] = b2[k]
+    for j in range(n1):
+        a = work[o1 + j]
+        if a > 0:
+            for k in range(n2):
+                work[o2 + k] += a * w2[j, k]
+    return o2
+
+
+@njit(inline="always")
+def locations_core(obs, allowed, scale, w0, b0, w1, b1, w2, b2, work, out):
+    """One position: ``out[c, l]`` the probability that card ``c`` is at location ``l``.
+
+    0 where ``allowed[c]`` (bit l) rules it out; a card whose place is known (one bit) is one-hot
+    there, a card played (no bit) all 0; the others a softmax over their allowed locations."""
+    o = _layers(obs, scale, w0, b0, w1, b1, w2, b2, work)
+    for c in range(out.shape[0]):
+        a = allowed[c]
+        top = np.float32(-np.inf)
+        for l in range(N_LOCATIONS):
+            out[c, l] = 0
+            if (a >> l) & 1:
+                z = work[o + c * N_LOCATIONS + l]
+                if z > top:
+                    top = z
+        if a == 0:
+            continue
+        total = np.float32(0)
+        for l in range(N_LOCATIONS):
+            if (a >> l) & 1:
+                p = np.exp(work[o + c * N_LOCATIONS + l] - top)
+                out[c, l] = p
+                total += p
+        for l in range(N_LOCATIONS):
+            out[c, l] /= total
+
+
+@njit(inline="always")
+def policy_core(obs, mask, scale, w0, b0, w1, b1, w2, b2, work, out):
+    """One position: ``out[a]`` the probability of action id ``a``, 0 for an illegal one (``mask[a]`` 0)."""
+    o = _layers(obs, scale, w0, b0, w1, b1, w2, b2, work)
+    top = np.float32(-np.inf)
+    for a in range(out.size):
+        if mask[a] and work[o + a] > top:
+            top = work[o + a]
+    total = np.float32(0)
+    for a in range(out.size):
+        out[a] = 0
+        if mask[a]:
+            p = np.exp(work[o + a] - top)
+            out[a] = p
+            total += p
+    for a in range(out.size):
+        out[a] /= total
+
+
+@njit(inline="always")
+def policy_best(obs, mask, scale, w0, b0, w1, b1, w2, b2, work):
+    """The legal action id (``mask``) of the largest logit, the lowest id among equals; -1 when none is legal."""
+    o = _layers(obs, scale, w0, b0, w1, b1, w2, b2, work)
+    best = -1
+    top = np.float32(-np.inf)
+    for a in range(b2.size):
+        if mask[a] and (best < 0 or work[o + a] > top):
+            best = a
+            top = work[o + a]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def location_probabilities(obs, allowed, scale, w0, b0, w1, b1, w2, b2, work, out):
+    """``out[i]`` (float32[78, N_LOCATIONS]): :func:`locations_core` of position ``i`` (``obs[i]``, ``allowed[i]``)."""
+    for i in range(obs.shape[0]):
+        locations_core(obs[i], allowed[i], scale, w0, b0, w1, b1, w2, b2, work, out[i])
+
+
+@njit(cache=True, nogil=True)
+def policy_probabilities(obs, mask, scale, w0, b0, w1, b1, w2, b2, work, out):
+    """``out[i]`` (float32[N_ACTIONS]): :func:`policy_core` of position ``i`` (``obs[i]``, ``mask[i]``)."""
+    for i in range(obs.shape[0]):
+        policy_core(obs[i], mask[i], scale, w0, b0, w1, b1, w2, b2, work, out[i])
+
+
+@njit(cache=True, nogil=True)
+def policy_actions(obs, mask, scale, w0, b0, w1, b1, w2, b2, work, out):
+    """``out[i]``: :func:`policy_best` of position ``i``, the action the ``learned`` bot plays."""
+    for i in range(obs.shape[0]):
+        out[i] = policy_best(obs[i], mask[i], scale, w0, b0, w1, b1, w2, b2, work)
+
+
+guard_cache("tarotsim-learn-forward", (location_probabilities, policy_probabilities, policy_actions),
+            [Path(__file__).resolve(), Path(__file__).resolve().parent / "features.py"])
