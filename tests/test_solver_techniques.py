@@ -21,7 +21,7 @@ from test_solver_twin import position_at
 from tarotsim._kernels import _bits
 from tarotsim._kernels import solver as K
 from tarotsim.rules import CONTRACTS, Rules
-from tarotsim.solver import Position, Solver, solve
+from tarotsim.analysis.solver import Position, Solver, solve
 
 SMALL = 14  # transposition table bits (16,384 entries)
 #: the techniques of the solver before the winning-card entries: the slow reference
