@@ -26,7 +26,7 @@ value within ``--full-budget`` nodes, with the same figures as ``value``'s. ``go
 issue's goals (``GOALS``) against a result's table 4 rows, as the suite prints them.
 
 ``--without NAME,...`` switches techniques off (``merge``, ``tt``, ``order``, ``bounds``,
-``canon``, ``part``, ``small``, ``quick``, ``trick``: ``tarotsim._kernels.solver.F_*``);
+``canon``, ``part``, ``small``, ``quick``, ``trick``, ``step``: ``tarotsim._kernels.solver.F_*``);
 ``--ablation`` measures ``value`` with each of them off in turn, at the first table and the
 ``--left`` values given, against all on: what each technique gains, in nodes (the median, an
 unfinished position over the budget; the total, an unfinished one counted at the budget) and in
@@ -48,7 +48,7 @@ from benchmarks.throughput import machine
 
 DEFAULT_TABLES = "4,3,5"
 DEFAULT_LEFT = "4,6,8,10,12,14,16"
-TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "part", "small", "quick", "trick")
+TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "part", "small", "quick", "trick", "step")
 
 
 def _note(msg: str) -> None:
@@ -112,7 +112,7 @@ def flags_without(names) -> int:
     from tarotsim._kernels import solver as K
 
     bits = {"merge": K.F_MERGE, "tt": K.F_TT, "order": K.F_ORDER, "bounds": K.F_BOUNDS, "canon": K.F_CANON,
-            "part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK}
+            "part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK, "step": K.F_STEP}
     flags = K.F_ALL
     for n in names:
         flags &= ~bits[n]

@@ -3,7 +3,7 @@
 The twin (``tests/test_solver.py``) checks every value one to four tricks before the end; the
 techniques here (``tarotsim._kernels.solver``: the winning-card transposition entries ``F_PART``,
 the small-card filter ``F_SMALL``, the quick-trick bounds ``F_QUICK``, the bounds inside a trick
-``F_TRICK``) do most of their work further from it, where a plain minimax
+``F_TRICK``, the value's growing steps ``F_STEP``) do most of their work further from it, where a plain minimax
 is out of reach. So positions five to seven tricks before the end (deals of heuristic and random
 bots at tables 3, 4, 5 and 5d, any card of a trick, both modes) are solved with all techniques
 on, with each new one off, and with only the techniques the solver had before them
@@ -26,7 +26,7 @@ from tarotsim.analysis.solver import Position, Solver, solve
 SMALL = 14  # transposition table bits (16,384 entries)
 #: the techniques of the solver before the winning-card entries: the slow reference
 REFERENCE = K.F_MERGE | K.F_TT | K.F_ORDER | K.F_BOUNDS | K.F_CANON
-NEW = {"part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK}
+NEW = {"part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK, "step": K.F_STEP}
 
 deep_positions = st.builds(
     position_at, table=st.sampled_from(["3", "4", "5", "5d"]), seed=st.integers(0, 2**32),

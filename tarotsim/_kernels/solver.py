@@ -97,8 +97,9 @@ MODE_POINTS, MODE_SCORE = 0, 1
 NO_GUESS = -(1 << 40)
 #: the default of CFG_EXACT: none (with the winning-card entries the null windows alone search less)
 EXACT_TRICKS = 0
-F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL, F_QUICK, F_TRICK = 1, 2, 4, 8, 16, 32, 64, 128, 256
-F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL | F_QUICK | F_TRICK
+F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL, F_QUICK, F_TRICK, F_STEP = \
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512
+F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL | F_QUICK | F_TRICK | F_STEP
 #: the techniques that read which low cards decided a value
 F_DECIDED = F_PART | F_SMALL
 
@@ -1360,7 +1361,8 @@ def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, 
     Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
     MTD(f) search): the first at ``guess`` (without one, the value of the line :func:`_greedy`
     plays) when it lies in ``(lo, hi]``, else at the middle; each answer moves a bound to the value
-    it found, and the next test is just past it (with ``F_QUICK``, in points at a table of an even
+    it found, and the next test is just past it (``F_STEP``: further while the answers go one way,
+    then halfway; with ``F_QUICK``, in points at a table of an even
     number of players, past the next value of the attack's parity: R-COUNT-5). Returns ``(status,
     lo, hi, nodes)``; ``lo == hi`` when DONE."""
     if guess == NO_GUESS and lo < hi:
@@ -1373,17 +1375,39 @@ def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, 
         hi -= (hi - par) & 1
         guess -= (guess - par) & 1
     t = guess if lo < guess <= hi else lo + (hi - lo + 1) // 2
+    # with F_STEP: after two answers one way the step from the last answer doubles at each answer
+    # that goes on that way (a guess far from the value costs as many tests as the log of the
+    # distance), and once both ways were answered the next test halves what is left
+    stride = step
+    way = 0
+    run = 0
+    bracketed = False
     while lo < hi:
         tests[0] += 1
         done, g, nodes = _search(rv, buf, log, stk, tt, root, t - 1, t, mode, flags, gen, exact, nodes, budget)
         if not done:
             return INCOMPLETE, lo, hi, nodes
-        if g >= t:
+        up = g >= t
+        if up:
             lo = max(lo, g + ((g - par) & 1 if step == 2 else 0))
-            t = lo + step
         else:
             hi = min(hi, g - ((g - par) & 1 if step == 2 else 0))
-            t = hi
+        if lo >= hi:
+            break
+        if not flags & F_STEP:
+            t = lo + step if up else hi
+            continue
+        bracketed = bracketed or (way != 0 and up != (way > 0))
+        run = run + 1 if way != 0 and (way > 0) == up else 1
+        stride = stride * 2 if run > 2 else step
+        way = 1 if up else -1
+        if bracketed:
+            t = lo + step * ((hi - lo + step) // (2 * step))
+        elif up:
+            t = lo + stride
+        else:
+            t = hi - stride + step
+        t = min(max(t, lo + step), hi)
     return DONE, lo, hi, nodes
 
 
