@@ -24,7 +24,8 @@ The core question is a null window, ``reach``: can the attack make the objective
 ``target`` with best play by both sides (``_search``: a depth-first search over single cards on
 an explicit stack, the attack's seats OR-nodes, the defence's AND-nodes, cut at the first
 answer). ``value`` narrows the exact value between bounds by such questions (a first guess, then
-bisection); the value of each legal card of the player to move follows from the position's value
+each test just past the last answer, with ``F_STEP`` in growing steps and halving once the value
+is bracketed: ``_value``); the value of each legal card of the player to move follows from the position's value
 with one question for a card that keeps it. Techniques (each can be switched off in ``cfg`` to
 measure it; ``F_*``):
 
