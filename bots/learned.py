@@ -9,7 +9,7 @@ the batched environment's steps, the other seats' bots through the dispatch), co
 when a seat is ``learned``; its other seats play ``random``, ``greedy`` or ``heuristic``.
 
 ``model=FILE`` plays another policy model (``tarotsim learn train --model policy``); one model
-per run. Without it, the model shipped in ``tarotsim/learn/models/``.
+per run. Without it, the model shipped in ``tarotsim/learn/shipped/``.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tarotsim.cli import main
+from tarotsim.learn.models import load_model, shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,6 +77,10 @@ def test_the_site_s_pictures_are_drawn_by_the_code_at_every_build(monkeypatch, c
     assert cli("analyse", ROOT / "tests" / "data" / "examples.jsonl", "--line", 5, "--html", page)[0] == 0
     assert drawn["figures/replay.html"] == page.read_text(encoding="utf-8")
     assert 'class=\\"cost\\"' in drawn["figures/replay.html"] and "best: " in drawn["figures/replay.html"]
+    for kind in ("locations", "policy"):  # the learning curves, from the shipped models' own history
+        meta = load_model(shipped(kind), kind).meta
+        assert f"{kind} model: {meta['rows']:,} rows" in drawn[f"figures/{kind}-4.svg"]
+        assert drawn[f"figures/{kind}-4.svg"] == hook.learning_curve(kind)  # the same file at every build
 
 
 def test_the_home_page_and_the_pictures_page_show_the_figures():

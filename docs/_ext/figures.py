@@ -86,6 +86,29 @@ def replay_page() -> str:
         return page.read_text(encoding="utf-8")
 
 
+def learning_curve(kind: str) -> str:
+    """The learning curve of the shipped ``kind`` model, from the history its file holds."""
+    _library()
+    from tarotsim.learn import models, train
+
+    from matplotlib import rc_context
+
+    model = models.load_model(models.shipped(kind), kind)
+    out = io.StringIO()
+    # text kept as text and no date or random ids, so that the same model draws the same file
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "tarotsim"}):
+        train.curve_figure(kind, model.meta).savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
+
+
+def locations_curve() -> str:
+    return learning_curve("locations")
+
+
+def policy_curve() -> str:
+    return learning_curve("policy")
+
+
 #: Every figure of the site, by its path in the site, and the function that draws it.
 FIGURES: dict[str, Callable[[], str]] = {
     f"{FOLDER}/hand.svg": hand,
@@ -94,6 +117,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     f"{FOLDER}/table-mid.svg": table_mid,
     f"{FOLDER}/table-5.svg": table_five,
     f"{FOLDER}/replay.html": replay_page,
+    f"{FOLDER}/locations-4.svg": locations_curve,
+    f"{FOLDER}/policy-4.svg": policy_curve,
 }
 
 

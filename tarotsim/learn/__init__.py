@@ -1,12 +1,14 @@
 """Models learned from the engine's own deals (``tarotsim learn``; docs/learn.md is the manual).
 
-::
-
-    from tarotsim.engine import Game
-    from tarotsim.learn import locations
-    game = Game(seed=1, index=0)
-    p = locations(game, 0)            # float32[78, n_seats + 1]: per card, each seat, then the hidden pile
-    p[Card.parse("KH").id]            # where is the king of hearts likely?
+```python
+from tarotsim.cards import Card
+from tarotsim.engine import Game
+from tarotsim.learn import locations
+game = Game(seed=1, index=0)
+# float32[78, n_seats + 1]: per card, each seat, then the hidden pile
+p = locations(game, 0)
+p[Card.parse("KH").id]  # where is the king of hearts likely?
+```
 
 * :mod:`tarotsim.learn.data`: training data from the kernels (``tarotsim learn data``): every
   decision of chosen seats with what the seat saw and where every card truly was

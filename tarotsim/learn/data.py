@@ -1,11 +1,13 @@
 """Training data from the kernels: every decision of chosen seats, its features and its labels.
 
-::
-
-    from tarotsim.learn.data import decisions, write_data, load
-    rows = decisions("4", seed=1, start=0, stop=100, bots="heuristic")   # in memory
-    write_data("data/", "4", seed=1, deals=100_000, bots="pimc")          # shards on disk
-    rows = load("data/")                                                 # every shard, unpacked
+```python
+from tarotsim.learn.data import decisions, write_data, load
+# in memory
+rows = decisions("4", seed=1, start=0, stop=100, bots="heuristic")
+# shards on disk, then every shard unpacked
+write_data("data/", "4", seed=1, deals=100_000, bots="pimc")
+rows = load("data/")
+```
 
 The deals are played by the simulator (any bots, one per seat, a mixture of kinds included),
 then each deal's log is replayed in the kernels (``tarotsim.learn._kernels``): at every decision

@@ -37,7 +37,7 @@ __all__ = ["BESIDE_LEARNED", "KINDS", "MODEL_FORMAT", "learned_seats_error", "lo
 MODEL_FORMAT = "tarotsim-learn-model/1"
 KINDS = ("locations", "policy")
 N_LAYERS = 3
-#: The models shipped in the package (``tarotsim/learn/models/``), by kind.
+#: The models shipped in the package (``tarotsim/learn/shipped/``), by kind.
 SHIPPED = {"locations": "locations-4.npz", "policy": "policy-4.npz"}
 
 
@@ -70,7 +70,7 @@ class Model:
 
 def shipped(kind: str) -> Path:
     """The path of the shipped model of ``kind``."""
-    return Path(__file__).resolve().parent / "models" / SHIPPED[kind]
+    return Path(__file__).resolve().parent / "shipped" / SHIPPED[kind]
 
 
 def save_model(path, kind: str, arrays, meta: dict) -> None:

@@ -1,10 +1,10 @@
 """Training the two models on the CPU with torch (the ``learn`` extra), seeded and reproducible.
 
-::
-
-    from tarotsim.learn.train import train
-    result = train("data/", "locations", epochs=4, seed=1)
-    result.save("locations.npz")
+```python
+from tarotsim.learn.train import train
+result = train("data/", "locations", epochs=4, seed=1)
+result.save("locations.npz")
+```
 
 The rows of a data folder (:mod:`tarotsim.learn.data`) are split by deal: every deal whose
 index is a multiple of :data:`VALIDATION_EVERY` is held out for the validation loss, the
@@ -120,32 +120,53 @@ class TrainResult:
                                                   "uniform_bits": self.uniform_bits})
 
     def plot(self, path) -> None:
-        """The learning curve: training and validation log-loss per epoch, and the uniform law's."""
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=(7, 4.5), layout="constrained")
-        ax = fig.subplots()
-        epochs = list(range(1, len(self.train_bits) + 1))
-        ax.plot(epochs, self.train_bits, marker="o", label="training")
-        ax.plot(epochs, self.validation_bits, marker="o", label="validation")
-        ax.axhline(self.uniform_bits, color="grey", ls="--",
-                   label="uniform over the allowed locations" if self.kind == "locations" else
-                   "uniform over the legal actions")
-        ax.set_xlabel("epoch")
-        ax.set_xticks(epochs)
-        ax.set_ylabel("bits per hidden card" if self.kind == "locations" else "bits per decision")
-        ax.grid(alpha=0.3)
-        ax.legend()
-        fig.suptitle(f"{self.kind} model: {self.meta.get('rows', 0):,} rows, hidden {self.meta.get('hidden')}, "
-                     f"seed {self.meta.get('seed')}", fontsize=10)
+        """Write the learning curve (:func:`curve_figure`) as a picture, PNG or SVG by the suffix."""
+        meta = {**self.meta, "train_bits": self.train_bits, "validation_bits": self.validation_bits,
+                "uniform_bits": self.uniform_bits}
         path = Path(path)
         tmp = path.with_name(f".{path.name}.tmp")
         try:
-            fig.savefig(tmp, format="png")
+            curve_figure(self.kind, meta).savefig(tmp, format="svg" if path.suffix.lower() == ".svg" else "png")
             tmp.replace(path)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
+
+
+def curve_figure(kind: str, meta: dict):
+    """The learning curve of a model: training and validation log-loss per epoch, and the uniform law's.
+
+    Parameters
+    ----------
+    kind : str
+        ``"locations"`` or ``"policy"``.
+    meta : dict
+        A model file's metadata (``load_model(path).meta``): ``train_bits``, ``validation_bits``
+        and ``uniform_bits``, with ``rows``, ``hidden`` and ``seed`` for the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (the ``plot`` extra), so that a model file's own history draws its curve.
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = fig.subplots()
+    epochs = list(range(1, len(meta["train_bits"]) + 1))
+    ax.plot(epochs, meta["train_bits"], marker="o", label="training")
+    ax.plot(epochs, meta["validation_bits"], marker="o", label="validation")
+    ax.axhline(meta["uniform_bits"], color="grey", ls="--",
+               label="uniform over the allowed locations" if kind == "locations" else
+               "uniform over the legal actions")
+    ax.set_xlabel("epoch")
+    ax.set_xticks(epochs)
+    ax.set_ylabel("bits per hidden card" if kind == "locations" else "bits per decision")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.suptitle(f"{kind} model: {meta.get('rows', 0):,} rows, hidden {meta.get('hidden')}, "
+                 f"seed {meta.get('seed')}", fontsize=10)
+    return fig
 
 
 def train(folder, kind: str, *, hidden=None, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3,
