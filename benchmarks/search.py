@@ -61,7 +61,7 @@ def main(argv=None) -> int:
 
     from tarotsim.runs import simulate
     from tarotsim._kernels import layout as L
-    from bots import inference as I
+    from bots import inference as I, pimc
     from tarotsim._builds import bid_search as S
     from tarotsim._builds import pimc as K
     from tarotsim._builds import runs
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     rules = Rules(table=a.table)
     bots = a.bots or ",".join(["pimc"] + ["heuristic"] * (rules.n_seats - 1))
     kinds, params, pol = simulate.bot_setup(rules, bots)
-    if pol is not None or not (kinds == L.BOT_PIMC).any():
+    if pol is not None or not (kinds == pimc.CODE).any():
         p.error("--bots: registered bots only, and at least one pimc seat")
     rv = rules.to_vector()
     seed = np.uint64(a.seed)
@@ -155,10 +155,10 @@ def _decisions(p, a) -> int:
     """``--decision bid`` or ``ecart``: the bid search on a batch of positions, one thread."""
     import numpy as np
 
+    from bots import pimc
     from bots.bid_search import STAT_BID, STAT_ECART
     from tarotsim.runs import simulate
     from tarotsim._builds import bid_search as S
-    from tarotsim._kernels import layout as L
     from tarotsim.rules import Rules
 
     rules = Rules(table=a.table)
@@ -166,7 +166,7 @@ def _decisions(p, a) -> int:
         p.error("--decision bid or ecart: the bid search does not play table 2")
     bots = a.bots or ",".join(["pimc:bid_search=1"] + ["heuristic"] * (rules.n_seats - 1))
     kinds, params, pol = simulate.bot_setup(rules, bots)
-    if pol is not None or kinds[0] != L.BOT_PIMC:
+    if pol is not None or kinds[0] != pimc.CODE:
         p.error("--bots: registered bots only, the first a pimc bot (its bid search is timed)")
     what = 0 if a.decision == "bid" else 1
     seats, hands, pubs, args = _positions(rules, a.decision, a.seed, a.deals)

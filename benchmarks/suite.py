@@ -5,8 +5,9 @@
 
 Throughput for tables 3, 4, 5, 5d x bots random, greedy, heuristic x one thread and all cores
 (each in a fresh process, after compilation), the pure-Python baseline (the reference engine)
-measured in the same run, start-up and memory of the command line, the pimc search, the world
-sampler's kernels (``benchmarks.worlds``) and the exact solver (``benchmarks.solver``). Every figure
+measured in the same run, the deal kernel beside a hand-written C kernel (``benchmarks.cbaseline``),
+start-up and memory of the command line, the pimc search, the world sampler's kernels
+(``benchmarks.worlds``) and the exact solver (``benchmarks.solver``). Every figure
 comes with the command that reproduces it.
 Ratios (speedup, scaling) are computed from figures of this run.
 """
@@ -68,6 +69,7 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
     solver = _run("benchmarks.solver", "--deals", str(max(4, SOLVER_DEALS // scale)), "--left",
                   "4,6,8" if quick else SOLVER_LEFT, "--full", str(max(1, SOLVER_FULL // scale)))
     baseline = _run("benchmarks.baseline", "--table", "4", "--deals", str(2000 // scale))
+    cbaseline = _run("benchmarks.cbaseline", "--deals", str(DEALS["random"] // scale), "--repeat", str(repeat))
     startup = _run("benchmarks.startup", "--repeat", "3" if not quick else "1",
                    "--rss-deals", "100000,10000000" if not quick else "10000,1000000")
 
@@ -80,7 +82,7 @@ def measure(quick: bool = False, repeat: int = 3) -> dict:
         "scaling_heuristic_t4_all_cores": round(rate("4", "heuristic", cores) / rate("4", "heuristic", 1), 2),
     }
     return {"machine": machine, "throughput": rows, "baseline": baseline, "startup": startup, "ratios": ratios,
-            "search": search, "worlds": worlds, "solver": solver}
+            "search": search, "worlds": worlds, "solver": solver, "cbaseline": cbaseline}
 
 
 #: The targets of the benchmark issue: (what, key function of the results, comparison, target, unit)
@@ -148,6 +150,8 @@ def markdown(res: dict) -> str:
               f"{s['simulate_1000_heuristic_cold_s']} s | |"]
     for n, mb in s["peak_rss_mb"].items():
         lines.append(f"| peak RSS, `tarotsim simulate --deals {int(n):,}` (no records) | {mb} MB | |")
+    if res.get("cbaseline"):
+        lines += ["", *cbaseline_section(res["cbaseline"])]
     if res.get("search"):
         lines += ["", "## Search (pimc)", "",
                   "One `pimc` seat and three `heuristic` ones at table 4, one thread. A decision is a card "
@@ -164,6 +168,19 @@ def markdown(res: dict) -> str:
     if res.get("solver"):
         lines += ["", *solver_section(res["solver"])]
     return "\n".join(lines) + "\n"
+
+
+def cbaseline_section(c: dict) -> list[str]:
+    """The lines of the ``## Beside hand-written C`` section from a ``benchmarks.cbaseline`` result."""
+    return ["## Beside hand-written C", "",
+            f"The deal kernel (table 4, random bots, one thread) and `benchmarks/cbaseline.c` ({c['compiler']}) "
+            f"playing the same {c['deals']:,} deals (seed {c['seed']}) with the same totals, timed in turn in one "
+            f"run, best of {c['repeat']} each; what work is and is not the same: the docstring of "
+            "`benchmarks/cbaseline.py`. Above 1: the kernel is faster.", "",
+            "| kernel deals/s | C deals/s | kernel / C (best) | kernel / C (median of rounds) | command |",
+            "|---|---|---|---|---|",
+            f"| {c['kernel_deals_per_s']:,.0f} | {c['c_deals_per_s']:,.0f} | {c['ratio']:.3f}x | "
+            f"{c['median_ratio']:.3f}x | `{c['command']}` |"]
 
 
 def solver_section(r: dict) -> list[str]:

@@ -62,6 +62,14 @@ def _engine_bots(text: str, rules):
     return [p.engine_bot for p in players]
 
 
+def fill_cache(table: str, bots: str, mode: str = "aggregate") -> None:
+    """Compile the kernels of a run in a child process, into numba's on-disk cache, so that this
+    process times code loaded from it, as a user's run loads it."""
+    subprocess.run([sys.executable, "-m", "benchmarks.throughput", "--table", table, "--bots", bots,
+                    "--mode", mode, "--deals", "64", "--json", "--compile-here"],
+                   check=True, capture_output=True)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.throughput", description=__doc__.split("\n\n")[0])
     p.add_argument("--table", default="4", choices=["3", "4", "5", "5d", "2"])
@@ -82,10 +90,8 @@ def main(argv=None) -> int:
     if a.cold:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tarotsim-numba-")
     here = a.cold or a.compile_here
-    if not here:  # fill numba's cache in a child: the timed code is then loaded, as a user's run loads it
-        subprocess.run([sys.executable, "-m", "benchmarks.throughput", "--table", a.table, "--bots", a.bots,
-                        "--mode", a.mode, "--deals", "64", "--json", "--compile-here"],
-                       check=True, capture_output=True)
+    if not here:
+        fill_cache(a.table, a.bots, a.mode)
     t_import = time.perf_counter()
 
     from tarotsim.runs import simulate

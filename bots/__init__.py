@@ -1,7 +1,7 @@
 """The bots of tarotsim: a registry of named bots with typed parameters.
 
 Every registered bot plays on the fast path (numba kernels; its policies are the njit functions
-of ``bots/<name>.py``, dispatched on its ``code`` by ``bots/dispatch.py``, which the deal
+of ``bots/<name>.py``, dispatched on its ``CODE`` by ``bots/dispatch.py``, which the deal
 kernel's factory receives in ``tarotsim/_builds/deal.py``: the kernels never import this package) and on the
 slow path through ``tarotsim.adapters.FastBotAdapter`` (same decisions):
 
@@ -33,13 +33,27 @@ from dataclasses import dataclass
 import numpy as np
 
 import tarotsim.echo as echo
-from tarotsim._kernels.layout import BOT_KINDS, N_BOT_PARAMS
+from tarotsim._kernels.layout import N_BOT_PARAMS
 from tarotsim.rules import TABLES
 
-from . import greedy, heuristic, learned, pimc
+from . import greedy, heuristic, learned, pimc, policy, random
 
-__all__ = ["BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY", "load_thresholds",
-           "parse_bot", "parse_bots", "split_bots"]
+__all__ = ["BOTS", "BOT_KINDS", "BOT_USER", "BotError", "BotSpec", "FILE_PARAMS", "N_BOT_PARAMS", "Param", "REGISTRY",
+           "load_thresholds", "parse_bot", "parse_bots", "split_bots"]
+
+#: The registered bots, one row each: a module ``bots/<name>.py`` with its ``NAME``, its ``CODE``
+#: (its kind in the kernels' ``kinds`` arrays), its ``DESCRIPTION``, its ``PARAMS`` and the bot
+#: whose policies make its decisions in the dispatch (``DECIDES_AS``, ``bots/dispatch.py``).
+BOTS = (random, greedy, heuristic, pimc, learned)
+#: Each registered bot's kind, by name: the codes the kernels' ``kinds`` arrays hold.
+BOT_KINDS = {bot.NAME: bot.CODE for bot in BOTS}
+#: The kinds whose decisions the dispatch makes by the heuristic's policies (``DECIDES_AS``): they count
+#: their hands and bid as it does, from their own thresholds (their first parameters).
+HEURISTIC_KINDS = tuple(bot.CODE for bot in BOTS if bot.DECIDES_AS == "heuristic")
+#: The kind of a user's policy set (``bots.policy.PolicySet``): not a registered bot.
+BOT_USER = policy.CODE
+if len(set(BOT_KINDS.values()) | {BOT_USER}) != len(BOTS) + 1:  # pragma: no cover - a programming error
+    raise ImportError(f"two bots share a code: {BOT_KINDS}, a policy set {BOT_USER}")
 
 
 class BotError(ValueError):
@@ -140,7 +154,7 @@ class Param:
 class BotSpec:
     """A registered bot: its name, kernel code, description and parameters.
 
-    A registered bot: ``name``, kernel ``code`` (``layout.BOT_KINDS``), one-line ``description``
+    A registered bot: ``name``, kernel ``code`` (:data:`BOT_KINDS`), one-line ``description``
     and its ``params`` in parameter-vector order."""
 
     name: str
@@ -237,20 +251,11 @@ def _spec(module) -> BotSpec:
         lo, hi = ranges.get(n, (None, None))
         params.append(Param(n, d, k, h, lo, hi, needs.get(n), tables.get(n), at_least.get(n)))
     assert len(params) <= N_BOT_PARAMS, module.NAME
-    return BotSpec(module.NAME, BOT_KINDS[module.NAME], module.DESCRIPTION, tuple(params))
+    return BotSpec(module.NAME, module.CODE, module.DESCRIPTION, tuple(params))
 
 
-#: Every bot the kernels know, by name (codes are ``tarotsim._kernels.layout.BOT_KINDS``).
-REGISTRY: dict[str, BotSpec] = {
-    "random": BotSpec("random", BOT_KINDS["random"], "uniform over the legal choices: a baseline to compare bots "
-                                                     "with (the reference engine's player)"),
-    "greedy": _spec(greedy),
-    "heuristic": _spec(heuristic),
-    "pimc": _spec(pimc),
-    "learned": _spec(learned),
-}
-if {n: s.code for n, s in REGISTRY.items()} != BOT_KINDS:  # pragma: no cover - a programming error
-    raise ImportError("bots.REGISTRY and tarotsim._kernels.layout.BOT_KINDS disagree")
+#: Every bot the kernels know, by name (:data:`BOTS`, in its order).
+REGISTRY: dict[str, BotSpec] = {bot.NAME: _spec(bot) for bot in BOTS}
 
 
 #: Parameters read from a file, per bot: ``{bot: {key: help}}`` (``heuristic:thresholds=FILE``).

@@ -19,7 +19,7 @@ from tarotsim._kernels.seats import next_seat  # noqa: F401  (the bots' seating 
 from tarotsim._kernels.layout import (PUB_CALLED, PUB_CHIEN_S, PUB_DUMMY, PUB_LEADER, PUB_N_ACTIVE,
                                       PUB_PARTNER, PUB_SEAT_PLAYED_S, PUB_TABLE, PUB_TAKER,
                                       PUB_TRICK_CARDS)
-from tarotsim.rules import KERNEL_ECART_MADE, TABLE_3, TABLE_5  # noqa: F401  (the bots' table codes)
+from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, TABLE_3, TABLE_5  # noqa: F401  (the bots' table codes)
 
 
 @njit(inline="always")
@@ -30,7 +30,7 @@ def bid_by_thresholds(params, seat, first, count, count_no_ecart, shift, highest
     count reaches (``count_no_ecart`` for the contracts without an écart, garde sans and contre,
     which keep no chien to fix the hand), if it beats ``highest``; else -1 (pass)."""
     bid = -1
-    for k in range(4):
+    for k in range(N_CONTRACTS):
         c = count if KERNEL_ECART_MADE[k] else count_no_ecart
         if c >= params[seat, first + k] + shift:
             bid = k

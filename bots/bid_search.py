@@ -24,7 +24,7 @@ What each choice is played out with:
 * a call (table 5, R-CALL-1): each card the taker may call, then the deal from the chien on;
 * an écart (R-CHIEN-2): a shortlist of ``ecart_candidates`` écarts (:func:`_shortlist`: the
   heuristic's first, then voids of the suits it may empty with its face cards banked or its
-  short suits shortened), each laid in every world (``search._set_up_world`` sets up the
+  short suits shortened), each laid in every world (``search.set_up_world`` sets up the
   position after it), then the chelem and the cards;
 * a chelem announced or not (R-SLAM-1), then the cards (the taker leads trick 1 when it is);
 * a poignée level, none included (R-POIG-1, R-POIG-3), shown before its first card (R-POIG-2),
@@ -53,7 +53,7 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import next_u64
-from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_GREEDY, DECL_CHELEM, L_CARDS, L_CONTRACT,
+from tarotsim._kernels.layout import (DECL_CHELEM, L_CARDS, L_CONTRACT,
                                       L_LEN, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
                                       N_BOT_PARAMS, PUB_BIDS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN,
@@ -62,7 +62,7 @@ from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, card_bits
 from tarotsim._kernels.play import SearchDecisions, build_name
 from tarotsim._kernels.steps import (add_to_trick, declare, new_bots_view, new_deal, open_trick, playable,
                                      poignee_levels, set_called, set_sides, show_poignee)
-from tarotsim._kernels.steps import seating as _deal_seating
+from tarotsim._kernels.steps import seating
 from tarotsim._kernels.workspace import B_MISERES, B_PUB, B_USER, BUF_LEN, WS_HS, WS_HT, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CHIEN_S, K_CHIEN_T, K_CONTRACT, K_DEALER, K_HAND_S,
                                       K_HAND_T, K_LEN, K_SEAT, K_STAGE, K_TAKER, LOC_PILE, OK, STAGE_AUCTION,
@@ -70,12 +70,17 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CHIEN_S, K_CHIEN_T, K_C
 from tarotsim.rules import RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5
 
 
+from . import greedy, heuristic, pimc, random
 from ._common import CARD_HP
 from .dispatch import bot_bid, bot_call, bot_card_bits, bot_chelem, bot_ecart, bot_poignee
 from .heuristic import heuristic_bid, heuristic_call, heuristic_chelem, heuristic_ecart, heuristic_poignee
 from .pimc import MAX_ECARTS, MAX_WORLDS, P_BID_SEARCH, P_BID_WORLDS, P_ECART_CANDIDATES, P_ECART_WORLDS, P_POLICY
 from .search import (PILES_LEN, PIMC_LEN, PW_BUF, PW_CONS, PW_KINDS, PW_KNOW, PW_LOG, PW_PARAMS, PW_PILES, PW_WF,
-                     PW_WI, PW_WORLDS, ROLLOUT_PARAMS, _know, _set_up_world, own_ecart)
+                     PW_WI, PW_WORLDS, PIMC, POLICY_MAX, ROLLOUT_PARAMS, seat_knowledge, set_up_world, own_ecart)
+
+#: the kinds that bid as they do in the auction's rollouts (a policy set's or a learned seat bids as the heuristic)
+OWN_BIDDERS = (random.CODE, greedy.CODE, heuristic.CODE, pimc.CODE)
+HEURISTIC = heuristic.CODE
 
 
 #: Most choices one decision compares (the écart shortlist is the longest).
@@ -105,7 +110,7 @@ def _scratch(buf):
 @njit(inline="always")
 def _searching(kind, params, seat, rv):
     """Whether the seat decides by search: a ``pimc`` seat with ``bid_search`` on, not at table 2."""
-    return kind == BOT_PIMC and params[seat, P_BID_SEARCH] != 0 and rv[RV_TABLE] != TABLE_2
+    return kind == PIMC and params[seat, P_BID_SEARCH] != 0 and rv[RV_TABLE] != TABLE_2
 
 
 @njit(inline="always")
@@ -123,7 +128,7 @@ def _rollout_seats(params, seat, wsp):
 
     Every seat of a rollout plays the rollout policy (``policy``) with its default
     parameters: ``(kinds, params)`` in the card search's scratch."""
-    policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+    policy = min(max(np.int64(params[seat, P_POLICY]), 0), POLICY_MAX)
     kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
     rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape((MAX_SEATS, N_BOT_PARAMS))
     for s in range(MAX_SEATS):
@@ -146,10 +151,10 @@ def _auction_seats(rv, kinds, params, bsp):
         (MAX_SEATS, N_BOT_PARAMS))
     for s in range(rv[RV_N_SEATS]):
         k = kinds[s]
-        own = k == BOT_RANDOM or k == BOT_GREEDY or k == BOT_HEURISTIC or k == BOT_PIMC
-        akinds[s] = k if own else BOT_HEURISTIC
+        own = k in OWN_BIDDERS
+        akinds[s] = k if own else HEURISTIC
         for i in range(N_BOT_PARAMS):
-            aparams[s, i] = params[s, i] if own else ROLLOUT_PARAMS[BOT_HEURISTIC, i]
+            aparams[s, i] = params[s, i] if own else ROLLOUT_PARAMS[HEURISTIC, i]
     return akinds, aparams
 
 
@@ -196,7 +201,7 @@ def _draw_worlds(rv, n_worlds, wsp, st):
 # a world's deal, from the deal to the end of the auction
 
 @njit(inline="always")
-def _deal_world(rv, pub, row, ws, spub, slog, smis):
+def deal_world(rv, pub, row, ws, spub, slog, smis):
     """Set a world's deal up as the deal kernel holds it before the auction's end.
 
     The deal of world ``row`` before the auction's end, as the deal kernel holds it: seating,
@@ -204,7 +209,7 @@ def _deal_world(rv, pub, row, ws, spub, slog, smis):
     Returns ``(first seat, chien trump word, chien suit word)``: the chien is the world's hidden
     pile."""
     dealer = pub[PUB_DEALER]
-    _, dummy, first = _deal_seating(rv, dealer, ws)
+    _, dummy, first = seating(rv, dealer, ws)
     new_deal(rv, dealer, np.int64(-1), dealer, dummy, ws, spub, slog, smis)
     new_bots_view(rv, spub)
     chien_t = np.int64(0)
@@ -325,10 +330,10 @@ def make_from_auction(parts, tag):
 def _world_at(rv, seat, pub, row, pos, ws, spub, smis, slog):
     """Set a world up before the seat's card, as the deal kernel holds it (out of line).
 
-    ``search._set_up_world``: the deal of world ``row`` as the deal kernel holds it before the
+    ``search.set_up_world``: the deal of world ``row`` as the deal kernel holds it before the
     seat's card at position ``pos`` of the trick being played; the trick state after the cards
     already in it."""
-    return _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog)
+    return set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog)
 
 
 @njit(inline="always")
@@ -457,10 +462,10 @@ def _shortlist(hs, normal, n_ecart, h_s, n_max, bsp):
 def _play_worlds(rv, seat, ht, hs, pub, log, pos, n_worlds, wsp, st):
     """Draw worlds of the seat's knowledge in the play.
 
-    The seat's knowledge in the play (``search._know``: its écart too when it made one, the
+    The seat's knowledge in the play (``search.seat_knowledge``: its écart too when it made one, the
     cards of the trick so far) and ``n_worlds`` worlds of it: ``(status, worlds, st)``."""
     et, es = own_ecart(seat, pub, log)
-    _know(rv, seat, ht, hs, pub, et, es, pos, wsp[PW_PILES:PW_PILES + PILES_LEN], wsp[PW_KNOW:PW_KNOW + K_LEN])
+    seat_knowledge(rv, seat, ht, hs, pub, et, es, pos, wsp[PW_PILES:PW_PILES + PILES_LEN], wsp[PW_KNOW:PW_KNOW + K_LEN])
     return _draw_worlds(rv, n_worlds, wsp, st)
 
 
@@ -534,7 +539,7 @@ def _make_bid_and_call(from_auction, from_chien, tag):
             rst, st = next_u64(st)
             for i in range(n):
                 bid = highest + i if i > 0 else np.int64(-1)
-                first, chien_t, chien_s = _deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
+                first, chien_t, chien_s = deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
                 taker, contract, r = _finish_auction(rv, seat, bid, akinds, aparams, sub, ws, spub, slog, rst)
                 if taker >= 0:  # else all passed: the deal is thrown in, 0 (R-BID-3)
                     from_auction(rv, first, taker, contract, chien_t, chien_s, rkinds, rparams, None, sbuf, slog, r)
@@ -569,7 +574,7 @@ def _make_bid_and_call(from_auction, from_chien, tag):
         for w in range(n_worlds):
             rst, st = next_u64(st)
             for i in range(n):
-                first, chien_t, chien_s = _deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
+                first, chien_t, chien_s = deal_world(rv, pub, worlds[w], ws, spub, slog, smis)
                 _set_taker(seat, contract, ws, spub, slog)
                 set_called(22 + choice[i], ws, slog, spub)
                 from_chien(rv, first, seat, contract, chien_t, chien_s, rkinds, rparams, None, sbuf, slog, rst)
@@ -824,7 +829,7 @@ def needs_bid_search(kinds, params, rv=None) -> bool:
     Parameters
     ----------
     kinds : int64[n_seats]
-        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
+        Bot kind per seat (``bots.BOT_KINDS``).
     params : float64[n_seats, N_BOT_PARAMS] or None
         Bot parameters per seat (row = seat); None: the defaults (off).
     rv : int64[RV_LEN], optional
@@ -832,7 +837,7 @@ def needs_bid_search(kinds, params, rv=None) -> bool:
     """
     if params is None or (rv is not None and int(rv[RV_TABLE]) == TABLE_2):
         return False
-    return any(int(k) == BOT_PIMC and params[s][P_BID_SEARCH] != 0 for s, k in enumerate(kinds))
+    return any(int(k) == PIMC and params[s][P_BID_SEARCH] != 0 for s, k in enumerate(kinds))
 
 
 class BidSearch(NamedTuple):

@@ -8,7 +8,7 @@ row = seat), the seat, its own hand (``ht`` trump word, ``hs`` suit word), the p
 ``pub`` (``layout.PUB_*``), the legal choices, and the bots-stream state; it returns its choice
 and the new state. Nothing else of the deal reaches a bot: it cannot see other hands.
 
-``random`` (kind 0) draws as the engine's own player (``tarotsim._kernels.random_player``).
+``random`` draws as the engine's own player (``tarotsim._kernels.random_player``).
 ``greedy`` and ``heuristic`` are the policies of this package (``greedy.py``, ``heuristic.py``):
 njit functions of (params, seat, own hand, public view, legal choices) called out of line from
 here; they draw nothing from the bots stream. A user's policy set (``BOT_USER``, ``policy.py``)
@@ -17,8 +17,9 @@ s's decision d at ``7*s + d``): the ``_user_*`` functions call them with the sea
 row, hand, public view and legal choices, and check the answer. A forbidden answer is replaced by
 a legal default and marked in the user scratch ``ub`` (``layout.U_*``), and the batch kernels
 stop the run there (the slow path then names the rule). Kinds are checked by
-``tarotsim.runs.simulate.bot_arrays``; ``pimc`` makes the heuristic's decisions here (its card search
-is ``search.py``, called by the deal kernel's pimc build only); any other kind plays ``greedy``.
+``tarotsim.runs.simulate.bot_arrays``; each registered bot's ``DECIDES_AS`` says whose decisions
+it makes here (``pimc`` the heuristic's: its card search is ``search.py``, called by the deal
+kernel's pimc build only); any other kind plays ``greedy``.
 
 The kernels never import this package: :data:`DISPATCH` is handed to the deal kernel's factory
 (``tarotsim._kernels.play.make_play``) by ``tarotsim/_builds/deal.py``. ``decide_*`` are
@@ -36,14 +37,25 @@ from numba import njit
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._cache import engine_sources, guard_cache
 from tarotsim._kernels._rng import below
-from tarotsim._kernels.layout import (BOT_HEURISTIC, BOT_PIMC, BOT_RANDOM, BOT_USER, MAX_ECART, N_DECISIONS, U_ERR,
-                                      U_ERR_SEAT, U_LEN, U_OUT, U_RNG)
+from tarotsim._kernels.layout import MAX_ECART, N_DECISIONS, U_ERR, U_ERR_SEAT, U_LEN, U_OUT, U_RNG
 from tarotsim._kernels.play import BotDispatch
 from tarotsim._kernels.random_player import random_bid, random_call, random_card_bits, random_ecart
 
+from . import BOTS, BOT_USER, HEURISTIC_KINDS
 from ._common import lowest_ecart
 from .greedy import greedy_bid, greedy_call, greedy_card, greedy_ecart
 from .heuristic import heuristic_bid, heuristic_call, heuristic_card, heuristic_chelem, heuristic_ecart, heuristic_poignee
+
+
+# --- what a registered bot adds here -----------------------------------------------------------
+# Nothing but its ``DECIDES_AS`` (in its own file): the bot whose rules make its decisions here.
+# ``random`` draws before any policy; the ``heuristic`` kinds play the heuristic's policies, every
+# other kind the greedy's. A bot with policies of its own besides adds one branch to each
+# ``policies_*`` function below (and its ``DECIDES_AS`` names itself).
+
+#: The kind of ``random`` (its draws are the engine's player's).
+RANDOM = next(bot.CODE for bot in BOTS if bot.DECIDES_AS == "random")
+# ``HEURISTIC_KINDS`` (``bots``): the kinds whose decisions here are the heuristic's.
 
 
 # --- a user's policy set (kind BOT_USER) -------------------------------------------------------
@@ -139,12 +151,12 @@ def _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st):
 
 
 # Each decision: the random bot's rule (``random_*``) and ``bot_*``, the dispatch on the seat's
-# kind (random, or the other bots' policies through one out-of-line ``_policies_*`` call).
+# kind (random, or the other bots' policies through one out-of-line ``policies_*`` call).
 I64 = np.int64  # a plain int64 argument (see the dispatchers below)
 
 @njit(nogil=True, _nrt=False)
-def _policies_bid(kind, params, seat, ht, hs, pub, highest):
-    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
+def policies_bid(kind, params, seat, ht, hs, pub, highest):
+    if kind in HEURISTIC_KINDS:
         return heuristic_bid(params, seat, ht, hs, pub, highest)
     return greedy_bid(params, seat, ht, hs, pub, highest)
 
@@ -152,17 +164,17 @@ def _policies_bid(kind, params, seat, ht, hs, pub, highest):
 @njit(nogil=True, _nrt=False)
 def _bot_bid(kind, params, pol, ub, seat, ht, hs, pub, highest, st):
     """Bid: -1 pass, or a contract 0..3 strictly above ``highest`` (-1 when nobody bid)."""
-    if kind == BOT_RANDOM:
+    if kind == RANDOM:
         return random_bid(highest, st)
     if pol is not None:
         if kind == BOT_USER:
             return _user_bid(pol, ub, params, seat, ht, hs, pub, highest, st)
-    return _policies_bid(kind, params, seat, ht, hs, pub, highest), st
+    return policies_bid(kind, params, seat, ht, hs, pub, highest), st
 
 
 @njit(nogil=True, _nrt=False)
-def _policies_call(kind, params, seat, ht, hs, pub, legal_s):
-    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
+def policies_call(kind, params, seat, ht, hs, pub, legal_s):
+    if kind in HEURISTIC_KINDS:
         return heuristic_call(params, seat, ht, hs, pub, legal_s)
     return greedy_call(params, seat, ht, hs, pub, legal_s)
 
@@ -170,17 +182,17 @@ def _policies_call(kind, params, seat, ht, hs, pub, legal_s):
 @njit(nogil=True, _nrt=False)
 def _bot_call(kind, params, pol, ub, seat, ht, hs, pub, legal_s, st):
     """Call (table 5): a card of ``legal_s`` (suit word); returns its suit-word bit."""
-    if kind == BOT_RANDOM:
+    if kind == RANDOM:
         return random_call(legal_s, st)
     if pol is not None:
         if kind == BOT_USER:
             return _user_called(pol, ub, params, seat, ht, hs, pub, legal_s, st)
-    return _policies_call(kind, params, seat, ht, hs, pub, legal_s), st
+    return policies_call(kind, params, seat, ht, hs, pub, legal_s), st
 
 
 @njit(nogil=True, _nrt=False)
-def _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos):
-    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
+def policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos):
+    if kind in HEURISTIC_KINDS:
         return heuristic_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
     return greedy_ecart(params, seat, ht, hs, pub, normal, cands, n_ecart, out, out_pos)
 
@@ -193,20 +205,20 @@ def _bot_ecart(kind, params, pol, ub, seat, ht, hs, pub, normal, cands, n_ecart,
     T2..T20 held. Writes the card ids, in the order chosen, at ``out[out_pos:]`` and returns
     ``(ecart trump word, ecart suit word, state)``.
     """
-    if kind == BOT_RANDOM:
+    if kind == RANDOM:
         return random_ecart(normal, cands, n_ecart, out, out_pos, st)
     if pol is not None:
         if kind == BOT_USER:
             return _user_ecart(pol, ub, params, seat, ht, hs, pub, normal, cands, n_ecart, out,
                                out_pos, st)
-    et, es = _policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out,
+    et, es = policies_ecart(kind, params, seat, ht, hs, pub, normal, cands, n_ecart, out,
                              out_pos)
     return et, es, st
 
 
 @njit(nogil=True, _nrt=False)
-def _policies_chelem(kind, params, seat, ht, hs, pub):
-    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
+def policies_chelem(kind, params, seat, ht, hs, pub):
+    if kind in HEURISTIC_KINDS:
         return heuristic_chelem(params, seat, ht, hs, pub)
     return np.int64(0)  # greedy: never
 
@@ -214,17 +226,17 @@ def _policies_chelem(kind, params, seat, ht, hs, pub):
 @njit(nogil=True, _nrt=False)
 def _bot_chelem(kind, params, pol, ub, seat, ht, hs, pub, st):
     """Announce a chelem? (taker, after the écart): 0 no, 1 yes (``random``: one draw)."""
-    if kind == BOT_RANDOM:
+    if kind == RANDOM:
         return below(st, np.int64(2))  # a literal 2 would compile ``below`` once more
     if pol is not None:
         if kind == BOT_USER:
             return _user_choice(pol, ub, I64(3), params, seat, ht, hs, pub, I64(0), I64(1), st)
-    return _policies_chelem(kind, params, seat, ht, hs, pub), st
+    return policies_chelem(kind, params, seat, ht, hs, pub), st
 
 
 @njit(nogil=True, _nrt=False)
-def _policies_poignee(kind, params, seat, ht, hs, pub, n_levels):
-    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
+def policies_poignee(kind, params, seat, ht, hs, pub, n_levels):
+    if kind in HEURISTIC_KINDS:
         return heuristic_poignee(params, seat, ht, hs, pub, n_levels)
     return np.int64(1 if n_levels > 0 else 0)  # greedy: the simple one when it has one
 
@@ -232,12 +244,12 @@ def _policies_poignee(kind, params, seat, ht, hs, pub, n_levels):
 @njit(nogil=True, _nrt=False)
 def _bot_poignee(kind, params, pol, ub, seat, ht, hs, pub, n_levels, st):
     """Poignée level: 0 none, 1..n_levels (simple, double, triple) (``random``: one draw)."""
-    if kind == BOT_RANDOM:
+    if kind == RANDOM:
         return below(st, n_levels + 1)
     if pol is not None:
         if kind == BOT_USER:
             return _user_choice(pol, ub, I64(4), params, seat, ht, hs, pub, n_levels, n_levels, st)
-    return _policies_poignee(kind, params, seat, ht, hs, pub, n_levels), st
+    return policies_poignee(kind, params, seat, ht, hs, pub, n_levels), st
 
 
 @njit(nogil=True, _nrt=False)
@@ -246,7 +258,7 @@ def _bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
 
     Declare the misère ``which`` (0 atout, 1 tête) the seat is eligible for: 0 no, 1 yes
     (``random``: one draw; ``greedy`` and ``heuristic`` never do)."""
-    if kind == BOT_RANDOM:
+    if kind == RANDOM:
         return below(st, np.int64(2))  # a literal 2 would compile ``below`` once more
     if pol is not None:
         if kind == BOT_USER:
@@ -255,9 +267,9 @@ def _bot_misere(kind, params, pol, ub, seat, ht, hs, pub, which, st):
 
 
 @njit(nogil=True, _nrt=False)
-def _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
+def policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos):
     """The card of a ``greedy`` / ``heuristic`` seat (one out-of-line call per card site)."""
-    if kind == BOT_HEURISTIC or kind == BOT_PIMC:
+    if kind in HEURISTIC_KINDS:
         return heuristic_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
     return greedy_card(params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask, pos)
 
@@ -273,14 +285,14 @@ def _bot_card_bits(kind, params, pol, ub, seat, ht, hs, pub, lt, ls, fixed, fmas
     when trumps were led); ``amask`` trumps above the highest trump played; ``pos`` cards
     already in the trick, which are ``pub[PUB_TRICK_CARDS:PUB_TRICK_CARDS + pos]``.
     """
-    if kind == BOT_RANDOM:
+    if kind == RANDOM:
         return random_card_bits(lt, ls, st)
     c = np.int64(-1)
     if pol is not None:
         if kind == BOT_USER:
             c, st = _user_card(pol, ub, params, seat, ht, hs, pub, lt, ls, pos, st)
     if c < 0:
-        c = _policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
+        c = policies_card(kind, params, seat, ht, hs, pub, lt, ls, fixed, fmask, amask,
                            pos)
     in_s = c >= 22
     bit = np.int64(1) << (c - 22 if in_s else c)

@@ -24,6 +24,10 @@ from ._common import (CARD_HP, TW_EXCUSE, SW_LOWS, TW_OUDLERS, TW_PETIT, SW_SUIT
                       n_seats_of, partner_seat, sides, trick_state)
 
 NAME = "greedy"
+#: Its kind in the kernels' ``kinds`` arrays (``bots.BOT_KINDS``).
+CODE = 1
+#: The bot whose policies make its decisions in the dispatch (``bots/dispatch.py``): its own policies.
+DECIDES_AS = "greedy"
 DESCRIPTION = "simple rules: bids on trumps and oudlers, follows low, wins cheap tricks"
 
 #: (name, default, kind, help), in parameter-vector order

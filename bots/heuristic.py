@@ -60,6 +60,10 @@ from ._common import (SW_ALL, CARD_HP, TW_EXCUSE, SW_HONOURS, SW_JACKS, SW_KINGS
                       lowest_ecart, n_seats_of, next_seat, partner_seat, sides, trick_state, trumps_above)
 
 NAME = "heuristic"
+#: Its kind in the kernels' ``kinds`` arrays (``bots.BOT_KINDS``).
+CODE = 2
+#: The bot whose policies make its decisions in the dispatch (``bots/dispatch.py``): its own policies.
+DECIDES_AS = "heuristic"
 DESCRIPTION = "club player: point-count bidding, voids in the écart, saves and hunts the Petit, smears"
 
 #: (name, default, kind, help), in parameter-vector order
@@ -148,17 +152,26 @@ def evaluate(params, seat, ht, hs):
     return (pts + voids) * scale, voids * scale
 
 
+@njit(inline="always")
+def bid_counts(pts, voids):
+    """The counts it bids on: ``(count, count without an écart)`` from :func:`evaluate`.
+
+    The contracts with an écart (``rules.KERNEL_ECART_MADE``) compare the hand's points; garde sans
+    and garde contre keep no chien to make voids, so the hand's own voids count four times."""
+    return pts, pts + 3.0 * voids
+
+
 @njit(_nrt=False)
 def heuristic_bid(params, seat, ht, hs, pub, highest):
     pts, voids = evaluate(params, seat, ht, hs)
+    count, count_no_ecart = bid_counts(pts, voids)
     table = pub[PUB_TABLE]
     # table 2 is a race, not a table-4 auction moved: thresholds of its own. One call of
     # bid_by_thresholds keeps this function small enough for LLVM to inline it into the dispatch
     # (two calls slow the heuristic deal down)
     first = H_PRISE2 if table == TABLE_2 else H_PRISE
     shift = params[seat, H_SHIFT5] if table == TABLE_5 else params[seat, H_SHIFT3] if table == TABLE_3 else 0.0
-    # garde sans / contre: no écart to make voids, so the hand's own voids count 4x
-    return bid_by_thresholds(params, seat, first, pts, pts + 3.0 * voids, shift, highest)
+    return bid_by_thresholds(params, seat, first, count, count_no_ecart, shift, highest)
 
 
 @njit(_nrt=False)

@@ -8,7 +8,7 @@ gives each sampled world a weight: the product, over the other seats' decisions 
 well an *opponent model* explains the decision in that world.
 
 The opponent model is the ``heuristic`` bot (its decision functions, with its default parameters,
-as the deal kernel calls them: ``bots.dispatch._policies_*``) made stochastic by an ε: it makes
+as the deal kernel calls them: ``bots.dispatch.policies_*``) made stochastic by an ε: it makes
 the heuristic's choice with probability 1 - ε, and with probability ε any legal choice, uniformly.
 A decision with ``n`` legal choices in a world weighs ``P_model(observed) / (1/n)``, the model's
 probability of what was done over that of a uniform choice among the legal ones:
@@ -60,26 +60,27 @@ from numba import njit
 from tarotsim._kernels._bits import popcount
 from tarotsim._kernels._cache import engine_sources, guard_cache
 from tarotsim._kernels._rng import below, next_u64
-from tarotsim._kernels.layout import (BOT_HEURISTIC, L_CARDS, L_LEADER, L_LEN, MAX_ECART, MAX_SEATS, N_BOT_PARAMS,
+from tarotsim._kernels.layout import (L_CARDS, L_LEADER, L_LEN, MAX_ECART, MAX_SEATS, N_BOT_PARAMS,
                                       PUB_BIDS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER,
                                       PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS,
                                       PUB_MISERES, PUB_PLAYED_S, PUB_PLAYED_T, PUB_POIGNEE_T, PUB_SLAM, PUB_TAKER,
                                       PUB_TRICK, PUB_TRICK_CARDS)
 from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, TW_T2_T20, TW_TRUMPS, card_bits
-from tarotsim._kernels.seats import next_seat
 from tarotsim._kernels.steps import (add_to_trick, callable_cards, misere_eligible, new_bots_view, playable,
-                                     poignee_levels, set_called, track_trick)
+                                     poignee_levels, seating, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
                                       STAGE_ECART)
-from tarotsim.rules import RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5, TABLE_5D
+from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_MISERE, RV_N_ACTIVE, RV_TABLE, TABLE_2, TABLE_5
 
-from .dispatch import _policies_bid, _policies_call, _policies_card, _policies_chelem, _policies_ecart, _policies_poignee
-from .heuristic import PARAMS as HEURISTIC_PARAMS
+from .dispatch import policies_bid, policies_call, policies_card, policies_chelem, policies_ecart, policies_poignee
+from . import heuristic
 from .pimc import MAX_WORLDS
 
+#: The model's kind: the heuristic bot's.
+HEURISTIC = heuristic.CODE
 #: The model's parameters: the heuristic's defaults (one row, copied to every seat's row).
-MODEL_PARAMS = np.array([p[1] for p in HEURISTIC_PARAMS] + [0.0] * (N_BOT_PARAMS - len(HEURISTIC_PARAMS)),
+MODEL_PARAMS = np.array([p[1] for p in heuristic.PARAMS] + [0.0] * (N_BOT_PARAMS - len(heuristic.PARAMS)),
                         dtype=np.float64)
 
 # --- binomial coefficients, for the écart's shape ------------------------------------------------
@@ -208,15 +209,6 @@ def _ecart_shape_log_factor(normal, es_model, es_world, n_ecart, eps):
     return np.log((1.0 - eps) / p + eps)
 
 
-@njit(inline="always")
-def _seating(rv, dealer, ws):
-    """``WS_NEXT``: the next active seat in playing order, the 5d dummy skipped (R-GEN-2)."""
-    n = rv[RV_N_SEATS]
-    dummy = dealer if rv[RV_TABLE] == TABLE_5D else -1
-    for s in range(n):
-        ws[WS_NEXT + s] = next_seat(s, n, dummy)
-
-
 @njit(nogil=True, _nrt=False)
 def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
     """Weigh the other seats' bids, call, écart and chelem, world by world.
@@ -238,7 +230,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
     chien_t = pub[PUB_CHIEN_T]
     chien_s = pub[PUB_CHIEN_S]
     first = ws[WS_NEXT + pub[PUB_DEALER]]
-    kind = np.int64(BOT_HEURISTIC)
+    kind = np.int64(HEURISTIC)
     for w in range(n_cand):
         if logw[w] == IMPOSSIBLE:
             continue
@@ -246,7 +238,7 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
         # the taker's hand as dealt: at prise and garde, his hand with the chien and without the écart
         et = np.int64(0)
         es = np.int64(0)
-        if taker >= 0 and contract <= 1 and stage != STAGE_AUCTION:
+        if taker >= 0 and KERNEL_ECART_MADE[contract] and stage != STAGE_AUCTION:
             if stage == STAGE_ECART:   # the chien is in his hand, the écart not made yet
                 dt = iht[w * MAX_SEATS + taker] & ~chien_t
                 ds = ihs[w * MAX_SEATS + taker] & ~chien_s
@@ -271,8 +263,8 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
             if s != seat:
                 ht = dt if s == taker else iht[w * MAX_SEATS + s]
                 hs = ds if s == taker else ihs[w * MAX_SEATS + s]
-                model = _policies_bid(kind, mp, s, ht, hs, ipub, highest)
-                _observe(logws, w * MAX_SEATS + s, model == bid, 4 - highest, logf)
+                model = policies_bid(kind, mp, s, ht, hs, ipub, highest)
+                _observe(logws, w * MAX_SEATS + s, model == bid, N_CONTRACTS - highest, logf)
             if bid > highest:
                 highest = bid
             s = ws[WS_NEXT + s]
@@ -282,23 +274,23 @@ def _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw):
         called = pub[PUB_CALLED]
         if rv[RV_TABLE] == TABLE_5 and called >= 0:
             legal = callable_cards(ds)
-            model = _policies_call(kind, mp, taker, dt, ds, ipub, legal)
+            model = policies_call(kind, mp, taker, dt, ds, ipub, legal)
             _observe(logws, w * MAX_SEATS + taker, 22 + model == called, popcount(legal), logf)
         if stage == STAGE_ECART:
             continue
         # R-CHIEN-2: the écart's shape, when it was a choice among suit cards only
-        if contract <= 1:
+        if KERNEL_ECART_MADE[contract]:
             n_ecart = CHIEN_SIZE[rv[RV_TABLE]]
             tht = dt | chien_t
             ths = ds | chien_s
             normal = ths & ~SW_KINGS
             if popcount(normal) > n_ecart:
-                _, ms = _policies_ecart(kind, mp, taker, tht, ths, ipub, normal, tht & TW_T2_T20, n_ecart, out,
+                _, ms = policies_ecart(kind, mp, taker, tht, ths, ipub, normal, tht & TW_T2_T20, n_ecart, out,
                                         np.int64(0))
                 logws[w * MAX_SEATS + taker] += _ecart_shape_log_factor(normal, ms, es, n_ecart, eps)
         # R-SLAM-1: the chelem, once the play began (the taker announced it or not before trick 1)
         if pub[PUB_LEADER] >= 0:
-            model = _policies_chelem(kind, mp, taker, iht[w * MAX_SEATS + taker], ihs[w * MAX_SEATS + taker], ipub)
+            model = policies_chelem(kind, mp, taker, iht[w * MAX_SEATS + taker], ihs[w * MAX_SEATS + taker], ipub)
             _observe(logws, w * MAX_SEATS + taker, model == pub[PUB_SLAM], 2, logf)
 
 
@@ -342,7 +334,7 @@ def _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw):
                 logw[w] = IMPOSSIBLE
                 continue
             if n_lev > 0:
-                model = _policies_poignee(np.int64(BOT_HEURISTIC), mp, s, ht, hs, ipub, n_lev)
+                model = policies_poignee(np.int64(HEURISTIC), mp, s, ht, hs, ipub, n_lev)
                 _observe(logws, w * MAX_SEATS + s, model == shown, n_lev + 1, logf)
             if rv[RV_MISERE]:
                 for which in range(2):
@@ -384,7 +376,7 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
             continue
         n = popcount(lt) + popcount(ls)
         if n > 1 and soft:
-            model = _policies_card(np.int64(BOT_HEURISTIC), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask,
+            model = policies_card(np.int64(HEURISTIC), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask,
                                    amask, pos)
             _observe(logws, k, model == c, n, logf)
 
@@ -406,7 +398,7 @@ def _replay_view(rv, pub, ipub, ws, log):
     for s in range(MAX_SEATS):
         ipub[PUB_POIGNEE_T + s] = 0
         ipub[PUB_MISERES + s] = 0
-    _seating(rv, pub[PUB_DEALER], ws)
+    seating(rv, pub[PUB_DEALER], ws)  # the dealer is the deal index modulo the seats
     ws[WS_TAKER] = pub[PUB_TAKER]
     ws[WS_ECART_T] = pub[PUB_ECART_T]
     if pub[PUB_CALLED] >= 0:

@@ -15,6 +15,11 @@ per run. Without it, the model shipped in ``tarotsim/learn/shipped/``.
 from __future__ import annotations
 
 NAME = "learned"
+#: Its kind in the kernels' ``kinds`` arrays (``bots.BOT_KINDS``).
+CODE = 5
+#: The bot whose policies make its decisions in the dispatch (``bots/dispatch.py``): never asked there: its deals are
+#: played by its build (``tarotsim/_builds/learned.py``).
+DECIDES_AS = "greedy"
 DESCRIPTION = ("plays the best legal action of a policy network trained on the engine's deals (docs/learn.md); "
                "model=FILE for another model")
 

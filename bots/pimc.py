@@ -34,12 +34,16 @@ the heuristic.
 
 from __future__ import annotations
 
-from tarotsim._kernels.layout import BOT_KINDS
 from tarotsim.rules import TABLES
 
-from . import heuristic
+from . import greedy, heuristic, random
 
 NAME = "pimc"
+#: Its kind in the kernels' ``kinds`` arrays (``bots.BOT_KINDS``).
+CODE = 4
+#: The bot whose policies make its decisions in the dispatch (``bots/dispatch.py``): the heuristic's bidding, écart
+#: and declarations (its card search is its build's, ``tarotsim/_builds/pimc.py``).
+DECIDES_AS = "heuristic"
 DESCRIPTION = ("searches its cards: samples the unseen cards, plays each legal card out with the heuristic; "
                "bids as the heuristic, from lower thresholds (bid_search=1: bids, calls, écart and "
                "declarations by search too)")
@@ -57,9 +61,9 @@ EPSILON_MIN = 0.001
 #: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
 #: about tenfold a trick: docs/solver.md).
 MAX_EXACT_FROM = 10
-#: Rollout policies, by bot code (``tarotsim._kernels.layout.BOT_KINDS``): the bots without a
-#: search.
-POLICIES = {name: BOT_KINDS[name] for name in ("random", "greedy", "heuristic")}
+#: Rollout policies, by bot code (``bots.BOT_KINDS``): the bots without a search, codes 0 to
+#: ``heuristic.CODE`` (the search clamps its ``policy`` parameter to them).
+POLICIES = {bot.NAME: bot.CODE for bot in (random, greedy, heuristic)}
 
 #: Its own bidding thresholds, lower than the heuristic's (prise 40, garde 42): it plays its
 #: contracts better, so more hands pay. Found by duplicate tournaments against three heuristic bots

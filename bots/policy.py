@@ -76,8 +76,12 @@ from tarotsim.rules import BOT_DECISIONS
 
 from ._common import lowest_ecart
 
-__all__ = ["DECISIONS", "SIG", "PolicyError", "PolicySet", "draw_below", "lowest_card", "popcount",
+__all__ = ["CODE", "DECISIONS", "SIG", "PolicyError", "PolicySet", "draw_below", "lowest_card", "popcount",
            "default_policies"]
+
+#: A policy set's kind in the kernels' ``kinds`` arrays (``bots.BOT_USER``): its seat's decisions call
+#: the functions of the kernels' policy tuple (``7 * seat + decision``); not a registered bot.
+CODE = 3
 
 #: The one signature of every decision function (see the module docstring).
 SIG = types.int64(types.float64[::1], types.int64, types.int64, types.int64, types.int64[::1],

@@ -37,7 +37,7 @@ from numba import njit
 
 from tarotsim._kernels._bits import popcount, tzcnt
 from tarotsim._kernels._rng import below, next_u64
-from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
+from tarotsim._kernels.layout import (L_CALLED, L_CARDS, L_CONTRACT, L_ECART,
                                       L_LEADER, L_LEN, L_N_ECART, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER,
                                       MAX_SEATS, N_BOT_PARAMS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT,
                                       PUB_DEALER, PUB_ECART_T, PUB_H_CARDS, PUB_H_LEADER, PUB_LEADER, PUB_LEN,
@@ -47,8 +47,7 @@ from tarotsim._kernels.layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_PIMC, L_CAL
 from tarotsim._kernels import solver as SV
 from tarotsim._kernels.masks import SW_LOWS, TW_T2_T20, card_bits
 from tarotsim._kernels.play import build_name
-from tarotsim._kernels.seats import next_seat
-from tarotsim._kernels.steps import add_to_trick, close_trick, empty_workspace, set_called, take_top
+from tarotsim._kernels.steps import add_to_trick, empty_workspace, replay_tricks, seating, set_called, take_top
 from tarotsim._kernels.workspace import (B_MISERES, B_PUB, B_USER, BUF_LEN, N_PILES, POIGNEE_SIZES, WS_ATT,
                                          WS_ECART_T,
                                          WS_HEIGHT, WS_HS, WS_HT, WS_LEN, WS_N_MIS, WS_NEXT,
@@ -60,20 +59,23 @@ from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CARDS, K_CHIEN_S, K_CHI
                                       K_UNDER, LOC_PILE, LOC_UNDER, OK, STAGE_PLAY, WF_LEN, WI_LEN, derive,
                                       sample_worlds)
 from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_TRICKS as N_TRICKS,
-                            KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2, TABLE_5D)
+                            KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2)
 
-from .greedy import PARAMS as GREEDY_PARAMS
-from .heuristic import PARAMS as HEURISTIC_PARAMS
+from . import greedy, heuristic, pimc
 from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
                    P_EXACT_FROM, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
 
-# the rollout seats' parameters: each policy's defaults
-ROLLOUT_PARAMS = np.zeros((3, N_BOT_PARAMS), dtype=np.float64)
-ROLLOUT_PARAMS[BOT_GREEDY, :len(GREEDY_PARAMS)] = [p[1] for p in GREEDY_PARAMS]
-ROLLOUT_PARAMS[BOT_HEURISTIC, :len(HEURISTIC_PARAMS)] = [p[1] for p in HEURISTIC_PARAMS]
+#: the highest rollout policy's code (a seat's ``policy`` parameter is clamped to ``0..POLICY_MAX``)
+POLICY_MAX = max(pimc.POLICIES.values())
+# the rollout seats' parameters: each policy's defaults, by its code (``pimc.POLICIES``; random has none)
+ROLLOUT_PARAMS = np.zeros((POLICY_MAX + 1, N_BOT_PARAMS), dtype=np.float64)
+ROLLOUT_PARAMS[greedy.CODE, :len(greedy.PARAMS)] = [p[1] for p in greedy.PARAMS]
+ROLLOUT_PARAMS[heuristic.CODE, :len(heuristic.PARAMS)] = [p[1] for p in heuristic.PARAMS]
+#: the ``pimc`` bot's kind
+PIMC = pimc.CODE
 
 # --- the search's scratch, int64 offsets in ``buf[BUF_LEN:]`` ------------------------------------
 PW_BUF = 0                              # a rollout's deal buffer (workspace.new_buffer's layout)
@@ -209,7 +211,7 @@ def _deal_under(piles, row, ws, under, st):
 
 
 @njit(inline="always")
-def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
+def seat_knowledge(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
     """Write the seat's knowledge of where the cards are into ``know``.
 
     The seat's knowledge (``worlds.K_*``) from its hand, the public view, its own écart and,
@@ -261,16 +263,7 @@ def _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know):
 
 
 @njit(inline="always")
-def _seating(rv, dealer, ws):
-    """``WS_NEXT``: the next active seat in playing order, the 5d dummy skipped (R-GEN-2)."""
-    n = rv[RV_N_SEATS]
-    dummy = dealer if rv[RV_TABLE] == TABLE_5D else -1
-    for s in range(n):
-        ws[WS_NEXT + s] = next_seat(s, n, dummy)
-
-
-@njit(inline="always")
-def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
+def set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     """Set up the deal so far in world ``row`` and return its trick state.
 
     The deal so far in world ``row`` (``sample_worlds``'s locations), as the deal kernel would
@@ -285,7 +278,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
     taker = pub[PUB_TAKER]
     contract = pub[PUB_CONTRACT]
     called = pub[PUB_CALLED]
-    _seating(rv, pub[PUB_DEALER], ws)
+    seating(rv, pub[PUB_DEALER], ws)  # the dealer is the deal index modulo the seats
     empty_workspace(ws)
     pile_t = np.int64(0)
     pile_s = np.int64(0)
@@ -358,29 +351,7 @@ def _set_up_world(rv, seat, pub, row, pos, ws, spub, smis, slog):
         n_mis += smis[s]
     ws[WS_N_MIS] = n_mis
     # the finished tricks, closed again under this world's sides (R-EXC-2, R-COUNT-1, ...)
-    for t in range(tr):
-        s = slog[L_LEADER + t]
-        trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
-        trick = _replay_cards(slog, ws, t, na, s, trick)
-        close_trick(rv, ws, spub, slog, t, trick)
-    s = slog[L_LEADER + tr]
-    trick = (s, np.bool_(False), np.int64(0), np.int64(0), np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
-    return _replay_cards(slog, ws, tr, pos, s, trick)
-
-
-@njit(inline="always")
-def _replay_cards(slog, ws, t, k, leader, trick):
-    """The trick state after the first ``k`` cards of a trick.
-
-    The trick state after the first ``k`` cards of trick ``t`` (``steps.add_to_trick``: R-PLAY-3,
-    R-PLAY-5)."""
-    s = leader
-    for j in range(k):
-        c = slog[L_CARDS + t * MAX_SEATS + j]
-        bt, bs = card_bits(c)
-        trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
-        s = ws[WS_NEXT + s]
-    return trick
+    return replay_tricks(rv, ws, spub, slog, 0, tr, pos)
 
 
 
@@ -483,11 +454,11 @@ def needs_full_build(kinds, params) -> bool:
     Parameters
     ----------
     kinds : int64[n_seats]
-        Bot kind per seat (``tarotsim._kernels.layout.BOT_*``).
+        Bot kind per seat (``bots.BOT_KINDS``).
     params : float64[n_seats, N_BOT_PARAMS]
         Bot parameters per seat (row = seat).
     """
-    return any(int(k) == BOT_PIMC and (params[s][P_EXACT_FROM] != 0 or params[s][P_INFER] != 0)
+    return any(int(k) == PIMC and (params[s][P_EXACT_FROM] != 0 or params[s][P_INFER] != 0)
                for s, k in enumerate(kinds))
 
 
@@ -563,7 +534,7 @@ def make_search(rollout, EXACT=False, INFER=False):
             return (tzcnt(lt) if nt else 22 + tzcnt(ls)), st
         n_worlds = min(max(np.int64(params[seat, P_WORLDS]), 1), MAX_WORLDS)
         n_roll = min(max(np.int64(params[seat, P_ROLLOUTS]), 1), MAX_ROLLOUTS)
-        policy = min(max(np.int64(params[seat, P_POLICY]), 0), BOT_HEURISTIC)
+        policy = min(max(np.int64(params[seat, P_POLICY]), 0), POLICY_MAX)
         # reading the table (``inference.py``): draw more worlds, weigh them, keep ``n_worlds`` by weight
         infer = False
         n_draw = n_worlds
@@ -582,7 +553,7 @@ def make_search(rollout, EXACT=False, INFER=False):
         n_legal = _candidates(ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, cand)
         if n_legal == 1:
             return cand[0], st
-        _know(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
+        seat_knowledge(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, piles, know)
         status = derive(rv, know, cons)
         if status == OK:
             status, st = sample_worlds(cons, st, worlds, wf, wi)
@@ -628,7 +599,7 @@ def make_search(rollout, EXACT=False, INFER=False):
         if not exact:
             wsp[PW_STATS + 2] += n_worlds * n_roll * n_legal
         for w in range(n_worlds):
-            trick0 = _set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
+            trick0 = set_up_world(rv, seat, pub, worlds[w], pos, base_ws, base_pub, base_mis, slog)
             if two:  # R-VAR-TWO: the world's piles, its face-down cards shuffled into them
                 st = _deal_under(piles, worlds[w], base_ws, under, st)
             if EXACT:

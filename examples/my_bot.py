@@ -9,9 +9,12 @@ class CautiousBot:
         kind = view.decision.kind
         if isinstance(legal, EcartChoice):  # lay aside the cheapest allowed cards
             cheap = sorted(legal.normal, key=lambda c: (c.half_points, c.id))
-            return cheap[:legal.size] if len(cheap) >= legal.size else cheap + list(legal.trumps[:legal.trumps_needed])
+            if len(cheap) >= legal.size:
+                return cheap[:legal.size]
+            return cheap + list(legal.trumps[:legal.trumps_needed])
         if kind == "bid":  # take a prise with eight trumps or more
-            return "prise" if "prise" in legal and sum(c.is_trump for c in view.hand) >= 8 else "pass"
+            trumps = sum(c.is_trump for c in view.hand)
+            return "prise" if "prise" in legal and trumps >= 8 else "pass"
         if kind == "card":  # play the cheapest legal card
             return min(legal, key=lambda c: (c.half_points, c.id))
         return legal[0]  # call the first king; no chelem, no poignée, no misère

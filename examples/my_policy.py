@@ -1,6 +1,7 @@
-"""A bot of your own on the fast path: njit functions of ``bots.policy.SIG`` (see bots/policy.py).
+r"""A bot of your own on the fast path: njit functions of ``bots.policy.SIG`` (see bots/policy.py).
 
-    tarotsim tournament --table 4 --bots examples.my_policy:POLICY,greedy,greedy,greedy --deals 20000 --seed 1
+    tarotsim tournament --table 4 --bots examples.my_policy:POLICY,greedy,greedy,greedy \
+        --deals 20000 --seed 1
 """
 from numba import njit
 from bots.policy import SIG, PolicySet, lowest_card, popcount

@@ -166,11 +166,10 @@ class FastBotAdapter:
 
     def __init__(self, name: str = "heuristic", params=None, seats=None):
 
-        from bots import get_spec
+        from bots import BOT_KINDS, get_spec
 
-        from ._kernels import layout as L
         spec = get_spec(name)
-        if spec.code == L.BOT_LEARNED:  # its decisions read the whole observation, which a view does not carry here
+        if spec.code == BOT_KINDS["learned"]:  # its decisions read the whole observation, which a view does not carry here
             raise ValueError("learned plays in the kernels only (simulate, tournament, show): not step by step")
         vec = spec.row(params)
         self.spec = spec
@@ -235,7 +234,7 @@ class FastBotAdapter:
     def choose(self, view: SeatView, legal, rng: Rng):
         import numpy as np
 
-        from bots import dispatch as K
+        from bots import BOT_KINDS, dispatch as K
         from ._kernels import layout as L
         from ._kernels import workspace as P
         from .cards import DECK
@@ -272,21 +271,20 @@ class FastBotAdapter:
         elif what == P.TR_MISERE:
             y, st = K.decide_misere(kind, params, pol, seat, ht, hs, pub, a[0], st)
             out = bool(y)
-        elif self.code == L.BOT_PIMC:
+        elif self.code == BOT_KINDS["pimc"]:
             # the search of the deal kernel, on the same inputs: the view, the seat's own écart
             # when it is the taker at prise or garde (its own knowledge) and, at table 2, the piles
             # as both players see them (R-VAR-TWO)
             from bots.search import pile_vector
 
-            from ._builds.pimc import BUILDS, build_for
+            from ._builds.runs import pimc_card
             from .cards import masks_of
             et = es = 0
             if view.ecart is not None and view.contract is not None and CONTRACT_OF[view.contract].ecart_made:
                 et, es = masks_of(view.ecart)
             rv = self._rules_of(view).to_vector()
-            decide_pimc_card = BUILDS[build_for(np.array([self.code]), self.params[None, :])].decide_card
-            c, st = decide_pimc_card(rv, params, np.int64(seat), ht, hs, pub, np.int64(et), np.int64(es), a[0], a[1],
-                                     a[5], pile_vector(view), st)
+            c, st = pimc_card(rv, params, np.int64(seat), ht, hs, pub, np.int64(et), np.int64(es), a[0], a[1], a[5],
+                              pile_vector(view), st)
             out = DECK[int(c)]
         else:
             c, st = K.decide_card(kind, params, pol, seat, ht, hs, pub, a[0], a[1], bool(a[2]), a[3], a[4], a[5], st)
@@ -298,20 +296,19 @@ class FastBotAdapter:
         """Whether this bot makes its bid, call, écart and declarations by search.
 
         A ``pimc`` bot with ``bid_search`` on, at any table but 2 (R-VAR-TWO)."""
-        from bots import REGISTRY
-        from ._kernels import layout as L
-        if self.code != L.BOT_PIMC or view.table == "2":
+        from bots import BOT_KINDS, REGISTRY
+        if self.code != BOT_KINDS["pimc"] or view.table == "2":
             return False
         return bool(REGISTRY["pimc"].values(self.params)["bid_search"])
 
     def _search(self, what, view: SeatView, legal, ht, hs, pub, a, st):
         """The bid search's decision on the kernel's inputs.
 
-        The bid search's decision (``tarotsim._builds.bid_search.decide_search``) on the kernel's
+        The bid search's decision (``tarotsim._builds.runs.bid_search_decision``) on the kernel's
         inputs: ``(answer, new state)``."""
         import numpy as np
 
-        from ._builds import bid_search as S
+        from ._builds.runs import bid_search_decision, new_bid_search_scratch
         from ._kernels import layout as L
         from ._kernels import workspace as P
         from .cards import DECK
@@ -324,20 +321,20 @@ class FastBotAdapter:
             params = np.array(self.seats[1], dtype=np.float64)
         else:
             from bots import REGISTRY
-            kinds = np.full(rules.n_seats, L.BOT_HEURISTIC, dtype=np.int64)
+            kinds = np.full(rules.n_seats, REGISTRY["heuristic"].code, dtype=np.int64)
             params = np.tile(REGISTRY["heuristic"].vector(), (rules.n_seats, 1))
         kinds[seat] = self.code
         params[seat] = self.params
         if self._scratch is None:
-            self._scratch = S.new_scratch()
+            self._scratch = new_bid_search_scratch()
         rv = rules.to_vector()
         own = view.taker == view.seat and view.contract is not None and CONTRACT_OF[view.contract].ecart_made
         ecart = np.array([c.id for c in (view.ecart or ()) if own], dtype=np.int64)
         # the decision's own arguments (``decide_search``): the poignée's second is the cards already in trick 1
         args = np.array([a[0], len(view.trick) if what == P.TR_POIGNEE else a[1], a[2]], dtype=np.int64)
         out = np.zeros(L.MAX_ECART, dtype=np.int64)
-        choice, _, st = S.decide_search(np.int64(what), rv, kinds, params, seat, np.int64(ht), np.int64(hs), pub, args,
-                                        ecart, out, st, self._scratch)
+        choice, _, st = bid_search_decision(np.int64(what), rv, kinds, params, seat, np.int64(ht), np.int64(hs), pub,
+                                            args, ecart, out, st, self._scratch)
         if what == P.TR_BID:
             return ("pass" if choice < 0 else CONTRACTS[choice]), st
         if what == P.TR_CALL:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .echo import paragraph
 from .rules import OPTION_RANGES, TARGETS, Rules
 from .scoring import ST_LEN, ST_VALUE, DealFacts, ScoreBreakdown, score, score_core
 from .sheet import TOTAL_SUFFIX, SheetError, SheetRow, _source_name, score_sheet
@@ -446,11 +447,11 @@ def format_audit(audit: Audit) -> str:
         if c.written != c.expected:
             out.append(f"  {'written':<9}" + "  ".join(_signed(x).rjust(width) for x in c.written))
             out.append(f"  {'rules':<9}" + "  ".join(_signed(x).rjust(width) for x in c.expected))
-        out.extend(f"  note: {n}" for n in c.notes)
+        out.extend(line for n in c.notes for line in paragraph(f"  note: {n}", indent="        "))
         if c.written == c.expected:
             continue
         for m in c.causes:
-            out.append(f"  cause: {m.text} ({', '.join(m.rules)})")
+            out += paragraph(f"  cause: {m.text} ({', '.join(m.rules)})", indent="         ")
         if not c.causes:
             why = "a pass scores 0 for everybody" if c.label == "pass" else "docs/audit.md lists the causes tried"
             out.append(f"  no single known cause explains it ({why})")

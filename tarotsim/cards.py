@@ -72,6 +72,14 @@ class Card:
 
     Ordering is by id (Excuse, trumps 1..21, then suits S H D C low to high),
     which is also the display order within a hand.
+
+    Examples
+    --------
+    >>> king = Card.parse("kh")
+    >>> king, king.id, king is Card(49), king.is_trump
+    (Card('KH'), 49, True, False)
+    >>> print(*sorted(parse_cards("KH 10S T21 EX")))
+    EX T21 10S KH
     """
 
     __slots__ = ("id",)
@@ -191,7 +199,15 @@ DECK: tuple[Card, ...] = tuple(Card._all)
 
 
 def parse_cards(names, pretty: bool = False) -> list[Card]:
-    """Parse an iterable of card names (or a comma/space separated string); ``pretty``: see :meth:`Card.parse`."""
+    """Parse an iterable of card names (or a comma/space separated string); ``pretty``: see :meth:`Card.parse`.
+
+    Examples
+    --------
+    >>> parse_cards("KH, 10s T21 EX")
+    [Card('KH'), Card('10S'), Card('T21'), Card('EX')]
+    >>> parse_cards(["K♥", "10♠"], pretty=True)
+    [Card('KH'), Card('10S')]
+    """
     if isinstance(names, str):
         names = names.replace(",", " ").split()
     return [Card.parse(n, pretty) for n in names]

@@ -126,15 +126,41 @@ def _contract_lines(rec: dict, names: list[str]) -> list[str]:
         out.append(f"Chien shown: {_pretty(rec['chien'])}; écart: {_pretty(rec['ecart'])}")
     else:
         out.append(f"Chien unseen, counts for the {contract.chien_to}")
-    for d in rec.get("declarations", []):
-        who = names[d["seat"]]
-        if d["kind"] == "poignee":
-            out.append(f"{who} shows a {d['level']} poignée: {' '.join(d['cards'])}")
-        elif d["kind"] == "chelem":
-            out.append(f"{who} announces a chelem")
-        else:
-            out.append(f"{who} declares {d['kind'].replace('_', ' ')}")
+    out.extend(declaration_phrase(d, names[d["seat"]]) for d in rec.get("declarations", []))
     return out
+
+
+def declaration_phrase(declaration: dict, who: str, *, to_you: bool = False, pretty: bool = False) -> str:
+    """One declaration of a record as a phrase: a poignée shown (R-POIG-1), a chelem announced (R-SLAM-1).
+
+    Parameters
+    ----------
+    declaration : dict
+        One entry of a record's ``declarations`` (``docs/records.md``): ``seat``, ``kind`` and,
+        for a poignée, ``level`` and ``cards``.
+    who : str
+        The name of the declaring seat.
+    to_you : bool
+        The phrase speaks to that seat ("You announce" rather than "X announces").
+    pretty : bool
+        The poignée's cards with suit symbols rather than in record notation.
+
+    Examples
+    --------
+    >>> declaration_phrase({"seat": 1, "kind": "chelem"}, "West")
+    'West announces a chelem'
+    >>> declaration_phrase({"seat": 0, "kind": "poignee", "level": "simple",
+    ...                     "cards": ["T1", "T2"]}, "You", to_you=True)
+    'You show a simple poignée: T1 T2'
+    """
+    kind = declaration["kind"]
+    if kind == "poignee":
+        cards = declaration["cards"]
+        shown = " ".join(Card.parse(c).pretty() for c in cards) if pretty else " ".join(cards)
+        return f"{who} {'show' if to_you else 'shows'} a {declaration['level']} poignée: {shown}"
+    if kind == "chelem":
+        return f"{who} {'announce' if to_you else 'announces'} a chelem"
+    return f"{who} {'declare' if to_you else 'declares'} {kind.replace('_', ' ')}"
 
 
 def _trick_lines(rec: dict, names: list[str], w: int, pile_cards: set) -> list[str]:

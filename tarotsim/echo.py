@@ -8,12 +8,15 @@ is not a value (what a user's exception says) goes through :func:`cut`.
 A name a user gives (``--names``, ``--players``, a sheet's header) is refused when
 :func:`name_fault` finds a character that would break the table it is printed in (a newline, a
 tab, an escape sequence); a name read from a record is shown :func:`printable` instead (escaped).
+A sentence a command prints (a legend, a header) is broken into lines by :func:`paragraph`, so
+that it fits a terminal and a page of the manual.
 Plain Python, importing nothing of the project: the rule tables use it too.
 """
 
 from __future__ import annotations
 
 import reprlib
+import textwrap
 import unicodedata
 
 #: The characters of a value a message shows, at most.
@@ -22,6 +25,8 @@ LIMIT = 60
 MESSAGE = 200
 #: The characters of a whole error line, at most (click's own messages quote the values given).
 LINE = 1000
+#: The characters of a line of the sentences a command prints, at most (tables keep their columns).
+TEXT_WIDTH = 96
 #: Unicode categories that do not print as what they are: controls (newline, tab, escape), format
 #: characters (invisible, or turning the text right to left) and the line and paragraph separators.
 UNPRINTABLE = ("Cc", "Cf", "Zl", "Zp")
@@ -71,3 +76,11 @@ def printable(text: str) -> str:
     if not any(unicodedata.category(ch) in UNPRINTABLE for ch in text):
         return text
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in UNPRINTABLE else ch for ch in text)
+
+
+def paragraph(text: str, width: int = TEXT_WIDTH, indent: str = "") -> list[str]:
+    """``text`` as lines of at most ``width`` characters, broken between words.
+
+    Every line but the first begins with ``indent``; a word longer than a line (a path, a long
+    name) stays whole on a line of its own rather than cut."""
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)

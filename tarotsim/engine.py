@@ -48,7 +48,21 @@ __all__ = ["BotRaisedError", "Decision", "EcartChoice", "Event", "Game", "Illega
 
 
 class IllegalPlayError(RuleViolation):
-    """An action the rules forbid; ``rule_id`` names the rule (R-PLAY-6)."""
+    """An action the rules forbid; ``rule_id`` names the rule (R-PLAY-6).
+
+    Examples
+    --------
+    A card is no answer to a bid; the game is left as it was:
+
+    >>> from tarotsim.rules import Rules
+    >>> game = Game(Rules("4"), seed=7, index=3)
+    >>> game.play("KH")
+    Traceback (most recent call last):
+    ...
+    tarotsim.engine.IllegalPlayError: seat 0 is to decide on bid, not to card (R-PLAY-6)
+    >>> game.can_play("KH"), game.decision
+    (False, Decision(kind='bid', seat=0))
+    """
 
 
 class BotRaisedError(Exception):
@@ -56,7 +70,16 @@ class BotRaisedError(Exception):
 
     A Python bot's ``choose`` raised: the run stops with one line naming the bot, the
     exception, the seat, the deal ``(seed, index)`` and the decision (the exception itself is
-    the ``__cause__``). ``KeyboardInterrupt`` and ``SystemExit`` are never turned into this."""
+    the ``__cause__``). ``KeyboardInterrupt`` and ``SystemExit`` are never turned into this.
+
+    Examples
+    --------
+    What :func:`tarotsim.runs.slowpath.play_record` raises when a bot's ``choose`` fails:
+
+    >>> error = ZeroDivisionError("division by zero")
+    >>> print(BotRaisedError("mine", error, 2, 7, 3, "card"))
+    bot mine raised ZeroDivisionError: division by zero at seat 2, deal (7, 3) (card decision)
+    """
 
     def __init__(self, bot: str, error: BaseException, seat: int, seed, index, decision: str):
         self.bot, self.error, self.seat, self.seed, self.index, self.decision = bot, error, seat, seed, index, decision
@@ -83,6 +106,18 @@ class Event:
     | ``misere`` | ``(kind, yes)``: kind ``"atout"`` or ``"tete"``, yes a bool |
     | ``card`` | the :class:`Card` played |
     | ``trick`` | the cards of a finished trick from its leader (tuple of Cards); ``seat`` is its winner (a consequence: checked on replay, not applied) |
+
+    Examples
+    --------
+    The events of a deal played out replay it on a new game:
+
+    >>> from tarotsim.rules import Rules
+    >>> game = play_game(Game(Rules("4"), seed=7, index=3), PyRandomBot())
+    >>> game.events[:2]
+    [Event(kind='bid', seat=0, value='garde'), Event(kind='bid', seat=1, value='garde_contre')]
+    >>> again = Game(Rules("4"), seed=7, index=3).replay(game.events)
+    >>> again.record() == game.record()
+    True
     """
 
     kind: str
@@ -95,7 +130,20 @@ class EcartChoice:
     """What the écart may be (R-CHIEN-2).
 
     What the écart may be (R-CHIEN-2): ``size`` cards among ``normal``; when ``normal`` is
-    short, all of it plus ``trumps_needed`` trumps among ``trumps``."""
+    short, all of it plus ``trumps_needed`` trumps among ``trumps``.
+
+    Examples
+    --------
+    Seat 1 takes a garde: the chien joins its hand, and it lays 6 cards aside:
+
+    >>> from tarotsim.rules import Rules
+    >>> game = Game(Rules("4"), seed=7, index=3, forced=(1, "garde"))
+    >>> choice = game.legal_actions()
+    >>> choice.size, len(choice.normal), choice.trumps_needed
+    (6, 15, 0)
+    >>> print(*game.discard(choice.normal[:6]).value)
+    10S QS 5H 6H 10H NH
+    """
 
     size: int
     normal: tuple[Card, ...]
@@ -105,7 +153,17 @@ class EcartChoice:
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat may see: its own hand and the public history only."""
+    """What one seat may see: its own hand and the public history only.
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> view = Game(Rules("4"), seed=7, index=3).view(2)
+    >>> print(*view.hand[:8])
+    T4 T6 T12 T20 1S 2S 7S NS
+    >>> view.decision, view.bids, view.taker
+    (Decision(kind='bid', seat=0), (), None)
+    """
 
     seat: int
     table: str
@@ -135,8 +193,8 @@ class Game:
 
     Parameters
     ----------
-    rules : Rules
-        Table 3, 4, 5 or 5d and variant options.
+    rules : Rules or str
+        Table 3, 4, 5 or 5d and variant options; a table's name (``"4"``) is ``Rules("4")``.
     seed, index : int
         Deal identity: the cards come from ``tarotsim.rng.deal(rules, seed, index)``. A seed is a
         whole number in 0..2**64-1, an index one in 0..2**63-1 (else ``rng.DealIdError``, a
@@ -147,11 +205,36 @@ class Game:
         Table 2 (R-VAR-TWO), a hand-entered deal: per seat, 6 piles of 3 cards from bottom to top.
     forced : (seat, contract) or None
         Skip the auction: that seat takes that contract.
+
+    Examples
+    --------
+    The deal ``(7, 3)`` at table 4, one decision at a time:
+
+    >>> from tarotsim.rules import Rules
+    >>> game = Game(Rules("4"), seed=7, index=3)
+    >>> game.decision
+    Decision(kind='bid', seat=0)
+    >>> game.legal_actions()
+    ['pass', 'prise', 'garde', 'garde_sans', 'garde_contre']
+    >>> game.bid("garde")
+    Event(kind='bid', seat=0, value='garde')
+    >>> game.can_bid("prise")  # seat 1 bids higher or passes (R-BID-2)
+    False
+    >>> game.legal_action_ids()  # pass, garde_sans, garde_contre
+    [78, 81, 82]
+
+    The random bots play the rest; the record says what happened:
+
+    >>> play_game(game, PyRandomBot()).scores
+    [306, 306, -918, 306]
+    >>> record = game.record()
+    >>> record["taker"], record["contract"], record["result"]["made"]
+    (2, 'garde_contre', False)
     """
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None, index: int = 0, *,
                  hands=None, chien=None, dealer: int | None = None, forced=None, piles=None):
-        self.rules = rules or Rules()
+        self.rules = rules if isinstance(rules, Rules) else Rules() if rules is None else Rules(str(rules))
         if seed is not None:  # the deal identity: whole numbers in range, never wrapped
             seed, index = check_seed(seed), check_index(index)
         if hands is None:
@@ -694,6 +777,13 @@ def play_game(game: Game, bots, rng: Rng | None = None) -> Game:
     A bot is any object with ``choose(view, legal, rng)`` returning an answer that
     :meth:`Game.apply` takes. All seats draw from one generator, by default the deal's bots
     stream, so random bots here give the same deal as the fast path.
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> game = play_game(Game(Rules("3"), seed=1), PyRandomBot())
+    >>> game.done, game.outcome, game.scores
+    (True, 'played', [278, -556, 278])
     """
     if rng is None:
         if game.seed is None:
@@ -713,7 +803,18 @@ def play_game(game: Game, bots, rng: Rng | None = None) -> Game:
 
 
 class PyRandomBot:
-    """The ``random`` bot on the slow path: the same draws as the fast path (docs/engine-contract.md)."""
+    """The ``random`` bot on the slow path: the same draws as the fast path (docs/engine-contract.md).
+
+    Examples
+    --------
+    Its deals are the reference engine's random deals, record for record:
+
+    >>> from tarotsim.reference import play_deal
+    >>> from tarotsim.rules import Rules
+    >>> game = play_game(Game(Rules("4"), seed=7, index=3), PyRandomBot())
+    >>> game.record() == play_deal(Rules("4"), 7, 3)
+    True
+    """
 
     name = "random"
 

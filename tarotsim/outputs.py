@@ -25,6 +25,7 @@ import contextlib
 import errno
 import gzip
 import io
+import math
 import os
 import signal
 import stat
@@ -294,6 +295,17 @@ def open_outputs(paths: Mapping[str, str | None]) -> Iterator[dict[str, Output]]
             raise
 
 
+def json_safe(x):
+    """``x`` with every NaN float as None, in its dicts and lists, for JSON (which has no NaN)."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [json_safe(v) for v in x]
+    return x
+
+
 def atomic_write_text(path: str, text_chunks, flag: str = "output") -> None:
     """Write an iterable of strings to ``path`` all or nothing (see :func:`open_outputs`)."""
     with open_outputs({flag: path}) as outs:
@@ -328,14 +340,27 @@ def signals_raise(signums=(signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
 
     Within the block, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread, so the
     ``finally`` and ``except BaseException`` clauses run (temporary files removed) before the
-    process exits with status 128 + signal. Only signals left at their default action (which would
-    kill the process on the spot) are caught: a handler of the program's own is kept. Outside the
-    main thread, a no-op."""
+    process exits with status 128 + signal; SIGINT raises ``KeyboardInterrupt`` as Python does.
+    Only signals left at their default action are caught: a handler of the program's own is
+    kept. A signal that arrives inside a callback from C (:func:`_in_c_callback`) is raised a
+    moment later, once the callback has returned. Outside the main thread, a no-op."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum, frame):
+        if _in_c_callback(frame):
+            if signum not in _RETRIES:  # one retry pending per signal, however often it comes
+                retry = threading.Timer(_RETRY_SECONDS, _retry, (signum,))
+                retry.daemon = True
+                _RETRIES[signum] = retry
+                retry.start()
+            return
+        retry = _RETRIES.pop(signum, None)
+        if retry is not None:
+            retry.cancel()
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise Terminated(signum)
 
     old = {}
@@ -343,8 +368,37 @@ def signals_raise(signums=(signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
         if signal.getsignal(s) is signal.SIG_DFL:
             with contextlib.suppress(OSError, ValueError):
                 old[s] = signal.signal(s, handler)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        with contextlib.suppress(OSError, ValueError):
+            old[signal.SIGINT] = signal.signal(signal.SIGINT, handler)
     try:
         yield
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+#: How long a signal that came inside a callback from C waits before it is raised again.
+_RETRY_SECONDS = 0.05
+#: The modules whose Python functions C code calls back (numba's object cache, through llvmlite):
+#: an exception raised there is printed and dropped by ctypes, so a signal must not raise there.
+_C_CALLBACK_MODULES = ("llvmlite.binding.executionengine",)
+
+
+#: The retry of each signal that came inside a callback from C, until it is raised.
+_RETRIES: dict[int, threading.Timer] = {}
+
+
+def _retry(signum: int) -> None:
+    """Send ``signum`` again, the retry it was waiting for being over."""
+    _RETRIES.pop(signum, None)
+    signal.raise_signal(signum)
+
+
+def _in_c_callback(frame) -> bool:
+    """Whether the interrupted code runs inside a Python function that C code called back."""
+    while frame is not None:
+        if frame.f_globals.get("__name__") in _C_CALLBACK_MODULES:
+            return True
+        frame = frame.f_back
+    return False

@@ -136,7 +136,18 @@ def stream_state(seed: int, index: int, stream: int) -> int:
 
 
 class Rng:
-    """A splitmix64 stream (plain Python twin of the kernels' inline generator)."""
+    """A splitmix64 stream (plain Python twin of the kernels' inline generator).
+
+    Examples
+    --------
+    The bots stream of deal ``(7, 3)``, whose draws the random bot makes:
+
+    >>> rng = Rng.for_deal(7, 3, STREAM_BOTS)
+    >>> [rng.below(6) for _ in range(5)]
+    [3, 5, 0, 2, 3]
+    >>> Rng(0).next_u64()
+    16294208416658607535
+    """
 
     __slots__ = ("state",)
 

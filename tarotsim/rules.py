@@ -33,6 +33,9 @@ N_TRICKS = {t: HAND_SIZE[t] + PILES.get(t, 0) * PILE_DEPTH for t in TABLES}
 #: Python bots' batches) every table but 2, whose piles have no observation layout (R-VAR-TWO).
 KERNEL_TABLES = TABLES
 ENV_TABLES = tuple(t for t in TABLES if t != "2")
+#: The tables the exact solver plays (``tarotsim.analysis.solver``, ``analyse``): every table but 2,
+#: whose face-down piles change what each player may play (R-VAR-TWO).
+SOLVER_TABLES = tuple(t for t in TABLES if t != "2")
 
 #: Poignée sizes per table (R-POIG-1) and bonuses; levels simple, double, triple.
 POIGNEE_LEVELS = ("simple", "double", "triple")
@@ -72,6 +75,8 @@ CONTRACT_TABLE = (
 CONTRACT_OF = {c.name: c for c in CONTRACT_TABLE}
 #: Contracts low to high (R-BID-1), their multipliers and their names in full.
 CONTRACTS = tuple(c.name for c in CONTRACT_TABLE)
+#: How many contracts there are: every per-contract array and loop is this long (contract codes ``0 .. N_CONTRACTS - 1``).
+N_CONTRACTS = len(CONTRACTS)
 MULTIPLIERS = tuple(c.multiplier for c in CONTRACT_TABLE)
 CONTRACT_LABELS = {c.name: c.label for c in CONTRACT_TABLE}
 
@@ -257,7 +262,20 @@ def _coerce(name: str, value):
 
 @dataclass(frozen=True)
 class Rules:
-    """A table and its variant options; defaults are the official FFT rules (docs/rules.md §14)."""
+    """A table and its variant options; defaults are the official FFT rules (docs/rules.md §14).
+
+    Examples
+    --------
+    >>> rules = Rules("5", misere=True)
+    >>> rules.n_seats, rules.non_default_options()
+    (5, {'misere': True})
+    >>> Rules.from_options("4", {"petit_sec": "off"}).petit_sec
+    'off'
+    >>> Rules("6")
+    Traceback (most recent call last):
+    ...
+    tarotsim.rules.RulesError: unknown table '6': choose one of 3, 4, 5, 5d, 2
+    """
 
     table: str = "4"
     petit_sec: str = "redeal"

@@ -44,6 +44,19 @@ class ScoringError(ValueError):
 
     ``fields`` names the :class:`DealFacts` fields involved, so that a score sheet can point at
     its columns.
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> score(DealFacts(Rules("4"), "garde", attack_half_points=90, oudlers=4))
+    Traceback (most recent call last):
+    ...
+    tarotsim.scoring.ScoringError: oudlers must be 0, 1, 2 or 3, not 4
+    >>> try:
+    ...     parse_points("45.2")
+    ... except ScoringError as e:
+    ...     print(e.fields)
+    ('attack_half_points',)
     """
 
     def __init__(self, message: str, fields: tuple[str, ...] = ()):
@@ -83,6 +96,20 @@ def score_core(rules_vec, contract, attack_hp, oudlers, pab, poignee_attack, poi
         Output: the steps of R-SCORE-1 (``ST_*`` indices).
     scores : int64[n_seats]
         Output: each seat's score; sums to 0.
+
+    Examples
+    --------
+    A garde (1) at table 4 made with 45 points (90 half-points) and 2 oudlers, taker seat 0:
+
+    >>> import numpy as np
+    >>> from tarotsim.rules import Rules
+    >>> steps = np.zeros(ST_LEN, dtype=np.int64)
+    >>> scores = np.zeros(4, dtype=np.int64)
+    >>> no_misere = np.zeros(4, dtype=np.int64)
+    >>> score_core(Rules("4").to_vector(), 1, 90, 2, 0, 0, 0, 0, 0, 0, -1, -1,
+    ...            no_misere, steps, scores)
+    >>> scores.tolist(), int(steps[ST_VALUE])
+    ([174, -58, -58, -58], 58)
     """
     n_seats = rules_vec[RV_N_SEATS]
     n_active = rules_vec[RV_N_ACTIVE]
@@ -158,6 +185,18 @@ class DealFacts:
     ``attack_half_points`` is the attack's pile in half-points (P × 2). ``poignees`` is a
     tuple of ``(level, side)``; ``miseres`` a tuple of ``(seat, kind)`` with kind ``atout`` or
     ``tete``. ``chelem`` is a key of :data:`CHELEM_OUTCOMES`.
+
+    Examples
+    --------
+    Table 5: seat 0 takes a prise and calls seat 3; 50.5 points with 2 oudlers, the Petit in
+    the last trick for the attack, a simple poignée shown by the defence:
+
+    >>> from tarotsim.rules import Rules
+    >>> facts = DealFacts(Rules("5"), "prise", attack_half_points=101, oudlers=2,
+    ...                   taker=0, partner=3, petit_au_bout="attack",
+    ...                   poignees=(("simple", "defence"),))
+    >>> score(facts).scores
+    (130, -65, -65, 65, -65)
     """
 
     rules: Rules
@@ -175,7 +214,17 @@ class DealFacts:
 
 @dataclass(frozen=True)
 class ScoreBreakdown:
-    """Every step from the facts to the scores (R-COUNT-3, R-COUNT-4, R-SCORE-1, R-SCORE-2, R-MIS-2)."""
+    """Every step from the facts to the scores (R-COUNT-3, R-COUNT-4, R-SCORE-1, R-SCORE-2, R-MIS-2).
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> b = score(DealFacts(Rules("4"), "garde", attack_half_points=90, oudlers=2))
+    >>> b.target, b.made, b.difference, b.multiplier, b.value
+    (41, True, 4, 2, 58)
+    >>> b.to_dict(["Ann", "Bob", "Cy", "Di"])["scores"]
+    {'Ann': 174, 'Bob': -58, 'Cy': -58, 'Di': -58}
+    """
 
     facts: DealFacts
     target: int                 # T in points (R-COUNT-3)
@@ -229,7 +278,13 @@ class ScoreBreakdown:
 
 
 def parse_points(text) -> int:
-    """A number of points such as ``41.5`` -> half-points (83); must be 0..91 in steps of 0.5."""
+    """A number of points such as ``41.5`` -> half-points (83); must be 0..91 in steps of 0.5.
+
+    Examples
+    --------
+    >>> parse_points("41.5"), parse_points(91)
+    (83, 182)
+    """
     try:
         x = float(text)
     except (TypeError, ValueError):
@@ -252,7 +307,17 @@ def check_names(names, n_seats: int | None = None) -> list[str]:
     the tables they are printed in (a newline, a tab, an escape: :func:`tarotsim.echo.name_fault`),
     no two alike once case is ignored (a player is found by name whatever the case, so ``a`` and
     ``A`` could not be told apart), and exactly ``n_seats`` of them when given. The one check of
-    every name a user gives: ``--names``, ``--players`` and a score sheet's header."""
+    every name a user gives: ``--names``, ``--players`` and a score sheet's header.
+
+    Examples
+    --------
+    >>> check_names([" Ann", "Bob "], 2)
+    ['Ann', 'Bob']
+    >>> check_names(["Ann", "ann"])
+    Traceback (most recent call last):
+    ...
+    tarotsim.scoring.ScoringError: names differ only in case: Ann and ann
+    """
     names = [str(n).strip() for n in names]
     if any(not n for n in names):
         raise ScoringError("empty player name")
@@ -273,7 +338,13 @@ def check_names(names, n_seats: int | None = None) -> list[str]:
 
 
 def seat_of(name, names, what: str = "player") -> int:
-    """The seat of ``name`` in ``names`` (checked by :func:`check_names`), case and spaces ignored."""
+    """The seat of ``name`` in ``names`` (checked by :func:`check_names`), case and spaces ignored.
+
+    Examples
+    --------
+    >>> seat_of(" bob", ["Ann", "Bob"])
+    1
+    """
     text = str(name).strip()
     for i, n in enumerate(names):
         if n == text or n.casefold() == text.casefold():
@@ -282,7 +353,13 @@ def seat_of(name, names, what: str = "player") -> int:
 
 
 def parse_poignee(text: str) -> tuple[str, str]:
-    """``LEVEL:SIDE`` such as ``simple:defence`` -> ``("simple", "defence")``."""
+    """``LEVEL:SIDE`` such as ``simple:defence`` -> ``("simple", "defence")``.
+
+    Examples
+    --------
+    >>> parse_poignee("Double:attack")
+    ('double', 'attack')
+    """
     level, _, side = str(text).partition(":")
     level, side = level.strip().lower(), side.strip().lower()
     if level not in POIGNEE_LEVELS or side not in SIDES:
@@ -292,7 +369,13 @@ def parse_poignee(text: str) -> tuple[str, str]:
 
 
 def parse_misere(text: str, names) -> tuple[int, str]:
-    """``PLAYER:KIND`` such as ``Nico:atout`` -> ``(seat, "atout")``."""
+    """``PLAYER:KIND`` such as ``Nico:atout`` -> ``(seat, "atout")``.
+
+    Examples
+    --------
+    >>> parse_misere("Bob:tete", ["Ann", "Bob", "Cy"])
+    (1, 'tete')
+    """
     who, _, kind = str(text).rpartition(":")
     kind = kind.strip().lower()
     if not who.strip() or kind not in MISERE_KINDS:
@@ -373,6 +456,17 @@ def attack_points_range(rules: Rules, contract: str, chelem: str | None, oudlers
       kept at 4 points.
     - Otherwise each side won a trick of one card per active player, and the écart or chien adds
       to one pile (R-COUNT-1); every card is worth 0.5 at least, an oudler 4.5 (R-CARD-4).
+
+    Examples
+    --------
+    A garde at table 4 with 2 oudlers gives the attack 13 to 85 points; the chelem made with
+    none of them, no deal:
+
+    >>> from tarotsim.rules import Rules
+    >>> attack_points_range(Rules("4"), "garde", None, 2)
+    (26, 170)
+    >>> attack_points_range(Rules("4"), "garde", "made", 0) is None
+    True
     """
     set_aside = CHIEN_CARDS[rules.table]
     c = CONTRACT_OF[contract]
@@ -538,6 +632,15 @@ def check_facts(facts: DealFacts) -> list[str]:
     (R-PAB-1), the attack's points and oudlers against the contract and chelem
     (:func:`attack_points_range`), poignées against the players (R-POIG-2, R-POIG-3), misères
     against the deck (R-MIS-1). The message names the rules; ``ScoringError.fields`` the facts.
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> check_facts(DealFacts(Rules("4"), "garde", 90, oudlers=2))
+    []
+    >>> for line in check_facts(DealFacts(Rules("4"), "garde", 83, oudlers=2)):
+    ...     print(line)
+    warning: 41.5 points has a half point, which card play cannot give at table 4 (R-COUNT-5); scored anyway by R-COUNT-4
     """
     r = facts.rules
     warnings = []
@@ -601,7 +704,15 @@ def check_facts(facts: DealFacts) -> list[str]:
 
 
 def score(facts: DealFacts) -> ScoreBreakdown:
-    """Check the facts, score them with :func:`score_core`, and explain every step."""
+    """Check the facts, score them with :func:`score_core`, and explain every step.
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> facts = DealFacts(Rules("4"), "garde", attack_half_points=90, oudlers=2)
+    >>> score(facts).scores
+    (174, -58, -58, -58)
+    """
     warnings = check_facts(facts)
     r = facts.rules
     n = r.n_seats
@@ -652,7 +763,14 @@ def score_limit(rules: Rules) -> int:
     every contract at once (91 points with every oudler or none at all, the petit au bout, every
     active seat's triple poignée on one side, every chelem outcome, the taker alone), plus two
     misères' worth for the seat (R-MIS-2) when the variant allows them. A score beyond it is no
-    deal's score under these rules."""
+    deal's score under these rules.
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> score_limit(Rules("4")), score_limit(Rules("5", misere=True))
+    (3318, 4664)
+    """
     vec = rules.to_vector()
     n, n_active = rules.n_seats, int(vec[RV_N_ACTIVE])
     dummy = n - 1 if n_active < n else -1  # 5d: the dealer sits out, the taker (seat 0) plays
@@ -672,7 +790,25 @@ def score_limit(rules: Rules) -> int:
 
 
 def format_breakdown(b: ScoreBreakdown, names=None) -> str:
-    """A short readable table of the steps, for the terminal."""
+    """A short readable table of the steps, for the terminal.
+
+    Examples
+    --------
+    >>> from tarotsim.rules import Rules
+    >>> b = score(DealFacts(Rules("4"), "garde", attack_half_points=90, oudlers=2))
+    >>> print(format_breakdown(b, ["Ann", "Bob", "Cy", "Di"]))
+    contract       garde (x2)
+    attack points  45 with 2 oudler(s)
+    target         41  (R-COUNT-3)
+    result         made by 4  (R-COUNT-4)
+    contract term  +(25 + 4) x 2 = +58
+    value V        +58 per defender
+    <BLANKLINE>
+    Ann  taker       +174
+    Bob  defender     -58
+    Cy   defender     -58
+    Di   defender     -58
+    """
     f = b.facts
     names = list(names) if names else [f"P{i + 1}" for i in range(len(b.scores))]
     sign = "+" if b.made else "-"

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import echo
-from .cards import DECK_HALF_POINTS
+from .cards import DECK_HALF_POINTS, format_points
 from .rules import CONTRACTS, Rules
 from .scoring import (CHELEM_OUTCOMES, DealFacts, ScoringError, check_facts, check_names, parse_misere,
                       parse_points, parse_poignee, score, seat_of)
@@ -494,3 +494,44 @@ def score_sheet(rows, rules: Rules, names, until: int | None = None) -> SheetRes
             break
     return SheetResult(rules=rules, names=names, deals=tuple(deals), rows=len(rows), until=until,
                        finished_at=finished_at)
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing a sheet
+
+
+def sheet_row(facts: DealFacts | None, names) -> dict[str, str]:
+    """One deal as the cells of a sheet's row, as :func:`read_sheet` reads them back.
+
+    ``facts`` of a played deal (``ScoreBreakdown.facts``), or None for a deal that scores
+    nothing (thrown in, R-BID-3, or annulled, R-DEAL-4): a row of ``pass``. ``names`` name the
+    seats."""
+    if facts is None:
+        return {"contract": "pass"}
+    row = {"taker": names[facts.taker], "contract": facts.contract, "oudlers": str(facts.oudlers),
+           "points": format_points(facts.attack_half_points)}
+    if facts.partner is not None:
+        row["partner"] = names[facts.partner]
+    if facts.dummy is not None:
+        row["dummy"] = names[facts.dummy]
+    row["petit_au_bout"] = facts.petit_au_bout or ""
+    row["poignees"] = ";".join(f"{level}:{side}" for level, side in facts.poignees)
+    row["chelem"] = facts.chelem or ""
+    row["miseres"] = ";".join(f"{names[seat]}:{kind}" for seat, kind in facts.miseres)
+    return row
+
+
+def write_sheet(deals, rules: Rules, names, fh) -> None:
+    """Write an evening as a score sheet that ``tarotsim sheet`` reads and checks.
+
+    ``deals``: per deal in order, ``(facts or None, scores)`` (:func:`sheet_row`); the players'
+    scores are written in their own columns, so ``tarotsim sheet FILE --check`` finds every deal
+    scored by the rules. ``fh``: a text file opened with ``newline=""``."""
+    names = _checked_names(names, rules)
+    columns = [c for c in SHEET_COLUMNS if c != "defence_points" and (c != "partner" or rules.table == "5")
+               and (c != "dummy" or rules.table == "5d") and (c != "miseres" or rules.misere)]
+    w = csv.writer(fh, lineterminator="\n")
+    w.writerow(columns + list(names))
+    for facts, scores in deals:
+        row = sheet_row(facts, names)
+        w.writerow([row.get(c, "") for c in columns] + [str(s) for s in scores])

@@ -56,7 +56,16 @@ def t_quantile(p: float, df) -> float:
     """A quantile of Student's t distribution.
 
     The ``p`` quantile of Student's t with ``df`` degrees of freedom (a whole number >= 1, or
-    ``math.inf`` for the normal distribution)."""
+    ``math.inf`` for the normal distribution).
+
+    Examples
+    --------
+    >>> import math
+    >>> round(t_quantile(0.975, 1), 3), round(t_quantile(0.975, math.inf), 3)
+    (12.706, 1.96)
+    >>> round(t_quantile(0.025, 10), 4)  # symmetric
+    -2.2281
+    """
     if not 0 < p < 1:
         raise ValueError(f"a quantile needs 0 < p < 1, not {p}")
     if df != math.inf:
@@ -92,7 +101,15 @@ def t_critical(n: int, level: float = 0.95) -> float:
     """The two-sided critical value of Student's t for a mean of ``n`` values.
 
     The two-sided ``level`` critical value for a mean of ``n >= 2`` values (``n - 1`` degrees
-    of freedom)."""
+    of freedom).
+
+    Examples
+    --------
+    >>> round(t_critical(2), 3), round(t_critical(30), 3)
+    (12.706, 2.045)
+    >>> round(t_critical(30, level=0.99), 3)
+    2.756
+    """
     return t_quantile((1 + level) / 2, n - 1)
 
 
@@ -100,7 +117,17 @@ def mean_sd(n: int, s: float, s2: float) -> tuple[float, float]:
     """The mean and sample standard deviation from running sums.
 
     ``(mean, sample standard deviation)`` of ``n`` values from their sum ``s`` and sum of
-    squares ``s2`` (nan where undefined: no value, or one value for the deviation)."""
+    squares ``s2`` (nan where undefined: no value, or one value for the deviation).
+
+    Examples
+    --------
+    The values 1, 2 and 3: their sum is 6, their sum of squares 14:
+
+    >>> mean_sd(3, 6.0, 14.0)
+    (2.0, 1.0)
+    >>> mean_sd(1, 5.0, 25.0)
+    (5.0, nan)
+    """
     if n <= 0:
         return math.nan, math.nan
     m = s / n
@@ -113,7 +140,16 @@ def mean_ci(n: int, s: float, s2: float, level: float = 0.95) -> tuple[float, fl
     """The mean and its Student t interval from running sums.
 
     ``(mean, low, high)``: the mean of ``n`` values and its Student t ``level`` interval, from
-    their sum and sum of squares. With fewer than two values there is no interval (nan)."""
+    their sum and sum of squares. With fewer than two values there is no interval (nan).
+
+    Examples
+    --------
+    The values 1, 2 and 3: ``2 ± t(0.975, 2) · 1 / √3``:
+
+    >>> mean, low, high = mean_ci(3, 6.0, 14.0)
+    >>> mean, round(low, 3), round(high, 3)
+    (2.0, -0.484, 4.484)
+    """
     m, sd = mean_sd(n, s, s2)
     if n < 2:
         return m, math.nan, math.nan

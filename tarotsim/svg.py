@@ -37,7 +37,9 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 from .cards import RANK_NAMES, SUIT_NAMES, Card, format_points
-from .display import display_order
+from .display import declaration_phrase, display_order
+from .observations import MAX_SEATS
+from .reference.tricks import trick_winner
 from .rules import CONTRACT_OF
 from .scoring import ScoreBreakdown
 
@@ -214,6 +216,9 @@ def hand_svg(cards, *, sort: bool = True) -> str:
     A hand fanned in one row, as a player holds it (:func:`tarotsim.display.display_order`
     unless ``sort`` is False)."""
     cs = display_order(cards) if sort else [Card.parse(c) for c in cards]
+    twice = next((c for i, c in enumerate(cs) if c in cs[:i]), None)
+    if twice is not None:
+        raise PictureError(f"{twice.pretty()} is twice in the hand: each card once")
     width = FAN_STEP * max(0, len(cs) - 1) + CARD_WIDTH if cs else CARD_WIDTH
     return _document(width + 4, CARD_HEIGHT + 4, "".join(card_group(c, 2 + FAN_STEP * i, 2) for i, c in enumerate(cs)))
 
@@ -228,12 +233,15 @@ def trick_svg(plays, leader: int | None = None, winner: int | None = None, names
     Raises
     ------
     PictureError
-        A card or a seat twice in the trick, a ``leader`` who does not play first or a
-        ``winner`` who plays no card of it, a seat that ``names`` does not name.
+        A card or a seat twice in the trick, more plays than seats at a table, a ``leader`` who
+        does not play first, a ``winner`` whose card does not win the trick (R-PLAY-5; the
+        Excuse led to the last trick may win, R-EXC-4), a seat that ``names`` does not name.
+    PictureTypeError
+        A play that is not a ``(seat, card)`` pair.
     tarotsim.cards.CardError
         A card name that is not in the notation.
     """
-    plays = [(_seat_number(s), Card.parse(c)) for s, c in plays]
+    plays = [_play(play) for play in plays]
     seats = [s for s, _ in plays]
     _check_trick(plays, leader, winner)
     leader = plays[0][0] if leader is None and plays else leader
@@ -256,14 +264,21 @@ def trick_svg(plays, leader: int | None = None, winner: int | None = None, names
     return _document(6 + gap * max(1, len(plays)), CARD_HEIGHT + 40, "".join(body))
 
 
+def _play(play) -> tuple[int, Card]:
+    """A play of a trick, ``(seat, card)``, as a seat number and a card."""
+    if isinstance(play, (str, bytes)) or not isinstance(play, (tuple, list)) or len(play) != 2:
+        raise PictureTypeError(f"a play of a trick is a (seat, card) pair such as (0, 'KH'), not {play!r}")
+    return _seat_number(play[0]), Card.parse(play[1])
+
+
 def _seat_number(seat) -> int:
-    """A seat of a trick as a number from 0 (a bool, a fraction or a negative number is no seat)."""
+    """A seat of a trick as a number from 0 (a bool, a fraction, a text or a negative number is no seat)."""
     try:
         number = operator.index(seat)
     except TypeError:
         number = -1
-    if isinstance(seat, bool) or number < 0:
-        raise PictureError(f"seat {seat!r}: a seat is a whole number from 0")
+    if isinstance(seat, bool) or not 0 <= number < MAX_SEATS:
+        raise PictureError(f"seat {seat!r}: a seat is a whole number from 0 to {MAX_SEATS - 1}")
     return number
 
 
@@ -271,6 +286,8 @@ def _check_trick(plays: list[tuple[int, Card]], leader, winner) -> None:
     """Refuse a trick no deal can have.
 
     A card or a seat twice, a leader who does not play first, a winner who plays no card of it."""
+    if len(plays) > MAX_SEATS:
+        raise PictureError(f"{len(plays)} plays: a trick has one card per seat, {MAX_SEATS} at most")
     seen_cards: set[Card] = set()
     seen_seats: set[int] = set()
     for seat, c in plays:
@@ -281,10 +298,20 @@ def _check_trick(plays: list[tuple[int, Card]], leader, winner) -> None:
         seen_cards.add(c)
         seen_seats.add(seat)
     order = f"it is played by {', '.join(f'seat {s}' for s, _ in plays)}" if plays else "it holds no card"
-    if leader is not None and (not plays or leader != plays[0][0]):
+    if leader is not None and (not plays or _seat_number(leader) != plays[0][0]):
         raise PictureError(f"leader seat {leader}: the leader plays the trick's first card, and {order}")
-    if winner is not None and winner not in seen_seats:
+    if winner is None:
+        return
+    if _seat_number(winner) not in seen_seats:
         raise PictureError(f"winner seat {winner}: seat {winner} plays no card of the trick ({order})")
+    cards = [c for _, c in plays]
+    if all(c.is_excuse for c in cards):
+        return  # the Excuse alone: the trick's winner is still to come
+    best = plays[trick_winner(cards)]
+    # R-EXC-4: the Excuse led to the last trick of a chelem wins it
+    if winner != best[0] and not (cards[0].is_excuse and winner == plays[0][0]):
+        raise PictureError(f"winner seat {winner}: {dict(plays)[winner].pretty()} does not win the trick, "
+                           f"{best[1].pretty()} of seat {best[0]} does (R-PLAY-5)")
 
 
 def _winner_ring(x: float, y: float) -> str:
@@ -446,7 +473,7 @@ def _hand_box(count: int, per_row: int) -> tuple[float, float]:
     return FAN_STEP * (cols - 1) + CARD_WIDTH, ROW_STEP * (rows - 1) + CARD_HEIGHT
 
 
-def layout(pos: Position, names=None, costs=None) -> Layout:
+def layout(pos: Position, names=None, costs=None, you: int | None = None) -> Layout:
     """Lay out the table picture of a position.
 
     Place every card of ``pos`` and draw its labels: each seat's hand fanned at its place,
@@ -455,15 +482,16 @@ def layout(pos: Position, names=None, costs=None) -> Layout:
 
     ``names`` name the seats (default ``seat 0`` ...). ``costs`` maps a card of the trick shown
     to what it cost against best play, in half-points (an exact solver's figure; None: unknown).
+    ``you``: the seat the picture speaks to (``you take``, ``your écart``), as a player's page draws it.
     """
     names = seat_names(names, pos.n_seats)
     out = Layout()
     out.overlay.append(f'<rect class="felt" width="{TABLE_WIDTH}" height="{TABLE_HEIGHT}" fill="{FELT}"/>')
-    _header(pos, names, out)
+    _header(pos, names, out, you)
     for seat in range(pos.n_seats):
         _seat(pos, seat, names, out)
-    _aside_cards(pos, names, out)
-    _trick(pos, names, out, costs or {})
+    _aside_cards(pos, names, out, you)
+    _trick(pos, names, out, costs or {}, you)
     _footer(pos, names, out)
     return out
 
@@ -490,26 +518,35 @@ _SUIT_CARD = re.compile(r"\b(?:10|[1-9JNQK])[SHDC]\b", re.IGNORECASE)
 _SEAT = re.compile(r"\bseat (\d)\b")
 
 
-def shown_text(text: str, names) -> str:
+def shown_text(text: str, names, you: int | None = None) -> str:
     """A text of a position as the pictures write it: each seat by its name, each card as ``K♥``.
 
     ``text`` is a :class:`Position`'s ``step`` (the text of :func:`tarotsim.record.positions`,
     ``"trick 7, seat 2 plays KH"``: the records' notation, as the replay's errors name a step) or
-    its ``aside_label``; ``names`` one name per seat."""
+    its ``aside_label``; ``names`` one name per seat; seat ``you``'s hand and écart are ``your``."""
+    if you is not None:
+        text = text.replace(f"écart of seat {you}", "your écart").replace(f"seat {you}'s", "your")
     text = _SUIT_CARD.sub(lambda m: Card.parse(m[0]).pretty(), text)
     return _SEAT.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
-def _header(pos: Position, names, out: Layout) -> None:
+def _header(pos: Position, names, out: Layout, you: int | None = None) -> None:
     ident = f"seed {pos.seed}, index {pos.index}" if pos.seed is not None else "hand-entered deal"
     line1 = f"Table {pos.table} · {ident} · dealer {names[pos.dealer]}"
     out.overlay.append(_text(12, 18, line1, 14, FELT_TEXT, bold=True, cls="deal"))
     out.overlay.append(_text(TABLE_WIDTH - 12, 18, shown_text(pos.step, names), 13, FELT_TEXT, anchor="end",
                              cls="step"))
-    out.overlay.append(_text(12, 36, contract_line(pos, names), 12, FELT_TEXT, cls="contract"))
+    out.overlay.append(_text(12, 36, contract_line(pos, names, you), 12, FELT_TEXT, cls="contract"))
 
 
-def contract_line(pos: Position, names) -> str:
+def _verb(seat: int, you: int | None, third: str, second: str) -> str:
+    return second if seat == you else third
+
+
+def contract_line(pos: Position, names, you: int | None = None) -> str:
+    """The line above the table: the auction, or the contract, the call and the declarations.
+
+    ``you``: the seat the picture speaks to, as for :func:`layout`."""
     if pos.outcome == "petit_sec":
         return "Petit sec: the deal is annulled (R-DEAL-4)"
     if pos.outcome == "all_passed":
@@ -518,18 +555,13 @@ def contract_line(pos: Position, names) -> str:
         return "Auction" + (": " + ", ".join(f"{names[s]} {b.replace('_', ' ')}" for s, b in pos.bids)
                             if pos.bids else "")
     m = CONTRACT_OF[pos.contract].multiplier if pos.contract else 1
-    parts = [f"{names[pos.taker]} takes: {str(pos.contract).replace('_', ' ')} (x{m})"]
+    takes = _verb(pos.taker, you, "takes", "take")
+    parts = [f"{names[pos.taker]} {takes}: {str(pos.contract).replace('_', ' ')} (x{m})"]
     if pos.called is not None:
         partner = names[pos.partner] if pos.partner is not None else "nobody (alone)"
         parts.append(f"calls {pos.called.pretty()}, partner {partner}")
-    for d in pos.declarations:
-        who = names[d["seat"]]
-        if d["kind"] == "poignee":
-            parts.append(f"{who}: {d['level']} poignée {' '.join(Card.parse(c).pretty() for c in d['cards'])}")
-        elif d["kind"] == "chelem":
-            parts.append(f"{who} announces a chelem")
-        else:
-            parts.append(f"{who}: {d['kind'].replace('_', ' ')}")
+    parts.extend(declaration_phrase(d, names[d["seat"]], to_you=d["seat"] == you, pretty=True)
+                 for d in pos.declarations)
     return " · ".join(parts)
 
 
@@ -586,10 +618,10 @@ def _piles(pos: Position, seat: int, ax: float, y0: float, h: float, out: Layout
             out.cards.append(Placed(c, x0 + PILE_GAP * k, y + PILE_STEP * depth, face_up=top and pos.face_up[seat][k]))
 
 
-def _aside_cards(pos: Position, names, out: Layout) -> None:
+def _aside_cards(pos: Position, names, out: Layout, you: int | None = None) -> None:
     y = TABLE_HEIGHT - FOOTER_HEIGHT - CARD_HEIGHT - 6
     if pos.aside or pos.marked:
-        out.overlay.append(_text(16, y - 7, shown_text(pos.aside_label, names), 12, FELT_TEXT, cls="aside"))
+        out.overlay.append(_text(16, y - 7, shown_text(pos.aside_label, names, you), 12, FELT_TEXT, cls="aside"))
     for i, c in enumerate(pos.aside):
         out.cards.append(Placed(c, 16 + FAN_STEP * i, y))
 
@@ -604,13 +636,13 @@ def _trick_slot(n: int, seat: int) -> tuple[float, float]:
     return cx + dx / norm * rx - CARD_WIDTH / 2, cy + dy / norm * ry - CARD_HEIGHT / 2
 
 
-def _trick(pos: Position, names, out: Layout, costs) -> None:
+def _trick(pos: Position, names, out: Layout, costs, you: int | None = None) -> None:
     if not pos.trick:
         return
     cx, cy = _centre()
     title = f"trick {pos.trick_number}"
     if pos.trick_winner is not None:
-        title += f": {names[pos.trick_winner]} wins"
+        title += f": {names[pos.trick_winner]} {_verb(pos.trick_winner, you, 'wins', 'win')}"
     out.overlay.append(_text(cx, cy + 4, title, 12, FELT_TEXT, anchor="middle", bold=True, cls="trick-title"))
     for seat, c in pos.trick:
         x, y = _trick_slot(pos.n_seats, seat)
@@ -646,10 +678,15 @@ def _footer(pos: Position, names, out: Layout) -> None:
                              cls="scores"))
 
 
-def render(lay: Layout) -> str:
-    """A :class:`Layout` as a whole SVG document: the felt, the cards, then the labels and marks."""
+def render(lay: Layout, unseen=frozenset()) -> str:
+    """A :class:`Layout` as a whole SVG document: the felt, the cards, then the labels and marks.
+
+    The cards of ``unseen`` are drawn as backs that name no card (no ``data-card``, no title):
+    the table as a seat sees it, whose page must not hold the other hands."""
     felt, rest = lay.overlay[:1], lay.overlay[1:]
-    cards = [card_group(p.card, p.x, p.y, face_up=p.face_up, marked=p.marked) for p in lay.cards]
+    cards = [card_group(p.card, p.x, p.y, face_up=p.face_up, marked=p.marked) if p.card not in unseen
+             else f'<g class="card down" transform="translate({coord(p.x)} {coord(p.y)})">{card_back()}</g>'
+             for p in lay.cards]
     return _document(lay.width, lay.height, "".join(felt + cards + rest))
 
 
@@ -675,8 +712,8 @@ def table_svg(what, names=None, costs=None) -> str:
 
     if isinstance(what, Position):
         pos = what
-    elif isinstance(getattr(what, "_deal", None), ReferenceDeal):  # a Game: its reference deal is the state
-        pos = position_of(what._deal, _game_step(what), what.seed, what.index)
+    elif isinstance(getattr(what, "_deal", None), ReferenceDeal):
+        pos = position_of_game(what)
     elif isinstance(what, ReferenceDeal):
         pos = position_of(what)
     else:
@@ -684,6 +721,11 @@ def table_svg(what, names=None, costs=None) -> str:
         raise PictureTypeError(f"table_svg draws a Game, a ReferenceDeal or a Position, not {type(what).__name__}"
                                + hint)
     return render(layout(pos, names, costs))
+
+
+def position_of_game(game) -> Position:
+    """The :class:`Position` of a :class:`~tarotsim.engine.Game` at its current decision."""
+    return position_of(game._deal, _game_step(game), game.seed, game.index)  # its reference deal is the state
 
 
 def _game_step(game) -> str:
@@ -707,5 +749,5 @@ def html_figure(svg_text: str) -> str:
 
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "Layout", "PictureError", "PictureTypeError", "Placed", "Position", "card_face",
-           "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "render", "seat_names",
-           "start_of_play", "shown_text", "table_svg", "trick_svg"]
+           "card_group", "card_svg", "hand_svg", "html_figure", "layout", "position_of", "position_of_game", "render",
+           "seat_names", "start_of_play", "shown_text", "table_svg", "trick_svg"]

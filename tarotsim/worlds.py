@@ -57,7 +57,17 @@ UNDER = 6
 
 
 class WorldsError(ValueError):
-    """Bad arguments, or (with true information, never) a position no world agrees with."""
+    """Bad arguments, or (with true information, never) a position no world agrees with.
+
+    Examples
+    --------
+    >>> from tarotsim.engine import Game
+    >>> from tarotsim.rules import Rules
+    >>> sample(Game(Rules("4"), seed=7, index=3), seat=4, n=10, seed=1)
+    Traceback (most recent call last):
+    ...
+    tarotsim.worlds.WorldsError: seat must be a seat of the table, 0..3, not 4
+    """
 
 
 def _kernels():
@@ -100,6 +110,18 @@ class Constraints:
     allowed : dict Card -> frozenset of int
         Every other unplayed card and the locations it may be in.
     played : frozenset of Card
+
+    Examples
+    --------
+    At the first bid seat 0 knows its own 18 cards; the 60 others may be anywhere:
+
+    >>> from tarotsim.engine import Game
+    >>> from tarotsim.rules import Rules
+    >>> cons = constraints(Game(Rules("4"), seed=7, index=3), 0)
+    >>> cons.counts, cons.pile
+    ((18, 18, 18, 18, 6), 'chien')
+    >>> len(cons.known), len(cons.allowed), cons.no_trump
+    (18, 60, ())
     """
 
     seat: int
@@ -134,6 +156,19 @@ class Worlds:
     card face down in a pile (table 2), :data:`PLAYED` (-1) for a card already played. Known cards (the seat's own hand among them) have the same
     location in every world. ``state`` is the generator state after the draws (to go on drawing
     from the same stream).
+
+    Examples
+    --------
+    >>> from tarotsim.engine import Game
+    >>> from tarotsim.rules import Rules
+    >>> game = Game(Rules("4"), seed=7, index=3)
+    >>> worlds = sample(game, 0, n=3, seed=12345)
+    >>> len(worlds), worlds.locations.shape, worlds.pile_kind
+    (3, (3, 78), 'chien')
+    >>> print(*worlds.pile(0))
+    T15 T16 5H 3D NC KC
+    >>> worlds.hands(0)[0] == game.hand(0)  # its own hand, in every world
+    True
     """
 
     seat: int
@@ -188,7 +223,19 @@ def knowledge(view, rules: Rules | None = None) -> np.ndarray:
     """The kernels' knowledge vector of a seat's view.
 
     The kernels' knowledge vector (``int64[K_LEN]``, ``tarotsim._kernels.worlds.K_*``) of a
-    :class:`tarotsim.engine.SeatView`."""
+    :class:`tarotsim.engine.SeatView`.
+
+    Examples
+    --------
+    >>> from tarotsim._kernels import worlds as W
+    >>> from tarotsim.engine import Game
+    >>> from tarotsim.rules import Rules
+    >>> know = knowledge(Game(Rules("4"), seed=7, index=3).view(2))
+    >>> know.shape == (W.K_LEN,), int(know[W.K_SEAT])
+    (True, 2)
+    >>> bool(know[W.K_STAGE] == W.STAGE_AUCTION)
+    True
+    """
     W = _kernels()
     rules = _rules_of(view, rules)
     know = np.zeros(W.K_LEN, dtype=np.int64)
@@ -262,7 +309,23 @@ def _pile_kind(cons, view) -> str | None:
 
 
 def constraints(game, seat: int) -> Constraints:
-    """The constraints on the cards ``seat`` cannot see, from ``game.view(seat)`` alone."""
+    """The constraints on the cards ``seat`` cannot see, from ``game.view(seat)`` alone.
+
+    Examples
+    --------
+    Six tricks into deal ``(7, 3)``, seat 3 played T8 under T20: it holds no trump above T20
+    (R-PLAY-4b, R-PLAY-4c):
+
+    >>> from tarotsim.engine import Game, PyRandomBot, play_game
+    >>> from tarotsim.rules import Rules
+    >>> events = play_game(Game(Rules("4"), seed=7, index=3), PyRandomBot()).events
+    >>> game = Game(Rules("4"), seed=7, index=3).replay(events[:42])
+    >>> game.view(0).trick
+    ((1, Card('T15')), (2, Card('T20')), (3, Card('T8')))
+    >>> cons = constraints(game, 0)
+    >>> cons.trump_ceiling, cons.counts, len(cons.played)
+    ((None, None, None, 20), (12, 11, 11, 11, 6), 27)
+    """
     seat = _check_seat(game, seat)
     view = game.view(seat)
     rules, cons = _derive(view, game.rules)
@@ -321,6 +384,19 @@ def sample(game, seat: int, n: int, seed: int) -> Worlds:
     ------
     WorldsError
         Bad arguments, a finished deal, or (never with true information) no consistent world.
+
+    Examples
+    --------
+    In every world seat 0 draws, seat 3 holds no trump above T20 (see :func:`constraints`):
+
+    >>> from tarotsim.engine import Game, PyRandomBot, play_game
+    >>> from tarotsim.rules import Rules
+    >>> events = play_game(Game(Rules("4"), seed=7, index=3), PyRandomBot()).events
+    >>> game = Game(Rules("4"), seed=7, index=3).replay(events[:42])
+    >>> worlds = sample(game, 0, n=100, seed=1)
+    >>> trumps = {c for w in range(100) for c in worlds.hands(w)[3] if c.is_trump}
+    >>> max(trumps) <= Card.parse("T20")
+    True
     """
     W = _kernels()
     seat = _check_seat(game, seat)

@@ -132,9 +132,9 @@ def test_cli_analyse_a_record_as_text_and_json(tmp_path):
     k = N_TRICKS["4"] - LEFT + 1
     res = CliRunner().invoke(cli, ["analyse", str(path), "--line", "1", "--from-trick", str(k)])
     assert res.exit_code == 0, res.output
-    assert f"from trick {k}; tricks 1..{k - 1} are not analysed" in res.output
+    assert f"from trick {k}; tricks 1..{k - 1} are not analysed" in " ".join(res.output.split())
     assert "costs" in res.output and "lost against best play" in res.output
-    assert res.output.splitlines()[1] == f"seat {rec['taker']} takes a garde."
+    assert f"are not analysed.\nseat {rec['taker']} takes a garde.\n" in res.output  # the line after the head
     res = CliRunner().invoke(cli, ["analyse", str(path), "--from-trick", str(k), "--json"])
     out = json.loads(res.output)
     assert (out["taker"], out["contract"], out["partner"]) == (rec["taker"], "garde", None)
@@ -157,7 +157,7 @@ def test_cli_analyse_names_the_taker_and_at_table_5_the_partner():
     rec = json.loads(CliRunner().invoke(cli, ["show", "--table", "5", "--seed", "7", "--json"]).output)
     assert (out["taker"], out["contract"], out["partner"]) == (rec["taker"], rec["contract"], rec["partner"])
     text = CliRunner().invoke(cli, ["analyse", "--table", "5", "--seed", "7", "--from-trick", "15"]).output
-    assert text.splitlines()[1] == f"seat {rec['taker']} takes a {rec['contract']}, seat {rec['partner']} as partner."
+    assert f"analysed.\nseat {rec['taker']} takes a {rec['contract']}, seat {rec['partner']} as partner.\n" in text
 
 
 @pytest.mark.parametrize("args,message", [
@@ -231,6 +231,19 @@ def test_cli_html_to_standard_output_keeps_the_analysis_off_it(tmp_path, cli):
     assert out.startswith("<!DOCTYPE html>") and out.endswith("</html>\n") and "Exact analysis" not in out
     assert err.startswith(f"Exact analysis (attack's points, every card known, best play by both sides) from trick {k}")
     assert "lost against best play" in err and "<html" not in err
+
+
+def test_cli_a_deal_every_seat_passed_is_said_before_the_solver_compiles(cli, monkeypatch):
+    """Deal (1, 0) is all passed at table 4: the line comes without a solver compiled or run."""
+    from tarotsim.cli import deals
+
+    def never(*args, **kw):
+        raise AssertionError("the solver was readied for a deal with no card to analyse")
+
+    monkeypatch.setattr(deals, "_solver_ready", never)
+    code, out, err = cli("analyse", "--seed", 1, "--index", 0)
+    assert (code, out) == (2, "")
+    assert err == "tarotsim: error: the deal was not played (all passed): no card to analyse\n"
 
 
 @pytest.mark.parametrize("source", ["file", "seed"])
@@ -343,7 +356,7 @@ def test_cli_names_the_seats_by_the_record_s_players(tmp_path, cli):
     names = ["Emma", "Nico", "Pat", "Lea"]
     path.write_text(json.dumps(with_seat_labels(rec, players=names)) + "\n")
     code, out, err = cli("analyse", path, "--from-trick", 18)
-    assert code == 0 and out.splitlines()[1] == f"{names[rec['taker']]} takes a garde."
+    assert code == 0 and f"analysed.\n{names[rec['taker']]} takes a garde.\n" in out  # the line after the head
     assert "lost against best play: Emma " in out and "seat 0" not in out
     code, out, err = cli("analyse", path, "--from-trick", 18, "--names", "A,B,C,D")
     assert code == 0 and "lost against best play: A " in out and "Emma" not in out

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks import suite
 
 
@@ -67,3 +69,41 @@ def test_worlds_benchmark_reports_every_stage_and_renders(capsys):
     assert "## Worlds" not in suite.markdown(saved)
     md = suite.markdown(dict(saved, worlds=res))
     assert "\n## Worlds (sampler kernels)\n" in md and "\n".join(table) in md and res["command"] in md
+
+
+def _kernel_deal(log) -> list[int]:
+    """A tarotsim deal's log (``layout.L_*``) in ``cbaseline.cb_deal``'s slots."""
+    from tarotsim._kernels import layout as L
+
+    if log[L.L_OUTCOME] != L.OUTCOME_PLAYED:
+        return [int(log[L.L_OUTCOME]), int(log[L.L_TAKER]), int(log[L.L_CONTRACT])] + [0] * 9 + [-1] * 72
+    head = [log[k] for k in (L.L_OUTCOME, L.L_TAKER, L.L_CONTRACT, L.L_ATTACK_HP, L.L_OUDLERS, L.L_PAB, L.L_CHELEM,
+                             L.L_VALUE)]
+    cards = [log[L.L_CARDS + t * L.MAX_SEATS + p] for t in range(18) for p in range(4)]
+    return [int(x) for x in head + list(log[L.L_SCORES:L.L_SCORES + 4]) + cards]
+
+
+def test_c_baseline_plays_the_kernels_deals_and_times_both(capsys, tmp_path):
+    """``benchmarks.cbaseline``'s C kernel plays the tarotsim deals card by card (the misère's draws
+    and a flat petit au bout too), and its run prints both rates and their ratio with equal totals
+    (no speed asserted)."""
+    from benchmarks import cbaseline
+    from tarotsim.rules import Rules
+    from tarotsim.runs import simulate
+
+    lib = cbaseline.build(str(tmp_path))
+    for rules in (Rules(table="4"), Rules(table="4", misere=True, pab_multiplied=False, petit_sec="off")):
+        opts = cbaseline.options(rules)
+        logs = simulate.logs(rules, 11, range(300))
+        assert [cbaseline.c_deal(lib, 11, i, opts).tolist() for i in range(300)] == [_kernel_deal(g) for g in logs]
+    assert cbaseline.main(["--deals", "300", "--repeat", "2", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["benchmark"] == "cbaseline" and res["same_totals"] and len(res["round_ratios"]) == 2
+    assert res["kernel_deals_per_s"] > 0 and res["c_deals_per_s"] > 0
+    assert res["ratio"] == pytest.approx(res["kernel_deals_per_s"] / res["c_deals_per_s"], abs=0.002)
+    assert cbaseline.text(res).splitlines()[-1] == (f"tarotsim / C     {res['ratio']:.3f}x (rounds: "
+                                                     + ", ".join(f"{r:.3f}x" for r in res["round_ratios"]) + ")")
+    saved = json.loads((Path(suite.__file__).parent / "last-run.json").read_text())
+    assert "## Beside hand-written C" not in suite.markdown(saved)  # a run saved before the C baseline
+    md = suite.markdown(dict(saved, cbaseline=dict(res, command="python -m benchmarks.cbaseline --deals 300")))
+    assert f"| {res['kernel_deals_per_s']:,.0f} | {res['c_deals_per_s']:,.0f} | {res['ratio']:.3f}x |" in md

@@ -23,7 +23,7 @@ import pytest
 
 from helpers_deals import hidden_twins
 from helpers_records import check_record
-from bots import REGISTRY, BotError, parse_bots
+from bots import BOT_KINDS, REGISTRY, BotError, parse_bots
 from bots.bid_search import needs_bid_search
 from tarotsim import record, rng
 from tarotsim.runs import simulate
@@ -52,7 +52,7 @@ def _mix(table, search=SEARCH):
 def _adapters(rules, bots):
     """The seats' bots on the slow path, each told every seat's bot (the search's own bidders)."""
     kinds, params, _ = simulate.bot_setup(rules, bots)
-    names = {code: name for name, code in L.BOT_KINDS.items()}
+    names = {code: name for name, code in BOT_KINDS.items()}
     return [FastBotAdapter(names[int(kinds[s])], params[s], seats=(kinds, params)) for s in range(rules.n_seats)]
 
 

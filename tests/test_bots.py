@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import bots
-from bots import REGISTRY, BotError, BotSpec, Param, parse_bots
+from bots import BOT_KINDS, REGISTRY, BotError, BotSpec, Param, parse_bots
+from tarotsim import echo
 from tarotsim.runs import simulate
 from tarotsim._kernels import layout
 from tarotsim.rules import Rules
@@ -19,7 +20,7 @@ from tarotsim.rules import Rules
 
 def test_registry_matches_the_kernel_codes():
     assert list(REGISTRY) == ["random", "greedy", "heuristic", "pimc", "learned"]
-    assert {n: s.code for n, s in REGISTRY.items()} == layout.BOT_KINDS == simulate.BOT_KINDS
+    assert {n: s.code for n, s in REGISTRY.items()} == BOT_KINDS == simulate.BOT_KINDS
     for name, spec in REGISTRY.items():
         assert isinstance(spec, BotSpec) and spec.name == name
         assert spec.description and "\n" not in spec.description
@@ -225,11 +226,13 @@ def test_bots_says_each_condition(cli):
     code, out, _ = cli("bots")
     assert code == 0
     current, shown = None, {}
-    for line in out.splitlines():  # a bot's line, then one indented line per parameter
+    for line in out.splitlines():  # a bot's line, then one line indented by 4 per parameter
         if not line.startswith(" "):
             current = line.split()[0]
-        else:
+        elif not line.startswith(" " * 5):  # not a wrapped text's next line
             shown[(current, line.split()[0])] = line
+    assert max(len(line) for line in out.splitlines()) <= echo.TEXT_WIDTH
+    assert "\n" + " " * 44 + "bid a prise\n" in out  # the greedy prise's help, wrapped beside its column
     for bot, name in CONDITIONAL:
         assert f"[{REGISTRY[bot].param(name).condition()}] " in shown[(bot, name)]
     assert "[only with infer=1; at least worlds] " in shown[("pimc", "candidates")]

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from tarotsim import echo
 from tarotsim.runs import simulate as sim
 from tarotsim.record import load, verify
 from tarotsim.rules import Rules
@@ -126,6 +127,8 @@ def test_simulate_plays_heuristic_bots_by_default_and_calls_random_a_baseline(cl
     assert f"mean score of the taker: {ref.mean_taker_score:+.2f}" in out and ref.mean_taker_score > 0
     code, out, err = cli("simulate", "--deals", "2000", "--seed", "1", "--bots", "random")
     assert code == 0
-    assert out.splitlines()[0].endswith("· bots random (random: a baseline, uniform over the legal choices)")
+    head = out.split("\n\n")[0].splitlines()  # the header, wrapped, then the threads and speed
+    assert " ".join(head[:-1]).endswith("· bots random (random: a baseline, uniform over the legal choices)")
+    assert len(head) == 3 and max(map(len, head)) <= echo.TEXT_WIDTH
     code, out, err = cli("bots")
     assert "random     uniform over the legal choices: a baseline to compare bots with" in out

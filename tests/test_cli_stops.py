@@ -144,3 +144,38 @@ def test_play_stopped_at_a_prompt_says_the_deals_it_appended(tmp_path):
                       stdin=subprocess.PIPE, ready=(tmp_path / "game.jsonl").exists)
     assert (code, err) == (143, "tarotsim: stopped by SIGTERM; 0 deal(s) appended to game.jsonl; "
                                 "no other output file was written\n")
+
+
+#: A function compiled into numba's on-disk cache that is sent SIGTERM (or SIGINT) from inside
+#: numba's object-cache hook, which llvmlite's C code calls back: a Python exception raised there
+#: would be printed and dropped by ctypes.
+_SIGNAL_IN_A_CALLBACK = """
+import os, signal, sys, tempfile
+os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tarotsim-test-numba-")
+import numba
+import numba.core.codegen as codegen
+from tarotsim.outputs import Terminated, signals_raise
+hook = codegen.CPUCodeLibrary._object_compiled_hook
+def signalled(ll_module, buf):  # each function compiled calls it back: the signal comes every time
+    os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+    sum(range(100_000))  # Python code runs inside the callback once the signal is pending
+    return hook(ll_module, buf)
+codegen.CPUCodeLibrary._object_compiled_hook = staticmethod(signalled)
+try:
+    with signals_raise():
+        numba.njit(cache=True)(lambda x: x + 1)(1)  # cached: a function of a file
+        print("compiled, not stopped")
+except (Terminated, KeyboardInterrupt) as e:
+    print("stopped by", type(e).__name__)
+"""
+
+
+@pytest.mark.parametrize("sig, stopped", [("SIGTERM", "Terminated"), ("SIGINT", "KeyboardInterrupt")])
+def test_a_signal_inside_a_compile_s_callback_from_c_still_stops(sig, stopped, tmp_path):
+    """A signal that lands while numba compiles, inside a callback from LLVM's C code, is raised once
+    the callback returns: never printed as an ignored exception, never lost."""
+    script = tmp_path / "signalled.py"
+    script.write_text(_SIGNAL_IN_A_CALLBACK, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script), sig], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (run.stdout, run.stderr) == (f"stopped by {stopped}\n", "")

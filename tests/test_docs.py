@@ -77,9 +77,9 @@ def test_the_readme_is_an_overview():
 
 def test_the_readme_test_command_is_the_one_ci_runs():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = re.search(r"^(pip install -e '\.\[test[^']*\]' && python -m pytest -q)$", readme, re.M)
-    assert command, "the README's quick start shows the test command"
-    assert command.group(1) in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    command = re.search(r"^(pip install -e '\.\[test[^']*\]' \\\n +&& python -m pytest -q)$", readme, re.M)
+    assert command, "the README's quick start shows the test command (on two lines, to fit the page)"
+    assert re.sub(r" \\\n +", " ", command.group(1)) in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
 
 
 def test_the_inference_page_says_what_its_examples_print():
@@ -145,3 +145,41 @@ def test_the_docs_extra_installs_what_the_build_asks_for():
     assert "separate_signature: true" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert names & {"ruff", "black"}
     assert {"mkdocs", "mkdocs-material", "mkdocstrings"} <= names
+
+
+#: The widest a line of the manual's code blocks may be: wider, a page shows it cut or scrolled.
+CODE_WIDTH = 100
+#: The wide lines that stay as they are: what they are, how to know one, and why they stay.
+WIDE_EXEMPT = {
+    "a table of columns": (re.compile(r"^\s*\S+(?: \S+)*(?: {2,}\S+(?: \S+)*){3,}\s*$"),
+                           "its rows keep their columns side by side: a row wrapped breaks the columns"),
+    "a JSON line": (re.compile(r"^\s*[{\[]\".*[}\]]$"),
+                    "a record or a result is one line of JSON (JSON Lines, docs/records.md), as a program reads it"),
+    "a CSV line": (re.compile(r"^[^\s,]*(?:,[^\s,]*){9,}$"), "a CSV row is one line of the file"),
+    "an error line": (re.compile(r"^(?:tarotsim: error: |[\w.]+(?:Error|Exception): )"),
+                      "an error is one line, whole, as the command or the exception prints it"),
+}
+
+
+def _wide_code_lines() -> list[str]:
+    """Every line of a fenced code block of the README and the manual wider than :data:`CODE_WIDTH`,
+    less the :data:`WIDE_EXEMPT` ones, as ``page:line: width``."""
+    from tools import docs as _docs
+
+    found = []
+    for page in ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md")):
+        lines = (ROOT / page).read_text(encoding="utf-8").split("\n")
+        for block in _docs.parse_blocks(lines):
+            for n, line in enumerate(block.body, start=block.first + 2):
+                if len(line) > CODE_WIDTH and not any(p.match(line) for p, _ in WIDE_EXEMPT.values()):
+                    found.append(f"{page}:{n}: {len(line)}")
+    return found
+
+
+def test_the_code_lines_of_the_manual_fit_the_page():
+    """Commands are wrapped with backslash continuations and the prose a command prints is wrapped
+    by the command; a wide table, JSON or CSV line, or error, stays whole (WIDE_EXEMPT)."""
+    assert all(reason for _, reason in WIDE_EXEMPT.values())
+    for name, (pattern, _) in WIDE_EXEMPT.items():
+        assert not pattern.match("take = taken / deals with an auction; share = taken / deals; made = made"), name
+    assert _wide_code_lines() == []

@@ -138,6 +138,7 @@ def test_commands_run_in_one_folder_per_page_with_the_repository_examples(tmp_pa
 
 def test_plain_tarotsim_commands_run_in_process_and_others_in_bash():
     assert _docs.in_process_argv(SCORE) == SCORE.split()[1:]
+    assert _docs.in_process_argv(SCORE.replace(" --points", " \\\n    --points")) == SCORE.split()[1:]
     for command in (SCORE + " | head -n 2", "tarotsim merge part*.json", "python -c 'print(1)'", "ls"):
         assert _docs.in_process_argv(command) is None
 

@@ -75,6 +75,16 @@ def test_cut_keeps_both_ends_of_a_long_text_on_one_line():
     assert len(got) <= 60
 
 
+def test_paragraph_breaks_a_sentence_between_words_and_keeps_a_long_word_whole():
+    text = "take = taken / deals with an auction; share = taken / deals; made = made / taken"
+    lines = echo.paragraph(text, 30, indent="  ")
+    assert lines == ["take = taken / deals with an", "  auction; share = taken /", "  deals; made = made / taken"]
+    assert " ".join(line.strip() for line in lines) == text
+    assert all(len(line) <= echo.TEXT_WIDTH for line in echo.paragraph(text * 4))
+    word = "a-path/" * 10
+    assert echo.paragraph(f"see {word} now", 20) == ["see", word, "now"]
+
+
 # ---------------------------------------------------------------------------------------------
 # every place that echoes a user-given value
 

@@ -1,12 +1,9 @@
 """The step-by-step facade (tarotsim.engine): verify/can/do, events, views, slow path = fast path."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from tarotsim.cards import Card
 from tarotsim.engine import EcartChoice, Game, IllegalPlayError, PyRandomBot, play_game
-from tarotsim.reference import play_deal
 from tarotsim.reference.positions import complete_hands
 from tarotsim.rules import Rules
 
@@ -113,14 +110,6 @@ def play_game_step(g):
     g.apply(bot.choose(g.view(g.decision.seat), g.legal_actions(), r))
 
 
-@given(st.sampled_from(["3", "4", "5", "5d"]), st.integers(0, 2**32), st.integers(0, 10**6))
-def test_slow_path_random_bots_give_the_reference_deal(table, seed, index):
-    rules = Rules(table)
-    g = play_game(Game(rules, seed, index), PyRandomBot())
-    assert g.done and sum(g.scores) == 0
-    assert g.record() == play_deal(rules, seed, index)
-
-
 def test_events_replay_to_the_same_record():
     rules = Rules("4")
     g = play_game(Game(rules, seed=5, index=9), PyRandomBot())
@@ -150,3 +139,12 @@ def test_bot_returning_an_illegal_action_is_named():
         for i in range(50):
             play_game(Game(Rules("4"), seed=1, index=i, forced=(0, "garde_sans")), Cheater())
     assert "cheater" in str(e.value) and "deal (1," in str(e.value) and e.value.rule_id.startswith("R-")
+
+
+def test_a_game_takes_a_table_s_name_for_its_rules_and_refuses_an_unknown_one():
+    from tarotsim.rules import RulesError
+
+    assert Game("4", seed=1, index=0).legal_actions() == Game(Rules("4"), seed=1, index=0).legal_actions()
+    assert Game("5", seed=1).rules == Rules("5") and Game(seed=1).rules == Rules()
+    with pytest.raises(RulesError, match=r"^unknown table '7': choose one of 3, 4, 5, 5d, 2$"):
+        Game("7", seed=1)

@@ -1,5 +1,6 @@
-"""The batched environment: every step against the facade and the reference engine,
-whole deals against the simulator, the same trajectories whatever num_envs and threads."""
+"""The batched environment: whole deals with kernel bots against the simulator, the same
+trajectories whatever num_envs and threads, refused actions, any seat's observation. Every step
+against the facade and the reference engine: tests/test_engines_conform.py."""
 
 import numpy as np
 import pytest
@@ -20,55 +21,6 @@ def _choose(masks, index, step):
     counts = masks.sum(axis=1)
     k = (index * 2654435761 + step * 40503 + 12345) % 1000003 % counts
     return np.argmax(masks.cumsum(axis=1) > k[:, None], axis=1).astype(np.int64)
-
-
-@pytest.mark.parametrize("table", TABLES)
-@pytest.mark.parametrize("options", [{}, {"misere": True, "called_suit_after_excuse": "restricted",
-                                          "poignee_ecart_trumps": False}])
-def test_self_play_steps_equal_the_facade_step_by_step(table, options):
-    """At every step of every slot: the mask (R-BID-2, R-CALL-1, R-CHIEN-2, R-POIG-2, R-MIS-1, R-PLAY-4a,
-    and every other rule of a decision), the seat to decide and the observation equal the facade's on the same deal;
-    at the end the scores and the record equal the reference engine's."""
-    rules = Rules(table, **options)
-    n = 6
-    env = VecEnv(rules, n, seed=21)
-    obs, masks, to_play = env.reset()
-    games = [Game(rules, seed=21, index=i) for i in range(n)]
-    steps = np.zeros(n, dtype=np.int64)
-    finished = 0
-    while finished < 4 * n:
-        for i, g in enumerate(games):
-            while g.done:  # a deal that asked nothing (petit sec) is skipped
-                g = games[i] = Game(rules, seed=21, index=g.index + n)
-            assert to_play[i] == g.to_move
-            assert np.flatnonzero(masks[i]).tolist() == g.legal_action_ids()
-            assert np.array_equal(obs[i], observation(g, g.to_move)), (i, g.index, g.decision)
-        index = np.array([g.index for g in games])
-        actions = _choose(masks, index, steps)
-        obs, masks, rewards, terminated, info = env.step(actions)
-        to_play = info["to_play"]
-        steps += 1
-        for i, g in enumerate(games):
-            g.apply_action(int(actions[i]))
-            assert terminated[i] == g.done
-            if g.done:
-                assert rewards[i].tolist() == g.scores and info["final_index"][i] == g.index
-                assert env.record(i) == g.record()
-                games[i] = Game(rules, seed=21, index=g.index + n)
-                steps[i] = 0
-                finished += 1
-
-
-@pytest.mark.parametrize("table", TABLES)
-def test_whole_deals_with_random_opponents_are_the_reference_deals(table):
-    rules = Rules(table)
-    env = VecEnv(rules, 5, seed=8, opponents="random", agent_seat=None)
-    env.reset()
-    for k in range(3):
-        _, _, rewards, terminated, info = env.step(np.zeros(5, dtype=np.int64))
-        assert terminated.all()
-        for i in range(5):
-            assert env.record(i) == play_deal(rules, 8, 5 * k + i)
 
 
 @pytest.mark.parametrize("table", TABLES)

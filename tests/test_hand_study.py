@@ -17,12 +17,12 @@ import math
 import numpy as np
 import pytest
 
+from bots import BOT_KINDS
 from tarotsim.runs import hand_study
 
 from tarotsim import rng
 from tarotsim.runs import simulate as sim
 from tarotsim._builds import hand as K
-from tarotsim._kernels import layout as L
 from tarotsim._kernels import worlds as W
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import DECK, masks_of
@@ -56,7 +56,7 @@ def _worlds(p, indices):
 
 def _twin(p, indices):
     """The totals of ``hand_study.run`` recomputed on the slow path, one deal and contract at a time."""
-    names = {code: name for name, code in L.BOT_KINDS.items()}
+    names = {code: name for name, code in BOT_KINDS.items()}
     adapters = [FastBotAdapter(names[int(p.kinds[s])], p.params[s], seats=(p.kinds, p.params))
                 for s in range(p.rules.n_seats)]
     acc = np.zeros((4, K.H_LEN), dtype=np.int64)
@@ -213,9 +213,10 @@ def test_an_illegal_policy_answer_names_the_bot_the_seat_and_the_rule(capsys, tm
 
     from tarotsim.engine import IllegalPlayError
 
-    (tmp_path / "cheat_mod.py").write_text("from helpers_policy import CHEATS\nCHEAT = CHEATS['card']\n")
+    # a module name of its own: another test of this process may have imported its own cheat_mod
+    (tmp_path / "card_cheat_mod.py").write_text("from helpers_policy import CHEATS\nCHEAT = CHEATS['card']\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    bots = ",".join("cheat_mod:CHEAT" if s == seat else "heuristic" for s in range(4))
+    bots = ",".join("card_cheat_mod:CHEAT" if s == seat else "heuristic" for s in range(4))
     code, out, err = cli(capsys, "study", "bidding", "--hand", HANDS["4"], "--deals", "20", "--seed", "1",
                          "--threads", "1", "--bots", bots)
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err

@@ -63,6 +63,8 @@ def test_quick_start_then_editable_install_keeps_every_command_working(tmp_path)
     stray = [p for pkg in ("tarotsim", "bots") for p in (site / pkg).rglob("*") if p.suffix in (".nbi", ".nbc")]
     assert stray == []  # compiled kernels live in the user's cache folder, not in the package
     assert list((tmp_path / "home" / ".cache" / "tarotsim" / "numba").iterdir())
+    # the page of tarotsim serve is package data, installed with it
+    assert sorted(p.name for p in (installed / "web" / "static").iterdir()) == ["index.html", "table.css", "table.js"]
 
     sh(bin_ / "pip", "install", "--quiet", "--no-deps", "-e", str(src))    # the README's test command
     assert not (site / "bots").exists() and not (site / "tarotsim").exists()

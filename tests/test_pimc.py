@@ -54,8 +54,10 @@ def test_pimc_bids_from_lower_thresholds_than_the_heuristic():
 
 
 def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
+    from bots import pimc
+
     spec = REGISTRY["pimc"]
-    assert spec.code == L.BOT_PIMC
+    assert spec.code == pimc.CODE
     names = [p.name for p in spec.params]
     assert names[:len(REGISTRY["heuristic"].params)] == [p.name for p in REGISTRY["heuristic"].params]
     assert names[-15:-4] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",

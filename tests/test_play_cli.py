@@ -224,9 +224,9 @@ def test_play_5d_after_all_passed_the_dummy_deals_again(tmp_path, capsys, same, 
 
 def test_refusal_names_the_rule_in_the_persons_words():
     """An overtrump refused: "must overtrump: you hold … (R-PLAY-4b)"."""
-    assert (interactive._personal("must overtrump: holds T17 above T12", 0) ==
+    assert (interactive.personal("must overtrump: holds T17 above T12", 0) ==
             "must overtrump: you hold T17 above T12")
-    assert interactive._personal("seat 2 does not hold KH", 2) == "you do not hold KH"
+    assert interactive.personal("seat 2 does not hold KH", 2) == "you do not hold KH"
 
 
 #: Seeds whose first deal meets the decisions each test needs (checked by the tests themselves).
@@ -562,6 +562,19 @@ def test_the_hint_names_the_kernels_its_bot_compiles():
     assert bid_search.decide_search in kernels and seconds == COMPILE_SECONDS["bid_search"]
     kernels, seconds = hint_kernels("heuristic")
     assert len(kernels) == 2 and seconds == COMPILE_SECONDS["bots"]
+
+
+def test_step_compile_seconds_says_a_cold_cache_and_then_none():
+    """The hint's compile notice, for the library: the bot's kernels' compile time while numba's cache
+    lacks them, None once one deal played step by step has compiled them."""
+    from tarotsim._builds.runs import COMPILE_SECONDS
+    from tarotsim.adapters import FastBotAdapter
+    from tarotsim.runs.players import step_compile_seconds
+    from tarotsim.runs.slowpath import play_record
+
+    assert step_compile_seconds("heuristic") in (None, COMPILE_SECONDS["bots"])
+    play_record(Rules(table="4"), 1, 0, [FastBotAdapter("heuristic") for _ in range(4)])
+    assert step_compile_seconds("heuristic") is None
 
 
 def test_the_post_mortem_says_you_take_to_the_taker():

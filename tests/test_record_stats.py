@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tarotsim import echo
 from tarotsim.cli import main
 from tarotsim.record import load, with_seat_labels
 from tarotsim.analysis.record_stats import CSV_COLUMNS, RecordStats, StatsError, stats_of_file
@@ -190,6 +191,9 @@ def test_stats_command_json_csv_and_text(records_file, tmp_path, cli):
     assert float(rows[-1]["taker_mean"]) == pytest.approx(d["contracts"]["garde_contre"]["taker_score"]["mean"])
     code, out, err = cli("stats", path)
     assert code == 0 and "by seat" in out and "garde_sans" in out and "[95% CI]" in out
+    legend = out.rstrip("\n").split("\n\n")[-1].splitlines()
+    assert legend[0].startswith("take = taken / deals with an auction;") and len(legend) > 1
+    assert all(len(line) <= echo.TEXT_WIDTH for line in legend)  # the tables above keep their columns
 
 
 def test_stats_bad_input_is_one_line(tmp_path, cli):

@@ -8,11 +8,9 @@ trick's cards and winner are the record's (R-PLAY-5), the final scores are the r
 one way (``K♥``) and fits a 1280 x 900 window, and a screenshot of the table is not blank.
 """
 
-import io
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,37 +18,19 @@ import pytest
 from tarotsim.cards import Card, format_points
 from tarotsim.analysis.replay_page import MAX_PAGE_DEALS, PageError, best_cards, card_costs, deal_data, page
 
+from helpers_browser import assert_not_blank, chromium
+
 DATA = Path(__file__).parent / "data"
 EXAMPLES_FILE = DATA / "examples.jsonl"
 EXAMPLES = [json.loads(line) for line in EXAMPLES_FILE.read_text().splitlines()]
 TWO = [json.loads(line) for line in (DATA / "two_player.jsonl").read_text().splitlines() if line.strip()]
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-#: Chromium's flags on these machines: no sandbox as root, and no background connections (the
-#: network is closed: they would be refused, many at a time).
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1400,1000")
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     """A headless Chromium under Selenium. Missing, it fails (never skips): the page is tested."""
-    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
-        if not shutil.which(path):
-            pytest.fail(f"{path} is missing: apt-get install -y chromium chromium-driver ({package})")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 #: What the page shows now, read in one round trip: the step counter, the step's label, the trick
@@ -274,16 +254,6 @@ def test_analyse_html_shows_the_solver_s_cost_of_each_card(browser, tmp_path, cl
         assert state["instead"] == ["best: " + " ".join(Card.parse(c).pretty() for c in b) for b in best]
     assert all(not s["costs"] for s in complete[:start - 1]) and all(s["costs"] for s in complete[start - 1:])
     assert any(s["instead"] for s in complete)
-
-
-def assert_not_blank(png: bytes) -> None:
-    """A screenshot with a picture on it: many colours, not one flat one."""
-    import matplotlib.image
-
-    img = matplotlib.image.imread(io.BytesIO(png), format="png")
-    assert img.shape[0] > 300 and img.shape[1] > 300
-    colours = {tuple(px) for px in img[::7, ::7, :3].reshape(-1, 3).round(2).tolist()}
-    assert len(colours) > 20 and img[..., :3].std() > 0.05
 
 
 def test_the_page_is_self_contained_and_written_whole(tmp_path, cli):

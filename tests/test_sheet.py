@@ -210,3 +210,35 @@ def test_table_of_never_guesses_table_2_R_VAR_TWO(capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:
         main(["sheet", str(p), "--check", "--table", "2"])
     assert exc.value.code == 1 and "1 deal(s) checked" in capsys.readouterr().out  # asked for: scored at table 2
+
+
+# --- a sheet written from played deals (tarotsim.sheet.write_sheet) ----------------------------
+
+def test_a_written_sheet_reads_back_to_the_deals_scores_and_checks_R_SCORE_2(tmp_path):
+    """Every example deal (poignée, chelems, table 5 partner, 5d dummy) and a thrown-in one, written
+    as a sheet with the players' scores: read back, every deal scores as recorded, --check agrees."""
+    import json
+    from pathlib import Path
+
+    from tarotsim.audit import audit_sheet
+    from tarotsim.record import replay
+    from tarotsim.sheet import sheet_row, write_sheet
+
+    examples = [json.loads(x) for x in (Path(__file__).parent / "data" / "examples.jsonl").read_text().splitlines()]
+    by_table: dict = {}
+    for rec in examples:
+        by_table.setdefault(rec["table"], []).append((replay(rec).deal.facts(), rec["scores"]))
+    assert sheet_row(None, NAMES) == {"contract": "pass"}
+    for table, deals in by_table.items():
+        rules = Rules(table)
+        names = [f"P{i}" for i in range(rules.n_seats)]
+        deals.append((None, [0] * rules.n_seats))  # a deal thrown in (R-BID-3)
+        fh = io.StringIO(newline="")
+        write_sheet(deals, rules, names, fh)
+        rows = read_sheet(fh.getvalue().encode(), rules, names, name="evening.csv")
+        scored = score_sheet(rows, rules, names)
+        assert [list(d.scores) for d in scored.deals] == [list(s) for _, s in deals]
+        assert [r.written for r in rows] == [tuple(s) for _, s in deals]
+        assert audit_sheet(rows, rules, names).wrong == []
+        header = fh.getvalue().splitlines()[0].split(",")
+        assert ("partner" in header) == (table == "5") and ("dummy" in header) == (table == "5d")

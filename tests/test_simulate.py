@@ -1,5 +1,5 @@
 """tarotsim.runs.simulate: facts table, streaming summary, records; determinism whatever the threads
-and chunks (DESIGN §3); and the kernels against the reference engine, record for record."""
+and chunks (DESIGN §3). The kernels against the reference engine, record for record: tests/test_engines_conform.py."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tarotsim.runs import simulate
-from tarotsim._kernels import layout as L
 from tarotsim.rules import CONTRACTS, Rules
 
 TABLES = ("3", "4", "5", "5d")
-
-from tarotsim.reference import play_deal as reference_play_deal
 
 
 def _facts_equal(a, b):
@@ -161,59 +158,3 @@ def test_forced_contract_facts():
     assert (f["outcome"][dummy_deals] == 1).all()          # the forced seat sits out: thrown in
     played = f[f["outcome"] == 0]
     assert (played["taker"] == 2).all() and (played["contract"] == 2).all()
-
-
-# ---------------------------------------------------------------------------------------------
-# kernels == reference, record for record (DESIGN §7)
-
-def _diff(rules, seed, indices, forced=None):
-    recs = simulate.records(rules, seed, indices, forced=forced)
-    for i, k in zip(indices, recs):
-        ref = reference_play_deal(rules, seed, i, forced=forced)
-        if ref != k or list(ref) != list(k):
-            bad = [key for key in ref if ref.get(key) != k.get(key)] or ["field order"]
-            raise AssertionError(f"table {rules.table} seed {seed} index {i} options "
-                                 f"{rules.non_default_options()}: {bad}\nref {ref}\nker {k}")
-
-
-@pytest.mark.parametrize("table", TABLES)
-def test_kernel_records_equal_reference(table):
-    _diff(Rules(table=table), 123456789, range(300))
-
-
-@pytest.mark.parametrize("opts", [
-    {"misere": True},
-    {"excuse_slam_lead": "attack_only"},
-    {"called_suit_after_excuse": "restricted"},
-    {"poignee_ecart_trumps": False},
-    {"misere": True, "misere_excuse_is_trump": False, "petit_sec": "off", "pab_slam_penultimate": False,
-     "poignee_to": "declarer_side", "pab_multiplied": False, "defence_slam_bonus": 0},
-], ids=lambda o: ",".join(o))
-@pytest.mark.parametrize("table", TABLES)
-def test_kernel_records_equal_reference_with_options(table, opts):
-    _diff(Rules.from_options(table, opts), 2**63 + 5, range(1000, 1060))
-
-
-@pytest.mark.parametrize("table", TABLES)
-def test_kernel_records_equal_reference_forced(table):
-    r = Rules(table=table)
-    for seat in range(r.n_seats):
-        for contract in CONTRACTS:
-            idx = [i for i in range(12) if not (table == "5d" and i % 5 == seat)]
-            _diff(r, 31 + seat, idx, forced=(seat, contract))
-
-
-@pytest.mark.parametrize("opts", [{}, {"excuse_slam_lead": "attack_only", "pab_slam_penultimate": False}],
-                         ids=["default", "attack_only"])
-@pytest.mark.parametrize("table", ("4", "5"))
-def test_kernel_records_equal_reference_on_slams(table, opts):
-    """Slams are rare with random bots: pick them from the facts table, so R-SLAM-2, R-SLAM-3, R-EXC-4
-    and R-PAB-2 are compared too."""
-    r = Rules.from_options(table, opts)
-    f = simulate.facts(r, 606, 0, 400000, threads=2)
-    slams = f["index"][(f["chelem"] != 0) & (f["chelem"] != 3)].tolist()
-    logs = simulate.logs(r, 606, slams)
-    last = {"4": 17, "5": 14}[table]
-    excuse_led = [i for i, lg in zip(slams, logs) if lg[L.L_CARDS + last * L.MAX_SEATS] == 0]
-    assert len(slams) >= 20 and len(excuse_led) >= 1
-    _diff(r, 606, slams[:20] + excuse_led[:20])

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bots import BotError, REGISTRY, parse_bots
+from bots import BotError, REGISTRY, heuristic, parse_bots
 from bots.heuristic import evaluate
 from tarotsim.runs import simulate as sim
 from tarotsim.runs import study
@@ -87,7 +87,7 @@ def _slow(table, seed, start, count, bots):
     n = r.n_seats
     kinds, params = sim.bot_arrays(r, bots)
     default = REGISTRY["heuristic"].vector()
-    ev = np.array([params[s] if kinds[s] == L.BOT_HEURISTIC else default for s in range(n)])
+    ev = np.array([params[s] if kinds[s] == heuristic.CODE else default for s in range(n)])
     bins = np.zeros((4, K.N_BINS, K.N_FIELDS), np.int64)
     oud = np.zeros((4, 4, K.N_FIELDS), np.int64)
     misc = np.zeros(K.M_LEN, np.int64)

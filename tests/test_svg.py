@@ -199,12 +199,37 @@ def test_table_svg_of_what_is_not_a_deal_is_a_type_error_of_the_pictures(what, s
     ([(1, "2H"), (1, "9H")], None, None, "seat 1 plays twice in the trick: one card per seat"),
     ([(1, "2H"), (2, "9H")], 2, None, "leader seat 2: the leader plays the trick's first card, and it is played by "
                                       "seat 1, seat 2"),
-    ([(-1, "2H")], None, None, "seat -1: a seat is a whole number from 0"),
-    ([(0.5, "2H")], None, None, "seat 0.5: a seat is a whole number from 0"),
+    ([(-1, "2H")], None, None, "seat -1: a seat is a whole number from 0 to 4"),
+    ([(0.5, "2H")], None, None, "seat 0.5: a seat is a whole number from 0 to 4"),
+    ([(9, "KH")], None, None, "seat 9: a seat is a whole number from 0 to 4"),
+    ([(1, "2H"), (2, "9H")], None, True, "seat True: a seat is a whole number from 0 to 4"),
+    ([(1, "2H"), (2, "9H")], None, "1", "seat '1': a seat is a whole number from 0 to 4"),
+    ([(0, "KH"), (1, "T21"), (2, "2H")], None, 0, "winner seat 0: K♥ does not win the trick, T21 of seat 1 does "
+                                                  "(R-PLAY-5)"),
+    ([(0, "EX"), (1, "KH"), (2, "2H")], None, 2, "winner seat 2: 2♥ does not win the trick, K♥ of seat 1 does "
+                                                 "(R-PLAY-5)"),
 ])
 def test_trick_svg_refuses_a_trick_no_deal_has(plays, leader, winner, said):
     with pytest.raises(svg.PictureError, match=f"^{re.escape(said)}$"):
         svg.trick_svg(plays, leader=leader, winner=winner)
+
+
+def test_trick_svg_edges_the_winner_the_rules_give_and_the_excuse_led_to_a_chelem_s_last_trick():
+    """R-PLAY-5: the highest trump, else the highest card of the led suit; R-EXC-4: the Excuse led
+    to the last trick may win it."""
+    assert 'class="winner"' in svg.trick_svg([(0, "KH"), (1, "T21"), (2, "2H")], winner=1)
+    assert 'class="winner"' in svg.trick_svg([(0, "EX"), (1, "KH"), (2, "2H")], winner=0)
+    assert 'class="winner"' in svg.trick_svg([(3, "EX")], winner=3)
+
+
+def test_trick_svg_and_hand_svg_refuse_what_no_deal_has():
+    with pytest.raises(svg.PictureTypeError, match=r"^a play of a trick is a \(seat, card\) pair such as \(0, 'KH'\), "
+                                                   r"not 1$"):
+        svg.trick_svg([1, 2])
+    with pytest.raises(svg.PictureError, match="^6 plays: a trick has one card per seat, 5 at most$"):
+        svg.trick_svg([(i % 5, c) for i, c in enumerate(["1H", "2H", "3H", "4H", "5H", "6H"])])
+    with pytest.raises(svg.PictureError, match="^K♥ is twice in the hand: each card once$"):
+        svg.hand_svg(["KH", "KH"])
 
 
 def test_trick_svg_names_the_seats_0_based_and_needs_a_name_for_each():

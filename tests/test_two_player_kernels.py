@@ -1,7 +1,7 @@
 """Table 2 (R-VAR-TWO) in the numba kernels.
 
-* The kernels agree with the reference record for record: random bots against
-  ``reference.play_deal``, the other bots against the slow path (their adapters in the ``Game``).
+* The kernel bots agree with the slow path record for record (their adapters in the ``Game``);
+  the random bot against ``reference.play_deal``: tests/test_engines_conform.py.
 * What a kernel bot is handed at table 2: its hand and its own face-up pile tops, the face-up tops
   of both players in the public view, never a face-down pile card.
 * Hypothesis invariants on the kernels' table-2 deals: the 78 cards partitioned among hands, piles
@@ -19,12 +19,11 @@ from hypothesis import given, settings, strategies as st
 from helpers_deals import MIXES, adapter_for, walk_traced
 from helpers_records import check_two_player_record
 from tarotsim import record
-from tarotsim.runs import simulate, slowpath
+from tarotsim.runs import simulate
 from tarotsim._kernels import layout as L
 from tarotsim._kernels import workspace as P
 from tarotsim.cards import masks_of
 from tarotsim.engine import Game, play_game
-from tarotsim.reference import play_deal
 from tarotsim.rules import CONTRACTS, Rules
 
 TWO = Rules("2")
@@ -32,17 +31,6 @@ TWO = Rules("2")
 
 def _bots(mix):
     return MIXES[mix](2)
-
-
-def test_R_VAR_TWO_kernel_random_records_equal_the_reference():
-    indices = range(300, 450)
-    facts = simulate.facts(TWO, 5, 300, 450)
-    expected = np.zeros(len(indices), dtype=simulate.FACTS_DTYPE)
-    for k, (i, rec) in enumerate(zip(indices, simulate.records(TWO, 5, indices))):
-        ref = play_deal(TWO, 5, i)
-        assert rec == ref, i
-        slowpath.facts_row(TWO, ref, expected, k)
-    assert np.array_equal(facts, expected)
 
 
 @pytest.mark.parametrize("mix", list(MIXES))

@@ -9,23 +9,15 @@ import pytest
 from tarotsim.runs import study
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import Card
-from tarotsim.engine import Game, PyRandomBot
+from tarotsim.engine import Game
 from tarotsim.runs.players import kernel_path, parse_players
 from tarotsim.runs.runner import Runner
 from tarotsim.record import verify
-from tarotsim.reference import play_deal
 from tarotsim.rng import STREAM_BOTS, Rng, deal_with_piles
 from tarotsim.rules import CONTRACTS, Rules
 from tarotsim.runs.slowpath import play_record
 
 TWO = Rules("2")
-
-
-def test_R_VAR_TWO_random_bots_on_the_slow_path_play_the_reference_deals():
-    for index in range(12):
-        ref = play_deal(TWO, 4, index)
-        assert play_record(TWO, 4, index, [FastBotAdapter("random")] * 2) == ref
-        assert play_record(TWO, 4, index, [PyRandomBot()] * 2) == ref
 
 
 def test_R_VAR_TWO_the_view_shows_both_players_face_up_tops_and_no_face_down_card():

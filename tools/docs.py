@@ -232,7 +232,9 @@ def in_process_argv(command: str) -> list[str] | None:
     """The arguments of a plain ``tarotsim ...`` command, or None.
 
     The arguments of a plain ``tarotsim ...`` command (run in this process), or None for a
-    command that needs a shell (pipes, redirections, variables, globs, quotes, other programs)."""
+    command that needs a shell (pipes, redirections, variables, globs, quotes, other programs).
+    A command continued over lines (a backslash ending each line but the last) is one command."""
+    command = command.replace("\\\n", " ")
     if SHELL_SYNTAX & set(command):
         return None
     argv = command.split()

@@ -21,15 +21,18 @@ from __future__ import annotations
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import BOT_RANDOM
 from tarotsim._kernels.play import make_play, play_random
 from tarotsim._kernels.workspace import new_buffer
 from tarotsim.rules import RV_N_SEATS, RV_TABLE, TABLE_2
 
+from bots import BOT_KINDS
 from bots.dispatch import DISPATCH
 
 from . import sources
 from .loops import make_loops
+
+#: the ``random`` bot's kind (``bots/random.py``): a table of them plays the engine's random build
+RANDOM = BOT_KINDS["random"]
 
 #: the bots build's inner steps: the search (``bots/search.py``) finishes its sampled deals with its ``_play_rest``
 BOTS_PARTS: dict = {}
@@ -52,7 +55,7 @@ def play_deal(rv, seed, index, forced_seat, forced_contract, kinds, params, pol,
     # (compiling the random build of table 2 here too would cost every caller its compile time)
     traced = rv[RV_TABLE] == TABLE_2
     for s in range(rv[RV_N_SEATS]):
-        traced = traced or kinds[s] != BOT_RANDOM
+        traced = traced or kinds[s] != RANDOM
     if traced:
         _play_traced(rv, seed, index, forced_seat, forced_contract, kinds, params, pol, log, buf)
     else:

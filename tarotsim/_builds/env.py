@@ -17,10 +17,14 @@ from numba import njit
 from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.env import make_env_step
 
+from bots import BOT_KINDS
 from bots.dispatch import DISPATCH
 
 from . import sources
 
+#: The bots the step kernel plays as the agent's opponents: its bots build has no search (pimc),
+#: no network (learned) and no policy set.
+OPPONENT_KINDS = tuple(BOT_KINDS[name] for name in ("random", "greedy", "heuristic"))
 _step_bots = make_env_step(DISPATCH)
 
 

@@ -12,7 +12,7 @@ steps of the build: ``parts``, played by ``bots.bid_search.make_from_auction``; 
 ``pimc`` seat without ``bid_search`` as the pimc build does, so one loop serves both). So the
 contracts are compared on the same worlds, as in the study of dealt hands.
 
-Totals are integer sums (``acc`` int64[4, H_LEN] per contract: plays, made, the taker's score and
+Totals are integer sums (``acc`` int64[N_CONTRACTS, H_LEN] per contract: plays, made, the taker's score and
 its square, the paired difference with the next lower studied contract, passing counted 0, and
 its square); ``misc`` int64[2]: the deals studied, and 1 + the index of a deal whose policy set
 chose what the rules forbid (0: none; the loop stops there).
@@ -31,9 +31,9 @@ from tarotsim._kernels.layout import (L_LEN, L_MADE, L_SCORES, MAX_SEATS, PUB_BI
 from tarotsim._kernels.workspace import B_MISERES, B_PUB, B_USER, WS_LEN, new_buffer
 from tarotsim._kernels.worlds import (C_LEN, K_CALLED, K_CONTRACT, K_DEALER, K_HAND_S, K_HAND_T, K_LEN, K_SEAT,
                                       K_STAGE, K_TAKER, OK, STAGE_AUCTION, derive, new_workspace, sample_worlds)
-from tarotsim.rules import RV_TABLE, TABLE_5D
+from tarotsim.rules import N_CONTRACTS, RV_TABLE, TABLE_5D
 
-from bots.bid_search import _deal_world, make_from_auction
+from bots.bid_search import deal_world, make_from_auction
 
 from . import sources
 from .deal import BOTS_PARTS
@@ -63,7 +63,7 @@ def _hand_knowledge(seat, dealer, ht, hs, know):
 
 @njit(inline="always")
 def _empty_view(rv, dealer, pub):
-    """The public view before the first bid, as :func:`bots.bid_search._deal_world` copies it."""
+    """The public view before the first bid, as :func:`bots.bid_search.deal_world` copies it."""
     for i in range(PUB_LEN):
         pub[i] = 0
     pub[PUB_DEALER] = dealer
@@ -107,10 +107,10 @@ def _make_loop(parts, new_buf, tag):
             if status != OK:
                 return
             prev = np.int64(0)  # passing scores 0
-            for c in range(4):
+            for c in range(N_CONTRACTS):
                 if contracts[c] == 0:
                     continue
-                first, chien_t, chien_s = _deal_world(rv, pub0, row[0], ws, pub, log, mis)
+                first, chien_t, chien_s = deal_world(rv, pub0, row[0], ws, pub, log, mis)
                 ub[U_ERR] = 0
                 bst = stream_state(seed, np.uint64(index), U_STREAM_BOTS)
                 taker, contract, bst = auction(rv, first, seat, np.int64(c), kinds, params, pol, ub, ws, pub, log,
@@ -142,8 +142,8 @@ def run_hand_bots(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, p
     """Study a range of deals of one hand on the bots build.
 
     Study deals ``start .. start + count - 1`` of the hand ``ht``, ``hs`` of ``seat`` (the
-    module docstring) on the bots build, adding into ``acc`` (int64[4, H_LEN]) and ``misc``
-    (int64[M_LEN]); ``contracts``: int64[4], 1 for each contract to play."""
+    module docstring) on the bots build, adding into ``acc`` (int64[N_CONTRACTS, H_LEN]) and ``misc``
+    (int64[M_LEN]); ``contracts``: int64[N_CONTRACTS], 1 for each contract to play."""
     _loop_bots(rv, seed, start, count, seat, dealer, ht, hs, kinds, params, pol, contracts, acc, misc)
 
 

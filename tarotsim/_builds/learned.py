@@ -22,7 +22,7 @@ from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
 from tarotsim._kernels.env import E_KIND, E_LEN, E_SEAT, K_DONE, _apply, _begin, _fill_mask, _fill_obs, _make_opponent
-from tarotsim._kernels.layout import BOT_LEARNED, L_LEN
+from tarotsim._kernels.layout import L_LEN
 from tarotsim._kernels.play import accumulate_deal, build_name, store_facts
 from tarotsim._kernels.workspace import BUF_LEN
 from tarotsim.actions import N_ACTIONS
@@ -31,6 +31,7 @@ from tarotsim.learn.forward import policy_best
 from tarotsim.observations import OBS_DTYPE, OBS_LEN
 from tarotsim.rules import RV_N_SEATS
 
+from bots import BOT_KINDS
 from bots.dispatch import DISPATCH
 
 from . import sources
@@ -38,6 +39,8 @@ from . import sources
 _opponent = build_name(_make_opponent(True, *DISPATCH), "learned")
 #: the environment's bots history (``_apply``'s ``policies``): the other seats' bots read it
 POLICIES = True
+#: the ``learned`` bot's kind (``bots/learned.py``)
+LEARNED = BOT_KINDS["learned"]
 #: the ``learned`` bot's parameter ``model_id`` (``bots/learned.py``: its first)
 MODEL_ID = 0
 
@@ -48,7 +51,7 @@ def _play(rv, seed, index, kinds, params, scale, w0, b0, w1, b1, w2, b2, log, bu
     bst = _begin(rv, seed, index, buf, log, e)
     while e[E_KIND] != K_DONE:
         seat = e[E_SEAT]
-        if kinds[seat] == BOT_LEARNED:
+        if kinds[seat] == LEARNED:
             _fill_mask(rv, buf, e, mask)
             _fill_obs(rv, buf, log, e, seat, obs)
             _apply(rv, buf, log, e, policy_best(obs, mask, scale, w0, b0, w1, b1, w2, b2, work), POLICIES)
@@ -97,7 +100,6 @@ def weights(kinds, params, forced_seat: int = -1, pol=None) -> tuple:
 
     ``tarotsim.runs.players`` refuses seats that cannot play together before a run; here a ``ValueError``
     for a caller of the kernels that gave them, or a forced contract."""
-    from tarotsim._kernels.layout import BOT_KINDS
     from tarotsim.learn.models import learned_seats_error
     from tarotsim.learn.models import registered
 
@@ -109,7 +111,7 @@ def weights(kinds, params, forced_seat: int = -1, pol=None) -> tuple:
         why = "learned plays the deals as they come (no forced contract)"
     if why is not None:
         raise ValueError(why)
-    return (INPUT_SCALE, *registered(int(params[kinds.index(BOT_LEARNED), MODEL_ID])).arrays())
+    return (INPUT_SCALE, *registered(int(params[kinds.index(LEARNED), MODEL_ID])).arrays())
 
 
 guard_cache("builds-learned", (run_facts_learned, run_aggregate_learned, run_logs_learned),

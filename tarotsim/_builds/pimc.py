@@ -23,12 +23,13 @@ import numpy as np
 from numba import njit
 
 from tarotsim._kernels._cache import guard_cache
-from tarotsim._kernels.layout import BOT_PIMC, L_LEN
+from tarotsim._kernels.layout import L_LEN
 from tarotsim._kernels.masks import card_bits
 from tarotsim._kernels.play import aggregate_logs, build_name, facts_of_logs, make_play
 from tarotsim._kernels.workspace import BUF_LEN, WS_LEN
 from tarotsim.rules import RV_N_SEATS
 
+from bots import BOT_KINDS
 from bots.dispatch import DISPATCH, bot_card_bits
 from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
                          needs_full_build, own_ecart, public_piles)
@@ -36,6 +37,9 @@ from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PI
 from . import sources
 from .deal import BOTS_PARTS
 from .loops import make_loops
+
+#: the ``pimc`` bot's kind (``bots/pimc.py``): the seats whose cards the search plays
+PIMC = BOT_KINDS["pimc"]
 
 
 @njit(cache=True, nogil=True)
@@ -60,7 +64,7 @@ def _make_build(EXACT, INFER):
 
         The search for a ``pimc`` seat (its own écart from the log when it is the taker at prise
         or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
-        if kind == BOT_PIMC:
+        if kind == PIMC:
             et, es = own_ecart(seat, pub, log)
             wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
             piles = wsp[PW_PILES:PW_PILES + PILES_LEN]

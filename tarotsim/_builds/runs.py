@@ -10,6 +10,9 @@ any table but 2: a bid-search build (``bid_search.py``: ``bid_search_full`` when
 ``exact_from`` or ``infer``, else ``bid_search``); another seat ``pimc``: a pimc build
 (``pimc.py``: ``pimc_full`` or ``pimc`` alike); any other table: the bots build (``deal.py``).
 ``pol`` is the policy tuple (``policy.policy_tuple``) or None.
+
+The slow path's searches are here too, for the facade (``tarotsim.adapters``): a ``pimc`` seat's
+card (:func:`pimc_card`) and its bid search's decisions (:func:`bid_search_decision`).
 """
 
 from __future__ import annotations
@@ -17,15 +20,16 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._kernels._cache import COMPILE_SECONDS
-from tarotsim._kernels.layout import BOT_KINDS, BOT_LEARNED, BOT_PIMC, BOT_RANDOM
 from tarotsim._kernels.play import run_aggregate_random, run_facts_random, run_logs_random
 from tarotsim.rules import RV_TABLE, TABLE_2
+
+from bots import BOT_KINDS
 
 from .deal import run_aggregate_bots, run_facts_bots, run_logs_bots
 
 
 def _all_random(kinds) -> bool:
-    return not bool(np.any(np.asarray(kinds) != BOT_RANDOM))
+    return not bool(np.any(np.asarray(kinds) != BOT_KINDS["random"]))
 
 
 def _two(rv):
@@ -38,7 +42,7 @@ def _two(rv):
 
 def _learned(kinds) -> bool:
     """Whether a seat plays ``learned`` (its deals are the ``learned`` build's, ``learned.py``)."""
-    return bool(np.any(np.asarray(kinds) == BOT_LEARNED))
+    return bool(np.any(np.asarray(kinds) == BOT_KINDS["learned"]))
 
 
 def _pimc(kinds, params, rv=None):
@@ -47,7 +51,7 @@ def _pimc(kinds, params, rv=None):
     ``bid_search.BUILDS[...]`` when a pimc seat has ``bid_search`` on (not at table 2, ``rv``),
     else ``pimc.BUILDS[pimc.build_for(kinds, params)]`` when some seat plays ``pimc``, else None:
     a :class:`pimc.Build`."""
-    if bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+    if bool(np.any(np.asarray(kinds) == BOT_KINDS["pimc"])):
         b = build(kinds, params, rv)
         if b.startswith("bid_search"):
             from . import bid_search  # imported when needed, as the pimc builds
@@ -67,7 +71,7 @@ def build(kinds, params, rv=None) -> str:
         return "random"
     if _learned(kinds):
         return "learned"
-    if not bool(np.any(np.asarray(kinds) == BOT_PIMC)):
+    if not bool(np.any(np.asarray(kinds) == BOT_KINDS["pimc"])):
         return "bots"
     from bots.bid_search import needs_bid_search
 
@@ -80,9 +84,10 @@ def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
     """The first batch kernel a run of these seats calls, and its compile time.
 
     The batch kernel a run of these seats calls (``what``: ``aggregate`` for ``simulate``,
-    ``facts`` for ``tournament``, ``study`` for the bidding study) and about how long compiling
-    it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its whole build): what the
-    notice of a cold numba cache checks and says. ``rv``: the rules vector, as :func:`build` takes it."""
+    ``facts`` for ``tournament``, ``logs`` for records, ``study`` for the bidding study) and
+    about how long compiling it takes (:data:`COMPILE_SECONDS`; each batch kernel inlines its
+    whole build): what the notice of a cold numba cache checks and says. ``rv``: the rules
+    vector, as :func:`build` takes it."""
     b = build(kinds, params, rv)
     if b == "learned":
         from . import learned
@@ -93,9 +98,9 @@ def first_kernel(kinds, params, what: str = "aggregate", rv=None) -> tuple:
         return study.STUDY_KERNELS[b], COMPILE_SECONDS["study" if b in ("random", "bots") else "study_" + b]
     search = _pimc(kinds, params, rv)
     # a pimc or bid-search build has one batch kernel, its logs (``pimc.Build``)
-    kernels = {"random": (run_aggregate_random, run_facts_random), "bots": (run_aggregate_bots, run_facts_bots)}.get(
-        b) or (search.kernel, search.kernel)
-    return kernels[what == "facts"], COMPILE_SECONDS[b]
+    kernels = {"random": (run_aggregate_random, run_facts_random, run_logs_random),
+               "bots": (run_aggregate_bots, run_facts_bots, run_logs_bots)}.get(b) or (search.kernel,) * 3
+    return kernels[("aggregate", "facts", "logs").index(what)], COMPILE_SECONDS[b]
 
 
 def hint_kernels(text: str) -> tuple[list, int]:
@@ -110,7 +115,7 @@ def hint_kernels(text: str) -> tuple[list, int]:
     kernels = [dispatch.decide_bid, dispatch.decide_card]
     name, vec = parse_bot(text)
     kinds = np.array([BOT_KINDS[name]])
-    if kinds[0] != BOT_PIMC:
+    if kinds[0] != BOT_KINDS["pimc"]:
         return kernels, COMPILE_SECONDS["bots"]
     b = build(kinds, vec[None, :])
     search = _pimc(kinds, vec[None, :])
@@ -119,6 +124,38 @@ def hint_kernels(text: str) -> tuple[list, int]:
         from . import bid_search
         kernels.append(bid_search.decide_search)
     return kernels, COMPILE_SECONDS[b]
+
+
+def pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st):
+    """The card the search of the ``pimc`` seat ``seat`` plays, as the deal kernel's pimc build plays it.
+
+    One decision for the slow path (``tarotsim.adapters.FastBotAdapter``), on the deal kernel's
+    inputs (``bots.search.make_search``'s, the seat's own écart ``et, es`` and the piles' vector),
+    with the build its parameters ``params[seat]`` need (``pimc``, or ``pimc_full`` for
+    ``exact_from`` or ``infer``): ``(card id, new state)``."""
+    from . import pimc
+
+    seat_params = np.asarray(params)[int(seat)][None, :]
+    build = pimc.BUILDS[pimc.build_for(np.array([BOT_KINDS["pimc"]]), seat_params)]
+    return build.decide_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st)
+
+
+def new_bid_search_scratch():
+    """The scratch :func:`bid_search_decision` works in (keep one per seat: it is reused)."""
+    from . import bid_search
+
+    return bid_search.new_scratch()
+
+
+def bid_search_decision(what, rv, kinds, params, seat, ht, hs, pub, args, ecart, out, st, scratch):
+    """One bid, call, écart, chelem or poignée decision of a ``pimc`` seat with ``bid_search`` on.
+
+    For the slow path (``tarotsim.adapters.FastBotAdapter``): the bid search's one compiled call
+    (``tarotsim._builds.bid_search.decide_search``, its arguments), ``(choice, écart suit word,
+    new state)``."""
+    from . import bid_search
+
+    return bid_search.decide_search(what, rv, kinds, params, seat, ht, hs, pub, args, ecart, out, st, scratch)
 
 
 def run_facts(rv, seed, start, forced_seat, forced_contract, kinds, params, out, pol=None):

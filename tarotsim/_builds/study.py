@@ -21,7 +21,7 @@ from tarotsim.rules import PILE_DEPTH, RV_TABLE, TABLE_2
 from tarotsim._kernels.workspace import new_buffer
 from tarotsim._kernels.study import M_DEALS, N_CONTRACTS, _add_deal, _bot_erred, _keep_play, _studied_seat
 
-from bots.heuristic import evaluate
+from bots.heuristic import bid_counts, evaluate
 
 from . import sources
 from .deal import _play_bots
@@ -32,11 +32,12 @@ from .pimc import _play_pimc, _play_pimc_full, new_pimc_buffer
 def _count_hand(ok, eval_params, seat, log):
     """Count the studied seat's dealt hand with the heuristic.
 
-    The heuristic's count of the studied seat's dealt hand: ``(points, voids)``; zeros when the
-    deal was annulled."""
+    The heuristic's counts of the studied seat's dealt hand (``bots.heuristic.bid_counts``):
+    ``(count, count without an écart)``; zeros when the deal was annulled."""
     if not ok:
         return 0.0, 0.0
-    return evaluate(eval_params, seat, log[L_HAND_T + seat], log[L_HAND_S + seat])
+    pts, voids = evaluate(eval_params, seat, log[L_HAND_T + seat], log[L_HAND_S + seat])
+    return bid_counts(pts, voids)
 
 
 @njit(inline="always")
@@ -81,8 +82,8 @@ def make_study_loop(play, new_buf):
                     if not ok:
                         break
             _seen_at_bid(rv, seat, log)
-            pts, voids = _count_hand(ok, eval_params, seat, log)
-            _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+            count, count_no_ecart = _count_hand(ok, eval_params, seat, log)
+            _add_deal(ok, count, count_no_ecart, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
 
     return study
 
@@ -113,11 +114,11 @@ def run_study(rv, seed, start, count, kinds, params, pol, eval_params, contracts
     eval_params : float64[n_seats, N_BOT_PARAMS]
         Per seat, the ``heuristic`` parameter row whose count is studied (the seat's own when it
         plays ``heuristic``, else the heuristic defaults).
-    contracts : int64[4]
+    contracts : int64[N_CONTRACTS]
         1 for each contract (0 prise .. 3 garde contre) to play, else 0; at least one.
-    acc_bin : int64[4, N_BINS, N_FIELDS]
+    acc_bin : int64[N_CONTRACTS, N_BINS, N_FIELDS]
         Per contract and bin of its count (see the module docstring), modified in place.
-    acc_oud : int64[4, 4, N_FIELDS]
+    acc_oud : int64[N_CONTRACTS, 4, N_FIELDS]
         Per contract and number of oudlers in the hand, modified in place.
     misc : int64[M_LEN]
         Deals, annulled, played; modified in place.
@@ -136,8 +137,8 @@ def add_played_deal(ok, eval_params, seat, log, contracts, score, made, acc_bin,
     twin of table 2, R-VAR-TWO, ``tarotsim.runs.study._study_slow``): ``log`` holds the studied seat's hand at ``L_HAND_T/S + seat``,
     ``score`` and ``made`` its plays per contract, ``ok`` False for an annulled deal."""
     misc[M_DEALS] += 1
-    pts, voids = _count_hand(ok, eval_params, seat, log)
-    _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
+    count, count_no_ecart = _count_hand(ok, eval_params, seat, log)
+    _add_deal(ok, count, count_no_ecart, seat, log, contracts, score, made, acc_bin, acc_oud, misc)
 
 
 @njit(cache=True, nogil=True)

@@ -33,6 +33,16 @@ from numba.extending import intrinsic
 scalar = njit(forceinline=True, nogil=True)
 
 
+@scalar
+def at(i):
+    """``i`` as an array index that is never negative (a seat's slot, a card's place in the log).
+
+    numba wraps a signed index around when it is negative, with a compare and a select at every
+    access; an unsigned one it takes as it is, as C does. The card loop indexes by seat and
+    position at every card."""
+    return np.uint64(i)
+
+
 @intrinsic
 def popcount(typingctx, x):
     """Number of set bits of an int64."""

@@ -30,12 +30,12 @@ from numba import njit
 from ..actions import CHELEM_NO, CONTRACT_BASE, MISERE_NO, N_ACTIONS, PASS, POIGNEE_NONE
 from ..observations import MAX_SEATS as OBS_MAX_SEATS, OBS_AT, OBS_LEN
 from ..rules import (DECISION_KINDS, KERNEL_CHIEN_SHOWN, KERNEL_CHIEN_SIZE, KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE,
-                     KERNEL_HAND_SIZE, NO_CEILING, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5)
+                     KERNEL_HAND_SIZE, N_CONTRACTS, NO_CEILING, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5)
 from ..scoring import ST_LEN
 from ._bits import popcount, tzcnt
 from ._cache import engine_sources, guard_cache
 from ._rng import U_STREAM_BOTS, below, stream_state
-from .layout import (BOT_GREEDY, BOT_HEURISTIC, BOT_RANDOM, DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS,
+from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS,
                      L_CONTRACT, L_DEALER, L_ECART, L_LEADER, L_LEN, L_N_BIDS, L_N_ECART, L_OUTCOME, L_PARTNER,
                      L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
                      OUTCOME_ALL_PASSED, PUB_BIDS, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T,
@@ -52,10 +52,6 @@ from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, B_USER, BUF_LEN, WS
                         WS_LEN, WS_NEXT, WS_PILE_S, WS_PILE_T, WS_TAKER)
 
 assert OBS_MAX_SEATS == MAX_SEATS
-
-#: The bots the step kernel plays as the agent's opponents: its bots build has no search (pimc)
-#: and no policy set.
-OPPONENT_KINDS = (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC)
 
 # decision kinds (their codes in ``rules.DECISION_KINDS``), and the deal over
 K_BID, K_CALL, K_ECART, K_CHELEM, K_POIGNEE, K_MISERE_ATOUT, K_MISERE_TETE, K_CARD = range(len(DECISION_KINDS))
@@ -433,7 +429,7 @@ def _fill_mask(rv, buf, e, row):
     ws = buf[0:WS_LEN]
     if kind == K_BID:
         row[PASS] = 1
-        for b in range(e[E_HIGHEST] + 1, 4):  # R-BID-2: above the highest bid
+        for b in range(e[E_HIGHEST] + 1, N_CONTRACTS):  # R-BID-2: above the highest bid
             row[CONTRACT_BASE + b] = 1
     elif kind == K_CALL:
         _set_bits(row, 0, np.int64(0), callable_cards(ws[WS_HS + e[E_SEAT]]))

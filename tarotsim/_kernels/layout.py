@@ -5,7 +5,8 @@
 * ``PUB_*``: offsets in the *public view* (int64[PUB_LEN]) handed to bots: only what every
   seat may see (R-DEAL-5, R-CALL-3). A bot also gets its own hand and the legal choices.
 * ``ACC_*``: offsets of the streaming aggregate (int64[ACC_LEN]).
-* Codes: outcomes, chelem outcomes, declaration kinds, bot kinds.
+* Codes: outcomes, chelem outcomes, declaration kinds. The bots' kinds are the bots' own
+  (``bots.BOT_KINDS``): the kernels read a seat's kind only to hand it to the bots' dispatch.
 
 Each offset is the one before it plus that field's size, written out so that editors and type
 checkers follow every name (a field is added by inserting one line and re-chaining the next).
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import BOT_DECISIONS
+from ..rules import BOT_DECISIONS, N_CONTRACTS
 from ..scoring import ST_LEN
 
 MAX_SEATS = 5
@@ -129,9 +130,9 @@ ACC_PLAYED = ACC_DEALS + 1
 ACC_ALL_PASSED = ACC_PLAYED + 1
 ACC_PETIT_SEC = ACC_ALL_PASSED + 1
 ACC_TAKEN = ACC_PETIT_SEC + 1
-ACC_MADE = ACC_TAKEN + 4
-ACC_ATTACK_HP = ACC_MADE + 4
-ACC_SCORE_SUM = ACC_ATTACK_HP + 4
+ACC_MADE = ACC_TAKEN + N_CONTRACTS
+ACC_ATTACK_HP = ACC_MADE + N_CONTRACTS
+ACC_SCORE_SUM = ACC_ATTACK_HP + N_CONTRACTS
 ACC_TAKER_SCORE_SUM = ACC_SCORE_SUM + MAX_SEATS
 ACC_PAB_ATTACK = ACC_TAKER_SCORE_SUM + 1
 ACC_PAB_DEFENCE = ACC_PAB_ATTACK + 1
@@ -154,21 +155,8 @@ CHELEM_NAMES = (None, "announced_made", "made", "announced_failed", "defence", "
 DECL_POIGNEE, DECL_CHELEM, DECL_MISERE_ATOUT, DECL_MISERE_TETE = range(4)
 DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
 
-#: Built-in bot kinds (the kernel dispatches on these). ``bots.REGISTRY`` describes each one
-#: (parameters, help) under the same names and codes; a test keeps the two in step.
-BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC = 0, 1, 2
-#: ``pimc`` (``bots/search.py``): searches its card decisions, the heuristic's otherwise.
-BOT_PIMC = 4
-#: ``learned`` (``bots/learned.py``): the best legal action of a policy network (``tarotsim.learn``),
-#: played by its own build (``tarotsim/_builds/learned.py``).
-BOT_LEARNED = 5
-BOT_KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "pimc": BOT_PIMC,
-             "learned": BOT_LEARNED}
 #: Width of each seat's float64 parameter row.
 N_BOT_PARAMS = 40
-#: A user's policy set (``bots.policy.PolicySet``): not in the registry; its seat's decisions
-#: call the functions of the kernels' policy tuple (``7 * seat + decision``).
-BOT_USER = 3
 N_DECISIONS = len(BOT_DECISIONS)
 #: The user scratch (int64[U_LEN]) of the deal kernel: the bots-stream state handed to a policy
 #: (``rng``), the écart it writes (``out``), and the first forbidden choice (decision + 1, seat).

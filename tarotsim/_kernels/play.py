@@ -72,6 +72,7 @@ from numba import njit
 from ..rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2,
                      TABLE_5)
 from ..scoring import ST_LEN
+from ._bits import at
 from ._rng import below, stream_state, U_STREAM_BOTS
 from .layout import (ACC_ALL_PASSED, ACC_ALONE, ACC_ATTACK_HP, ACC_BOT_ERRORS, ACC_CHELEM, ACC_DEALS, ACC_MADE,
                      ACC_MISERES, ACC_PAB_ATTACK, ACC_PAB_DEFENCE, ACC_PETIT_SEC, ACC_PLAYED, ACC_POIGNEES,
@@ -360,8 +361,8 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
             bst = _first_turn(rv, seat, kinds, params, pol, buf, log, tracing, pos, bst)
         # what the seat may play (``WS_HT``, ``WS_HS``): its hand and, at table 2, its face-up pile
         # tops (R-VAR-TWO: every duty of R-PLAY-4 counts them all)
-        ht = ws[WS_HT + seat]
-        hs = ws[WS_HS + seat]
+        ht = ws[at(WS_HT + seat)]
+        hs = ws[at(WS_HS + seat)]
         lt, ls = playable(rv, ws, ht, hs, pos, fixed, fmask, amask, first)
         if POLICIES:
             if CARD is None:
@@ -374,17 +375,17 @@ def _make_card_step(POLICIES, TRACE, PILES, CARD, bot_card_bits, _first_turn):
             c, bt, bs, bst = random_card_bits(lt, ls, bst)
         if TRACE and tracing:
             trace_decision(buf, TR_CARD, seat, ht, hs, lt, ls, fixed, fmask, amask, pos, c, 0, pub, pos)
-        ws[WS_HT + seat] = ht ^ bt
-        ws[WS_HS + seat] = hs ^ bs
+        ws[at(WS_HT + seat)] = ht ^ bt
+        ws[at(WS_HS + seat)] = hs ^ bs
         if PILES and two:  # R-VAR-TWO: a face-up pile top leaves the tops
             take_top(seat, bt, bs, pub)
-        log[L_CARDS + tr * MAX_SEATS + pos] = c
-        pub[PUB_TRICK_CARDS + pos] = c
+        log[at(L_CARDS + tr * MAX_SEATS + pos)] = c
+        pub[at(PUB_TRICK_CARDS + pos)] = c
         if POLICIES:  # the history, for a search (public: who led, what was played)
             if pos == 0:
                 pub[PUB_H_LEADER + tr] = seat
             pub[PUB_H_CARDS + tr * MAX_SEATS + pos] = c
-        return add_to_trick(trick, pos, c, bt, bs, seat, ws[WS_NEXT + seat]), bst
+        return add_to_trick(trick, pos, c, bt, bs, seat, ws[at(WS_NEXT + seat)]), bst
 
     return _card_step
 

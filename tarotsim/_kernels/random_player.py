@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import ecart_trumps_needed
+from ..rules import N_CONTRACTS, ecart_trumps_needed
 from ._bits import kth_bit, popcount, scalar, select_bit, tzcnt
 from ._rng import below
 
@@ -24,7 +24,7 @@ ecart_needed = scalar(ecart_trumps_needed)
 @njit(inline="always")
 def random_bid(highest, st):
     """``random`` bid: pass, then the legal contracts ascending."""
-    k, st = below(st, 4 - highest)
+    k, st = below(st, N_CONTRACTS - highest)
     if k == 0:
         return -1, st
     return highest + k, st

@@ -68,11 +68,11 @@ from numba import njit
 from ..rules import KERNEL_N_TRICKS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
 from ._bits import deposit_bits, extract_bits, hibit, popcount, scalar, select_bit, tzcnt
 from ._cache import engine_sources, guard_cache
-from .layout import L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
+from .layout import L_CARDS, L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
 from .masks import CARD_HP, SW_HONOURS, SW_LOWS, SW_SUITS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
 from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, add_to_trick, after_card, after_lead,
-                    close_trick, count_points, playable, score_deal, set_called)
+                    close_trick, count_points, playable, replay_tricks, score_deal, set_called)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
                         WS_CALLED_SUIT, WS_ECART_T, WS_EXC_ADJ, WS_HS, WS_HT, WS_LEN, WS_N_DECL, WS_N_MIS, WS_NEXT,
                         WS_PILE_S, WS_PILE_T, WS_POIG_ATT, WS_POIG_DEF, WS_PREV_T, WS_TAKER)
@@ -1580,25 +1580,11 @@ def _set_up(rv, desc, buf, log):
     log[L_SLAM_ANNOUNCED] = desc[D_SLAM]
     first = desc[D_FIRST]
     tr = desc[D_TRICK]
-    na = rv[RV_N_ACTIVE]
     for t in range(first, tr + 1):
-        leader = desc[D_LEADERS + t - first]
-        log[L_LEADER + t] = leader
-        trick = (leader, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), leader, np.int64(-1), np.int64(0),
-                 np.int64(0))
-        s = leader
-        k = na if t < tr else desc[D_POS]
-        for j in range(k):
-            c = desc[D_CARDS + (t - first) * MAX_SEATS + j]
-            bt, bs = card_bits(c)
-            trick = add_to_trick(trick, j, c, bt, bs, s, ws[WS_NEXT + s])
-            s = ws[WS_NEXT + s]
-        if t < tr:
-            close_trick(rv, ws, pub, log, t, trick)
-        else:
-            return trick
-    return (np.int64(0), np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), np.int64(0), np.int64(-1),
-            np.int64(0), np.int64(0))
+        log[L_LEADER + t] = desc[D_LEADERS + t - first]
+        for j in range(rv[RV_N_ACTIVE] if t < tr else desc[D_POS]):
+            log[L_CARDS + t * MAX_SEATS + j] = desc[D_CARDS + (t - first) * MAX_SEATS + j]
+    return replay_tricks(rv, ws, pub, log, first, tr, desc[D_POS])
 
 
 @njit(cache=True, nogil=True)

@@ -17,7 +17,7 @@ from ..rules import (KERNEL_POIGNEE_BONUS, LED_NONE, LED_TRUMPS, NO_CEILING, PIL
                      TABLE_2, TABLE_5D, after_play, ecart_pick_choices, play_shows)
 from ..cards import suit_mask
 from ..scoring import score_core, ST_DIFFERENCE, ST_LEN, ST_MADE, ST_VALUE
-from ._bits import popcount, scalar, select_bit, tzcnt
+from ._bits import at, popcount, scalar, select_bit, tzcnt
 from ._rng import below, stream_state, U_STREAM_CARDS
 from .layout import (CHELEM_ANNOUNCED_DEFENCE, CHELEM_ANNOUNCED_FAILED, CHELEM_ANNOUNCED_MADE, CHELEM_DEFENCE,
                      CHELEM_MADE, CHELEM_NONE, DECL_FIELDS, DECL_MISERE_ATOUT, DECL_MISERE_TETE, DECL_POIGNEE,
@@ -321,31 +321,31 @@ def deal_cards(rv, seed, index, first, ws, log):
     h = HAND_SIZE[rv[RV_TABLE]]
     st = stream_state(seed, np.uint64(index), U_STREAM_CARDS)
     for i in range(78):
-        ws[WS_DECK + i] = i
+        ws[at(WS_DECK + i)] = i
     for i in range(77, 0, -1):
         j, st = below(st, i + 1)
-        x = ws[WS_DECK + i]
-        ws[WS_DECK + i] = ws[WS_DECK + j]
-        ws[WS_DECK + j] = x
+        x = ws[at(WS_DECK + i)]
+        ws[at(WS_DECK + i)] = ws[at(WS_DECK + j)]
+        ws[at(WS_DECK + j)] = x
     seat = first
     for k in range(na):
         t = np.int64(0)
         s = np.int64(0)
         for p in range(k * h, k * h + h):
-            c = ws[WS_DECK + p]
+            c = ws[at(WS_DECK + p)]
             ge = np.int64(c >= 22)
             b = np.int64(1) << (c - 22 * ge)
             t |= b & (ge - 1)
             s |= b & (-ge)
-        ws[WS_HT + seat] = t
-        ws[WS_HS + seat] = s
-        log[L_HAND_T + seat] = t
-        log[L_HAND_S + seat] = s
-        seat = ws[WS_NEXT + seat]
+        ws[at(WS_HT + seat)] = t
+        ws[at(WS_HS + seat)] = s
+        log[at(L_HAND_T + seat)] = t
+        log[at(L_HAND_S + seat)] = s
+        seat = ws[at(WS_NEXT + seat)]
     chien_t = np.int64(0)
     chien_s = np.int64(0)
     for p in range(na * (h + PILE_SIZE[rv[RV_TABLE]]), 78):  # table 2: after the piles (R-VAR-TWO)
-        c = ws[WS_DECK + p]
+        c = ws[at(WS_DECK + p)]
         if c < 22:
             chien_t |= np.int64(1) << c
         else:
@@ -570,7 +570,7 @@ def open_trick(tr, leader, log, pub):
     seat so far (R-PLAY-5), who played the Excuse (-1: nobody), the cards played (trump word,
     suit word). Before the first card nothing is fixed and the leader plays any card.
     """
-    log[L_LEADER + tr] = leader
+    log[at(L_LEADER + tr)] = leader
     pub[PUB_TRICK] = tr
     pub[PUB_LEADER] = leader
     # np.bool_: a literal False would compile ``legal_masks`` and ``after_card`` twice (``_bits.scalar``)
@@ -628,6 +628,34 @@ def playable(rv, ws, ht, hs, pos, fixed, fmask, amask, first):
 
 
 @njit(inline="always")
+def replay_tricks(rv, ws, pub, log, first, tr, pos):
+    """Replay the logged tricks ``first`` to ``tr`` and return the state of trick ``tr``.
+
+    Every trick before ``tr`` is played again from the log's leader and cards
+    (:func:`add_to_trick`: R-PLAY-3, R-PLAY-5) and closed under the workspace's sides
+    (:func:`close_trick`: R-EXC-2, R-COUNT-1, ...); trick ``tr`` gets its first ``pos`` cards.
+    The one replay of a deal so far: a search's world and a solver's position are set up
+    with it. Returns the trick state (:func:`open_trick`'s tuple)."""
+    na = rv[RV_N_ACTIVE]
+    for t in range(first, tr):
+        close_trick(rv, ws, pub, log, t, _replay_cards(ws, log, t, na))
+    return _replay_cards(ws, log, tr, pos)
+
+
+@njit(inline="always")
+def _replay_cards(ws, log, t, k):
+    """The state of logged trick ``t`` after its first ``k`` cards."""
+    s = log[at(L_LEADER + t)]
+    trick = (s, np.bool_(False), np.int64(0), TW_TRUMPS, np.int64(-2), s, np.int64(-1), np.int64(0), np.int64(0))
+    for j in range(k):
+        c = log[at(L_CARDS + t * MAX_SEATS + j)]
+        bt, bs = card_bits(c)
+        trick = add_to_trick(trick, j, c, bt, bs, s, ws[at(WS_NEXT + s)])
+        s = ws[at(WS_NEXT + s)]
+    return trick
+
+
+@njit(inline="always")
 def close_trick(rv, ws, pub, log, tr, trick):
     """Close trick ``tr``: its winner (R-PLAY-5) and where its cards go, the Excuse apart.
 
@@ -650,14 +678,14 @@ def close_trick(rv, ws, pub, log, tr, trick):
     pub[PUB_PLAYED_T] |= tt
     pub[PUB_PLAYED_S] |= ts
     winner = best_seat
-    w_att = ws[WS_ATT + winner]
+    w_att = ws[at(WS_ATT + winner)]
     exc4 = False
     if ex_seat >= 0:
         if tr == last:
-            leader = log[L_LEADER + tr]
+            leader = log[at(L_LEADER + tr)]
             if ex_seat == leader:
                 # R-EXC-4: led to the last trick by a side that won every earlier trick
-                l_att = ws[WS_ATT + leader]
+                l_att = ws[at(WS_ATT + leader)]
                 att_tricks = ws[WS_ATT_TRICKS]
                 if (att_tricks == last) if l_att else (att_tricks == 0):
                     if l_att or rv[RV_EXCUSE_SLAM_EITHER_SIDE]:
@@ -667,13 +695,13 @@ def close_trick(rv, ws, pub, log, tr, trick):
             # R-EXC-3: otherwise an ordinary card of the trick, to its winner
         else:
             # R-EXC-2: the Excuse stays with its side; one low card to the winners if they differ
-            o_att = ws[WS_ATT + ex_seat]
+            o_att = ws[at(WS_ATT + ex_seat)]
             if o_att:
                 ws[WS_PILE_T] |= 1
             if o_att != w_att:
                 ws[WS_EXC_ADJ] += 1 if w_att else -1
             tt &= ~np.int64(1)
-    log[L_WINNER + tr] = winner
+    log[at(L_WINNER + tr)] = winner
     wm = -w_att  # R-COUNT-1: all bits when the attack won the trick
     ws[WS_PILE_T] |= tt & wm
     ws[WS_PILE_S] |= ts & wm

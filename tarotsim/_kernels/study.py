@@ -14,10 +14,10 @@ cards and their scores can be compared deal by deal (a paired design).
 Everything is added into fixed-size int64 arrays (integer sums: the totals are the same for
 any split of the deals into chunks and threads, and memory does not grow with the deals):
 
-* ``acc_bin`` int64[4, N_BINS, N_FIELDS]: per contract ``c`` and per bin of the count the bot
-  compares for ``c`` (``pts`` for prise and garde, ``pts + 3 * voids`` for garde sans and garde
-  contre; floored, clipped to ``0 .. N_BINS - 1``), the fields ``F_*`` below.
-* ``acc_oud`` int64[4, 4, N_FIELDS]: the same per contract and number of oudlers in the hand.
+* ``acc_bin`` int64[N_CONTRACTS, N_BINS, N_FIELDS]: per contract ``c`` and per bin of the count the bot
+  compares for ``c`` (``bots.heuristic.bid_counts``: with or without an écart; floored, clipped
+  to ``0 .. N_BINS - 1``), the fields ``F_*`` below.
+* ``acc_oud`` int64[N_CONTRACTS, 4, N_FIELDS]: the same per contract and number of oudlers in the hand.
 * ``misc`` int64[M_LEN]: deals, annulled deals (petit sec, R-DEAL-4: nobody plays, so the deal
   is counted there and nowhere else), deals played.
 * ``bad`` int64[BAD_LEN]: the first deal of the chunk in which a policy set chose what the rules
@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import RV_N_SEATS
+from ..rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_N_SEATS
 from ._bits import popcount
 from .layout import L_HAND_S, L_HAND_T, L_MADE, L_OUTCOME, L_SCORES, OUTCOME_BOT_ERROR, OUTCOME_PLAYED
 from .masks import SW_KINGS, SW_SUITS, TW_MAJORS, TW_OUDLERS, TW_T21, TW_TRUMPS
@@ -45,7 +45,6 @@ from .masks import SW_KINGS, SW_SUITS, TW_MAJORS, TW_OUDLERS, TW_T21, TW_TRUMPS
 #: bins of the hand count, one point wide: 0 .. N_BINS - 1 (a count below 0 goes to the first, one
 #: of N_BINS or more to the last)
 N_BINS = 160
-N_CONTRACTS = 4
 F_N, F_MADE, F_S, F_S2, F_D, F_D2, F_X100 = range(7)
 F_OUDLERS, F_TRUMPS, F_HIGH_TRUMPS, F_KINGS, F_LONGEST, F_VOIDS = range(7, 13)
 N_FIELDS = 13
@@ -122,11 +121,13 @@ def _keep_play(log, seat, c, score, made):
 
 
 @njit(inline="always")
-def _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
+def _add_deal(ok, count, count_no_ecart, seat, log, contracts, score, made, acc_bin, acc_oud, misc):
     """Add the plays of one deal to the accumulators.
 
-    Add the plays of one deal: per contract, at the bin of the studied hand's count (``pts``
-    and ``voids``: the heuristic's count of the dealt hand, ``tarotsim/_builds/study.py``)."""
+    Add the plays of one deal: per contract, at the bin of the studied hand's count, the one the
+    heuristic compares for that contract (``count`` where an écart is made,
+    ``rules.KERNEL_ECART_MADE``, else ``count_no_ecart``: ``bots.heuristic.bid_counts`` of the
+    dealt hand, counted by ``tarotsim/_builds/study.py``)."""
     if not ok:
         misc[M_ANNULLED] += 1
         return
@@ -138,7 +139,7 @@ def _add_deal(ok, pts, voids, seat, log, contracts, score, made, acc_bin, acc_ou
     for c in range(N_CONTRACTS):
         if contracts[c] == 0:
             continue
-        x = pts + 3.0 * voids if c >= 2 else pts  # the count the bot compares for c
+        x = count if KERNEL_ECART_MADE[c] else count_no_ecart
         k = np.int64(np.floor(x))
         k = min(max(k, 0), N_BINS - 1)
         x100 = np.int64(np.round(x * 100.0))

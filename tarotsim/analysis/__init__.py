@@ -21,13 +21,13 @@ from .. import submodule
 #: what :mod:`tarotsim.analysis.costs` gives under this package's name, imported on first use
 #: (the solver's kernels load only when asked for)
 _COSTS = ("DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
-          "format_analysis", "nodes_text")
+          "check_analysable", "format_analysis", "nodes_text")
 __all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
-           "format_analysis", "nodes_text"]
+           "check_analysable", "format_analysis", "nodes_text"]
 
 if TYPE_CHECKING:
     from .costs import (DEFAULT_BUDGET, Analysis, AnalysisError, CardVerdict, analyse, best_cards, card_costs,
-                        format_analysis, nodes_text)
+                        check_analysable, format_analysis, nodes_text)
 
 
 def __getattr__(name: str):

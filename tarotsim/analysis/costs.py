@@ -20,10 +20,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..cards import Card, format_points
+from ..echo import paragraph
+from ..rules import SOLVER_TABLES
 from .solver import MODES, TABLE_TWO, Position, Solver, SolverError
 
 __all__ = ["DEFAULT_BUDGET", "Analysis", "AnalysisError", "CardVerdict", "analyse", "best_cards", "card_costs",
-           "format_analysis", "nodes_text"]
+           "check_analysable", "format_analysis", "nodes_text"]
 
 #: The default budget of one question, in nodes (cards the search tries).
 DEFAULT_BUDGET = 2_000_000
@@ -96,6 +98,17 @@ class Analysis:
                 "cards": cards}
 
 
+def check_analysable(record: dict) -> None:
+    """Refuse a record :func:`analyse` cannot analyse, before any search is compiled or run.
+
+    Raises
+    ------
+    AnalysisError
+        A bad record, a deal not played (every seat passed), table 2 (R-VAR-TWO).
+    """
+    _deal_of(record)
+
+
 def _deal_of(record: dict):
     from ..record import RecordError, replay
 
@@ -105,7 +118,7 @@ def _deal_of(record: dict):
         raise AnalysisError(f"bad record: {e}") from None
     if deal.outcome != "played":
         raise AnalysisError(f"the deal was not played ({str(deal.outcome).replace('_', ' ')}): no card to analyse")
-    if deal.table == "2":
+    if deal.table not in SOLVER_TABLES:
         raise AnalysisError(TABLE_TWO)
     return deal
 
@@ -234,7 +247,7 @@ def format_analysis(a: Analysis, names: list[str] | None = None, you: int | None
     if a.from_trick:
         how = f", the first the solver values within {nodes_text(a.budget)}" if a.chosen else ""
         head += f" from trick {a.from_trick + 1}{how}; tricks 1..{a.from_trick} are not analysed"
-    out = [head + "."]
+    out = paragraph(head + ".")
     if a.contract:
         partner = "" if a.partner is None else f", {names[a.partner]} as partner"
         verb = "take" if a.taker == you else "takes"

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 
 from ..display import trick_seats
+from ..echo import paragraph
 from ..rules import CONTRACTS, POIGNEE_LEVELS
 from ..stats import mean_ci
 
@@ -378,9 +379,10 @@ def format_stats(d: dict) -> str:
              f"{t['petit_au_bout']['attack']}/{t['petit_au_bout']['defence']}", _slams(t["chelems"]),
              str(t["with_poignee"])] for c, t in d["contracts"].items()]
     out += _columns(head, rows)
-    out += ["", "take = taken / deals with an auction; share = taken / deals; made = made / taken; means with "
-                "their 95% Student t interval; PAB: the Petit played to the last trick, won or lost by its side; "
-                "slams of the deals taken: made (announced or not) / announced and failed"]
+    out += ["", *paragraph("take = taken / deals with an auction; share = taken / deals; made = made / taken; "
+                           "means with their 95% Student t interval; PAB: the Petit played to the last trick, won "
+                           "or lost by its side; slams of the deals taken: made (announced or not) / announced "
+                           "and failed")]
     return "\n".join(out)
 
 

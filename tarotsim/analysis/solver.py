@@ -52,7 +52,7 @@ from ..parallel import call_waiting
 from ..reference.deal import as_card, as_cards
 from ..reference.tricks import play_duty, trick_winner
 from ..rng import dealing_order
-from ..rules import CONTRACTS, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS, Rules
+from ..rules import CONTRACT_OF, CONTRACTS, N_TRICKS, POIGNEE_BONUS, POIGNEE_LEVELS, SOLVER_TABLES, Rules
 
 __all__ = ["MAX_BUDGET", "MODES", "TABLE_TWO", "CompileWarning", "Position", "Solution", "Solver", "SolverError",
            "solve", "warm_up"]
@@ -72,7 +72,16 @@ class SolverError(ValueError):
     """A position or argument the solver cannot take.
 
     A position the solver cannot take (inconsistent, unknown cards, a finished deal, table 2),
-    or a bad argument; the message names the problem."""
+    or a bad argument; the message names the problem.
+
+    Examples
+    --------
+    >>> from tarotsim.reference import play_deal
+    >>> Position.from_record(play_deal(Rules("4"), 7, 3), trick=18)
+    Traceback (most recent call last):
+    ...
+    tarotsim.analysis.solver.SolverError: trick 18 (0-based) is not a trick of the deal: its 18 tricks are 0..17
+    """
 
 
 class CompileWarning(UserWarning):
@@ -129,6 +138,19 @@ class Position:
         Poignées declared (R-POIG-1), ``level`` simple, double or triple.
     miseres : tuple of (seat, kind)
         Misères declared (R-MIS-1), ``kind`` atout or tete.
+
+    Examples
+    --------
+    Deal ``(7, 3)`` at table 4 before its last two tricks: the taker, seat 1, leads:
+
+    >>> from tarotsim.reference import play_deal
+    >>> pos = Position.from_record(play_deal(Rules("4"), 7, 3), trick=16)
+    >>> pos.contract, pos.taker, pos.tricks_left, pos.to_move
+    ('garde_contre', 1, 2, 1)
+    >>> [" ".join(map(str, hand)) for hand in pos.hands]
+    ['4S 10C', '6D T2', 'ND 7S', 'T18 QH']
+    >>> pos.legal_cards(), pos.play("6D").to_move
+    ([Card('T2'), Card('6D')], 2)
     """
 
     rules: Rules
@@ -223,7 +245,7 @@ class Position:
     def _check(self) -> None:
         rules = self.rules
         table = rules.table
-        if table == "2":
+        if table not in SOLVER_TABLES:
             raise SolverError(TABLE_TWO)
         n = rules.n_seats
         if len(self.hands) != n:
@@ -321,7 +343,7 @@ class Position:
         read from its state (the reference deal it plays), the history from its tricks."""
         deal = game._deal  # the full deal: a solver sees every card
         rules = game.rules
-        if rules.table == "2":
+        if rules.table not in SOLVER_TABLES:
             raise SolverError(TABLE_TWO)
         if deal.phase == "done":
             raise SolverError("the deal is over: there is no card left to play")
@@ -407,11 +429,10 @@ class Position:
                 if holder is None:
                     holder = next((seat for seat, c in view.trick if c == view.called), None)
             partner = holder if holder != view.taker else None
-        if view.contract in ("prise", "garde"):
-            ecart = pile if view.ecart is None else list(view.ecart)
-            start = tuple(ecart)
+        if CONTRACT_OF[view.contract].ecart_made:
+            start = tuple(pile if view.ecart is None else view.ecart)
         else:
-            start = tuple(pile) if view.contract == "garde_sans" else ()
+            start = tuple(pile) if CONTRACT_OF[view.contract].chien_to == "attack" else ()
         return cls(rules=game.rules, dealer=view.dealer, taker=view.taker, partner=partner, contract=view.contract,
                    hands=tuple(tuple(h) for h in hands), leader=leader, trick=trick, tricks=tricks,
                    attack_pile=start, called=view.called, slam_announced=deal.chelem_announced,
@@ -473,9 +494,9 @@ def _start_pile(contract: str, ecart, chien) -> tuple[Card, ...]:
 
     The attack's pile when the play starts: the écart (R-CHIEN-1), the chien at garde sans
     (R-CHIEN-3), nothing at garde contre (R-CHIEN-4: the chien is the defence's)."""
-    if contract in ("prise", "garde"):
+    if CONTRACT_OF[contract].ecart_made:
         return tuple(ecart)
-    return tuple(chien) if contract == "garde_sans" else ()
+    return tuple(chien) if CONTRACT_OF[contract].chien_to == "attack" else ()
 
 
 def _poignees(declarations) -> tuple[tuple[int, str], ...]:
@@ -490,6 +511,20 @@ class Solution:
     it lies in ``[lo, hi]`` (the node budget ran out). ``card_values`` maps each legal card of the
     seat to move (``to_move``, of ``side``) to the value after it; ``best`` are the cards that keep
     ``value``. ``nodes``: cards the search tried; ``tests``: its null-window searches.
+
+    Examples
+    --------
+    Before the last two tricks of deal ``(7, 3)`` (see :class:`Position`), the attack ends with
+    29 points (58 half-points) if the taker leads 6D, 24 if it trumps:
+
+    >>> from tarotsim.reference import play_deal
+    >>> sol = solve(Position.from_record(play_deal(Rules("4"), 7, 3), trick=16))
+    >>> sol.value, sol.complete, sol.side, sol.best
+    (58, True, 'attack', (Card('6D'),))
+    >>> sol.card_values
+    {Card('T2'): 48, Card('6D'): 58}
+    >>> sol.cost("T2"), sol.cost("6D")
+    (10, 0)
     """
 
     mode: str
@@ -536,6 +571,20 @@ class Solver:
         The most nodes (cards tried by the search) per question; None: no limit.
     flags : int
         The techniques used (``tarotsim._kernels.solver.F_*``; all by default), for measurements.
+
+    Examples
+    --------
+    Questions about one position of deal ``(7, 3)`` (see :class:`Position`):
+
+    >>> from tarotsim.reference import play_deal
+    >>> pos = Position.from_record(play_deal(Rules("4"), 7, 3), trick=16)
+    >>> solver = Solver()
+    >>> solver.reach(pos, 58), solver.reach(pos, 59), solver.value(pos)
+    (True, False, 58)
+    >>> solver.moves(pos)
+    [Card('T2'), Card('6D')]
+    >>> Solver("score").value(pos)  # the taker's score for the deal
+    -1536
     """
 
     def __init__(self, mode: str = "points", table_bits: int = 18, budget: int | None = None, flags: int | None = None):
@@ -676,7 +725,14 @@ def warm_up(notice: Callable[[str], None] | None = _warn) -> float:
     run, or sources changed): then ``notice`` is told first, with about how long it takes
     (default: a :class:`CompileWarning`; None: nothing said). Returns the seconds spent
     compiling: 0 when loaded, or ready already. Every :class:`Solver`'s question calls it; call
-    it first to say or time the compile yourself (``tarotsim analyse`` does)."""
+    it first to say or time the compile yourself (``tarotsim analyse`` does).
+
+    Examples
+    --------
+    >>> seconds = warm_up(notice=None)  # the next question waits for no compile
+    >>> warm_up(notice=None)
+    0.0
+    """
     global _ready
     if _ready:
         return 0.0
@@ -701,13 +757,29 @@ def solve(what, mode: str = "points", cards: bool = True, budget: int | None = N
     """Solve a position or a game: its exact value and each legal card's value.
 
     Solve a :class:`Position` or a :class:`~tarotsim.engine.Game` (:meth:`Position.from_game`):
-    its exact value and the value of each legal card (see :class:`Solution`)."""
+    its exact value and the value of each legal card (see :class:`Solution`).
+
+    Examples
+    --------
+    >>> from tarotsim.reference import play_deal
+    >>> pos = Position.from_record(play_deal(Rules("4"), 7, 3), trick=16)
+    >>> solve(pos).value, solve(pos, mode="score").value
+    (58, -1536)
+    """
     position = what if isinstance(what, Position) else Position.from_game(what)
     return Solver(mode, budget=budget).solve(position, cards=cards)
 
 
 def positions_of(record: dict) -> Iterable[Position]:
-    """Every position of a played deal record, card by card (before each card)."""
+    """Every position of a played deal record, card by card (before each card).
+
+    Examples
+    --------
+    >>> from tarotsim.reference import play_deal
+    >>> positions = list(positions_of(play_deal(Rules("4"), 7, 3)))
+    >>> len(positions), positions[-1].legal_cards()  # 18 tricks of 4 cards
+    (72, [Card('7S')])
+    """
     from ..record import replay
 
     deal = replay(record).deal

@@ -237,8 +237,52 @@ class _NoBar:
         pass
 
 
-def file_label(file: str) -> str:
-    return "standard input" if file == "-" else file
+def file_label(file) -> str:
+    """How messages name a records file: its path, ``standard input``, or an evening (:func:`records_of`)."""
+    return "standard input" if file == "-" else str(getattr(file, "name", file))
+
+
+def evening_options(f):
+    """Decorator adding ``--db FILE --evening ID``: the records of an evening played in the browser."""
+    f = click.option("--evening", type=click.IntRange(min=1), metavar="ID",
+                     help="Read the records of this evening of the database instead of FILE (`tarotsim serve`; "
+                          "`tarotsim evenings` lists them).")(f)
+    return click.option("--db", "db_path", metavar="FILE",
+                        help="The evenings database of --evening (default: the user's, as `tarotsim serve`).")(f)
+
+
+def records_of(file: str | None, db_path: str | None, evening: int | None, required: bool = True):
+    """The records to read: FILE, or the evening of ``--db --evening`` as a JSON Lines stream named after it.
+
+    One line (:class:`BadInput`) for FILE and an evening both, neither (when ``required``), or an
+    evening the database does not hold."""
+    import io
+    from pathlib import Path
+
+    if evening is None:
+        if db_path is not None:
+            raise BadInput("--db FILE: give --evening ID too (`tarotsim evenings --db FILE` lists them)")
+        if file is None and required:
+            raise BadInput("Missing argument 'FILE' (or --evening ID, an evening of `tarotsim serve`)")
+        return file
+    if file is not None:
+        raise BadInput(f"FILE and --evening: give one of them, not both ({file})")
+    from ..web.store import Store, StoreError, default_path
+
+    path = Path(db_path) if db_path is not None else default_path()
+    try:
+        store = Store(path, create=False)
+    except StoreError as e:
+        raise BadInput(f"--db: {e}") from None
+    try:
+        data = store.jsonl(evening)
+    except StoreError as e:
+        raise BadInput(f"--evening: {e}") from None
+    finally:
+        store.close()
+    stream = io.BytesIO(data)
+    stream.name = f"{path.name}, evening {evening}"  # type: ignore[misc]
+    return stream
 
 
 def reading(items, file: str):

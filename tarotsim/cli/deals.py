@@ -13,11 +13,11 @@ from ..analysis import DEFAULT_BUDGET as ANALYSE_BUDGET
 from ..analysis.record_stats import GROUPINGS as STATS_GROUPINGS
 from ..analysis.solver import MAX_BUDGET as MAX_SOLVER_BUDGET
 from ..analysis.solver import MODES as SOLVER_MODES
-from ..rules import N_TRICKS, TABLES, Rules
+from ..rules import N_TRICKS, SOLVER_TABLES, TABLES, Rules
 from ..runs.runner import Runner
 from .app import cli
-from .common import (BadInput, check_bots_option, file_label, note, players_of, reading, rules_of, run_options,
-                     seat_names, why, worker_count)
+from .common import (BadInput, check_bots_option, evening_options, file_label, note, players_of, reading,
+                     records_of, rules_of, run_options, seat_names, why, worker_count)
 
 
 @cli.command()
@@ -33,8 +33,9 @@ from .common import (BadInput, check_bots_option, file_label, note, players_of, 
               help="Write a replay page instead: one HTML file, needing nothing else, to step through "
                    "the deal(s) card by card (docs/pictures.md).")
 @check_bots_option
+@evening_options
 @click.pass_context
-def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, html_path, check_bots):
+def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, html_path, check_bots, db_path, evening):
     """Show one deal, readable, from its seed or from a file.
 
     Hands by suit, bids, chien, écart, declarations, every trick with its leader and winner, the
@@ -45,7 +46,8 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
     the record of line N, checked against the rules first. With --html FILE.html the
     deal is written as a page to open in a browser: the table at every step (buttons
     and arrow keys), the count and the score breakdown at the end; several --line (or
-    none) give one page with a deal picker.
+    none) give one page with a deal picker. --db FILE --evening ID reads the deals of an
+    evening played in the browser (`tarotsim serve`), --line N being its deal N.
 
     \b
     Examples:
@@ -63,6 +65,7 @@ def show(ctx, file, table, bots, options_, seed, index, lines, names, as_json, h
     elif len(lines) > 1:
         raise BadInput("several --line: a page shows several deals, give --html FILE.html")
     line = lines[0] if lines else None
+    file = records_of(file, db_path, evening, required=False)
     if file is not None:
         _refuse_deal_options(ctx, "shown")
         if html_path is not None:
@@ -113,7 +116,7 @@ def _show_html(file, lines, rec, names, html_path: str) -> None:
     def names_for(record: dict):
         return seat_names(names, Rules.from_options(record["table"], record.get("options") or {}), "--names")
 
-    label = "standard input" if file == "-" else file
+    label = file_label(file)
     try:
         found = [(None, rec)] if file is None else list(records_at(file, lines or None))
     except RecordError as e:
@@ -159,23 +162,26 @@ def _recorded_deal(file: str, line: int | None) -> tuple[dict, dict]:
 
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--verify", is_flag=True,
               help="Also check the recorded result and scores against the ones recomputed.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes (default: every core; at most one per core and per 256 records); the output "
                    "is the same for any number.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per record, then a summary.")
-def replay(file, verify, workers, as_json):
+@evening_options
+def replay(file, verify, workers, as_json, db_path, evening):
     """Re-play every deal record of a JSON Lines file through the rules engine.
 
     Every decision (bid, call, écart, declarations, each card) is checked for legality;
     with --verify the recorded result and scores must also match. A bad record is named
     by its line, its action and the rule it breaks; the exit code is then 1. FILE may be
-    gzip-compressed, or - for standard input.
+    gzip-compressed, or - for standard input; --db FILE --evening ID reads the deals of an
+    evening played in the browser (`tarotsim serve`).
     """
     from ..record import check_file
 
+    file = records_of(file, db_path, evening)
     # an absurd request is one line before any reading; check_file says why a request is lowered,
     # once it has read far enough to know
     worker_count(workers, "--workers", quiet=True)
@@ -219,14 +225,15 @@ def _replay_line(report) -> str:
 
 
 @cli.command(name="stats")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--by", "by", type=click.Choice(STATS_GROUPINGS), default="seat", show_default=True,
               help="Group the seats: by seat number, by player name (records of `tarotsim play`), or by "
                    "bot (records of `simulate --records`).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
 @click.option("--csv", "csv_path", metavar="FILE.csv",
               help="Also write one CSV row per group and per contract (- for standard output).")
-def stats(file, by, as_json, csv_path):
+@evening_options
+def stats(file, by, as_json, csv_path, db_path, evening):
     """Statistics of a deal-records file: per seat (or player, or bot) and per contract.
 
     For each seat: deals, take rate, made rate, mean score per deal and as taker,
@@ -237,11 +244,13 @@ def stats(file, by, as_json, csv_path):
     gzip-compressed or - for standard input; the records are counted as recorded
     (`tarotsim replay --verify` checks them): scores that cannot be right (not adding up
     to zero, or beyond any deal's) and records of several tables are warned about on
-    stderr.
+    stderr. --db FILE --evening ID reads the deals of an evening played in the browser
+    (`tarotsim serve`).
 
     \b
     Examples:
-      tarotsim simulate --deals 100000 --seed 1 --bots heuristic,random,random,random --records d.jsonl.gz
+      tarotsim simulate --deals 100000 --seed 1 --bots heuristic,random,random,random \\
+                        --records d.jsonl.gz
       tarotsim stats d.jsonl.gz --by bot
       tarotsim stats game.jsonl --by player --csv game-stats.csv
     """
@@ -249,7 +258,8 @@ def stats(file, by, as_json, csv_path):
     from ..outputs import open_outputs
     from ..record import RecordError
 
-    label = "standard input" if file == "-" else file
+    file = records_of(file, db_path, evening)
+    label = file_label(file)
     with open_outputs({"--csv": csv_path}) as outs:  # a bad path: refused before reading
         try:
             st = stats_of_file(file, by)
@@ -291,9 +301,10 @@ def stats(file, by, as_json, csv_path):
               help="Also write the deal's replay page (as `show --html`) with each analysed card's cost on it; "
                    "- writes it to standard output (the analysis then goes to stderr).")
 @check_bots_option
+@evening_options
 @click.pass_context
 def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick, budget, mode, names, as_json,
-                html_path, check_bots):
+                html_path, check_bots, db_path, evening):
     """What each card of a deal cost against best play, with every card known.
 
     Replays the deal (line N of FILE, a deal-records file, or the deal --seed S --index I
@@ -303,7 +314,8 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
     the best card(s) where it differs; then each player's total. Points are the attack's
     card points (91 in a deal); --mode score weighs the taker's score instead. Tricks before
     K are not analysed: late in the deal the solver is exact and fast, early it may need more
-    than --budget nodes. Table 2 is not solved (R-VAR-TWO).
+    than --budget nodes. Table 2 is not solved (R-VAR-TWO). --db FILE --evening ID reads
+    the deals of an evening played in the browser (`tarotsim serve`).
 
     \b
     Examples:
@@ -313,20 +325,21 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
     """
     import time
 
-    from ..analysis import AnalysisError, analyse, best_cards, card_costs
+    from ..analysis import AnalysisError, analyse, best_cards, card_costs, check_analysable
     from ..analysis.solver import TABLE_TWO
     from ..outputs import open_outputs
     from ..record import seat_labels
 
     if html_path is not None and mode != "points":
         raise BadInput(f"--html: the page shows the cards' costs in card points; leave out --mode {mode}")
+    file = records_of(file, db_path, evening, required=False)
     if file is None:
         if lines:
             raise BadInput("--line N needs FILE, a deal-records file")
         if seed is None:
             raise BadInput("Missing option '--seed' (or give FILE, a deal-records file)")
-        if table == "2":
-            raise BadInput(f"--table 2: {TABLE_TWO}")
+        if table not in SOLVER_TABLES:
+            raise BadInput(f"--table {table}: {TABLE_TWO}")
     else:
         _refuse_deal_options(ctx, "analysed")
     to_stderr = html_path == "-"  # the page alone on standard output
@@ -338,7 +351,12 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
             rec, compile_s = _played_deal_announced(table, options_, bots, seed, index, check_bots)
             found = [(None, rec)]
         seats_of = []  # every deal's seat names, and --from-trick, checked before the first search
-        for _, rec in found:
+        for lineno, rec in found:
+            try:
+                check_analysable(rec)  # a deal every seat passed says so before the solver compiles
+            except AnalysisError as e:
+                where = "" if lineno is None else f"{file_label(file)}: line {lineno}: "
+                raise BadInput(f"{where}{e}") from None
             rules = Rules.from_options(rec["table"], rec.get("options") or {})
             n = N_TRICKS[rules.table]
             if from_trick is not None and from_trick > n:
@@ -361,7 +379,7 @@ def analyse_cmd(ctx, file, lines, seed, index, table, bots, options_, from_trick
         if html_path is not None:
             from ..analysis.replay_page import page
 
-            where = (f"{'standard input' if file == '-' else Path(file).name}, "
+            where = (f"{file_label(file) if file == '-' or hasattr(file, 'read') else Path(file).name}, "
                      + ("line" if len(found) == 1 else "lines") + " " + ", ".join(str(n) for n, _ in found)
                      if file is not None else f"seed {seed}, index {index}")
             outs["--html"].fh.write(page(pages, f"tarotsim analysis · {where}"))

@@ -6,10 +6,8 @@ by exactly the rules the bots play by: an answer the rules forbid is refused wit
 
 :class:`Session` is the game loop; its input and output are two functions (``ask(prompt) -> str``,
 ``say(text)``), the terminal's by default, so tests can script it. Deals follow one another as at
-a real table: deal ``(seed, index)`` is dealt by seat ``index % n`` (:func:`tarotsim.rng.deal`);
-the first index is drawn from the seed (a random first dealer, R-DEAL-3), each next deal is dealt
-by the next seat (R-DEAL-3), except that at 5d a thrown-in deal is dealt again by the same dummy
-(R-DEAL-6, option ``dummy_redeal_same``): :func:`first_index`, :func:`next_index`.
+a real table, the bots take their turns and the hint is given as :mod:`tarotsim.runs.evening` says,
+which the browser's table (:mod:`tarotsim.web`) shares.
 """
 
 from __future__ import annotations
@@ -21,23 +19,17 @@ from dataclasses import dataclass, field
 import click
 
 from .. import echo
-from ..cards import SUIT_SYMBOLS, Card, CardError, format_points, parse_cards
+from ..cards import SUIT_SYMBOLS, Card, CardError, parse_cards
 from ..display import piles_line
 from ..engine import Decision, EcartChoice, Game, IllegalPlayError
 from ..rng import STREAM_BOTS, Rng, dealing_order, stream_state
-from ..rules import CONTRACT_OF, CONTRACTS, POIGNEE_LEVELS, Rules
-from ..scoring import format_breakdown
+from ..rules import CONTRACTS, POIGNEE_LEVELS, Rules
+# the evening's pieces, also under this module's names (``interactive.bots_for``) as before
+from ..runs.evening import (HINT_BOT, HINT_FALLBACK, STREAM_HINTS, advice, bot_turn, bots_for,  # noqa: F401
+                            check_seat, count, deal_label, first_index, hint_bot, hint_bot_name, narration, next_index,
+                            partner_text, personal, seat_names, taking)
 
-__all__ = ["Quit", "Session", "SessionResult", "answer_for", "bots_for", "check_seat", "first_index", "next_index",
-           "seat_names"]
-
-#: The hints' own random stream: asking for a hint never changes the bots' draws.
-STREAM_HINTS = 7
-#: The hint's bot (``--bots`` grammar): the strongest measured (docs/explanation/strength.md).
-HINT_BOT = "pimc:infer=1"
-#: The hint's bot at a table where ``HINT_BOT``'s reading of the table does nothing (table 2,
-#: R-VAR-TWO: ``infer`` is refused there): the search without it.
-HINT_FALLBACK = "pimc"
+__all__ = ["Quit", "Session", "SessionResult", "answer_for"]
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -62,35 +54,6 @@ class Quit(Exception):
 
 class BadAnswer(ValueError):
     """An answer that is not even a choice of the decision asked (not a card, not a bid …)."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Deal sequence (R-DEAL-3, R-DEAL-6)
-
-
-def first_index(rules: Rules, seed: int) -> int:
-    """The index of a game's first deal, whose dealer the seed draws.
-
-    Index of the game's first deal: ``seed mod n``, so its dealer (``index mod n``) is drawn
-    from the seed, as the first dealer is drawn at random (R-DEAL-3)."""
-    return seed % rules.n_seats
-
-
-def next_index(rules: Rules, index: int, outcome: str) -> int:
-    """The index of the next deal.
-
-    Index of the deal after deal ``index``: dealt by the next seat (R-DEAL-3), or at 5d after
-    an all-pass by the same dummy when ``dummy_redeal_same`` is on (R-DEAL-6), with a new index
-    whose dealer is that seat, so every deal keeps its own ``(seed, index)``."""
-    n = rules.n_seats
-    if rules.table == "5d" and outcome == "all_passed" and rules.dummy_redeal_same:
-        return index + n
-    return index + 1
-
-
-def seat_names(rules: Rules, seat: int) -> list[str]:
-    """``you`` at the person's seat, ``bot1`` … at the others (numbered by seat)."""
-    return ["you" if s == seat else f"bot{s}" for s in range(rules.n_seats)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,33 +180,6 @@ def _ecart_listing(choice: EcartChoice) -> list[Card]:
     return list(choice.normal) + (list(choice.trumps) if choice.trumps_needed else [])
 
 
-def _personal(message: str, seat: int) -> str:
-    """An engine message reworded for the person it speaks of.
-
-    An engine message said to the person: ``holds`` becomes ``you hold``, ``pile 2 of seat 0``
-    becomes ``your pile 2``."""
-    for a, b in ((f"seat {seat} does not hold", "you do not hold"), (f"seat {seat} holds", "you hold"),
-                 (f"seat {seat} has already", "you have already"), (f"seat {seat} has passed", "you have passed"),
-                 (": holds ", ": you hold ")):
-        message = message.replace(a, b)
-    return re.sub(rf"\bpile (\d+) of seat {seat}\b", r"your pile \1", message)
-
-
-def hint_bot_name(rules: Rules) -> str:
-    """The name of the bot that gives the hints at this table.
-
-    The bot whose advice ``hint`` gives: ``HINT_BOT``, or ``HINT_FALLBACK`` at a table where its
-    parameters do nothing (the players' own check decides, so the hint follows what the bots can
-    do)."""
-    from ..runs.players import parse_players
-
-    try:
-        parse_players(HINT_BOT, rules)
-    except ValueError:
-        return HINT_FALLBACK
-    return HINT_BOT
-
-
 # ---------------------------------------------------------------------------------------------
 # The session
 
@@ -277,33 +213,6 @@ def _terminal_ask(prompt: str) -> str:
     if not sys.stdin.isatty():  # scripted input: show the answer, so the transcript reads as a session
         click.echo(line)
     return line
-
-
-def check_seat(rules: Rules, seat: int) -> int:
-    """The person's seat: a whole number in 0..n-1 (R-GEN-2)."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.n_seats:
-        raise ValueError(f"seat {echo.shown(seat)} is not a seat of table {rules.table}: seats 0..{rules.n_seats - 1} (R-GEN-2)")
-    return seat
-
-
-def bots_for(text: str, rules: Rules, seat: int) -> list:
-    """The slow-path bots for the other seats, from ``--bots``.
-
-    ``--bots`` for the other seats: one bot for all of them, or one per other seat in seat
-    order (n - 1 names). Returns one slow-path bot per seat, None at the person's seat; raises
-    ``ValueError`` (one line) for a text that names no playable bots."""
-    from ..runs.players import bot_texts, parse_players
-    from ..runs.slowpath import _Guarded
-
-    segs = bot_texts(text)
-    others = rules.n_seats - 1
-    if len(segs) not in (1, others):
-        raise ValueError(f"--bots: you hold seat {seat}; give one bot for the {others} other seats or {others} "
-                         f"separated by commas (in seat order), not {len(segs)}")
-    if len(segs) == others:
-        segs = segs[:seat] + ["random"] + segs[seat:]  # a placeholder for the person's own seat
-    players = parse_players(",".join(segs), rules)
-    return [None if s == seat else _Guarded(p.python_bot(), None, None) for s, p in enumerate(players)]
 
 
 class Session:
@@ -473,25 +382,8 @@ class Session:
             return f"\nno analysis: {e}"
 
     def bot_turn(self, game: Game, d, rng: Rng):
-        """Ask a bot for its decision and apply it.
-
-        A bot's decision, applied; a bot's forbidden answer stops the game naming bot, seat,
-        deal and rule (as on the slow path of ``simulate``)."""
-        from ..adapters import DECISION_RULES
-
-        bot = self.bots[d.seat]
-        bot.seed, bot.index = game.seed, game.index
-        answer = bot.choose(game.view(d.seat), game.legal_actions(), rng)
-        try:
-            game.apply(answer)
-        except IllegalPlayError as e:
-            raise IllegalPlayError(e.rule_id, f"bot {bot.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
-                                              f"{e.message}") from None
-        except (TypeError, ValueError) as e:  # not even a choice of that kind
-            rule = DECISION_RULES["misere" if d.kind.startswith("misere") else d.kind]
-            raise IllegalPlayError(rule, f"bot {bot.name} at seat {d.seat}, deal ({game.seed}, {game.index}): "
-                                         f"answered {echo.shown(answer)}, not a {d.kind.replace('_', ' ')} choice "
-                                         f"({echo.cut(e, echo.MESSAGE)})") from None
+        """A bot's decision, applied (:func:`tarotsim.runs.evening.bot_turn`)."""
+        bot_turn(game, self.bots[d.seat], rng)
 
     def tell(self, game: Game):
         """Tell the person what the table has just seen.
@@ -528,53 +420,20 @@ class Session:
             return
         self._told["taker"] = True
         assert v.contract is not None  # a taker has a contract
-        contract = CONTRACT_OF[v.contract]
-        text = (f"{self.who(v.taker)} {self.verb(v.taker, 'takes', 'take')}: {v.contract.replace('_', ' ')} "
-                f"(x{contract.multiplier})")
-        if not contract.chien_shown:
-            text += f"; the chien stays unseen and counts for the {contract.chien_to} (R-CHIEN-3, R-CHIEN-4)"
-        self.say(text)
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        return second if seat == self.seat else third
+        self.say(taking(self.names, self.seat, v.taker, v.contract))
 
     def narrate(self, game: Game, ev):
-        """One line for what a seat just did, as the table sees it (the person's écart: all of it)."""
-        who = self.who(ev.seat)
-        v = lambda third, second: self.verb(ev.seat, third, second)  # noqa: E731
-        if ev.kind == "bid":
-            self.say(f"{who} {v('bids', 'bid')} {ev.value.replace('_', ' ')}")
-        elif ev.kind == "call":
-            self.say(f"{who} {v('calls', 'call')} {self.card(ev.value)} (R-CALL-1)")
-        elif ev.kind == "ecart":
-            shown = [c for c in ev.value if c.is_trump]
-            if ev.seat == self.seat:
-                self.say(f"you lay aside {self.cards(ev.value)}")
-            else:
-                self.say(f"{who} lays the écart aside" + (f", showing the trumps {self.cards(shown)} (R-CHIEN-2)"
-                                                         if shown else ""))
-        elif ev.kind == "chelem":
-            if ev.value:
-                self.say(f"{who} {v('announces', 'announce')} a chelem and {v('leads', 'lead')} (R-SLAM-1)")
-        elif ev.kind == "poignee":
-            if ev.value:
-                level, shown = ev.value
-                self.say(f"{who} {v('shows', 'show')} a {level} poignée: {self.cards(shown)}")
-        elif ev.kind == "misere":
-            kind, yes = ev.value
-            if yes:
-                self.say(f"{who} {v('declares', 'declare')} misère {'d’atout' if kind == 'atout' else 'de tête'} "
-                         "(R-MIS-1)")
+        """One line for what a seat just did, as the table sees it (:func:`tarotsim.runs.evening.narration`)."""
+        trick = pile = None
+        if ev.kind == "trick":
+            tricks = game.view(self.seat).tricks
+            trick = (len(tricks), tricks[-1][1])
         elif ev.kind == "card":
             tops = self._tops[ev.seat] if self._tops else ()
-            pile = f" from {'your' if ev.seat == self.seat else 'his'} pile {tops.index(ev.value) + 1}" \
-                if ev.value in tops else ""  # a face-up top (R-VAR-TWO)
-            self.say(f"{who} {v('plays', 'play')} {self.card(ev.value)}{pile}")
-        elif ev.kind == "trick":
-            tricks = game.view(self.seat).tricks
-            _, plays, winner = tricks[-1]
-            cells = [f"{self.who(s)} {self.card(c)}{'*' if s == winner else ''}" for s, c in plays]
-            self.say(f"  trick {len(tricks)} to {self.who(winner)}: " + "  ".join(cells))
+            pile = tops.index(ev.value) + 1 if ev.value in tops else None  # a face-up top (R-VAR-TWO)
+        line = narration(ev, self.names, self.seat, card=self.card, trick=trick, pile=pile)
+        if line is not None:
+            self.say(f"  {line}" if ev.kind == "trick" else line)
 
     # -- the person's turn -----------------------------------------------------------------------
     def person_turn(self, game: Game):
@@ -601,7 +460,7 @@ class Session:
                 self.say(self.style(f"not understood: {e}", fg="yellow"))
                 continue
             except IllegalPlayError as e:
-                self.say(self.style(f"refused: {_personal(str(e), self.seat)}", fg="yellow"))
+                self.say(self.style(f"refused: {personal(str(e), self.seat)}", fg="yellow"))
                 continue
             return
 
@@ -702,7 +561,7 @@ class Session:
         try:
             game.verify_play(barred[0])
         except IllegalPlayError as e:
-            why = _personal(str(e), self.seat)
+            why = personal(str(e), self.seat)
         else:  # cannot happen: a barred card is refused
             why = "restricted"
         excuse = any(c.is_excuse for c in playable)  # only to a player who holds it
@@ -711,31 +570,13 @@ class Session:
     def hint(self, game: Game) -> str:
         """What the strongest bot would do here (its own random stream: no change to the deal)."""
         if self._hint_bot is None:
-            from bots import parse_bot
-
-            from ..adapters import FastBotAdapter
-            text = hint_bot_name(self.rules)
-            self.say(self._thinking(text))
-            self._hint_bot = FastBotAdapter(*parse_bot(text))
-            self._hint_name = text
+            self._hint_name, self._hint_bot = hint_bot(self.rules)
+            self.say(self._thinking(self._hint_name))
         bot = self._hint_bot
         name: str = self._hint_name or str(getattr(bot, "name", "bot"))
         answer = bot.choose(game.view(self.seat), game.legal_actions(), self._hint_rng)
         kind = _decision(game).kind
-        if kind == "bid":
-            what = f"bid {answer.replace('_', ' ')}"
-        elif kind == "call":
-            what = f"call {self.card(answer)}"
-        elif kind == "ecart":
-            what = f"lay aside {' '.join(str(c) for c in sorted(answer))}"
-        elif kind == "poignee":
-            what = "show no poignée" if answer is None else f"show a {answer} poignée"
-        elif kind == "chelem":
-            what = "announce a chelem" if answer else "not announce a chelem"
-        elif kind.startswith("misere"):
-            what = ("" if answer else "not ") + "declare the misère"
-        else:
-            what = f"play {self.card(answer)}"
+        what = advice(kind, answer, self.card)
         extra = " (its card searched over sampled deals)" if kind == "card" and name.startswith("pimc") else ""
         return f"  hint: {name} would {what}{extra}"
 
@@ -746,12 +587,11 @@ class Session:
         What the first hint says before its bot answers: it is thinking, and, to a person at a
         terminal when numba's cache lacks the bot's kernels, that they are compiled first (once) and
         for about how long (a transcript written to a file reads the same on every machine)."""
-        from .._builds.runs import hint_kernels
-        from .._kernels._cache import is_cached
+        from ..runs.players import step_compile_seconds
 
-        kernels, about = hint_kernels(name)
+        about = step_compile_seconds(name) if sys.stdout.isatty() else None
         search = " (it plays each card out on sampled deals)" if name.startswith("pimc") else ""
-        if not sys.stdout.isatty() or is_cached(kernels):
+        if about is None:
             return f"  hint: {name} is thinking{search}..."
         return f"  hint: {name} is thinking{search}; its kernels are compiled first, once: about {about} s..."
 
@@ -766,7 +606,7 @@ class Session:
             assert v.contract is not None  # a taker has a contract
             text = f"{self.who(v.taker)} {v.contract.replace('_', ' ')}"
             if v.called is not None:
-                text += f"; called {self.card(v.called)}, partner {self._partner(v)}"
+                text += f"; called {self.card(v.called)}, partner {partner_text(v, self.names)}"
             rows.append(("contract", text))
         if v.chien is not None:
             rows.append(("chien", self.cards(v.chien)))
@@ -799,52 +639,17 @@ class Session:
         w = max(len(k) for k, _ in rows)
         return "\n".join(f"  {k.ljust(w)}  {t}" for k, t in rows)
 
-    def _partner(self, v) -> str:
-        """The partner as the person's seat knows him.
-
-        The partner as the person's seat knows him (R-CALL-2, R-CALL-3): named once the called
-        card is played and to the partner himself (the view says so); known at once to the taker
-        whose own hand or écart holds it, and to all when the shown chien held it."""
-        if v.partner is not None:
-            return self.who(v.partner)
-        if v.taker == self.seat and v.called in v.hand:
-            return "nobody: you hold the card you called, you play alone (R-CALL-2)"
-        if v.taker == self.seat and v.ecart and v.called in v.ecart:
-            return "nobody: the called card is in your écart, you play alone (R-CALL-2)"
-        if v.chien and v.called in v.chien:
-            return "nobody: the called card was in the chien, the taker plays alone (R-CALL-2)"
-        if self._called_out(v):
-            return "nobody: the taker plays alone"
-        return "not known yet"
-
-    def _called_out(self, v) -> bool:
-        return any(c == v.called for _, plays, _ in v.tricks for _, c in plays) or any(c == v.called for _, c in v.trick)
-
     def format_count(self, game: Game, rec: dict) -> str:
         """After a deal: the count (points, oudlers, target, difference) and the score breakdown."""
-        if rec["outcome"] == "petit_sec":
-            return (f"petit sec: {self.who(rec['petit_sec_seat'])} holds the Petit as the only trump; "
-                    "the deal is annulled, scores 0 (R-DEAL-4)")
-        if rec["outcome"] == "all_passed":
-            return "everybody passed: the deal is thrown in, scores 0 (R-BID-3)"
-        attack = {rec["taker"], rec["partner"]} - {None}
-        n_att = sum(1 for t in rec["tricks"] if t["winner"] in attack)
-        hp = rec["result"]["attack_half_points"]
-        lines = ["", self.style("count", bold=True),
-                 f"attack {format_points(hp)} points, defence {format_points(182 - hp)} (R-COUNT-1); "
-                 f"tricks: attack {n_att}, defence {len(rec['tricks']) - n_att}"]
-        if rec["called"] is not None:
-            partner = self.who(rec["partner"]) if rec["partner"] is not None else "nobody (the taker alone)"
-            lines.append(f"called {self.card(Card.parse(rec['called']))}: partner {partner} (R-CALL-2)")
-        if rec["ecart"] and rec["taker"] != self.seat:
-            lines.append(f"écart of {self.who(rec['taker'])}: {self.cards(parse_cards(rec['ecart']))}")
-        lines.append(format_breakdown(game.breakdown, self.names))
-        return "\n".join(lines)
+        text = count(game, rec, self.names, self.seat, self.card)
+        if rec["outcome"] != "played":
+            return text
+        return "\n".join(["", self.style("count", bold=True), text])
 
     def format_sheet(self, res: SessionResult) -> str:
         """The running score sheet of the game: every deal, every player's total."""
         w = max(6, *(len(n) for n in self.names))
-        labels = [_deal_label(r, self.names) for r in res.records]
+        labels = [deal_label(r, self.names) for r in res.records]
         lw = max(len(x) for x in labels)
         out = ["", self.style("score sheet", bold=True),
                f"{'#':>3}  {'deal'.ljust(lw)}  " + "  ".join(n.rjust(w) for n in self.names)]
@@ -875,13 +680,3 @@ class Session:
         lines.append(f"{what}: {leaders} with {best} after {res.deals} deal(s) · "
                      + ", ".join(f"{n} {t:+d}" for n, t in zip(names, totals)))
         return "\n".join(lines)
-
-
-def _deal_label(rec: dict, names: list[str]) -> str:
-    if rec["outcome"] == "petit_sec":
-        return "petit sec"
-    if rec["outcome"] == "all_passed":
-        return "all passed"
-    r = rec["result"]
-    return (f"{names[rec['taker']]} {rec['contract'].replace('_', ' ')} "
-            f"{'made' if r['made'] else 'failed'} {r['difference']:+d}")

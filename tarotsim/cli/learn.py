@@ -150,7 +150,7 @@ def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed
     Example:
       tarotsim learn train --data data/ --model locations --out locations.npz --curve locations.png
     """
-    from ..learn.train import TORCH_HINT, train
+    from ..learn.train import require_torch, train
 
     if curve is not None:
         try:
@@ -160,9 +160,9 @@ def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed
         if not curve.lower().endswith(".png"):
             raise click.UsageError(f"--curve: a .png file, not {curve!r}")
     try:
-        import torch  # noqa: F401
-    except ImportError:
-        raise click.UsageError(TORCH_HINT) from None
+        require_torch()  # the learn extra, checked before any data is read
+    except ImportError as e:
+        raise click.UsageError(str(e)) from None
     from pathlib import Path
 
     from ..learn.data import shard_files

@@ -7,6 +7,7 @@ import json
 
 import click
 
+from ..echo import paragraph
 from ..rng import MAX_INDEX
 from ..rules import Rules
 from ..runs.players import kernel_path
@@ -50,7 +51,8 @@ def simulate(table, bots, options_, deals, seed, start, threads, records_path, f
     Example:
       tarotsim simulate --table 4 --deals 1000000 --seed 7 --threads 2
       tarotsim simulate --deals 300000 --records deals.jsonl.gz --facts facts.csv
-      tarotsim simulate --deals 10000000 --seed 7 --shard 2/4 --save part2.json   (then: tarotsim merge)
+      tarotsim simulate --deals 10000000 --seed 7 --shard 2/4 --save part2.json
+      (then: tarotsim merge)
     """
     import time
 
@@ -172,14 +174,17 @@ def bots_cmd(as_json):
                                                 for k, h in FILE_PARAMS.get(b.name, {}).items()]}
                                for b in REGISTRY.values()]))
         return
+    def echo(head: str, text: str) -> None:  # the text wrapped, its lines beside the head
+        click.echo("\n".join(paragraph(head + text, indent=" " * len(head))))
+
     for b in REGISTRY.values():
-        click.echo(f"{b.name:<10} {b.description}")
+        echo(f"{b.name:<10} ", b.description)
         for p in b.params:
             default = p.kind(p.default) if p.kind is not bool else bool(p.default)
             when = f"[{p.condition()}] " if p.condition() else ""  # given elsewhere, it is refused
-            click.echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} {when}{p.help}")
+            echo(f"    {p.name:<16} {p.kind.__name__:<5} default {str(default):<8} ", when + p.help)
         for key, text in FILE_PARAMS.get(b.name, {}).items():
-            click.echo(f"    {key:<16} {'file':<5} {'':<16} {text}")
+            echo(f"    {key:<16} {'file':<5} {'':<16} ", text)
 
 
 @cli.command()

@@ -76,7 +76,8 @@ def study_bidding(table, deals, seed, start, bots, contracts, threads, bucket, m
     Example:
       tarotsim study bidding --table 4 --deals 1000000 --seed 1 --calibrate cal.json
       tarotsim tournament --bots heuristic:thresholds=cal.json,heuristic,heuristic,heuristic
-      tarotsim study bidding --hand "T21 T19 T15 T12 T9 T6 T3 EX KH QH 5H KS 8S 4S 9D 2D 7C 1C" --deals 5000
+      tarotsim study bidding --hand "T21 T19 T15 T12 T9 T6 T3 EX KH QH 5H KS 8S 4S 9D 2D 7C 1C" \\
+                             --deals 5000
     """
     if hand is not None:
         _study_hand(table, deals, seed, start, bots, contracts, threads, options_, as_json, csv_path, plot_path,

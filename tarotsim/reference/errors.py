@@ -9,6 +9,14 @@ class RuleViolation(ValueError):
     ``rule_id`` is the id (docs/rules.md) of the rule broken (``"R-PLAY-4b"``), ``message`` says why in
     words; ``str(exc)`` is ``"<message> (<rule_id>)"``, for instance
     ``"must overtrump: holds T17 above T12 (R-PLAY-4b)"``.
+
+    Examples
+    --------
+    >>> error = RuleViolation("R-PLAY-4b", "must overtrump: holds T17 above T12")
+    >>> print(error)
+    must overtrump: holds T17 above T12 (R-PLAY-4b)
+    >>> error.rule_id, isinstance(error, ValueError)
+    ('R-PLAY-4b', True)
     """
 
     def __init__(self, rule_id: str, message: str):

@@ -6,8 +6,9 @@ Who plays each seat (:mod:`~tarotsim.runs.players`) and which engine plays them
 (:mod:`~tarotsim.runs.simulate`), duplicate tournaments (:mod:`~tarotsim.runs.tournament`), the
 bidding study (:mod:`~tarotsim.runs.study`, :mod:`~tarotsim.runs.hand_study`); runs split in any way
 (:mod:`~tarotsim.runs.shards`), on threads (:mod:`tarotsim.parallel`) or on Dask
-(:mod:`~tarotsim.runs.distributed`); and the environments for learning agents
-(:mod:`~tarotsim.runs.env`, :mod:`~tarotsim.runs.rl`, :mod:`~tarotsim.runs.openspiel_game`).
+(:mod:`~tarotsim.runs.distributed`); the environments for learning agents
+(:mod:`~tarotsim.runs.env`, :mod:`~tarotsim.runs.rl`, :mod:`~tarotsim.runs.openspiel_game`); and a
+person's evening among bots (:mod:`~tarotsim.runs.evening`: the deal sequence, the bots' turns, the hint).
 
 The runs sum integer totals block by block, which is why a run split in any way gives the same
 report. They never import the analysis (:mod:`tarotsim.analysis`) nor the command line.

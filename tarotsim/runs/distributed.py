@@ -26,9 +26,10 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
+from typing import Protocol
 
 from .. import echo
-from .shards import Job, ShardError, pieces
+from .shards import ShardError, pieces
 
 INSTALL_HINT = "pip install 'tarotsim[dask]'"
 #: Seconds to wait for a scheduler before giving up on it.
@@ -49,6 +50,26 @@ QUIET_WORKERS = {
 }
 
 
+class RangeJob(Protocol):
+    """What runs on Dask: a job whose deal ranges are computed apart and summed on the client.
+
+    A :class:`tarotsim.runs.shards.Job`, or the games of a league (``tarotsim.league.schedule``):
+    plain values a worker rebuilds its bots from, the totals of a range (:meth:`compute`), the
+    prefix of its task keys (:meth:`key`, ``command``) and its kernels loaded once per worker."""
+
+    command: str
+
+    def key(self) -> str: ...
+
+    def task_deals(self) -> int: ...
+
+    def compute(self, a: int, b: int, threads: int = 1, progress=None): ...
+
+    def warm_up(self) -> None: ...
+
+    def compile_seconds(self) -> int | None: ...
+
+
 class DaskMissing(ShardError):
     """Dask was asked for but is not installed."""
 
@@ -62,7 +83,7 @@ def require():
     return distributed
 
 
-def _run_task(job: Job, a: int, b: int):
+def _run_task(job: RangeJob, a: int, b: int):
     """One task: the totals of deals ``a .. b - 1`` on one thread of the worker."""
     return job.compute(a, b, threads=1)
 
@@ -76,7 +97,7 @@ except ImportError:  # without the extra: a plain base class, never instantiated
 class _WarmUp(_PluginBase):
     """Worker plugin: load (or compile) the job's kernels once per worker, before any task."""
 
-    def __init__(self, job: Job):
+    def __init__(self, job: RangeJob):
         self.job = job
         self.name = f"tarotsim-warm-up-{job.key()}"
 
@@ -178,14 +199,14 @@ def tail_pieces(ranges, size: int, threads: int) -> list[tuple[int, int]]:
     return out
 
 
-def run_ranges(client, job: Job, ranges, on_done, on_start=None, *, task_deals: int | None = None, progress=None,
+def run_ranges(client, job: RangeJob, ranges, on_done, on_start=None, *, task_deals: int | None = None, progress=None,
                log=None, progress_lines: bool = True) -> int:
     """Run deal ranges of a job as tasks on Dask workers.
 
     Run ``ranges`` of ``job`` as tasks on ``client``'s workers, calling ``on_done(a, b,
     totals)`` as each one arrives; returns the number of worker threads.
 
-    ``task_deals``: deals per task (default :meth:`Job.task_deals`); ``progress(n)``: called with
+    ``task_deals``: deals per task (default :meth:`RangeJob.task_deals`); ``progress(n)``: called with
     the deals of every finished task; ``log(line)``: a line when the run starts and (with
     ``progress_lines``), at most every :data:`PROGRESS_EVERY` seconds, how far it is;
     ``on_start()``: called when every worker is ready, as the timed work starts."""
@@ -274,7 +295,7 @@ def executor(scheduler: str | None = None, local_workers: int | None = None, *, 
     if scheduler is not None and client is None:
         check_address(scheduler)
 
-    def run(job: Job, ranges, on_done, on_start=None) -> int:
+    def run(job: RangeJob, ranges, on_done, on_start=None) -> int:
         if not ranges:
             return 1
         kw = dict(task_deals=task_deals, progress=progress, log=log, progress_lines=progress_lines)
@@ -298,6 +319,5 @@ def stderr_log(line: str) -> None:
     print(f"tarotsim: {line}", file=sys.stderr, flush=True)
 
 
-__all__ = ["CONNECT_TIMEOUT", "DaskMissing", "INSTALL_HINT", "QUIET_WORKERS", "TAIL_SPLIT", "check_address", "connect",
-           "executor",
-           "require", "run_ranges", "tail_pieces"]
+__all__ = ["CONNECT_TIMEOUT", "DaskMissing", "INSTALL_HINT", "QUIET_WORKERS", "RangeJob", "TAIL_SPLIT", "check_address",
+           "connect", "executor", "require", "run_ranges", "tail_pieces"]

@@ -39,7 +39,6 @@ import numpy as np
 
 from .. import echo
 from .._kernels import env as K
-from .._kernels.layout import BOT_RANDOM
 from ..actions import ACTION_NAMES, N_ACTIONS
 from ..observations import OBS_DTYPE, OBS_LEN
 from ..rng import check_index, check_seed
@@ -75,6 +74,21 @@ class VecEnv:
         Worker threads for a step (the kernels release the GIL); results do not depend on it.
     observations : bool
         Compute the observations (False: masks and seats only).
+
+    Examples
+    --------
+    Self-play of deals ``(7, 0)`` and ``(7, 1)``: the first bid in each slot, then a pass in
+    slot 0 and a garde sans in slot 1, after which only a garde contre tops it (R-BID-2):
+
+    >>> env = VecEnv(Rules("4"), num_envs=2, seed=7)
+    >>> obs, masks, to_play = env.reset()
+    >>> obs.shape, to_play.tolist(), [np.flatnonzero(m).tolist() for m in masks]
+    ((2, 1370), [1, 2], [[78, 79, 80, 81, 82], [78, 79, 80, 81, 82]])
+    >>> obs, masks, rewards, terminated, info = env.step(np.array([78, 81]))
+    >>> info["to_play"].tolist(), terminated.tolist()
+    ([2, 3], [False, False])
+    >>> np.flatnonzero(masks[1]).tolist()
+    [78, 82]
     """
 
     autoreset_mode = AUTORESET_MODE
@@ -101,8 +115,12 @@ class VecEnv:
         else:
             from .simulate import bot_setup
 
+            from bots import BOT_KINDS
+
+            from .._builds.env import OPPONENT_KINDS
+
             kinds, params, pol = bot_setup(self.rules, opponents)
-            if pol is not None or any(k not in K.OPPONENT_KINDS for k in kinds):
+            if pol is not None or any(k not in OPPONENT_KINDS for k in kinds):
                 raise ValueError("opponents play random, greedy or heuristic (a policy set or pimc is not "
                                  "offered as an opponent here)")
             if agent_seat is None:
@@ -111,7 +129,7 @@ class VecEnv:
                 if not (isinstance(agent_seat, int) and 0 <= agent_seat < n_seats):
                     raise ValueError(f"agent_seat {echo.shown(agent_seat)} is not a seat of a table of {n_seats}")
                 agent = 1 << agent_seat
-            if all(k == BOT_RANDOM for k in kinds):
+            if all(k == BOT_KINDS["random"] for k in kinds):
                 self._kernel = K.env_step_random
             else:
                 from .._builds.env import env_step_bots

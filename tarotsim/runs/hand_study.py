@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import simulate as sim
+from ..echo import paragraph
 from ..cards import Card, masks_of, parse_cards
 from ..parallel import run_chunks
 from ..rng import check_run, check_seed
-from ..rules import CONTRACTS, HAND_SIZE, Rules
+from ..rules import CONTRACTS, HAND_SIZE, KERNEL_ECART_MADE, N_CONTRACTS, Rules
 from ..stats import mean_ci
-from .study import json_ready, parse_contracts, table_thresholds, wilson
+from .study import StudyPlan, json_ready, parse_contracts, table_thresholds, wilson
 
 #: deals per kernel call (progress is reported per chunk)
 DEFAULT_CHUNK = 256
@@ -62,21 +63,12 @@ def parse_hand(rules: Rules, text) -> tuple[Card, ...]:
 
 
 @dataclass
-class HandPlan:
-    """The checked arguments of a hand study (:func:`plan`)."""
+class HandPlan(StudyPlan):
+    """The checked arguments of a hand study (:func:`plan`): a study's, with the hand and its seat."""
 
-    rules: Rules
     hand: tuple
     seat: int
     dealer: int
-    seed: int
-    start: int
-    deals: int
-    bots: str
-    contracts: tuple
-    kinds: np.ndarray
-    params: np.ndarray
-    pol: tuple | None
     threshold_row: np.ndarray = field(repr=False)
 
 
@@ -101,12 +93,11 @@ def plan(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", cont
     seed = check_seed(seed)
     start, stop = check_run(start, deals, "the number of deals", minimum=1)
     kinds, params, pol = sim.bot_setup(r, bots)
-    from bots import REGISTRY
-    from .._kernels import layout as L
+    from bots import HEURISTIC_KINDS, REGISTRY
     # the heuristic count and thresholds of the seat's own bot when it counts as the heuristic
-    row = params[seat] if kinds[seat] in (L.BOT_HEURISTIC, L.BOT_PIMC) else REGISTRY["heuristic"].vector()
-    return HandPlan(r, cards, int(seat), int(dealer), seed, start, stop - start, sim._bots_label(bots),
-                    parse_contracts(contracts), kinds, params, pol, row)
+    row = params[seat] if kinds[seat] in HEURISTIC_KINDS else REGISTRY["heuristic"].vector()
+    return HandPlan(r, seed, start, stop - start, sim._bots_label(bots), parse_contracts(contracts), kinds, params,
+                    pol, hand=cards, seat=int(seat), dealer=int(dealer), threshold_row=row)
 
 
 @dataclass
@@ -114,7 +105,7 @@ class HandTotals:
     """The integer totals of a hand study (:func:`run`) and how it ran."""
 
     plan: HandPlan
-    acc: np.ndarray     # int64[4, H_LEN]
+    acc: np.ndarray     # int64[N_CONTRACTS, H_LEN]
     deals_done: int
     threads: int = 1
     elapsed_s: float = 0.0
@@ -123,13 +114,13 @@ class HandTotals:
 
 def _kernel(p: HandPlan):
     """The loop that plays the plan's seats, and about how long compiling it takes (a cold cache)."""
+    from bots import BOT_KINDS
     from bots.search import needs_full_build
 
     from .._builds import hand as K
-    from .._kernels import layout as L
     from .._kernels._cache import COMPILE_SECONDS
 
-    if L.BOT_PIMC not in p.kinds:
+    if BOT_KINDS["pimc"] not in p.kinds:
         return K.run_hand_bots, COMPILE_SECONDS["hand"]
     if needs_full_build(p.kinds, p.params):
         return K.run_hand_search_full, COMPILE_SECONDS["hand_bid_search_full"]
@@ -157,7 +148,7 @@ def run(rules, hand, seat: int, seed, deals, *, start=0, bots="heuristic", contr
     args = (np.int64(p.seat), np.int64(p.dealer), np.int64(ht), np.int64(hs), p.kinds, p.params, p.pol, mask)
 
     def new_acc():
-        return np.zeros((4, K.H_LEN), np.int64), np.zeros(K.M_LEN, np.int64)
+        return np.zeros((N_CONTRACTS, K.H_LEN), np.int64), np.zeros(K.M_LEN, np.int64)
 
     def work(a, b, acc):
         kernel(rv, s, a, b - a, *args, *acc)
@@ -218,18 +209,18 @@ def _bot_error(p: HandPlan, bots, index: int) -> Exception:
 
 def report(t: HandTotals) -> dict:
     """Everything the hand study shows, as one JSON-ready dict."""
-    from bots.heuristic import evaluate
+    from bots.heuristic import bid_counts, evaluate
 
     from .._builds import hand as K
     p = t.plan
     ht, hs = masks_of(p.hand)
     row = np.array([p.threshold_row])
     pts, voids = evaluate(row, 0, np.int64(ht), np.int64(hs))
+    counts = bid_counts(pts, voids)
     thresholds = table_thresholds(p.rules.table, p.threshold_row)
     heuristic_bid = None
     for c in CONTRACTS:
-        count = pts + 3 * voids if CONTRACTS.index(c) >= 2 else pts
-        if count >= thresholds[c]:
+        if counts[0 if KERNEL_ECART_MADE[CONTRACTS.index(c)] else 1] >= thresholds[c]:
             heuristic_bid = c
     rows = []
     prev = "pass"
@@ -275,10 +266,11 @@ def _num(x, fmt="+.1f") -> str:
 def format_report(d: dict) -> str:
     """The hand study as a readable table (what ``tarotsim study bidding --hand`` prints)."""
     last = d["start"] + d["deals"] - 1
-    out = [f"bidding study of one hand · table {d['table']} · seat {d['seat']} (dealer {d['dealer']}) · "
-           f"{d['deals']:,} deals of the other cards (index {d['start']:,}..{last:,}) · seed {d['seed']} · "
-           f"bots {d['bots']}"
-           + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items()) if d["options"] else ""),
+    out = [*paragraph(f"bidding study of one hand · table {d['table']} · seat {d['seat']} (dealer {d['dealer']}) · "
+                      f"{d['deals']:,} deals of the other cards (index {d['start']:,}..{last:,}) · seed {d['seed']} · "
+                      f"bots {d['bots']}"
+                      + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items())
+                         if d["options"] else "")),
            f"hand: {' '.join(d['hand'])}",
            f"heuristic count {d['hand_points']:.1f} (voids {d['void_points']:.1f}): the heuristic bot would bid "
            f"{d['heuristic_bid']}",

@@ -46,9 +46,9 @@ class Player:
     def code(self) -> int | None:
         """The kernels' bot code, None for a Python bot.
 
-        The kernels' bot code (``layout.BOT_KINDS``; ``BOT_USER`` for a policy set), None for a
+        The kernels' bot code (``bots.BOT_KINDS``; ``bots.BOT_USER`` for a policy set), None for a
         Python bot."""
-        from .._kernels.layout import BOT_KINDS, BOT_USER
+        from bots import BOT_KINDS, BOT_USER
 
         if self.obj is not None:
             return None
@@ -217,3 +217,18 @@ def players_label(players: list[Player]) -> str:
     """How a run names its bots: the one label, or the labels of the seats."""
     labels = [p.label for p in players]
     return labels[0] if len(set(labels)) == 1 else ",".join(labels)
+
+
+def step_compile_seconds(text: str) -> int | None:
+    """About how long compiling a registered bot's step-by-step decisions takes; None when cached.
+
+    The bot ``text`` (``--bots`` grammar: ``pimc``, ``pimc:infer=1``) decides one decision at a
+    time (at a seat of a ``Game``, ``tarotsim.adapters.FastBotAdapter``; ``tarotsim play``'s hint)
+    by compiled kernels: its decisions, its card search's build and the bid search's kernel when it
+    searches its bids. Their first call compiles them, once, when numba's cache lacks them: this
+    says for about how many seconds, or None when the cache holds every one of them."""
+    from .._builds.runs import hint_kernels
+    from .._kernels._cache import is_cached
+
+    kernels, about = hint_kernels(text)
+    return None if is_cached(kernels) else about

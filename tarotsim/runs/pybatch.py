@@ -67,11 +67,12 @@ def _kernel_setup(rules: Rules, seats):
 
     ``(kinds, params)`` for the env kernel, or None when a kernel seat is not an opponent the
     env kernel plays (a policy set, pimc). ``seats``: per seat, a Python bot or ``(name, params)``."""
+    from .._builds.env import OPPONENT_KINDS
     from .simulate import bot_setup
 
     engine = [s if isinstance(s, tuple) else ("random", ()) for s in seats]
     kinds, params, pol = bot_setup(rules, engine)
-    if pol is not None or any(int(k) not in K.OPPONENT_KINDS for k in kinds):
+    if pol is not None or any(int(k) not in OPPONENT_KINDS for k in kinds):
         return None
     return kinds, params
 
@@ -94,6 +95,8 @@ class _Batch:
     """One block of deals in the env kernel (one slot per deal)."""
 
     def __init__(self, rules: Rules, seed: int, indices, seats):
+        from bots import BOT_KINDS
+
         self.rules, self.seed, self.seats = rules, int(seed), seats
         n = self.n = len(indices)
         self.kinds, self.params = _kernel_setup(rules, seats)
@@ -101,7 +104,7 @@ class _Batch:
         for s, bot in enumerate(seats):
             if not isinstance(bot, tuple):
                 agent |= 1 << s
-        if all(int(k) == L.BOT_RANDOM for k in self.kinds):
+        if all(int(k) == BOT_KINDS["random"] for k in self.kinds):
             self.kernel = K.env_step_random
         else:
             from .._builds.env import env_step_bots

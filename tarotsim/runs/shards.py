@@ -199,8 +199,7 @@ class Job:
 
     def task_deals(self) -> int:
         """Deals per piece of work (:data:`TASK_DEALS`; fewer when a slow bot plays)."""
-        slow = any(not p.fast or p.name == "pimc" for p in self.players()) or self.rules().table == "2"
-        return SLOW_TASK_DEALS if slow else TASK_DEALS[self.command]
+        return SLOW_TASK_DEALS if slow(self.rules(), self.players()) else TASK_DEALS[self.command]
 
     def compute(self, a: int, b: int, threads: int = 1, progress=None):
         """The integer totals of deals ``a .. b - 1`` (the command's own type, see :func:`add`)."""
@@ -244,6 +243,14 @@ class Job:
                                                                                                   "study"),
                                        rules.to_vector())
         return None if is_cached([kernel]) else seconds
+
+
+def slow(rules: Rules, players) -> bool:
+    """Whether these seats play slowly: a Python bot (the slow path), a search (``pimc``) or table 2.
+
+    Their pieces of work are cut shorter (:data:`SLOW_TASK_DEALS`), so that a piece still takes
+    seconds, not minutes."""
+    return any(not p.fast or p.name == "pimc" for p in players) or rules.table == "2"
 
 
 def add(command: str, x, y):
@@ -618,4 +625,4 @@ def report(saved: Saved):
 
 __all__ = ["CHECKPOINT_EVERY", "COMMANDS", "FORMAT", "Job", "Saved", "ShardError", "TASK_DEALS", "add", "dumps",
            "execute", "load", "loads", "merge", "missing", "pieces", "range_text", "report", "resume",
-           "split_shard", "write"]
+           "slow", "split_shard", "write"]

@@ -37,8 +37,9 @@ from ..engine import BotRaisedError
 from .._kernels import layout as L
 from .._builds.runs import run_aggregate, run_facts, run_logs  # the deal kernel's builds, by the seats' kinds
 
+from bots import BOT_KINDS  # the bots' codes in the kernels' ``kinds`` arrays (``bots.BOTS``)
+
 FACTS_DTYPE = L.FACTS_DTYPE
-BOT_KINDS = L.BOT_KINDS  # the kernels' bot codes (one table: bots.REGISTRY's codes are these)
 N_BOT_PARAMS = L.N_BOT_PARAMS
 OUTCOMES = L.OUTCOMES
 CHELEM_NAMES = L.CHELEM_NAMES
@@ -599,8 +600,8 @@ def format_summary(sm: Summary, n_seats: int) -> str:
 
     The summary of a simulation as a short readable report (what ``tarotsim simulate`` and
     ``tarotsim merge`` print; ``n_seats``: the table's seats)."""
-    out = [f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · seed {sm.seed} · "
-           f"bots {sm.bots}{baseline_note(sm.bots.split(','))}",
+    out = [*echo.paragraph(f"table {sm.table} · {sm.deals:,} deals (index {sm.start:,}..{sm.stop - 1:,}) · "
+                      f"seed {sm.seed} · bots {sm.bots}{baseline_note(sm.bots.split(','))}"),
            f"{sm.threads} thread(s) · {sm.elapsed_s:.2f} s · {sm.deals_per_s:,.0f} deals/s"
            f"{compile_text(sm.compile_s)}", ""]
     pct = (lambda k: f"{100 * k / sm.deals:5.1f}%") if sm.deals else (lambda k: "    -")

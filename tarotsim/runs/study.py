@@ -97,8 +97,8 @@ def parse_contracts(contracts) -> tuple[str, ...]:
 
 
 @dataclass
-class Plan:
-    """The checked arguments of a study (:func:`plan`)."""
+class StudyPlan:
+    """What every study's checked arguments hold: the deals, the bots and the contracts studied."""
 
     rules: Rules
     seed: int
@@ -109,6 +109,12 @@ class Plan:
     kinds: np.ndarray
     params: np.ndarray
     pol: tuple | None       # the policy tuple, None when no seat plays a policy set
+
+
+@dataclass
+class Plan(StudyPlan):
+    """The checked arguments of a study (:func:`plan`)."""
+
     eval_params: np.ndarray
     current: dict           # contract -> the threshold the bot compares now (count scale)
     current_source: str     # whose thresholds ``current`` are (the studied heuristic, or its defaults)
@@ -158,20 +164,21 @@ def plan(rules, seed, deals, *, start=0, bots="heuristic", contracts=None) -> Pl
     deals = stop - start
     names = parse_contracts(contracts)
     kinds, params, pol = sim.bot_setup(r, bots)
+    from bots import BOT_KINDS, HEURISTIC_KINDS
     from bots.bid_search import needs_bid_search
     if needs_bid_search(kinds, params, r.to_vector()):
         raise ValueError("the bidding study forces each contract on the studied seat and plays it with the pimc "
                          "build: pimc:bid_search=1 is not studied here (study one hand with --hand, or use pimc)")
-    if L.BOT_LEARNED in kinds:  # its deals are played by a build of their own, which forces no contract
+    if BOT_KINDS["learned"] in kinds:  # its deals are played by a build of their own, which forces no contract
         raise ValueError("the bidding study forces each contract on the studied seat: learned is not studied here")
     default = _heuristic_defaults()
     # pimc counts and bids as the heuristic does, with its own thresholds (its first parameters)
-    counts = (L.BOT_HEURISTIC, L.BOT_PIMC)
+    counts = HEURISTIC_KINDS
     n_count = _n_heuristic_params()
     eval_params = np.array([np.where(np.arange(default.size) < n_count, params[s], 0.0) if kinds[s] in counts
                             else default for s in range(r.n_seats)], dtype=np.float64)
     if len({row.tobytes() for row in eval_params}) == 1 and any(k in counts for k in kinds):
-        studied = "pimc" if L.BOT_PIMC in kinds else "heuristic"
+        studied = "pimc" if BOT_KINDS["pimc"] in kinds else "heuristic"
         row, source = eval_params[0], f"the {studied} bot studied"
     else:  # the seats are not all one heuristic (or pimc) bot
         row, source = default, "the heuristic defaults"
@@ -191,8 +198,8 @@ class StudyTotals:
     bots: str
     options: dict
     contracts: tuple
-    bins: np.ndarray        # int64[4, N_BINS, N_FIELDS]
-    oudlers: np.ndarray     # int64[4, 4, N_FIELDS]
+    bins: np.ndarray        # int64[N_CONTRACTS, N_BINS, N_FIELDS]
+    oudlers: np.ndarray     # int64[N_CONTRACTS, 4, N_FIELDS]
     misc: np.ndarray        # int64[M_LEN]
     current: dict
     current_source: str
@@ -582,9 +589,10 @@ def _points(r) -> str:
 def format_report(d: dict) -> str:
     """The study as readable tables (what ``tarotsim study bidding`` prints)."""
     last = d["start"] + d["deals"] - 1
-    out = [f"bidding study · table {d['table']} · {d['deals']:,} deals (index {d['start']:,}..{last:,}) · "
-           f"seed {d['seed']} · bots {d['bots']}{baseline_note(d['bots'].split(','))}"
-           + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items()) if d["options"] else ""),
+    out = [*echo.paragraph(f"bidding study · table {d['table']} · {d['deals']:,} deals (index {d['start']:,}..{last:,}) · "
+                      f"seed {d['seed']} · bots {d['bots']}{baseline_note(d['bots'].split(','))}"
+                      + (" · options " + ", ".join(f"{k}={v}" for k, v in d["options"].items())
+                         if d["options"] else "")),
            f"{d['plays']:,} plays ({len(d['contracts'])} per deal) · {d['threads']} thread(s) · "
            f"{d['elapsed_s']:.1f} s · {_num(d['plays_per_s'], ',.0f')} plays/s{sim.compile_text(d['compile_s'])}",
            "studied seat: the first to speak, forced to take each contract on the same cards",
@@ -808,6 +816,6 @@ def plot(d: dict, fh, fmt: str = "png") -> None:
     fig.savefig(fh, format=fmt)
 
 
-__all__ = ["CALIBRATION_FORMAT", "CSV_COLUMNS", "Plan", "StudyTotals", "calibration", "calibration_warning",
+__all__ = ["CALIBRATION_FORMAT", "CSV_COLUMNS", "Plan", "StudyPlan", "StudyTotals", "calibration", "calibration_warning",
            "crossing", "csv_rows", "format_report", "json_ready", "mean_ci", "merge_buckets", "plan", "plot", "plot_format", "report",
            "require_matplotlib", "run", "table_shift", "table_thresholds", "to_json", "wilson", "write_csv"]

@@ -27,6 +27,7 @@ from itertools import combinations
 import numpy as np
 
 from .. import echo
+from ..outputs import json_safe
 from . import simulate as sim
 from ..rng import check_run, check_seed
 from .players import Player, baseline_note, kernel_path
@@ -188,17 +189,6 @@ def verdict(units: int, low: float, high: float) -> str:
     return "significant" if low > 0 or high < 0 else "not significant"
 
 
-def _json_safe(x):
-    """NaN as null (JSON has no NaN)."""
-    if isinstance(x, float) and math.isnan(x):
-        return None
-    if isinstance(x, dict):
-        return {k: _json_safe(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_json_safe(v) for v in x]
-    return x
-
-
 @dataclass
 class TournamentResult:
     table: str
@@ -220,7 +210,7 @@ class TournamentResult:
         JSON-ready (NaN as null). Per bot, ``deals`` counts the deals it played in (the
         statistical units, also ``units``) and ``plays`` its seat-plays (a deal counts once per
         rotation in which it held a seat)."""
-        return _json_safe({
+        return json_safe({
             "table": self.table, "seed": self.seed, "start": self.start, "deals": self.deals,
             "duplicate": self.duplicate, "rotations": self.rotations,
             "seats": [e.label for e in self.entries], "options": self.options,
@@ -319,19 +309,48 @@ def accumulate(rules: Rules, seed: int, start: int, stop: int, entries: list[Ent
                 defending = active & played & (f["taker"] != s) & (f["partner"] != s)
                 acc.defender_plays += int(defending.sum())
                 acc.defender_score += int(sc[defending].sum())
-        for i, acc in enumerate(accs):
-            for c in np.unique(cnt[i][cnt[i] > 0]):
-                _add_group(acc.by_count, int(c), tot[i][cnt[i] == c])
-        for (i, j), groups in totals.pairs.items():
-            both = (cnt[i] > 0) & (cnt[j] > 0)
-            ci, cj = cnt[i][both], cnt[j][both]
-            num = tot[i][both] * cj - tot[j][both] * ci   # (x_i - x_j) * ci * cj
-            key = ci * 64 + cj                             # at most 25 seat-plays a deal
-            for kk in np.unique(key):
-                _add_group(groups, (int(kk) // 64, int(kk) % 64), num[key == kk])
+        add_scores(totals, tot, cnt)
         if progress is not None:
             progress(m)
     return totals
+
+
+def add_scores(totals: TournamentTotals, tot: np.ndarray, cnt: np.ndarray) -> None:
+    """Count some deals' score totals per bot into the tournament's totals.
+
+    ``tot[i, d]`` and ``cnt[i, d]``: the score total and the seat-plays of bot ``totals.labels[i]``
+    in deal ``d`` of some deals (0 seat-plays: it did not play that deal), so that its value of
+    the deal is ``x_i(d) = tot / cnt`` (the module docstring). What :func:`accumulate` counts of
+    each chunk of deals, and the league of its stored scores (:mod:`tarotsim.league.report`)."""
+    for i, acc in enumerate(totals.accs):
+        for c in np.unique(cnt[i][cnt[i] > 0]):
+            _add_group(acc.by_count, int(c), tot[i][cnt[i] == c])
+    for (i, j), groups in totals.pairs.items():
+        both = (cnt[i] > 0) & (cnt[j] > 0)
+        ci, cj = cnt[i][both], cnt[j][both]
+        num = tot[i][both] * cj - tot[j][both] * ci   # (x_i - x_j) * ci * cj
+        base = int(max(ci.max(initial=0), cj.max(initial=0))) + 1
+        key = ci * base + cj                           # the pair of seat-plays, as one number
+        for kk in np.unique(key):
+            _add_group(groups, (int(kk) // base, int(kk) % base), num[key == kk])
+
+
+def pair_differences(totals: TournamentTotals) -> list[dict]:
+    """The paired difference of every pair of bots of the totals, with its interval and verdict.
+
+    One dict per pair ``(a, b)`` of ``totals.labels`` in their order: ``mean`` of ``x_a(d) -
+    x_b(d)`` over the deals both played, its 95% interval ``ci_low``, ``ci_high`` (Student t
+    over deals), ``units`` (= ``deals``), ``sd`` and :func:`verdict`."""
+    pairs = []
+    for (i, j), groups in totals.pairs.items():
+        by_den: dict = {}  # the difference num / (ci cj): grouped by its denominator
+        for (ci, cj), v in groups.items():
+            _merge_groups(by_den, {ci * cj: v})
+        units, sd_, sd2 = _exact_sums(by_den)
+        mean, lo, hi, sd = _ci(units, sd_, sd2)
+        pairs.append({"a": totals.labels[i], "b": totals.labels[j], "mean": mean, "ci_low": lo, "ci_high": hi,
+                      "units": units, "deals": units, "sd": sd, "verdict": verdict(units, lo, hi)})
+    return pairs
 
 
 def result(rules: Rules, seed: int, start: int, deals: int, entries: list[Entry], duplicate: bool,
@@ -353,15 +372,7 @@ def result(rules: Rules, seed: int, start: int, deals: int, entries: list[Entry]
             "made_rate_by_contract": {c: (mk / tk if tk else None) for c, tk, mk in
                                       zip(CONTRACTS, acc.takes_by_contract, acc.made_by_contract)},
         })
-    pairs = []
-    for (i, j), groups in totals.pairs.items():
-        by_den: dict = {}  # the difference num / (ci cj): grouped by its denominator
-        for (ci, cj), v in groups.items():
-            _merge_groups(by_den, {ci * cj: v})
-        units, sd_, sd2 = _exact_sums(by_den)
-        mean, lo, hi, sd = _ci(units, sd_, sd2)
-        pairs.append({"a": totals.labels[i], "b": totals.labels[j], "mean": mean, "ci_low": lo, "ci_high": hi,
-                      "units": units, "deals": units, "sd": sd, "verdict": verdict(units, lo, hi)})
+    pairs = pair_differences(totals)
     n = rules.n_seats
     return TournamentResult(table=rules.table, seed=seed, start=start, deals=deals, duplicate=duplicate,
                             rotations=n if duplicate else 1, entries=list(entries), bots=bots, pairs=pairs,
