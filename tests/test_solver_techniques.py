@@ -121,6 +121,17 @@ def test_quick_tricks_of_a_plain_suit_R_PLAY_4a():
     assert bounds(pos, flags=K.F_ALL & ~K.F_QUICK)[0] < 22
 
 
+def test_the_leaders_excuse_leaves_a_trick_after_its_quick_tricks_R_EXC_2():
+    """R-EXC-2, R-EXC-3: the taker holds the Excuse and the queen of spades, which nobody can
+    beat, two tricks from the end. The queen led first wins (7, seat 1's club and seat 2's
+    cavalier: 13), but the Excuse, left for the last trick, goes to the defence; the Excuse led
+    first stays with the attack (8) but gives seat 1 the lead, and the queen is lost in the last
+    trick. The quick trick and the Excuse are never both sure: the lower bound counts one of them."""
+    pos = _endgame((("EX", "QS"), ("6C", "7C"), ("NH", "QH")))
+    assert solve(pos).value == 7 + 1 + 5
+    assert bounds(pos)[0] <= 13
+
+
 def test_the_petit_falls_under_master_trumps_R_PLAY_4c():
     """R-PLAY-4c: the taker leads T21 then T20; seat 1's only trump is the Petit, which it must
     play to the first (the 21's 9, the Petit's 9 and a heart; then the 20 with two hearts): the

@@ -697,12 +697,12 @@ def _in_trick(ws, stk, p, na):
 
 
 @_step
-def _cash(ws, n_seats, leader, trumps_other):
+def _cash(ws, n_seats, leader, trumps_other, most):
     """What the leader's side surely takes from a trick start by leading its masters at once.
 
     ``(half-points, oudlers, decided)`` that the side of ``leader`` takes whatever the other side
-    does, from the tricks it wins by leading, one after another from now, its cards of a plain suit
-    above every card of that suit the other side holds (the other side's trumps are
+    does, from at most ``most`` tricks it wins by leading, one after another from now, its cards of
+    a plain suit above every card of that suit the other side holds (the other side's trumps are
     ``trumps_other``), then its trumps above every trump of the other side:
 
     * a card of a plain suit led wins while every seat that holds a trump still has a card of that
@@ -742,9 +742,10 @@ def _cash(ws, n_seats, leader, trumps_other):
         if theirs != 0:
             top = np.int64(1) << hibit(theirs)
             above &= ~((top << 1) - 1)
-        k = min(popcount(above), rounds)
+        k = min(popcount(above), rounds, most)
         if k == 0:
             continue
+        most -= k
         decided |= _low_bits(np.int64(0), top)
         for _ in range(k):
             b = hibit(above)
@@ -769,7 +770,9 @@ def _cash(ws, n_seats, leader, trumps_other):
         for s in range(n_seats):
             ht = ws[WS_HT + s]
             if ht & 2 and ws[WS_ATT + s] != side:
-                if popcount(ht & TW_TRUMPS) + (ht & 1) <= popcount(masters):
+                # a lead of a master trump for each of the holder's trumps, and its Excuse
+                leads = popcount(ht & TW_TRUMPS) + (ht & 1)
+                if leads <= popcount(masters) and leads <= most:
                     hp += 8
                     oud += 1
                     decided |= _top_trump(trumps_other)
@@ -846,7 +849,10 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
         if pos == 0 and flags & F_QUICK:
             leader = stk[p, PL_SEAT]
             attack = ws[WS_ATT + leader] == 1
-            c_hp, c_oud, c_dec = _cash(ws, n, leader, (def_t if attack else att_t) & TW_TRUMPS)
+            # the leader's own Excuse, which ``_sure`` counts, is led after its quick tricks and
+            # before the last trick (R-EXC-2, R-EXC-3): led earlier, it could give the lead away
+            most = left - 2 if ws[WS_HT + leader] & 1 and left >= 2 else left
+            c_hp, c_oud, c_dec = _cash(ws, n, leader, (def_t if attack else att_t) & TW_TRUMPS, most)
             if attack:
                 lo_hp += c_hp
                 lo_oud += c_oud
