@@ -132,6 +132,27 @@ def test_the_leaders_excuse_leaves_a_trick_after_its_quick_tricks_R_EXC_2():
     assert bounds(pos)[0] <= 13
 
 
+def test_a_partner_that_must_take_the_trick_takes_the_lead_R_PLAY_4a():
+    """R-PLAY-4a: seat 1 of the defence leads its hearts, which the taker cannot beat, but seat 2's
+    only heart, the 10, is higher: it takes the first trick and must lead its spade, which the
+    taker's 10 wins in the last trick (four low cards). The quick tricks are those of cards above
+    every other seat's, partners' included: the upper bound leaves the last trick to the attack."""
+    pos = _endgame((("2S", "10S"), ("4H", "2H"), ("10H", "7S"), ("5S", "4S")), leader=1, table="4")
+    assert solve(pos).value == 4
+    assert bounds(pos)[1] >= 4
+
+
+def test_a_partner_that_must_overtrump_takes_the_lead_R_PLAY_4c():
+    """R-PLAY-4c: seat 1's T19 and T18 are above the taker's T10 and Petit, but seat 2 must
+    overtrump either with its T21 and then leads a plain card: the taker trumps a club with the
+    Petit, or keeps it for the last trick, and wins it (9 and three low cards). The Petit falls
+    only under trumps above every other seat's: the upper bound leaves it to the attack."""
+    pos = _endgame((("T1", "T10", "6S"), ("T19", "T18", "2C"), ("T21", "5S", "3C"), ("2H", "3H", "4H")),
+                   leader=1, table="4")
+    assert solve(pos).value == 9 + 1 + 1 + 1
+    assert bounds(pos)[1] >= 12
+
+
 def test_the_petit_falls_under_master_trumps_R_PLAY_4c():
     """R-PLAY-4c: the taker leads T21 then T20; seat 1's only trump is the Petit, which it must
     play to the first (the 21's 9, the Petit's 9 and a heart; then the 20 with two hearts): the

@@ -697,27 +697,28 @@ def _in_trick(ws, stk, p, na):
 
 
 @_step
-def _cash(ws, n_seats, leader, trumps_other, most):
+def _cash(ws, n_seats, leader, most):
     """What the leader's side surely takes from a trick start by leading its masters at once.
 
     ``(half-points, oudlers, decided)`` that the side of ``leader`` takes whatever the other side
-    does, from at most ``most`` tricks it wins by leading, one after another from now, its cards of
-    a plain suit above every card of that suit the other side holds (the other side's trumps are
-    ``trumps_other``), then its trumps above every trump of the other side:
+    does, from at most ``most`` tricks that the leader wins by leading, one after another from now,
+    its cards of a plain suit above every card of that suit the other seats hold, then its trumps
+    above every trump of the other seats (the leader's partners hold none above them, so none of
+    them may have to take the trick and the lead from it: R-PLAY-4a, R-PLAY-4c):
 
     * a card of a plain suit led wins while every seat that holds a trump still has a card of that
       suit to follow with (R-PLAY-4a, R-PLAY-4b): in each such trick the leader's card, each seat
       of the other side's cheapest card of the suit (a half-point when it has none left or plays
       its Excuse instead, R-EXC-1, R-EXC-2, once per suit), a half-point of each other seat of the
       side (R-CARD-4);
-    * its trumps above every trump of the other side make each seat of the other side play a
+    * its trumps above every trump of the other seats make each seat of the other side play a
       trump while it holds one (R-PLAY-4c): the Petit falls (8 half-points more than the half-point
       ``_sure`` counts for it, and an oudler) when its holder has no more trumps than the leader has
       such trumps (one fewer with its Excuse to play instead);
 
     no seat trumps in those suit tricks, so they are not the trump tricks ``_sure`` counts.
-    ``decided``: the other side's highest card of each suit cashed, and its highest trump when the
-    Petit falls, when they are low cards (``_low_bits``)."""
+    ``decided``: the other seats' highest card of each suit cashed, and their highest trump when
+    the Petit falls, when they are low cards (``_low_bits``)."""
     side = ws[WS_ATT + leader]
     hand = ws[WS_HS + leader]
     hp = np.int64(0)
@@ -733,8 +734,7 @@ def _cash(ws, n_seats, leader, trumps_other, most):
         for s in range(n_seats):
             if s != leader:
                 h = ws[WS_HS + s] & sm
-                if ws[WS_ATT + s] != side:
-                    theirs |= h
+                theirs |= h
                 if ws[WS_HT + s] & TW_TRUMPS:
                     rounds = min(rounds, popcount(h))
         above = mine
@@ -763,10 +763,14 @@ def _cash(ws, n_seats, leader, trumps_other, most):
                 hp += CARD_HP[22 + tzcnt(h)]
                 h &= h - 1
             hp += k - follow
+    trumps_others = np.int64(0)
+    for s in range(n_seats):
+        if s != leader:
+            trumps_others |= ws[WS_HT + s] & TW_TRUMPS
     masters = ws[WS_HT + leader] & TW_TRUMPS
-    if trumps_other != 0:
-        masters &= ~((np.int64(2) << hibit(trumps_other)) - 1)
-    if trumps_other & 2 and masters != 0:
+    if trumps_others != 0:
+        masters &= ~((np.int64(2) << hibit(trumps_others)) - 1)
+    if masters != 0:
         for s in range(n_seats):
             ht = ws[WS_HT + s]
             if ht & 2 and ws[WS_ATT + s] != side:
@@ -775,7 +779,7 @@ def _cash(ws, n_seats, leader, trumps_other, most):
                 if leads <= popcount(masters) and leads <= most:
                     hp += 8
                     oud += 1
-                    decided |= _top_trump(trumps_other)
+                    decided |= _top_trump(trumps_others)
     return hp, oud, decided
 
 
@@ -852,7 +856,7 @@ def _bounds(rv, buf, log, stk, p, mode, flags):
             # the leader's own Excuse, which ``_sure`` counts, is led after its quick tricks and
             # before the last trick (R-EXC-2, R-EXC-3): led earlier, it could give the lead away
             most = left - 2 if ws[WS_HT + leader] & 1 and left >= 2 else left
-            c_hp, c_oud, c_dec = _cash(ws, n, leader, (def_t if attack else att_t) & TW_TRUMPS, most)
+            c_hp, c_oud, c_dec = _cash(ws, n, leader, most)
             if attack:
                 lo_hp += c_hp
                 lo_oud += c_oud
