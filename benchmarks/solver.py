@@ -1,6 +1,6 @@
 """Cost of the exact solver (``tarotsim.analysis.solver``) on positions of heuristic deals, as a Markdown table or JSON.
 
-    python -m benchmarks.solver --tables 4,3,5 --deals 40 --left 4,6,8,10,12 --json
+    python -m benchmarks.solver --tables 4,3,5 --deals 40 --left 4,6,8,10,12,14,16 --full 10 --json
 
 Positions: ``--deals`` deals per table (seed ``--seed``, indices 0, 1, ...; a deal everyone passes
 is skipped), played by the ``heuristic`` bot at every seat (``tarotsim.runs.simulate.records``), at the
@@ -13,17 +13,24 @@ compiles in this process instead):
 * ``reach``: ``Solver.reach(position, value)``, the tightest null window (true);
 * ``reach_far``: ``Solver.reach(position, value + 20)``, ten points above the value (false).
 
-Per table and ``L``: the median, 90th and 99th percentiles and the maximum of the time (ms) and of
-the nodes (cards tried) over the positions a question finished within ``--budget`` nodes, and how
-many did (``finished``). ``tests``: the mean number of null-window tests per value.
+Per table and ``L``: how many positions a question finished within ``--budget`` nodes
+(``finished``), the median, 90th and 99th percentiles (nearest rank) and the maximum of the time
+(ms) and of the nodes (cards tried). For ``value`` they are over every position, an unfinished one
+counted as over the budget (``None`` in the JSON, ``over`` in the table: the position at that rank
+did not finish); ``reach`` and ``reach_far`` are asked of the positions whose value finished, and
+their figures are over those they finished. ``tests``: the mean number of null-window tests per
+value finished.
 
 ``--full N``: the whole deal from trick 1 (before the first card) of ``N`` deals per table, the
-value within ``--full-budget`` nodes: how many finished, the median time and nodes of those.
+value within ``--full-budget`` nodes, with the same figures as ``value``'s. ``goals``: the solver
+issue's goals (``GOALS``) against a result's table 4 rows, as the suite prints them.
 
 ``--without NAME,...`` switches techniques off (``merge``, ``tt``, ``order``, ``bounds``,
-``canon``: ``tarotsim._kernels.solver.F_*``; ``exact``: no exact values two tricks from the end);
+``canon``, ``part``, ``small``, ``quick``, ``trick``, ``step``: ``tarotsim._kernels.solver.F_*``);
 ``--ablation`` measures ``value`` with each of them off in turn, at the first table and the
-``--left`` values given, against all on: what each technique gains. Speed is measured here,
+``--left`` values given, against all on: what each technique gains, in nodes (the median, an
+unfinished position over the budget; the total, an unfinished one counted at the budget) and in
+ms. Speed is measured here,
 never asserted in tests. Progress goes to stderr; stdout has the table (default) or one line of
 JSON (``--json``).
 """
@@ -40,8 +47,8 @@ import time
 from benchmarks.throughput import machine
 
 DEFAULT_TABLES = "4,3,5"
-DEFAULT_LEFT = "4,6,8,10,12"
-TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "exact")
+DEFAULT_LEFT = "4,6,8,10,12,14,16"
+TECHNIQUES = ("merge", "tt", "order", "bounds", "canon", "part", "small", "quick", "trick", "step")
 
 
 def _note(msg: str) -> None:
@@ -64,18 +71,33 @@ def deals(rules, seed: int, n: int) -> list:
     return out[:n]
 
 
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
+def _over_last(x):
+    return float("inf") if x is None else x
+
+
+def _pct(values: list, q: float):
+    s = sorted(values, key=_over_last)
     k = max(0, min(len(s) - 1, int(round(q / 100 * (len(s) - 1)))))
     return s[k]
 
 
-def summary(values: list[float], digits: int = 3) -> dict:
-    """Median, p90, p99 and max of ``values`` (nearest rank), rounded."""
+def _median(values: list):
+    s = sorted(values, key=_over_last)
+    mid = s[(len(s) - 1) // 2:len(s) // 2 + 1]
+    return None if None in mid else statistics.mean(mid)
+
+
+def summary(values: list, digits: int = 3) -> dict:
+    """Median, p90, p99 and max of ``values`` (nearest rank), rounded; a None (a question over its
+    budget) ranks above every number, and a figure that falls on one is None."""
     if not values:
         return {}
-    return {"median": round(statistics.median(values), digits), "p90": round(_pct(values, 90), digits),
-            "p99": round(_pct(values, 99), digits), "max": round(max(values), digits)}
+
+    def rounded(x):
+        return None if x is None else round(x, digits)
+
+    return {"median": rounded(_median(values)), "p90": rounded(_pct(values, 90)), "p99": rounded(_pct(values, 99)),
+            "max": rounded(_pct(values, 100))}
 
 
 def _timed(fn, *args, **kw):
@@ -85,26 +107,22 @@ def _timed(fn, *args, **kw):
     return r, 1000 * (time.perf_counter() - t0)
 
 
-def flags_without(names) -> tuple[int, bool]:
-    """``(flags, exact on)`` with the techniques ``names`` switched off."""
+def flags_without(names) -> int:
+    """The flags with the techniques ``names`` switched off."""
     from tarotsim._kernels import solver as K
 
-    bits = {"merge": K.F_MERGE, "tt": K.F_TT, "order": K.F_ORDER, "bounds": K.F_BOUNDS, "canon": K.F_CANON}
+    bits = {"merge": K.F_MERGE, "tt": K.F_TT, "order": K.F_ORDER, "bounds": K.F_BOUNDS, "canon": K.F_CANON,
+            "part": K.F_PART, "small": K.F_SMALL, "quick": K.F_QUICK, "trick": K.F_TRICK, "step": K.F_STEP}
     flags = K.F_ALL
     for n in names:
-        if n in bits:
-            flags &= ~bits[n]
-    return flags, "exact" not in names
+        flags &= ~bits[n]
+    return flags
 
 
 def make_solver(table_bits: int, budget: int, without=()):
     from tarotsim.analysis.solver import Solver
 
-    flags, exact = flags_without(without)
-    solver = Solver(table_bits=table_bits, budget=budget, flags=flags)
-    if not exact:
-        solver.exact = 0
-    return solver
+    return Solver(table_bits=table_bits, budget=budget, flags=flags_without(without))
 
 
 def measure_row(solver, positions: list, questions=("value", "reach", "reach_far")) -> dict:
@@ -116,11 +134,11 @@ def measure_row(solver, positions: list, questions=("value", "reach", "reach_far
     for pos in positions:
         solver.forget()
         sol, ms = _timed(solver.solve, pos, cards=False)
+        times["value"].append(ms if sol.complete else None)
+        nodes["value"].append(sol.nodes if sol.complete else None)
         if not sol.complete:
             continue
         finished["value"] += 1
-        times["value"].append(ms)
-        nodes["value"].append(sol.nodes)
         tests.append(sol.tests)
         for q, target in (("reach", sol.value), ("reach_far", sol.value + 20)):
             if q not in questions:
@@ -148,17 +166,55 @@ def measure_full(solver, deal_list: list, budget: int) -> dict:
         pos = Position.from_deal(d, 0, 0)
         solver.forget()
         sol, ms = _timed(solver.solve, pos, cards=False, budget=budget)
-        if sol.complete:
-            times.append(ms)
-            nodes.append(sol.nodes)
-    return {"deals": len(deal_list), "budget": budget, "finished": len(times),
+        times.append(ms if sol.complete else None)
+        nodes.append(sol.nodes if sol.complete else None)
+    return {"deals": len(deal_list), "budget": budget, "finished": sum(1 for x in nodes if x is not None),
             "ms": summary(times), "nodes": summary(nodes, 0)}
 
 
 def _fmt(x) -> str:
     if x is None:
-        return "-"
+        return "over"
     return f"{x:.2f}" if x < 10 else f"{x:,.0f}"
+
+
+def _figures(f: dict) -> str:
+    return " / ".join(_fmt(f.get(k)) for k in ("median", "p90", "p99", "max")) if f else "-"
+
+
+#: the solver issue's goals on table 4: (what, tricks left (0: the whole deal), figure, at most)
+GOALS = (("value, 6 tricks left, p99", 6, "nodes", "p99", 100_000),
+         ("value, 8 tricks left, median", 8, "nodes", "median", 30_000),
+         ("value, 10 tricks left, median", 10, "nodes", "median", 250_000),
+         ("value, 10 tricks left, median", 10, "ms", "median", 100),
+         ("value, 10 tricks left, every position finished", 10, "finished", None, None),
+         ("value, 12 tricks left, median", 12, "nodes", "median", 1_000_000),
+         ("value, 12 tricks left, every position finished", 12, "finished", None, None),
+         ("the whole deal, some deals finished", 0, "finished", None, None))
+
+
+def goals(res: dict) -> list[str]:
+    """The Markdown table of ``GOALS`` against a result's table 4 rows (those it measured)."""
+    lines = ["| goal (table 4, one core) | measured | wanted | met |", "|---|---|---|---|"]
+    for what, left, unit, key, most in GOALS:
+        if left:
+            row = next((r for r in res["rows"] if r["table"] == "4" and r["left"] == left), None)
+            f, n = (row["value"], row["positions"]) if row else (None, 0)
+        else:
+            row = next((r for r in res.get("full", []) if r["table"] == "4"), None)
+            f, n = (row, row["deals"]) if row else (None, 0)
+        if f is None:
+            continue
+        if unit == "finished":
+            got, want = f"{f['finished']}/{n}", "some" if not left else f"{n}/{n}"
+            ok = f["finished"] > 0 if not left else f["finished"] == n
+        else:
+            x = f[unit][key]
+            got = "over the budget" if x is None else f"{_fmt(x)} {unit}"
+            want = f"<= {most:,} {unit}"
+            ok = x is not None and x <= most
+        lines.append(f"| {what} | {got} | {want} | {'yes' if ok else '**no**'} |")
+    return lines
 
 
 def markdown(res: dict) -> str:
@@ -170,23 +226,19 @@ def markdown(res: dict) -> str:
             f = r.get(q)
             if not f:
                 continue
-            ms, nd = f["ms"], f["nodes"]
-            ms_s = " / ".join(_fmt(ms.get(k)) for k in ("median", "p90", "p99", "max")) if ms else "-"
-            nd_s = " / ".join(_fmt(nd.get(k)) for k in ("median", "p90", "p99", "max")) if nd else "-"
             lines.append(f"| table {r['table']}, {r['left']} tricks left | {q} | {f['finished']}/{r['positions']} | "
-                         f"{ms_s} | {nd_s} |")
+                         f"{_figures(f['ms'])} | {_figures(f['nodes'])} |")
     for f in res.get("full", []):
-        ms = f["ms"]
-        lines.append(f"| table {f['table']}, whole deal | value | {f['finished']}/{f['deals']} within "
-                     f"{f['budget']:,} nodes | {_fmt(ms.get('median'))} (median) | "
-                     f"{_fmt(f['nodes'].get('median'))} (median) |")
+        lines.append(f"| table {f['table']}, whole deal (budget {f['budget']:,}) | value | {f['finished']}/{f['deals']} "
+                     f"| {_figures(f['ms'])} | {_figures(f['nodes'])} |")
     if res.get("ablation"):
-        lines += ["", "| technique off | position | value ms, median (all on) | value nodes, median (all on) | "
-                  "nodes, total (all on) |", "|---|---|---|---|---|"]
+        lines += ["", "| technique off | position | value nodes, median (all on) | nodes, total (all on) | "
+                  "unfinished (all on) | value ms, median (all on) |", "|---|---|---|---|---|---|"]
         for a in res["ablation"]:
-            lines.append(f"| {a['without']} | table {a['table']}, {a['left']} tricks left | {_fmt(a['ms_median'])} "
-                         f"({_fmt(a['base_ms_median'])}) | {_fmt(a['nodes_median'])} ({_fmt(a['base_nodes_median'])}) "
-                         f"| {a['nodes_total']:,} ({a['base_nodes_total']:,}) |")
+            lines.append(f"| {a['without']} | table {a['table']}, {a['left']} tricks left | {_fmt(a['nodes_median'])} "
+                         f"({_fmt(a['base_nodes_median'])}) | {a['nodes_total']:,} ({a['base_nodes_total']:,}) | "
+                         f"{a['unfinished']} ({a['base_unfinished']}) | {_fmt(a['ms_median'])} "
+                         f"({_fmt(a['base_ms_median'])}) |")
     return "\n".join(lines) + "\n"
 
 
@@ -196,21 +248,23 @@ def _ablation(table: str, positions_by_left: dict, table_bits: int, budget: int)
     for without in ("",) + TECHNIQUES:
         solver = make_solver(table_bits, budget, (without,) if without else ())
         for left, positions in positions_by_left.items():
-            ms, nodes = [], []
+            ms, nodes, spent = [], [], []
             for pos in positions:
                 solver.forget()
                 sol, t = _timed(solver.solve, pos, cards=False)
-                ms.append(t if sol.complete else float("inf"))
-                nodes.append(sol.nodes)
-            fig = {"ms_median": round(statistics.median(ms), 3), "nodes_median": statistics.median(nodes),
-                   "nodes_total": int(sum(nodes)), "unfinished": sum(1 for t in ms if t == float("inf"))}
+                ms.append(t if sol.complete else None)
+                nodes.append(sol.nodes if sol.complete else None)
+                spent.append(min(sol.nodes, budget))
+            median_ms = _median(ms)
+            fig = {"ms_median": None if median_ms is None else round(median_ms, 3), "nodes_median": _median(nodes),
+                   "nodes_total": int(sum(spent)), "unfinished": sum(1 for x in nodes if x is None)}
             if not without:
                 base[left] = fig
                 continue
             b = base[left]
             out.append({"without": without, "table": table, "left": left, **fig,
                         "base_ms_median": b["ms_median"], "base_nodes_median": b["nodes_median"],
-                        "base_nodes_total": b["nodes_total"]})
+                        "base_nodes_total": b["nodes_total"], "base_unfinished": b["unfinished"]})
             _note(f"ablation: without {without}, {left} tricks left: nodes {fig['nodes_total']:,} "
                   f"(all on {b['nodes_total']:,})")
     return out

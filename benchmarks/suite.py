@@ -35,11 +35,8 @@ WORLDS_DEALS = 20
 WORLDS_BATCH = 10_000
 #: the exact solver (``benchmarks.solver``): positions per table and tricks left, whole deals
 SOLVER_DEALS = 40
-SOLVER_LEFT = "4,6,8,10,12"
+SOLVER_LEFT = solver_bench.DEFAULT_LEFT
 SOLVER_FULL = 10
-#: the solver issue's goals: (what, tricks left, figure, wanted at most, ms)
-SOLVER_GOALS = (("value, 6 tricks left, median", 6, "median", 3.0), ("value, 6 tricks left, p99", 6, "p99", 100.0),
-                ("value, 10 tricks left, median", 10, "median", 100.0))
 
 
 def _run(module: str, *args: str) -> dict:
@@ -188,18 +185,9 @@ def cbaseline_section(c: dict) -> list[str]:
 
 def solver_section(r: dict) -> list[str]:
     """The lines of the ``## Solver (exact, open cards)`` section from a ``benchmarks.solver`` result:
-    its goals (table 4), then its table; a ``note`` the result carries (how it was measured) follows
-    its command."""
-    goals = ["| goal (table 4, one core) | measured | wanted | met |", "|---|---|---|---|"]
-    for what, left, key, want in SOLVER_GOALS:
-        row = next((x for x in r["rows"] if x["table"] == "4" and x["left"] == left), None)
-        if row is None or not row["value"]["ms"]:
-            continue
-        x = row["value"]["ms"][key]
-        done = row["value"]["finished"] == row["positions"]
-        ok = done and x <= want
-        note = "" if done else f" ({row['value']['finished']}/{row['positions']} finished)"
-        goals.append(f"| {what} | {x:,.2f} ms{note} | <= {want:,.0f} ms | {'yes' if ok else '**no**'} |")
+    its goals (table 4, ``benchmarks.solver.goals``), then its table; a ``note`` the result carries
+    (how it was measured) follows its command."""
+    goals = solver_bench.goals(r)
     return ["## Solver (exact, open cards)", "",
             f"`tarotsim.analysis.solver` on positions of {r['deals']} heuristic deals per table (seed {r['seed']}) at the "
             f"start of a trick, one thread, an empty transposition table of 2**{r['table_bits']} entries per "

@@ -2,9 +2,9 @@
 
 ``popcount`` and ``tzcnt`` are LLVM's ``ctpop``/``cttz`` (portable: LLVM picks POPCNT/TZCNT when
 the CPU has them, bit tricks otherwise). ``select_bit(mask, k)`` (index of the k-th set bit,
-k from 0) uses BMI2 ``pdep`` when the host CPU has it, and ``extract_bits(x, mask)`` BMI2
-``pext``; else clear-lowest-bit loops. The choice is made once, at import (DESIGN §2). Set
-``TAROTSIM_NO_PDEP=1`` to force the portable path.
+k from 0) uses BMI2 ``pdep`` when the host CPU has it, ``extract_bits(x, mask)`` BMI2
+``pext`` and its inverse ``deposit_bits(x, mask)`` ``pdep``; else clear-lowest-bit loops. The
+choice is made once, at import (DESIGN §2). Set ``TAROTSIM_NO_PDEP=1`` to force the portable path.
 
 Masks are int64 and stay below 2**63 (trump word 22 bits, suit word 56 bits).
 """
@@ -174,6 +174,24 @@ def _extract_pext(x, mask):
 
 
 @scalar
+def _deposit_pdep(x, mask):
+    return _pdep(x, mask)
+
+
+@scalar
+def _deposit_loop(x, mask):
+    out = x & 0
+    k = 0
+    while mask:
+        low = mask & -mask
+        if (x >> k) & 1:
+            out |= low
+        k += 1
+        mask ^= low
+    return out
+
+
+@scalar
 def _extract_loop(x, mask):
     out = x & 0
     k = 0
@@ -195,12 +213,22 @@ kth_bit = _kth_pdep if HAS_PDEP else _kth_loop
 #: the order of ``mask``'s bits (BMI2 ``pext``): bit k of the result is ``x``'s bit at the k-th set
 #: bit of ``mask``.
 extract_bits = _extract_pext if HAS_PDEP else _extract_loop
+#: ``deposit_bits(x, mask)``: the inverse of ``extract_bits`` (BMI2 ``pdep``): the low bits of ``x``
+#: spread to the set bits of ``mask`` in their order; ``extract_bits(deposit_bits(x, m), m)`` is
+#: ``x`` below ``2**popcount(m)``.
+deposit_bits = _deposit_pdep if HAS_PDEP else _deposit_loop
 
 
 @njit(cache=True)
 def extract_py(x, mask):
     """Test hook: (extract_bits, loop extract)."""
     return extract_bits(x, mask), _extract_loop(x, mask)
+
+
+@njit(cache=True)
+def deposit_py(x, mask):
+    """Test hook: (deposit_bits, loop deposit)."""
+    return deposit_bits(x, mask), _deposit_loop(x, mask)
 
 
 @njit(cache=True)

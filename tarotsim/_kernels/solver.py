@@ -24,7 +24,8 @@ The core question is a null window, ``reach``: can the attack make the objective
 ``target`` with best play by both sides (``_search``: a depth-first search over single cards on
 an explicit stack, the attack's seats OR-nodes, the defence's AND-nodes, cut at the first
 answer). ``value`` narrows the exact value between bounds by such questions (a first guess, then
-bisection); the value of each legal card of the player to move follows from the position's value
+each test just past the last answer, with ``F_STEP`` in growing steps and halving once the value
+is bracketed: ``_value``); the value of each legal card of the player to move follows from the position's value
 with one question for a card that keeps it. Techniques (each can be switched off in ``cfg`` to
 measure it; ``F_*``):
 
@@ -37,10 +38,20 @@ measure it; ``F_*``):
   their place among them), the leader, whether one side has won every trick so far (R-EXC-4,
   R-SLAM-2) and, in score mode, the points and oudlers the attack holds so far; each entry keeps
   bounds on the rest of the objective and the leader's card that decided;
+* winning-card entries (partition search, ``F_PART``): each value comes back with the low cards
+  whose rank decided it (a card that won a trick by rank, the best trump a seat had to beat, what
+  a bound read: ``_search``); an entry's bounds then hold for every position that differs from it
+  only by the low cards below those, as many per seat (``_wildcards``), and a lookup takes every
+  entry of its bucket that matches outside its wildcards (``_tt_probe``);
+* the small-card filter (``F_SMALL``): once a low card is searched, the seat's other low cards of
+  its group below the lowest card that decided its value are not (``_cover``): each gives a
+  position its value's entry covers;
 * move ordering (``_order_score``): that card first, then cards that surely win a trick for their
   side (with as many points as possible), cards that lose as few points as possible;
 * bounds (``_enter``): the points still in play (points mode), the objective with every card
-  still out going one way or the other (score mode);
+  still out going one way or the other (score mode), less what each side surely takes
+  (``_bounds``): master trumps, the Excuse, and with ``F_QUICK`` the quick tricks of the side on
+  lead (``_cash``), with ``F_TRICK`` inside a trick too (``_in_trick``);
 * the last trick, where every card is forced, is counted without a search (``_last_trick``).
 
 Budgets are node counts (cards played in the search), never seconds. Kernel entry points:
@@ -55,11 +66,11 @@ import numpy as np
 from numba import njit
 
 from ..rules import KERNEL_N_TRICKS, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5D
-from ._bits import extract_bits, hibit, popcount, scalar, select_bit, tzcnt
+from ._bits import deposit_bits, extract_bits, hibit, popcount, scalar, select_bit, tzcnt
 from ._cache import engine_sources, guard_cache
 from .layout import L_CARDS, L_CONTRACT, L_LEADER, L_PARTNER, L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS, \
     MAX_TRICKS, PUB_DUMMY, PUB_LEN
-from .masks import CARD_HP, SW_LOWS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
+from .masks import CARD_HP, SW_HONOURS, SW_LOWS, SW_SUITS, TW_OUDLERS, TW_T2_T20, TW_TRUMPS, card_bits, half_points
 from .steps import (CARD_KEY_LED, CARD_KEY_OFF, FOLLOW_MASK, SUIT_BIT_OF, add_to_trick, after_card, after_lead,
                     close_trick, count_points, playable, replay_tricks, score_deal, set_called)
 from .workspace import (B_MISERES, B_PUB, B_SCORES, B_STEPS, WS_ATT, WS_ATT_TRICKS, WS_CALL_BAN, WS_CALLED,
@@ -69,7 +80,7 @@ from ..scoring import ST_LEN
 from .seats import next_seat
 
 # --- the question (``cfg``, int64[CFG_LEN]) -------------------------------------------------------
-CFG_QUESTION = 0    # Q_REACH, Q_VALUE, Q_CARDS or Q_MOVES
+CFG_QUESTION = 0    # Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES or Q_BOUNDS
 CFG_MODE = 1        # MODE_POINTS, or MODE_SCORE + the seat whose score it is
 CFG_TARGET = 2      # Q_REACH: the target
 CFG_GUESS = 3       # Q_VALUE, Q_CARDS: the first target tried (NO_GUESS: none)
@@ -80,14 +91,18 @@ CFG_EXACT = 7       # trick starts with at most this many tricks left get their 
 CFG_LEN = 8
 
 #: reach a target; the value; the value and each legal card's; the cards the search tries first
-#: at the position (with the flags' merging, in its order: ``out[OUT_CARDS + k]`` for k < OUT_LO)
-Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES = 0, 1, 2, 3
+#: at the position (with the flags' merging, in its order: ``out[OUT_CARDS + k]`` for k < OUT_LO);
+#: the bounds the search starts from (``_bounds`` with the flags' techniques: OUT_LO, OUT_HI)
+Q_REACH, Q_VALUE, Q_CARDS, Q_MOVES, Q_BOUNDS = 0, 1, 2, 3, 4
 MODE_POINTS, MODE_SCORE = 0, 1
 NO_GUESS = -(1 << 40)
-#: the default of CFG_EXACT
-EXACT_TRICKS = 2
-F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON = 1, 2, 4, 8, 16
-F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON
+#: the default of CFG_EXACT: none (with the winning-card entries the null windows alone search less)
+EXACT_TRICKS = 0
+F_MERGE, F_TT, F_ORDER, F_BOUNDS, F_CANON, F_PART, F_SMALL, F_QUICK, F_TRICK, F_STEP = \
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512
+F_ALL = F_MERGE | F_TT | F_ORDER | F_BOUNDS | F_CANON | F_PART | F_SMALL | F_QUICK | F_TRICK | F_STEP
+#: the techniques that read which low cards decided a value
+F_DECIDED = F_PART | F_SMALL
 
 # --- the answer (``out``, int64[OUT_LEN]) ---------------------------------------------------------
 OUT_STATUS = 0      # DONE, or INCOMPLETE when the budget ran out
@@ -149,20 +164,31 @@ PL_ALPHA = 28       # its window now, and as it was entered
 PL_BETA = 29
 PL_ALPHA0 = 30
 PL_BETA0 = 31
-PL_KEY = 32         # the transposition key (TT_KEY_LEN words)
+PL_REL = 32         # the low cards whose rank decided its value so far (``_low_bits`` layout)
+PL_OWN = 33         # the best trump of the trick when the seat's legal cards hold trumps (``_low_bits``)
+PL_WIN = 34         # the trick's winning card when it won by rank (a ply that closed a trick)
+PL_SRCH = 35        # its low cards searched, and those left out by merging
+PL_MRG = 36
+PL_COVER = 37       # its low cards whose value one already searched gives (``_cover``)
+PL_MINE = 38        # the seat's trumps T2..T20 (``_low_bits``)
+PL_KEY = 39         # the transposition key (TT_KEY_LEN words)
 TT_KEY_LEN = 1 + 2 * MAX_SEATS
+TT_COARSE = 1 + MAX_SEATS   # its words matched exactly; the others, each seat's low cards, outside wildcards
 PL_MOVES = PL_KEY + TT_KEY_LEN
 PL_SCORES = PL_MOVES + MAX_MOVES
 PL_LEN = PL_SCORES + MAX_MOVES
 
-# --- the transposition table (``tt``, int64[2**k, TT_LEN]); two entries per bucket ----------------
+# --- the transposition table (``tt``, int64[2**k, TT_LEN]); TT_WAYS entries per bucket ------------
 TT_KEY = 0
 TT_LO = TT_KEY_LEN          # bounds on the objective minus the entry's offset
 TT_HI = TT_LO + 1
-TT_HINT = TT_HI + 1         # the leader's card that decided, as 1 + its place among the cards out
-TT_GEN = TT_HINT + 1        # the generation that wrote it
-TT_DEPTH = TT_GEN + 1       # tricks left: deeper entries are kept first
-TT_LEN = 16
+TT_WLO = TT_HI + 1          # the wildcards of each bound: low cards whose place among the seats is free
+TT_WHI = TT_WLO + 1
+TT_META = TT_WHI + 1        # the leader's card that decided (1 + its place among the cards out, 0: none),
+TT_LEN = 16                 # tricks left (deeper entries are kept first), 1 + the generation that wrote it
+TT_WAYS = 16
+META_DEPTH = 8
+META_GEN = 16
 BIG = np.int64(1 << 40)
 
 N_TRICKS = KERNEL_N_TRICKS
@@ -206,6 +232,40 @@ def _winning_card(tt, ts, bkey, fmask):
     if bkey >= 32:
         return np.int64(1) << (bkey - 32), np.int64(0)
     return np.int64(0), ts & fmask & (np.int64(1) << (tzcnt(fmask) + bkey - 1))
+
+
+#: the groups of ``_low_bits``: ranks 1..10 of each suit, and T2..T20
+LOW_GROUPS = np.array([0x3FF << (10 * g) for g in range(4)] + [0x7FFFF << 40], dtype=np.int64)
+
+
+@scalar
+def _low_bits(t, s):
+    """The low cards of a trump word and a suit word in one word (``LOW_GROUPS``).
+
+    The cards worth one half-point whose rank alone sets them apart (R-CARD-4, R-CARD-5): ranks
+    1..10 of suit ``k`` at bits ``10k`` to ``10k + 9``, T2..T20 at bits 40 to 58, of the cards
+    ``t`` (trump word) and ``s`` (suit word)."""
+    return extract_bits(s, SW_LOWS) | (((t >> 2) & 0x7FFFF) << 40)
+
+
+#: per card id, its bit in ``_low_bits`` (0 for a card above a half-point), and the mask of its group
+LOW_BIT = np.array([0, 0] + [1 << (40 + t - 2) for t in range(2, 21)] + [0]
+                   + [1 << (10 * su + r) if r < 10 else 0 for su in range(4) for r in range(14)], dtype=np.int64)
+LOW_GROUP = np.array([0, 0] + [int(LOW_GROUPS[4])] * 19 + [0]
+                     + [int(LOW_GROUPS[su]) if r < 10 else 0 for su in range(4) for r in range(14)], dtype=np.int64)
+
+
+@scalar
+def _rank_winner(tt, ts, bkey, fmask):
+    """The trick's winning card as low bits (``_low_bits``) when its rank won it, else 0.
+
+    The winning card of a trick (cards ``tt``, ``ts``, winning key ``bkey``, led suit ``fmask``)
+    won by its rank when another card of its word is in the trick: a trump over a trump, a card of
+    the led suit over one of that suit (R-PLAY-5)."""
+    wt, wsu = _winning_card(tt, ts, bkey, fmask)
+    if wt != 0:
+        return _low_bits(wt, np.int64(0)) if (tt & TW_TRUMPS & ~wt) != 0 else np.int64(0)
+    return _low_bits(np.int64(0), wsu) if (ts & fmask & ~wsu) != 0 else np.int64(0)
 
 
 @_step
@@ -270,7 +330,9 @@ def _moves(rv, ws, stk, p, flags, hint):
     returns their number. Legal cards: ``steps.playable`` (R-PLAY-3, R-PLAY-4a to R-PLAY-4e,
     R-EXC-1 and, in trick 1, R-CALL-4); with ``F_MERGE`` one card per
     class of equivalent ones (:func:`_equivalent`), the lowest; with ``F_ORDER`` sorted by
-    :func:`_order_score`, ``hint`` (a card id, or -1) first."""
+    :func:`_order_score`, ``hint`` (a card id, or -1) first. With ``F_PART`` it also keeps what
+    the winning-card entries need (:func:`_decided`): the low cards its legal cards depend on, and
+    its low cards searched and left out by merging."""
     seat = stk[p, PL_SEAT]
     pos = stk[p, PL_POS]
     fixed = stk[p, PL_FIXED] != 0
@@ -296,6 +358,8 @@ def _moves(rv, ws, stk, p, flags, hint):
             others_s |= ws[WS_HS + s]
     na = rv[RV_N_ACTIVE]
     n = 0
+    merged_t = np.int64(0)
+    merged_s = np.int64(0)
     for word in range(2):
         rem = lt if word == 0 else ls
         prev = np.int64(-1)
@@ -309,10 +373,25 @@ def _moves(rv, ws, stk, p, flags, hint):
                     same = prev // 14 == b // 14 and _equivalent(prev, b, others_s, SW_LOWS)
                 if same:
                     prev = b
+                    if word == 0:
+                        merged_t |= np.int64(1) << b
+                    else:
+                        merged_s |= np.int64(1) << b
                     continue
             prev = b
             stk[p, PL_MOVES + n] = b if word == 0 else 22 + b
             n += 1
+    if flags & F_DECIDED:
+        # R-PLAY-4b, R-PLAY-4c: which trumps the seat may play depends on the best trump so far
+        amask = stk[p, PL_AMASK]
+        own = np.int64(0)
+        if pos > 0 and amask != TW_TRUMPS and (lt & TW_TRUMPS) != 0:
+            top = tzcnt(amask) - 1 if amask != 0 else np.int64(21)
+            own = _low_bits((np.int64(1) << top) & TW_T2_T20, np.int64(0))
+        stk[p, PL_OWN] = own
+        stk[p, PL_MINE] = _low_bits(ht & TW_T2_T20, np.int64(0))
+        stk[p, PL_SRCH] = _low_bits(lt & ~merged_t, ls & ~merged_s)
+        stk[p, PL_MRG] = _low_bits(merged_t, merged_s)
     if order and n > 1:
         # insertion, best first (a stable order: equal scores keep id order)
         for k in range(n):
@@ -371,7 +450,8 @@ def _apply(rv, buf, log, stk, p, c):
     Play card ``c`` at ply ``p`` (R-PLAY-2) and set ply ``p + 1``: the trick state after it
     (``steps.after_lead``, ``steps.after_card``: R-PLAY-3, R-PLAY-5); a trick complete is closed
     by ``steps.close_trick`` (R-EXC-2, R-EXC-3, R-EXC-4, R-PAB-1, R-PAB-2, R-COUNT-1), its winner
-    leading the next (R-PLAY-1). Returns True when that was the deal's last trick."""
+    leading the next (R-PLAY-1), and the card that won it by rank kept (:func:`_rank_winner`).
+    Returns True when that was the deal's last trick."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
     seat = stk[p, PL_SEAT]
@@ -397,6 +477,7 @@ def _apply(rv, buf, log, stk, p, c):
         _load_trick(stk, q, (ws[WS_NEXT + seat], fixed, fmask, amask, bkey, bseat, exseat, tt, ts), tr, pos + 1)
         return False
     stk[p, PL_CLOSED] = 1
+    stk[p, PL_WIN] = _rank_winner(tt, ts, bkey, fmask)
     stk[p, PL_PILE_T] = ws[WS_PILE_T]
     stk[p, PL_PILE_S] = ws[WS_PILE_S]
     stk[p, PL_ADJ] = ws[WS_EXC_ADJ]
@@ -467,7 +548,8 @@ def _last_trick(rv, buf, log, stk, p, mode):
 
     The objective when ply ``p`` starts the deal's last trick: every seat has one card left,
     played in turn (R-PLAY-2) with no choice, the trick closed by ``steps.close_trick`` (R-EXC-3,
-    R-EXC-4, R-PAB-1, R-PAB-2). The workspace is as it was on return."""
+    R-EXC-4, R-PAB-1, R-PAB-2). Returns the objective and the card that won the trick by rank
+    (:func:`_rank_winner`). The workspace is as it was on return."""
     ws = buf[0:WS_LEN]
     pub = buf[B_PUB:B_PUB + PUB_LEN]
     seat = stk[p, PL_SEAT]
@@ -486,15 +568,18 @@ def _last_trick(rv, buf, log, stk, p, mode):
     v = _final(rv, buf, log, stk, p + 1, mode)
     # the cards were read, not taken from the hands: only the close is undone
     ws[WS_PILE_T], ws[WS_PILE_S], ws[WS_EXC_ADJ], ws[WS_ATT_TRICKS], ws[WS_PREV_T] = saved
-    return v
+    return v, _rank_winner(trick[7], trick[8], trick[4], trick[2])
 
 
 @_step
-def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_other, other_won_all, left):
-    """What one side surely takes from a trick start, whatever the other does.
+def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_other, other_won_all, left, spent):
+    """What one side surely takes in the tricks it starts, whatever the other does.
 
-    What ``side`` (1 attack, 0 defence) takes whatever the other does, from a trick start with
-    ``left`` tricks to play: ``(half-points, oudlers)``.
+    What ``side`` (1 attack, 0 defence) takes whatever the other does, in the tricks from a trick
+    start with ``left`` tricks to play: ``(half-points, oudlers)``. ``spent``: how many of its
+    seats still play to a trick in progress before that start, each of which may spend one of its
+    trumps there (the most valuable, for the bound). ``masters``: whether its master trumps
+    counted (their count reads the other side's highest trump).
 
     * Its trumps above every trump of the other side (``trumps_*``) win the trick they are played to
       (R-PLAY-5: the highest trump wins; the side's own higher trumps keep the trick on its side):
@@ -508,6 +593,7 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
     """
     hp = np.int64(0)
     oud = np.int64(0)
+    masters = False
     seats = np.int64(0)
     for s in range(n_seats):
         if ws[WS_ATT + s] == side and (ws[WS_HT + s] | ws[WS_HS + s]) != 0:
@@ -515,24 +601,202 @@ def _sure(ws, n_seats, na, side, trumps_side, trumps_other, excuse_side, excuse_
     if not (excuse_other and other_won_all):
         above = trumps_side if trumps_other == 0 else trumps_side & ~((np.int64(2) << hibit(trumps_other)) - 1)
         k = popcount(above)
+        pts = half_points(above, np.int64(0))
+        n_oud = popcount(above & TW_OUDLERS)
+        if spent > 0:
+            r = min(spent, k)
+            big = min(r, n_oud)
+            pts -= 9 * big + (r - big)
+            n_oud -= big
+            k -= r
         if k > 0 and seats > 0:
-            hp += half_points(above, np.int64(0)) + ((k + seats - 1) // seats) * (na - seats)
-            oud += popcount(above & TW_OUDLERS)
+            hp += pts + ((k + seats - 1) // seats) * (na - seats)
+            oud += n_oud
+            masters = True
     if excuse_side and left >= 2:
         hp += 8
         oud += 1
-    return hp, oud
+    return hp, oud, masters
+
+
+@scalar
+def _top_trump(t):
+    """The highest trump of the trump word ``t`` when it is a low card (``_low_bits``), else 0."""
+    if t & TW_TRUMPS == 0:
+        return np.int64(0)
+    return _low_bits((np.int64(1) << hibit(t & TW_TRUMPS)) & TW_T2_T20, np.int64(0))
+
+
+@_step
+def _in_trick(ws, stk, p, na):
+    """What each side surely takes from the trick in progress at ply ``p`` (not the deal's last).
+
+    ``(attack hp, attack oudlers, defence hp, defence oudlers, attack seats to play, defence
+    seats to play, the attack's decided, the defence's)``:
+
+    * an Excuse already played to it stays with its side (R-EXC-2): 9 - 1 half-points and an
+      oudler (R-EXC-5);
+    * when no seat of the other side still to play can beat its winning card (a higher card of the
+      led suit when it follows, R-PLAY-4a; a trump when it is void, R-PLAY-4b; a higher trump over a
+      trump, R-PLAY-4b, R-PLAY-4c; as ``_threat``), the winning card's side takes its other cards
+      (the Excuse's low card in exchange) and at least a half-point from each card still to come
+      (R-CARD-4, R-EXC-2); decided, for that side: the winning card when it is a low card
+      (``_low_bits``)."""
+    pos = stk[p, PL_POS]
+    tt = stk[p, PL_TT]
+    ts = stk[p, PL_TS]
+    bkey = stk[p, PL_BKEY]
+    fm = stk[p, PL_FMASK]
+    exseat = stk[p, PL_EXSEAT]
+    w_side = ws[WS_ATT + stk[p, PL_BSEAT]]
+    att_left = np.int64(0)
+    def_left = np.int64(0)
+    # R-PLAY-3: after an Excuse lead the next card sets the suit, and may win
+    beaten = stk[p, PL_FIXED] == 0
+    base = tzcnt(fm) if fm != 0 else np.int64(0)
+    s = stk[p, PL_SEAT]
+    for _ in range(pos, na):
+        if ws[WS_ATT + s]:
+            att_left += 1
+        else:
+            def_left += 1
+        if not beaten and ws[WS_ATT + s] != w_side:
+            follow = ws[WS_HS + s] & fm
+            if follow != 0:
+                beaten = bkey < 32 and (follow >> (base + bkey)) != 0
+            else:
+                trumps = ws[WS_HT + s] & TW_TRUMPS
+                beaten = (trumps >> (bkey - 31)) != 0 if bkey >= 32 else trumps != 0
+        s = ws[WS_NEXT + s]
+    a_hp = np.int64(0)
+    a_oud = np.int64(0)
+    d_hp = np.int64(0)
+    d_oud = np.int64(0)
+    if exseat >= 0:
+        if ws[WS_ATT + exseat]:
+            a_hp += 8
+            a_oud += 1
+        else:
+            d_hp += 8
+            d_oud += 1
+    a_dec = np.int64(0)
+    d_dec = np.int64(0)
+    if not beaten:
+        others = tt & ~np.int64(1)
+        gain = half_points(others, ts) + (1 if exseat >= 0 else 0) + (na - pos)
+        wt, wsu = _winning_card(tt, ts, bkey, fm)
+        if w_side:
+            a_hp += gain
+            a_oud += popcount(others & TW_OUDLERS)
+            a_dec = _low_bits(wt, wsu)
+        else:
+            d_hp += gain
+            d_oud += popcount(others & TW_OUDLERS)
+            d_dec = _low_bits(wt, wsu)
+    return a_hp, a_oud, d_hp, d_oud, att_left, def_left, a_dec, d_dec
+
+
+@_step
+def _cash(ws, n_seats, leader, most):
+    """What the leader's side surely takes from a trick start by leading its masters at once.
+
+    ``(half-points, oudlers, decided)`` that the side of ``leader`` takes whatever the other side
+    does, from at most ``most`` tricks that the leader wins by leading, one after another from now,
+    its cards of a plain suit above every card of that suit the other seats hold, then its trumps
+    above every trump of the other seats (the leader's partners hold none above them, so none of
+    them may have to take the trick and the lead from it: R-PLAY-4a, R-PLAY-4c):
+
+    * a card of a plain suit led wins while every seat that holds a trump still has a card of that
+      suit to follow with (R-PLAY-4a, R-PLAY-4b): in each such trick the leader's card, each seat
+      of the other side's cheapest card of the suit (a half-point when it has none left or plays
+      its Excuse instead, R-EXC-1, R-EXC-2, once per suit), a half-point of each other seat of the
+      side (R-CARD-4);
+    * its trumps above every trump of the other seats make each seat of the other side play a
+      trump while it holds one (R-PLAY-4c): the Petit falls (8 half-points more than the half-point
+      ``_sure`` counts for it, and an oudler) when its holder has no more trumps than the leader has
+      such trumps (one fewer with its Excuse to play instead);
+
+    no seat trumps in those suit tricks, so they are not the trump tricks ``_sure`` counts.
+    ``decided``: the other seats' highest card of each suit cashed, and their highest trump when
+    the Petit falls, when they are low cards (``_low_bits``)."""
+    side = ws[WS_ATT + leader]
+    hand = ws[WS_HS + leader]
+    hp = np.int64(0)
+    oud = np.int64(0)
+    decided = np.int64(0)
+    for su in range(4):
+        sm = SW_SUITS[su]
+        mine = hand & sm
+        if mine == 0:
+            continue
+        theirs = np.int64(0)
+        rounds = popcount(mine)
+        for s in range(n_seats):
+            if s != leader:
+                h = ws[WS_HS + s] & sm
+                theirs |= h
+                if ws[WS_HT + s] & TW_TRUMPS:
+                    rounds = min(rounds, popcount(h))
+        above = mine
+        top = np.int64(0)
+        if theirs != 0:
+            top = np.int64(1) << hibit(theirs)
+            above &= ~((top << 1) - 1)
+        k = min(popcount(above), rounds, most)
+        if k == 0:
+            continue
+        most -= k
+        decided |= _low_bits(np.int64(0), top)
+        for _ in range(k):
+            b = hibit(above)
+            hp += CARD_HP[22 + b]
+            above ^= np.int64(1) << b
+        for s in range(n_seats):
+            if s == leader or (ws[WS_HT + s] | ws[WS_HS + s]) == 0:
+                continue
+            if ws[WS_ATT + s] == side:
+                hp += k
+                continue
+            h = ws[WS_HS + s] & sm
+            follow = min(k - (ws[WS_HT + s] & 1), popcount(h))
+            for _ in range(follow):
+                hp += CARD_HP[22 + tzcnt(h)]
+                h &= h - 1
+            hp += k - follow
+    trumps_others = np.int64(0)
+    for s in range(n_seats):
+        if s != leader:
+            trumps_others |= ws[WS_HT + s] & TW_TRUMPS
+    masters = ws[WS_HT + leader] & TW_TRUMPS
+    if trumps_others != 0:
+        masters &= ~((np.int64(2) << hibit(trumps_others)) - 1)
+    if masters != 0:
+        for s in range(n_seats):
+            ht = ws[WS_HT + s]
+            if ht & 2 and ws[WS_ATT + s] != side:
+                # a lead of a master trump for each of the holder's trumps, and its Excuse
+                leads = popcount(ht & TW_TRUMPS) + (ht & 1)
+                if leads <= popcount(masters) and leads <= most:
+                    hp += 8
+                    oud += 1
+                    decided |= _top_trump(trumps_others)
+    return hp, oud, decided
 
 
 @_unit
-def _bounds(rv, buf, log, stk, p, mode):
+def _bounds(rv, buf, log, stk, p, mode, flags):
     """Lower and upper bounds on the objective at ply ``p``.
 
-    Bounds ``(lo, hi)`` on the objective at ply ``p``: the attack keeps what it holds, plus at a
-    trick start what it surely takes (:func:`_sure`), and wins at most every card still out but
-    what the defence surely takes (points); in score mode the taker's score with the facts at both
+    Bounds ``(lo, hi, decided lo, decided hi)`` on the objective at ply ``p``: the attack keeps what it holds,
+    plus at a trick start what it surely takes (:func:`_sure`; with ``F_QUICK`` also its quick
+    tricks when it leads, :func:`_cash`, and both bounds of the parity the points keep at a table
+    of an even number of players), and wins at most every card still out but what the
+    defence surely takes (the same way); in score mode the taker's score with the facts at both
     extremes (those points and oudlers, the petit au bout and the slam either way), the score
-    rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3)."""
+    rising with each of them (R-COUNT-4, R-PAB-3, R-SLAM-3). With ``F_TRICK``, inside a trick too:
+    what each side surely takes from it (:func:`_in_trick`) and in the tricks after it.
+    Decided: the low cards whose rank each bound read (``_low_bits``): the other side's highest
+    trump where a side's master trumps counted, the cards ``_cash`` and ``_in_trick`` read."""
     ws = buf[0:WS_LEN]
     rt = stk[p, PL_TT]
     rs = stk[p, PL_TS]
@@ -555,115 +819,240 @@ def _bounds(rv, buf, log, stk, p, mode):
     hi_hp = acc + half_points(rt, rs)
     lo_oud = oud
     hi_oud = oud + popcount(rt & TW_OUDLERS)
-    if stk[p, PL_POS] == 0:
-        na = rv[RV_N_ACTIVE]
-        left = N_TRICKS[rv[RV_TABLE]] - tr
-        a_hp, a_oud = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS, (att_t & 1) != 0,
-                            (def_t & 1) != 0, att_tricks == 0, left)
-        d_hp, d_oud = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS, (def_t & 1) != 0,
-                            (att_t & 1) != 0, att_tricks == tr, left)
+    # the low cards whose rank each bound read
+    d_lo = np.int64(0)
+    d_hi = np.int64(0)
+    na = rv[RV_N_ACTIVE]
+    pos = stk[p, PL_POS]
+    left = N_TRICKS[rv[RV_TABLE]] - tr
+    if pos == 0 or (flags & F_TRICK and left > 1):
+        att_left = np.int64(0)
+        def_left = np.int64(0)
+        later = left
+        if pos > 0:
+            a_hp, a_oud, d_hp, d_oud, att_left, def_left, d_lo, d_hi = _in_trick(ws, stk, p, na)
+            lo_hp += a_hp
+            lo_oud += a_oud
+            hi_hp -= d_hp
+            hi_oud -= d_oud
+            # the tricks after this one; an Excuse in a hand whose seat has played here may be
+            # left for the last trick
+            later = left - 1
+        a_hp, a_oud, a_masters = _sure(ws, n, na, np.int64(1), att_t & TW_TRUMPS, def_t & TW_TRUMPS,
+                                       (att_t & 1) != 0, (def_t & 1) != 0, att_tricks == 0, later, att_left)
+        d_hp, d_oud, d_masters = _sure(ws, n, na, np.int64(0), def_t & TW_TRUMPS, att_t & TW_TRUMPS,
+                                       (def_t & 1) != 0, (att_t & 1) != 0, att_tricks == tr, later, def_left)
         lo_hp += a_hp
         lo_oud += a_oud
         hi_hp -= d_hp
         hi_oud -= d_oud
+        if a_masters:
+            d_lo |= _top_trump(def_t)
+        if d_masters:
+            d_hi |= _top_trump(att_t)
+        if pos == 0 and flags & F_QUICK:
+            leader = stk[p, PL_SEAT]
+            attack = ws[WS_ATT + leader] == 1
+            # the leader's own Excuse, which ``_sure`` counts, is led after its quick tricks and
+            # before the last trick (R-EXC-2, R-EXC-3): led earlier, it could give the lead away
+            most = left - 2 if ws[WS_HT + leader] & 1 and left >= 2 else left
+            c_hp, c_oud, c_dec = _cash(ws, n, leader, most)
+            if attack:
+                lo_hp += c_hp
+                lo_oud += c_oud
+                d_lo |= c_dec
+            else:
+                hi_hp -= c_hp
+                hi_oud -= c_oud
+                d_hi |= c_dec
+    if flags & F_QUICK and na % 2 == 0:
+        # every trick of an even table moves an even number of half-points (each card is worth an
+        # odd number, R-CARD-4, and R-EXC-2's exchange makes up the Excuse's): the attack ends with
+        # the parity it has now (R-COUNT-5)
+        lo_hp += (lo_hp - acc) & 1
+        hi_hp -= (hi_hp - acc) & 1
     if mode == MODE_POINTS:
-        return lo_hp, hi_hp
+        return lo_hp, hi_hp, d_lo, d_hi
     lo_slam = np.int64(-1) if att_tricks == 0 else np.int64(0)
     hi_slam = np.int64(1) if att_tricks == tr else np.int64(0)
     lo = _score_for(rv, buf, log, mode, lo_hp, lo_oud, np.int64(-1), lo_slam)
     hi = _score_for(rv, buf, log, mode, hi_hp, hi_oud, np.int64(1), hi_slam)
-    return lo, hi
+    return lo, hi, d_lo, d_hi
 
 
 # --- the transposition table ----------------------------------------------------------------------
+
+@scalar
+def _coarse(t, s, lows):
+    """A seat's word of the transposition key that entries match exactly.
+
+    The seat's cards ``t``, ``s`` that are worth more than a half-point (the jacks to the kings,
+    the Excuse, the Petit and the 21: R-CARD-4), and how many low cards of each group of
+    ``LOW_GROUPS`` it holds (``lows``: its ``_low_bits``)."""
+    c = extract_bits(s, SW_HONOURS) | (extract_bits(t, TW_OUDLERS) << 16)
+    for g in range(5):
+        c |= popcount(lows & LOW_GROUPS[g]) << (20 + 5 * g)
+    return c
+
 
 @_step
 def _key(rv, ws, stk, p, mode, flags):
     """The transposition key of the trick start at ply ``p`` into ``stk[p, PL_KEY:]``, and its hash.
 
-    With ``F_CANON``, word 0 is the shape of the cards still out (per suit: how many of its low
-    cards, ranks 1..10, and which of J, N, Q, K; the trumps T2..T20 counted, the Excuse, the Petit
-    and the 21 each a bit) and each seat's cards are its bits among the cards still out
-    (``extract_bits``): positions that differ only by low cards already played have one key (the
-    cards of each class of points keep their order). Without it, the hands themselves. Word 0 also
-    holds the leader, whether one side has won every trick so far (R-EXC-4, R-SLAM-2), the mode
-    and, in score mode, the attack's half-points and oudlers so far."""
+    Word 0: the leader, whether one side has won every trick so far (R-EXC-4, R-SLAM-2), the mode
+    and, in score mode, the attack's half-points and oudlers so far. Then per seat a word matched
+    exactly (:func:`_coarse`: its cards above a half-point, its count of low cards per group), and
+    its low cards (``TT_COARSE`` on): with ``F_CANON`` as their places among the low cards still
+    out (``extract_bits``: positions that differ only by low cards already played have one key),
+    else the cards themselves. With ``F_PART`` the hash leaves the low cards out: an entry holds
+    for every position that matches it outside its wildcards (:func:`_tt_probe`)."""
     rt = stk[p, PL_RT]
     rs = stk[p, PL_RS]
     canon = (flags & F_CANON) != 0
-    shape = np.int64(0)
-    if canon:
-        shape = popcount(rt & TW_T2_T20) | ((rt & 1) << 5) | (((rt >> 1) & 1) << 6) | (((rt >> 21) & 1) << 7)
-        for su in range(4):
-            m = rs >> (14 * su)
-            shape |= (popcount(m & 0x3FF) | (((m >> 10) & 0xF) << 4)) << (8 + 8 * su)
+    out = _low_bits(rt, rs)
     tr = stk[p, PL_TR]
     att_tricks = ws[WS_ATT_TRICKS]
     extra = stk[p, PL_SEAT] | (np.int64(att_tricks == tr) << 3) | (np.int64(att_tricks == 0) << 4) | (mode << 5)
     if mode != MODE_POINTS:
         extra |= (_attack_points(ws) << 8) | (popcount(ws[WS_PILE_T] & TW_OUDLERS) << 16)
-    k0 = shape | (extra << 40) if canon else extra
-    stk[p, PL_KEY] = k0
-    h = k0 * _HASH_MULT[0]
+    stk[p, PL_KEY] = extra
+    part = (flags & F_PART) != 0
+    h = extra * _HASH_MULT[0]
     for s in range(MAX_SEATS):
+        coarse = np.int64(0)
+        lows = np.int64(0)
         if s < rv[RV_N_SEATS]:
-            wt = ws[WS_HT + s]
-            wsu = ws[WS_HS + s]
+            ht = ws[WS_HT + s]
+            hs = ws[WS_HS + s]
+            lows = _low_bits(ht, hs)
+            coarse = _coarse(ht, hs, lows)
             if canon:
-                wt = extract_bits(wt, rt)
-                wsu = extract_bits(wsu, rs)
-        else:
-            wt = np.int64(0)
-            wsu = np.int64(0)
-        stk[p, PL_KEY + 1 + 2 * s] = wt
-        stk[p, PL_KEY + 2 + 2 * s] = wsu
-        h ^= wt * _HASH_MULT[1 + 2 * s]
-        h ^= wsu * _HASH_MULT[2 + 2 * s]
+                lows = extract_bits(lows, out)
+        stk[p, PL_KEY + 1 + s] = coarse
+        stk[p, PL_KEY + TT_COARSE + s] = lows
+        h ^= coarse * _HASH_MULT[1 + s]
+        if not part:
+            h ^= lows * _HASH_MULT[TT_COARSE + s]
         h = (h ^ (h >> 29)) * _HASH_MULT[0]
     return h ^ (h >> 32)
 
 
+@scalar
+def _wildcards(decided, out, canon):
+    """The wildcards of an entry whose bounds the low cards ``decided`` decided.
+
+    In each group of ``LOW_GROUPS``, the low cards below the lowest one that decided (all of them
+    when none did): those never won a trick by rank nor set what a seat could play, so any
+    position that puts other low cards there, as many per seat, has the same bounds (partition
+    search, as bridge's double-dummy solvers do). As places among the low cards still out
+    (``out``) with ``F_CANON`` (``canon``), else as cards."""
+    w = np.int64(0)
+    for g in range(5):
+        m = LOW_GROUPS[g]
+        r = decided & out & m
+        w |= (((r & -r) - 1) & m) if r != 0 else m
+    return extract_bits(w & out, out) if canon else w
+
+
+@scalar
+def _exact_lows(w, out, canon):
+    """The low cards still out (``out``) that wildcards ``w`` leave in place (:func:`_wildcards`)."""
+    return out & ~deposit_bits(w, out) if canon else out & ~w
+
+
 @_step
-def _tt_find(tt, stk, p, h, gen):
-    """The entry of the key at ``stk[p, PL_KEY:]`` in its bucket, or -1."""
-    j = (h & (tt.shape[0] - 1)) & ~np.int64(1)
-    for e in range(j, j + 2):
-        if tt[e, TT_GEN] != gen:
+def _tt_probe(tt, stk, p, h, gen):
+    """The bounds the transposition table holds for the key at ``stk[p, PL_KEY:]``.
+
+    Every entry of its bucket with the same words ``< TT_COARSE`` whose low cards agree with the
+    key outside a bound's wildcards gives that bound: returns ``(lo, hi, wlo, whi, hint)``, the
+    tightest bounds (``-BIG``, ``BIG``: none), their wildcards and a hint code (0: none)."""
+    j = (h & (tt.shape[0] - 1)) & ~np.int64(TT_WAYS - 1)
+    tag = gen + 1
+    lo = -BIG
+    hi = BIG
+    wlo = np.int64(0)
+    whi = np.int64(0)
+    hint = np.int64(0)
+    for e in range(j, j + TT_WAYS):
+        if (tt[e, TT_META] >> META_GEN) != tag:
             continue
         same = True
-        for k in range(TT_KEY_LEN):
+        for k in range(TT_COARSE):
             if tt[e, TT_KEY + k] != stk[p, PL_KEY + k]:
                 same = False
                 break
-        if same:
-            return e
-    return np.int64(-1)
+        if not same:
+            continue
+        d = np.int64(0)
+        for k in range(TT_COARSE, TT_KEY_LEN):
+            d |= tt[e, TT_KEY + k] ^ stk[p, PL_KEY + k]
+        ok_lo = (d & ~tt[e, TT_WLO]) == 0
+        ok_hi = (d & ~tt[e, TT_WHI]) == 0
+        if ok_lo and tt[e, TT_LO] > lo:
+            lo = tt[e, TT_LO]
+            wlo = tt[e, TT_WLO]
+        if ok_hi and tt[e, TT_HI] < hi:
+            hi = tt[e, TT_HI]
+            whi = tt[e, TT_WHI]
+        if hint == 0 and (ok_lo or ok_hi):
+            hint = tt[e, TT_META] & 0xFF
+    return lo, hi, wlo, whi, hint
 
 
 @_step
-def _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint):
-    """Store a node's bounds and hint in the transposition table.
+def _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint, w):
+    """Store a node's bounds, their wildcards and its hint in the transposition table.
 
-    Tighten the bounds of the key at ``stk[p, PL_KEY:]`` (a new entry replaces the shallower of
-    its bucket, or an entry of another generation) and keep ``hint`` (0: none)."""
-    e = _tt_find(tt, stk, p, h, gen)
+    Tighten the bounds of an entry of the key at ``stk[p, PL_KEY:]`` that agrees with it outside
+    the wildcards ``w`` (a bound of the same value with more wildcards widens them), else of a
+    new entry (replacing an entry of another generation, else the shallowest of the bucket), and
+    keep ``hint`` (0: none)."""
+    j = (h & (tt.shape[0] - 1)) & ~np.int64(TT_WAYS - 1)
+    tag = gen + 1
+    e = np.int64(-1)
+    for k in range(j, j + TT_WAYS):
+        if (tt[k, TT_META] >> META_GEN) != tag:
+            continue
+        same = True
+        for i in range(TT_COARSE):
+            if tt[k, TT_KEY + i] != stk[p, PL_KEY + i]:
+                same = False
+                break
+        if not same:
+            continue
+        d = np.int64(0)
+        for i in range(TT_COARSE, TT_KEY_LEN):
+            d |= tt[k, TT_KEY + i] ^ stk[p, PL_KEY + i]
+        if d & ~w == 0:
+            e = k
+            break
     if e < 0:
-        e = (h & (tt.shape[0] - 1)) & ~np.int64(1)
-        if tt[e, TT_GEN] == gen and tt[e, TT_DEPTH] > depth:
-            e += 1
-        for k in range(TT_KEY_LEN):
-            tt[e, TT_KEY + k] = stk[p, PL_KEY + k]
+        e = j
+        shallowest = np.int64(1 << 20)
+        for k in range(j, j + TT_WAYS):
+            if (tt[k, TT_META] >> META_GEN) != tag:
+                e = k
+                break
+            dk = (tt[k, TT_META] >> META_DEPTH) & 0xFF
+            if dk < shallowest:
+                shallowest = dk
+                e = k
+        for i in range(TT_KEY_LEN):
+            tt[e, TT_KEY + i] = stk[p, PL_KEY + i]
         tt[e, TT_LO] = -BIG
         tt[e, TT_HI] = BIG
-        tt[e, TT_HINT] = 0
-        tt[e, TT_GEN] = gen
-        tt[e, TT_DEPTH] = depth
-    if lo > tt[e, TT_LO]:
+        tt[e, TT_WLO] = -1
+        tt[e, TT_WHI] = -1
+        tt[e, TT_META] = (tag << META_GEN) | (depth << META_DEPTH)
+    if lo > tt[e, TT_LO] or (lo == tt[e, TT_LO] and (w & tt[e, TT_WLO]) == tt[e, TT_WLO]):
         tt[e, TT_LO] = lo
-    if hi < tt[e, TT_HI]:
+        tt[e, TT_WLO] = w
+    if hi < tt[e, TT_HI] or (hi == tt[e, TT_HI] and (w & tt[e, TT_WHI]) == tt[e, TT_WHI]):
         tt[e, TT_HI] = hi
+        tt[e, TT_WHI] = w
     if hint != 0:
-        tt[e, TT_HINT] = hint
+        tt[e, TT_META] = (tt[e, TT_META] & ~np.int64(0xFF)) | hint
 
 
 @scalar
@@ -695,11 +1084,12 @@ def _hint_card(code, rt, rs):
 def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
     """Open a new node at ply ``p``: its value when known at once, else its candidates and window.
 
-    A new node at ply ``p`` searched in the window ``(alpha, beta)``. Returns ``(known, v)``:
-    when ``known``, ``v`` is its value as a fail-soft answer (the last trick: exact; a bound or the
-    transposition table: at least ``v`` when ``v >= beta``, at most ``v`` when ``v <= alpha``);
-    otherwise its candidate cards are ready and its window is set (the whole range at a trick start
-    with at most ``exact`` tricks left: such a node gets its exact value, kept for every window)."""
+    A new node at ply ``p`` searched in the window ``(alpha, beta)``. Returns ``(known, v,
+    decided)``: when ``known``, ``v`` is its value as a fail-soft answer (the last trick: exact; a
+    bound or the transposition table: at least ``v`` when ``v >= beta``, at most ``v`` when ``v <=
+    alpha``) and ``decided`` the low cards whose rank it rests on (``_low_bits``); otherwise its
+    candidate cards are ready and its window is set (the whole range at a trick start with at most
+    ``exact`` tricks left: such a node gets its exact value, kept for every window)."""
     ws = buf[0:WS_LEN]
     stk[p, PL_TSTART] = 0
     hint = np.int64(-1)
@@ -707,7 +1097,8 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
         tr = stk[p, PL_TR]
         left = N_TRICKS[rv[RV_TABLE]] - tr
         if left == 1:
-            return True, _last_trick(rv, buf, log, stk, p, mode)
+            v, decided = _last_trick(rv, buf, log, stk, p, mode)
+            return True, v, decided
         if left <= exact:
             alpha = -BIG
             beta = BIG
@@ -716,6 +1107,9 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
             offset = _attack_points(ws)
         lo = -BIG
         hi = BIG
+        # the low cards each bound rests on
+        d_lo = np.int64(0)
+        d_hi = np.int64(0)
         if flags & F_TT:
             rt = np.int64(0)
             rs = np.int64(0)
@@ -726,27 +1120,49 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
             stk[p, PL_RS] = rs
             h = _key(rv, ws, stk, p, mode, flags)
             stk[p, PL_HASH] = h
-            e = _tt_find(tt, stk, p, h, gen)
-            if e >= 0:
-                lo = offset + tt[e, TT_LO]
-                hi = offset + tt[e, TT_HI]
-                if lo >= beta or lo == hi:
-                    return True, lo
+            t_lo, t_hi, w_lo, w_hi, code = _tt_probe(tt, stk, p, h, gen)
+            if t_lo > -BIG or t_hi < BIG:
+                out = _low_bits(rt, rs)
+                canon = (flags & F_CANON) != 0
+                lo = offset + t_lo
+                hi = offset + t_hi
+                d_lo = _exact_lows(w_lo, out, canon)
+                d_hi = _exact_lows(w_hi, out, canon)
+                if lo >= beta:
+                    return True, lo, d_lo
                 if hi <= alpha:
-                    return True, hi
-                hint = _hint_card(tt[e, TT_HINT], rt, rs)
+                    return True, hi, d_hi
+                if lo == hi:
+                    return True, lo, d_lo | d_hi
+            hint = _hint_card(code, rt, rs)
             stk[p, PL_TSTART] = 1
             stk[p, PL_OFFSET] = offset
         if flags & F_BOUNDS:
-            blo, bhi = _bounds(rv, buf, log, stk, p, mode)
-            lo = max(lo, blo)
-            hi = min(hi, bhi)
-            if lo >= beta or lo == hi:
-                return True, lo
+            b_lo, b_hi, db_lo, db_hi = _bounds(rv, buf, log, stk, p, mode, flags)
+            if b_lo > lo:
+                lo = b_lo
+                d_lo = db_lo
+            if b_hi < hi:
+                hi = b_hi
+                d_hi = db_hi
+            if lo >= beta:
+                return True, lo, d_lo
             if hi <= alpha:
-                return True, hi
+                return True, hi, d_hi
+            if lo == hi:
+                return True, lo, d_lo | d_hi
+    elif flags & F_BOUNDS and flags & F_TRICK:
+        b_lo, b_hi, db_lo, db_hi = _bounds(rv, buf, log, stk, p, mode, flags)
+        if b_lo >= beta:
+            return True, b_lo, db_lo
+        if b_hi <= alpha:
+            return True, b_hi, db_hi
+        if b_lo == b_hi:
+            return True, b_lo, db_lo | db_hi
     stk[p, PL_N] = _moves(rv, ws, stk, p, flags, hint)
     stk[p, PL_I] = 0
+    stk[p, PL_REL] = 0
+    stk[p, PL_COVER] = 0
     attack = ws[WS_ATT + stk[p, PL_SEAT]]
     stk[p, PL_MAX] = attack
     stk[p, PL_BEST] = -BIG if attack == 1 else BIG
@@ -754,17 +1170,89 @@ def _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact):
     stk[p, PL_BETA] = beta
     stk[p, PL_ALPHA0] = alpha
     stk[p, PL_BETA0] = beta
-    return False, np.int64(0)
+    return False, np.int64(0), np.int64(0)
+
+
+@_step
+def _legal_decided(stk, p, decided):
+    """The low cards ``decided`` with the best trump that set which trumps the seat of ply ``p`` may play.
+
+    R-PLAY-4b, R-PLAY-4c: the seat must beat the best trump of the trick when it can; when that
+    trump is among the wildcards of ``decided`` (:func:`_wildcards`) and so is one of the seat's
+    trumps, another position of the class may put them the other way round: that trump decides
+    too. (The seat's trumps above the wildcards are above it in every such position.)"""
+    top = stk[p, PL_OWN]
+    if top == 0:
+        return decided
+    group = LOW_GROUPS[4]
+    r = decided & group
+    below = group if r == 0 else ((r & -r) - 1) & group
+    if top & below and stk[p, PL_MINE] & below:
+        return decided | top
+    return decided
+
+
+@_step
+def _decided(stk, p):
+    """The low cards that decided the value of a node all of whose cards were searched.
+
+    Those of its cards' values (``PL_REL``) and its legal cards' (:func:`_legal_decided`), and
+    where a class of equivalent cards merged into its
+    lowest (``_moves``) reaches from below the lowest of them to above it, that lowest card too:
+    the class's cards are equivalent only while the cards between them stay where they are."""
+    rel = _legal_decided(stk, p, stk[p, PL_REL])
+    merged = stk[p, PL_MRG]
+    if merged == 0:
+        return rel
+    searched = stk[p, PL_SRCH]
+    for g in range(5):
+        m = LOW_GROUPS[g]
+        r = rel & m
+        if r == 0:
+            continue
+        low = r & -r
+        above = merged & m & ~(low - 1)
+        if above == 0:
+            continue
+        below = searched & m & ((above & -above) - 1)
+        if below != 0 and (np.int64(1) << hibit(below)) < low:
+            rel |= np.int64(1) << hibit(below)
+    return rel
+
+
+@_step
+def _cover(stk, p, decided):
+    """The small-card filter: skip the next cards of ply ``p`` that the card just searched stands for.
+
+    The card just searched at ply ``p``, a low card below the lowest card of its group that decided
+    its value (``decided``), gives the value of every low card of the seat below that one: playing
+    any of them instead gives a position that differs only by low cards in places the value does
+    not read (:func:`_wildcards`). Those cards are kept in ``PL_COVER`` and the next candidates
+    among them are skipped."""
+    c = stk[p, PL_CARD]
+    group = LOW_GROUP[c]
+    if group != 0:
+        r = decided & group
+        below = group if r == 0 else ((r & -r) - 1) & group
+        if LOW_BIT[c] & below:
+            stk[p, PL_COVER] |= below
+    cover = stk[p, PL_COVER]
+    i = stk[p, PL_I]
+    n = stk[p, PL_N]
+    while i < n and (LOW_BIT[stk[p, PL_MOVES + i]] & cover) != 0:
+        i += 1
+    stk[p, PL_I] = i
 
 
 @_unit
-def _settle(rv, stk, tt, p, v, gen, cut):
+def _settle(rv, stk, tt, p, v, gen, cut, decided, flags):
     """Close ply ``p`` with value ``v``, keeping it in the transposition table at a trick start.
 
     Ply ``p`` is worth ``v`` in the window it was searched with (at most ``v`` when ``v`` is at
     or below its lower end, at least ``v`` at or above its upper end, exactly ``v`` between): a
     trick start keeps that in the transposition table, with the card that decided (``cut``) as the
-    hint."""
+    hint and, with ``F_PART``, the wildcards the low cards that ``decided`` leave
+    (:func:`_wildcards`)."""
     if stk[p, PL_TSTART] == 0:
         return
     h = stk[p, PL_HASH]
@@ -773,7 +1261,10 @@ def _settle(rv, stk, tt, p, v, gen, cut):
     depth = N_TRICKS[rv[RV_TABLE]] - stk[p, PL_TR]
     lo = rel if v > stk[p, PL_ALPHA0] else -BIG
     hi = rel if v < stk[p, PL_BETA0] else BIG
-    _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint)
+    w = np.int64(0)
+    if flags & F_PART:
+        w = _wildcards(decided, _low_bits(stk[p, PL_RT], stk[p, PL_RS]), (flags & F_CANON) != 0)
+    _tt_store(tt, stk, p, h, gen, depth, lo, hi, hint, w)
 
 
 @njit(nogil=True, _nrt=False)
@@ -789,13 +1280,16 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
 
     Depth first on an explicit stack, one ply per card: a seat of the attack takes the largest
     value of its cards, a seat of the defence the smallest, each stopping as soon as the window
-    closes; ``exact``: see ``_enter``."""
+    closes; ``exact``: see ``_enter``. Each value comes with the low cards whose rank decided it
+    (``decided``): the card that cut, or every card searched, with the cards that won a trick by
+    rank on the way (:func:`_rank_winner`) and those the seat's legal cards depended on."""
     p = root
     state = NEW
     v = np.int64(0)
+    decided = np.int64(0)
     while True:
         if state == NEW:
-            known, v = _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact)
+            known, v, decided = _enter(rv, buf, log, stk, tt, p, alpha, beta, mode, flags, gen, exact)
             state = DONE_PLY if known else NEXT
             continue
         if state == NEXT:
@@ -813,6 +1307,7 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
             p += 1
             if over:
                 v = _final(rv, buf, log, stk, p, mode)
+                decided = np.int64(0)
                 state = DONE_PLY
             else:
                 state = NEW
@@ -822,6 +1317,8 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
             return True, v, nodes
         p -= 1
         _undo(buf, stk, p)
+        if stk[p, PL_CLOSED]:
+            decided |= stk[p, PL_WIN]
         if stk[p, PL_MAX] == 1:
             best = max(stk[p, PL_BEST], v)
             stk[p, PL_ALPHA] = max(stk[p, PL_ALPHA], v)
@@ -830,11 +1327,19 @@ def _search(rv, buf, log, stk, tt, root, alpha, beta, mode, flags, gen, exact, n
             stk[p, PL_BETA] = min(stk[p, PL_BETA], v)
         stk[p, PL_BEST] = best
         cut = stk[p, PL_ALPHA] >= stk[p, PL_BETA]
-        if not cut and stk[p, PL_I] < stk[p, PL_N]:
-            state = NEXT
-            continue
+        if cut:
+            # the card that cut decides alone
+            decided = _legal_decided(stk, p, decided)
+        else:
+            stk[p, PL_REL] |= decided
+            if flags & F_SMALL:
+                _cover(stk, p, decided)
+            if stk[p, PL_I] < stk[p, PL_N]:
+                state = NEXT
+                continue
+            decided = _decided(stk, p) if flags & F_DECIDED else np.int64(0)
         v = best
-        _settle(rv, stk, tt, p, v, gen, cut)
+        _settle(rv, stk, tt, p, v, gen, cut, decided, flags)
 
 
 @njit(nogil=True, _nrt=False)
@@ -846,7 +1351,7 @@ def _greedy(rv, buf, log, stk, root, mode, flags):
     p = root
     while True:
         if stk[p, PL_POS] == 0 and stk[p, PL_TR] == N_TRICKS[rv[RV_TABLE]] - 1:
-            v = _last_trick(rv, buf, log, stk, p, mode)
+            v, _ = _last_trick(rv, buf, log, stk, p, mode)
             break
         _moves(rv, buf[0:WS_LEN], stk, p, flags, np.int64(-1))
         over = _apply(rv, buf, log, stk, p, stk[p, PL_MOVES])
@@ -867,22 +1372,53 @@ def _value(rv, buf, log, stk, tt, root, lo, hi, guess, mode, flags, gen, exact, 
     Narrow ``lo <= value <= hi`` at ply ``root`` to the exact value by null-window tests (an
     MTD(f) search): the first at ``guess`` (without one, the value of the line :func:`_greedy`
     plays) when it lies in ``(lo, hi]``, else at the middle; each answer moves a bound to the value
-    it found, and the next test is just past it. Returns ``(status, lo, hi, nodes)``; ``lo == hi``
-    when DONE."""
+    it found, and the next test is just past it (``F_STEP``: further while the answers go one way,
+    then halfway; with ``F_QUICK``, in points at a table of an even
+    number of players, past the next value of the attack's parity: R-COUNT-5). Returns ``(status,
+    lo, hi, nodes)``; ``lo == hi`` when DONE."""
     if guess == NO_GUESS and lo < hi:
         guess = _greedy(rv, buf, log, stk, root, mode, flags)
+    # at a table of an even number of players the attack's points keep their parity (``_bounds``)
+    step = np.int64(2) if mode == MODE_POINTS and rv[RV_N_ACTIVE] % 2 == 0 and flags & F_QUICK else np.int64(1)
+    par = _attack_points(buf[0:WS_LEN]) & 1
+    if step == 2:
+        lo += (lo - par) & 1
+        hi -= (hi - par) & 1
+        guess -= (guess - par) & 1
     t = guess if lo < guess <= hi else lo + (hi - lo + 1) // 2
+    # with F_STEP: after two answers one way the step from the last answer doubles at each answer
+    # that goes on that way (a guess far from the value costs as many tests as the log of the
+    # distance), and once both ways were answered the next test halves what is left
+    stride = step
+    way = 0
+    run = 0
+    bracketed = False
     while lo < hi:
         tests[0] += 1
         done, g, nodes = _search(rv, buf, log, stk, tt, root, t - 1, t, mode, flags, gen, exact, nodes, budget)
         if not done:
             return INCOMPLETE, lo, hi, nodes
-        if g >= t:
-            lo = max(lo, g)
-            t = lo + 1
+        up = g >= t
+        if up:
+            lo = max(lo, g + ((g - par) & 1 if step == 2 else 0))
         else:
-            hi = min(hi, g)
-            t = hi
+            hi = min(hi, g - ((g - par) & 1 if step == 2 else 0))
+        if lo >= hi:
+            break
+        if not flags & F_STEP:
+            t = lo + step if up else hi
+            continue
+        bracketed = bracketed or (way != 0 and up != (way > 0))
+        run = run + 1 if way != 0 and (way > 0) == up else 1
+        stride = stride * 2 if run > 2 else step
+        way = 1 if up else -1
+        if bracketed:
+            t = lo + step * ((hi - lo + step) // (2 * step))
+        elif up:
+            t = lo + stride
+        else:
+            t = hi - stride + step
+        t = min(max(t, lo + step), hi)
     return DONE, lo, hi, nodes
 
 
@@ -943,6 +1479,10 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
         out[OUT_LO] = n
         out[OUT_STATUS] = DONE
         return
+    if q == Q_BOUNDS:
+        out[OUT_LO], out[OUT_HI], _, _ = _bounds(rv, buf, log, stk, np.int64(0), mode, flags)
+        out[OUT_STATUS] = DONE
+        return
     if q == Q_REACH:
         target = cfg[CFG_TARGET]
         done, g, nodes = _search(rv, buf, log, stk, tt, np.int64(0), target - 1, target, mode, flags, gen, exact, nodes,
@@ -969,7 +1509,7 @@ def solve_in(rv, buf, log, trick, tr, pos, cfg, tt, stk, out):
                 _undo(buf, stk, root - 1)
                 item += 1
                 continue
-        lo, hi = _bounds(rv, buf, log, stk, root, mode)
+        lo, hi, _, _ = _bounds(rv, buf, log, stk, root, mode, flags)
         guess = cfg[CFG_GUESS]
         if item > 0:
             if attack:
