@@ -28,6 +28,9 @@ from .ratings import CONFIDENCE, REPLICATES, GameScores, Ratings, direct, fit
 from .store import Store
 
 #: The CSV's columns, one row per entrant (and the filler), in rank order.
+#: The decimals of the fit's points a deal in the report: their last digits depend on the
+#: machine's linear algebra, so the same database gives the same report everywhere only rounded.
+DECIMALS = 4
 CSV_COLUMNS = ("rank", "name", "bot", "filler", "rating", "ci_low", "ci_high", "games", "seat_plays",
                "ms_per_decision")
 
@@ -111,6 +114,11 @@ def interval_text(r: Ratings) -> str:
             f"the league's seed")
 
 
+def _rounded(x: float | None) -> float | None:
+    """``x`` to :data:`DECIMALS` decimals (None and NaN as they are)."""
+    return x if x is None or math.isnan(x) else round(float(x), DECIMALS)
+
+
 def _num(x, fmt: str = "+.2f") -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
 
@@ -170,8 +178,8 @@ def build(store: Store, replicates: int = REPLICATES) -> LeagueReport:
     for rank, bot in enumerate(ranked, 1):
         t = timings.get(bot)
         rows.append({"rank": rank if ratings.rating[bot] is not None else None, "name": pool.name_of(bot),
-                     "bot": bot, "filler": bot not in pool.bots, "rating": ratings.rating[bot],
-                     "ci_low": ratings.low[bot], "ci_high": ratings.high[bot], "games": ratings.games[bot],
+                     "bot": bot, "filler": bot not in pool.bots, "rating": _rounded(ratings.rating[bot]),
+                     "ci_low": _rounded(ratings.low[bot]), "ci_high": _rounded(ratings.high[bot]), "games": ratings.games[bot],
                      "seat_plays": ratings.seat_plays[bot],
                      "ms_per_decision": 1000 * t[2] / t[1] if t and t[1] else None,
                      "timed": {"deals": t[0], "decisions": t[1], "seconds": t[2]} if t else None})
@@ -188,7 +196,7 @@ def build(store: Store, replicates: int = REPLICATES) -> LeagueReport:
                 mean = lo = hi = math.nan
             together = [g for g in games if g.seats[:2] == tuple(sorted((a, b)))] if pool.filler else games
             alone = direct(rules, together, a, b)
-            f = {"mean": mean, "ci_low": lo, "ci_high": hi}
+            f = {"mean": _rounded(mean), "ci_low": _rounded(lo), "ci_high": _rounded(hi)}
             pairs.append({"a": pool.name_of(a), "b": pool.name_of(b), "fit": f,
                           "alone": {k: alone[k] for k in ("mean", "ci_low", "ci_high", "units", "verdict")},
                           "agree": _overlap(f, alone)})

@@ -407,9 +407,12 @@ def review_data(record: dict, names: list[str], seat: int, budget: int) -> dict:
     ``{"card_costs", "best_cards", "text"}`` (the record fields of the replay page and the
     analysis as ``analyse`` prints it), or ``{"text"}`` alone for a deal the solver does not
     analyse (not played). ``budget``: nodes per question (``analyse --budget``)."""
-    from ..analysis import AnalysisError, analyse, best_cards, card_costs, format_analysis
+    from ..analysis import AnalysisError, analyse, best_cards, card_costs, check_analysable, format_analysis
+    from ..analysis.solver import warm_up
 
     try:
+        check_analysable(record)
+        warm_up(notice=None)  # the page says the review is under way; the server's log stays its own
         a = analyse(record, budget=budget)
     except AnalysisError as e:
         return {"text": f"no analysis: {e}"}
