@@ -1,22 +1,20 @@
 """Every example of the manual runs and shows what it prints: README.md, CHANGELOG.md and the pages
-of docs/, each page's code blocks in order (tools.docs says how each kind of block runs).
+of docs/, each page's code blocks in order (tools.docs says how each kind of block runs); the
+pages of the bots' strength in tests/test_docs_examples_strength.py.
 
 A page that fails names the block's line and what went wrong; a stale page names the command that
 rewrites it."""
-
-from pathlib import Path
 
 import pytest
 
 from tools import docs as _docs
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers_docs import ROOT, STRENGTH_PAGES, check_page
 
 
-@pytest.mark.parametrize("page", _docs.pages())
+@pytest.mark.parametrize("page", [p for p in _docs.pages() if p not in STRENGTH_PAGES])
 def test_every_example_of_the_page_runs_and_shows_what_it_prints(page):
-    result = _docs.run_page(ROOT / page)
-    assert result.ok, "\n" + _docs.report(result, wrote=False)
+    check_page(page)
 
 
 def test_the_pages_left_out_exist_and_say_why():
