@@ -27,10 +27,10 @@ from .pool import Pool
 from .ratings import CONFIDENCE, REPLICATES, GameScores, Ratings, direct, fit
 from .store import Store
 
-#: The CSV's columns, one row per entrant (and the filler), in rank order.
 #: The decimals of the fit's points a deal in the report: their last digits depend on the
 #: machine's linear algebra, so the same database gives the same report everywhere only rounded.
 DECIMALS = 4
+#: The CSV's columns, one row per entrant (and the filler), in rank order.
 CSV_COLUMNS = ("rank", "name", "bot", "filler", "rating", "ci_low", "ci_high", "games", "seat_plays",
                "ms_per_decision")
 
@@ -179,7 +179,8 @@ def build(store: Store, replicates: int = REPLICATES) -> LeagueReport:
         t = timings.get(bot)
         rows.append({"rank": rank if ratings.rating[bot] is not None else None, "name": pool.name_of(bot),
                      "bot": bot, "filler": bot not in pool.bots, "rating": _rounded(ratings.rating[bot]),
-                     "ci_low": _rounded(ratings.low[bot]), "ci_high": _rounded(ratings.high[bot]), "games": ratings.games[bot],
+                     "ci_low": _rounded(ratings.low[bot]), "ci_high": _rounded(ratings.high[bot]),
+                     "games": ratings.games[bot],
                      "seat_plays": ratings.seat_plays[bot],
                      "ms_per_decision": 1000 * t[2] / t[1] if t and t[1] else None,
                      "timed": {"deals": t[0], "decisions": t[1], "seconds": t[2]} if t else None})
