@@ -28,7 +28,10 @@ def running_server(db, **settings):
 
     sock = listen("127.0.0.1", 0)
     app = create_app(Settings(db=db, **{"pace": 0, **settings}))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 16, lifespan="off"))
+    # log_config=None: uvicorn leaves the logging set-up alone (its own would bind handlers to the
+    # test's captured streams and reset the handlers of the whole process at every server)
+    config = uvicorn.Config(app, log_level="warning", log_config=None, ws_max_size=1 << 16, lifespan="off")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -21,13 +21,13 @@ BUDGET = 20_000  # the solver's nodes per question of the review: the last trick
 
 def wait(driver, what, timeout: float = 120):
     """The first true value of ``what(driver)`` within ``timeout`` seconds."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 
     deadline = time.monotonic() + timeout
     while True:
         try:
             value = what(driver)
-        except StaleElementReferenceException:  # redrawn meanwhile: ask again
+        except (NoSuchElementException, StaleElementReferenceException):  # not drawn yet, or redrawn: ask again
             value = None
         if value:
             return value
