@@ -28,36 +28,45 @@ def work_size(model) -> int:
 
 
 @njit(inline="always")
+def _add_scaled(a, row, dst):
+    """``dst += a * row`` (float32[n] each): the one loop every layer is made of."""
+    for k in range(dst.size):
+        dst[k] += a * row[k]
+
+
+@njit(inline="always")
+def _set(src, dst):
+    """``dst[:] = src``, as a loop (no copy of the source, so no allocation)."""
+    for k in range(dst.size):
+        dst[k] = src[k]
+
+
+@njit(inline="always")
 def _layers(obs, scale, w0, b0, w1, b1, w2, b2, work):
-    """The network on one observation: writes the head's outputs (logits) at ``work[h0 + h1:]``; returns that offset."""
+    """The network on one observation: writes the head's outputs (logits) at ``work[h0 + h1:]``; returns that offset.
+
+    Each layer adds the rows of its weights for the inputs that are not 0, a contiguous slice
+    of ``work`` at a time, so that the compiler vectorises the inner loop."""
     n0 = b0.size
     n1 = b1.size
     n2 = b2.size
-    o1 = n0
-    o2 = n0 + n1
-    for j in range(n0):
-        work[j] = b0[j]
+    h0 = work[:n0]
+    h1 = work[n0:n0 + n1]
+    logits = work[n0 + n1:n0 + n1 + n2]
+    _set(b0, h0)
     for i in range(obs.size):
         v = obs[i]
         if v != 0:
-            x = np.float32(v) * scale[i]
-            for j in range(n0):
-                work[j] += x * w0[i, j]
-    for k in range(n1):
-        work[o1 + k] = b1[k]
+            _add_scaled(np.float32(v) * scale[i], w0[i], h0)
+    _set(b1, h1)
     for j in range(n0):
-        a = work[j]
-        if a > 0:
-            for k in range(n1):
-                work[o1 + k] += a * w1[j, k]
-    for k in range(n2):
-        work[o2 + k] = b2[k]
+        if h0[j] > 0:
+            _add_scaled(h0[j], w1[j], h1)
+    _set(b2, logits)
     for j in range(n1):
-        a = work[o1 + j]
-        if a > 0:
-            for k in range(n2):
-                work[o2 + k] += a * w2[j, k]
-    return o2
+        if h1[j] > 0:
+            _add_scaled(h1[j], w2[j], logits)
+    return n0 + n1
 
 
 @njit(inline="always")
