@@ -152,6 +152,29 @@ def test_the_train_command_writes_the_model_its_command_and_the_curve(cli, tiny_
     assert curve.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_training_on_several_folders_reads_every_row_of_each(cli, tiny_data, tmp_path):
+    pytest.importorskip("torch")
+    from tarotsim.learn.data import write_data
+    from tarotsim.learn.train import train
+
+    three = tmp_path / "three"
+    write_data(three, "3", 12, 60, "heuristic", shard_deals=60)
+    alone = [train(f, "policy", hidden=(8, 8), epochs=1, seed=3) for f in (tiny_data, three)]
+    both = train([tiny_data, three], "policy", hidden=(8, 8), epochs=1, seed=3)
+    for key in ("rows", "validation_rows"):
+        assert both.meta[key] == sum(r.meta[key] for r in alone)
+    assert [d["table"] for d in both.meta["data"]] == ["4", "3"] and alone[1].meta["data"]["table"] == "3"
+    out = tmp_path / "p.npz"
+    code, _, err = cli("learn", "train", "--data", tiny_data, "--data", three, "--model", "policy", "--out", out,
+                       "--epochs", 1, "--hidden", "8,8")
+    assert code == 0, err
+    m = load_model(out, "policy")
+    assert m.meta["command"].startswith(f"tarotsim learn train --data {tiny_data} --data {three} --model policy ")
+    assert m.meta["data_command"] == (f"tarotsim learn data --table 4 --bots heuristic --seed 11 --start 0 --deals 200 "
+                                      f"--shard-deals 100 --out {tiny_data} && tarotsim learn data --table 3 --bots "
+                                      f"heuristic --seed 12 --start 0 --deals 60 --shard-deals 60 --out {three}")
+
+
 @pytest.mark.parametrize("args, line", [
     (["--hidden", "16"], "hidden takes two layer sizes"),
     (["--data", "nowhere"], "holds no training data"),

@@ -124,7 +124,9 @@ def _hidden(text: str | None):
 
 
 @learn.command(name="train")
-@click.option("--data", "folder", required=True, metavar="DIR", help="A data folder (`tarotsim learn data`).")
+@click.option("--data", "folders", required=True, multiple=True, metavar="DIR",
+              help="A data folder (`tarotsim learn data`); repeat it to train on several together (e.g. one "
+                   "per table).")
 @click.option("--model", "kind", type=click.Choice(["locations", "policy"]), required=True,
               help="locations: where each hidden card is; policy: the action of the data's bots.")
 @click.option("--out", "out", required=True, metavar="FILE.npz", help="The model file to write.")
@@ -139,8 +141,8 @@ def _hidden(text: str | None):
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True,
               help="Seed of the initial weights and of the order of the rows.")
 @click.option("--max-rows", type=click.IntRange(min=1), default=None, help="Use only the first rows of the data.")
-def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed, max_rows):
-    """Train a model on a data folder, on the CPU, one thread (docs/learn.md).
+def train_command(folders, kind, out, curve, epochs, hidden, batch_size, lr, seed, max_rows):
+    """Train a model on data folders, on the CPU, one thread (docs/learn.md).
 
     Every 20th deal of the data is held out: the validation loss (bits per hidden card, or
     per decision with a choice) is printed after each epoch. Needs the learn extra
@@ -172,23 +174,24 @@ def train_command(folder, kind, out, curve, epochs, hidden, batch_size, lr, seed
             raise click.UsageError(f"{flag}: no folder {Path(path).parent} to write {path} in")
 
     try:
-        manifest, _ = shard_files(folder)
+        manifests = [shard_files(folder)[0] for folder in folders]
     except ValueError as e:
         raise _one_line(e) from None
-    parts = [f"tarotsim learn train --data {folder} --model {kind} --out {out}", f"--epochs {epochs}"]
+    data = " ".join(f"--data {folder}" for folder in folders)
+    parts = [f"tarotsim learn train {data} --model {kind} --out {out}", f"--epochs {epochs}"]
     parts += [f"--hidden {hidden}"] if hidden else []
     parts += [f"--batch-size {batch_size}", f"--lr {lr}", f"--seed {seed}"]
     parts += [f"--max-rows {max_rows}"] if max_rows else []
     bar = _LazyBar("training")
     try:
-        result = train(folder, kind, hidden=_hidden(hidden), epochs=epochs, batch_size=batch_size, lr=lr, seed=seed,
+        result = train(list(folders), kind, hidden=_hidden(hidden), epochs=epochs, batch_size=batch_size, lr=lr, seed=seed,
                        max_rows=max_rows, progress=bar.update, log=bar.line)
     except ValueError as e:  # DataError
         raise _one_line(e) from None
     finally:
         bar.close()
     result.meta["command"] = " ".join(parts)
-    result.meta["data_command"] = _data_command(manifest, folder)
+    result.meta["data_command"] = " && ".join(_data_command(m, f) for m, f in zip(manifests, folders))
     try:
         result.save(out)
         if curve is not None:

@@ -6,7 +6,8 @@ result = train("data/", "locations", epochs=4, seed=1)
 result.save("locations.npz")
 ```
 
-The rows of a data folder (:mod:`tarotsim.learn.data`) are split by deal: every deal whose
+The rows of one data folder or several (:mod:`tarotsim.learn.data`; several: e.g. one per
+table, so that one model plays at every table) are split by deal: every deal whose
 index is a multiple of :data:`VALIDATION_EVERY` is held out for the validation loss, the
 others train. The loss is the mean log-loss in bits: per hidden card for ``locations`` (the
 cards with more than one allowed location; the others are certain), per decision with more
@@ -171,12 +172,12 @@ def curve_figure(kind: str, meta: dict):
 
 def train(folder, kind: str, *, hidden=None, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3,
           seed: int = 1, max_rows: int | None = None, progress=None, log=None) -> TrainResult:
-    """Train a ``kind`` model on the rows of a data folder.
+    """Train a ``kind`` model on the rows of a data folder, or of several.
 
     Parameters
     ----------
-    folder : path
-        A data folder (``tarotsim learn data``).
+    folder : path or sequence of paths
+        A data folder (``tarotsim learn data``), or several: their rows together.
     kind : str
         ``locations`` or ``policy``.
     hidden : (int, int) or None
@@ -185,7 +186,7 @@ def train(folder, kind: str, *, hidden=None, epochs: int = 4, batch_size: int = 
         The run: passes over the training rows, rows per step, Adam's first learning rate, the seed
         of the initial weights and of the order of the rows.
     max_rows : int or None
-        Use only the first rows of the folder.
+        Use only the first rows of each folder.
     progress : callable or None
         Called with the rows of each step done and the rows of the whole run.
     log : callable or None
@@ -202,14 +203,19 @@ def train(folder, kind: str, *, hidden=None, epochs: int = 4, batch_size: int = 
     if not (isinstance(lr, (int, float)) and 0 < lr < 1):
         raise DataError(f"lr must be a number in (0, 1), not {lr!r}")
     torch = require_torch()
-    manifest, _ = shard_files(folder)
-    stored = load(folder, max_rows=max_rows, packed=True)
+    folders = [folder] if isinstance(folder, (str, Path)) else list(folder)
+    if not folders:
+        raise DataError("no data folder given")
+    manifests = [shard_files(f)[0] for f in folders]  # every folder whole before any is read
+    parts = [load(f, max_rows=max_rows, packed=True) for f in folders]
+    stored = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+    del parts
     keep = _useful(stored, kind)
     stored = {name: a[keep] for name, a in stored.items()}
     held = stored["index"] % VALIDATION_EVERY == 0
     train_rows, val_rows = np.flatnonzero(~held), np.flatnonzero(held)
     if train_rows.size == 0 or val_rows.size == 0:
-        raise DataError(f"{folder}: too few rows to train on and validate (give more deals: every "
+        raise DataError(f"{', '.join(map(str, folders))}: too few rows to train on and validate (give more deals: every "
                         f"{VALIDATION_EVERY}th deal is held out for validation)")
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -246,9 +252,15 @@ def train(folder, kind: str, *, hidden=None, epochs: int = 4, batch_size: int = 
                                     sd["4.bias"]))
     result.meta = {"hidden": list(hidden), "epochs": epochs, "batch_size": batch_size, "lr": lr, "seed": seed,
                    "rows": int(train_rows.size), "validation_rows": int(val_rows.size),
-                   "data": {k: manifest[k] for k in ("table", "options", "bots", "seed", "start", "stop", "seats")},
+                   "data": _data_meta(manifests),
                    "torch": torch.__version__}
     return result
+
+
+def _data_meta(manifests: list[dict]):
+    """What a model was trained on: one folder's manifest (its run), or the list of several folders'."""
+    runs = [{k: m[k] for k in ("table", "options", "bots", "seed", "start", "stop", "seats")} for m in manifests]
+    return runs[0] if len(runs) == 1 else runs
 
 
 def torch_probabilities(kind: str, arrays, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
