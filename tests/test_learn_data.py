@@ -158,6 +158,24 @@ def test_a_run_started_again_writes_only_the_missing_shards(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data.json"] + sorted(f.name for f in files)
 
 
+def test_a_run_grown_by_more_deals_keeps_its_shards_and_equals_the_larger_run(tmp_path):
+    grown, whole = tmp_path / "grown", tmp_path / "whole"
+    write_data(grown, "4", 1, 5, "greedy", shard_deals=2)
+    first = grown / "shard-000000000000-000000000002.npz"
+    stamp = first.stat().st_mtime_ns
+    write_data(grown, "4", 1, 8, "greedy", shard_deals=2)
+    write_data(whole, "4", 1, 8, "greedy", shard_deals=2)
+    assert first.stat().st_mtime_ns == stamp
+    assert json.loads((grown / "data.json").read_text()) == json.loads((whole / "data.json").read_text())
+    # The short shard of deal 4 alone is gone: the grown run holds deals 4 and 5 in one.
+    assert sorted(p.name for p in grown.iterdir()) == sorted(p.name for p in whole.iterdir())
+    a, b = load(grown), load(whole)
+    for name in b:
+        assert np.array_equal(a[name], b[name]), name
+    with pytest.raises(DataError, match="differs in: stop"):
+        write_data(grown, "4", 1, 6, "greedy", shard_deals=2)
+
+
 def test_a_folder_of_another_run_or_without_data_is_refused(tmp_path):
     write_data(tmp_path, "4", 1, 2, "greedy", shard_deals=2)
     with pytest.raises(DataError, match="holds the data of another run .*differs in: seed"):

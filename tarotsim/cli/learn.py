@@ -78,7 +78,7 @@ def learn():
               help="Shards written at once; the data does not depend on it.")
 @click.option("--out", "out", required=True, metavar="DIR",
               help="The data folder: data.json and one .npz per shard. The same command run again "
-                   "writes only the shards missing.")
+                   "writes only the shards missing; with more --deals it grows the folder.")
 def data_command(table, bots, options_, seed, deals, start, seats, shard_deals, threads, out):
     """Write every decision of chosen seats of deals played by BOTS (docs/learn.md).
 

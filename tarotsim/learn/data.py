@@ -17,7 +17,8 @@ knowledge allows each card to be, and the seat's final score. Deal ``(seed, inde
 simulator's: its rows are the same for any shard size and thread count.
 
 On disk a data set is a folder: ``data.json`` (what the run is) and one ``.npz`` per shard of
-deals, written whole or not at all; the same command run again writes only the shards missing.
+deals, written whole or not at all; the same command run again writes only the shards missing, and the same command with more deals
+grows the folder by the shards of the deals added.
 """
 
 from __future__ import annotations
@@ -185,6 +186,24 @@ def _read_manifest(folder: Path) -> dict:
     return data
 
 
+def _grows(old: dict, new: dict) -> bool:
+    """Whether run ``new`` is run ``old`` with more deals after its last (its shards a superset)."""
+    return (new["stop"] > old.get("stop", new["stop"])
+            and all(old.get(k) == v for k, v in new.items() if k != "stop"))
+
+
+def _write_manifest(folder: Path, manifest: dict) -> None:
+    path = folder / MANIFEST
+    tmp = path.with_name(f".{MANIFEST}.{os.getpid()}.tmp")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise DataError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 def _pieces(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
@@ -193,8 +212,9 @@ def write_data(folder, rules, seed, deals: int, bots: str = "heuristic", *, star
                shard_deals: int = SHARD_DEALS, threads: int = 1, progress=None) -> dict:
     """Write the rows of ``deals`` deals from ``start`` into ``folder``, one ``.npz`` per shard.
 
-    The shards already there (a run interrupted, then started again with the same arguments)
-    are kept; a folder holding another run's data is refused (:class:`DataError`). Each shard
+    The shards already there (a run interrupted, then started again with the same arguments,
+    or a run grown by more deals with every other argument the same) are kept; a folder holding
+    another run's data is refused (:class:`DataError`). Each shard
     is written to a temporary file first, then renamed: a shard is whole or absent. Returns
     the manifest (``data.json``); ``progress(n)`` is called with the deals of each shard done.
     """
@@ -211,16 +231,19 @@ def write_data(folder, rules, seed, deals: int, bots: str = "heuristic", *, star
     manifest = _manifest(r, seed, start, stop, str(bots), bits, shard_deals)
     if (folder / MANIFEST).exists():
         old = _read_manifest(folder)
-        if old != manifest:
+        if old != manifest and not _grows(old, manifest):
             diff = ", ".join(k for k in manifest if old.get(k) != manifest[k])
             raise DataError(f"{folder} holds the data of another run (it differs in: {diff}); "
-                            "give another folder, or the same arguments to resume it")
+                            "give another folder, the same arguments to resume it, or more deals to grow it")
+        if old != manifest:
+            _write_manifest(folder, manifest)
+            # A short last shard of the smaller run is not one of the larger run's shards.
+            kept = {_shard_name(a, b) for a, b in _pieces(start, stop, shard_deals)}
+            for a, b in _pieces(old["start"], old["stop"], shard_deals):
+                if _shard_name(a, b) not in kept:
+                    (folder / _shard_name(a, b)).unlink(missing_ok=True)
     else:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-        except OSError as e:
-            raise DataError(f"cannot write {folder / MANIFEST}: {e.strerror or e}") from None
+        _write_manifest(folder, manifest)
     todo = [(a, b) for a, b in _pieces(start, stop, shard_deals) if not (folder / _shard_name(a, b)).exists()]
     if progress is not None and len(todo) < len(_pieces(start, stop, shard_deals)):
         progress((stop - start) - sum(b - a for a, b in todo))
