@@ -17,8 +17,8 @@ knowledge allows each card to be, and the seat's final score. Deal ``(seed, inde
 simulator's: its rows are the same for any shard size and thread count.
 
 On disk a data set is a folder: ``data.json`` (what the run is) and one ``.npz`` per shard of
-deals, written whole or not at all; the same command run again writes only the shards missing, and the same command with more deals
-grows the folder by the shards of the deals added.
+deals, written whole or not at all; the same command run again writes only the shards missing,
+and the same command with more deals grows the folder by the shards of the deals added.
 """
 
 from __future__ import annotations
@@ -214,9 +214,9 @@ def write_data(folder, rules, seed, deals: int, bots: str = "heuristic", *, star
 
     The shards already there (a run interrupted, then started again with the same arguments,
     or a run grown by more deals with every other argument the same) are kept; a folder holding
-    another run's data is refused (:class:`DataError`). Each shard
-    is written to a temporary file first, then renamed: a shard is whole or absent. Returns
-    the manifest (``data.json``); ``progress(n)`` is called with the deals of each shard done.
+    another run's data is refused (:class:`DataError`). Each shard is written to a temporary
+    file first, then renamed: a shard is whole or absent. Returns the manifest (``data.json``);
+    ``progress(n)`` is called with the deals of each shard done.
     """
     r = _rules(rules)
     seed = check_seed(seed)
