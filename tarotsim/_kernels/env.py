@@ -30,7 +30,7 @@ from numba import njit
 from ..actions import CHELEM_NO, CONTRACT_BASE, MISERE_NO, N_ACTIONS, PASS, POIGNEE_NONE
 from ..observations import MAX_SEATS as OBS_MAX_SEATS, OBS_AT, OBS_LEN
 from ..rules import (DECISION_KINDS, KERNEL_CHIEN_SHOWN, KERNEL_CHIEN_SIZE, KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE,
-                     KERNEL_HAND_SIZE, N_CONTRACTS, NO_CEILING, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5)
+                     KERNEL_HAND_SIZE, LED_NONE, N_CONTRACTS, NO_CEILING, RV_MISERE, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_5)
 from ..scoring import ST_LEN
 from ._bits import popcount, tzcnt
 from ._cache import engine_sources, guard_cache
@@ -38,13 +38,15 @@ from ._rng import U_STREAM_BOTS, below, stream_state
 from .layout import (DECL_CHELEM, L_BID, L_BID_SEAT, L_CALLED, L_CARDS,
                      L_CONTRACT, L_DEALER, L_ECART, L_LEADER, L_LEN, L_N_BIDS, L_N_ECART, L_OUTCOME, L_PARTNER,
                      L_SCORES, L_SLAM_ANNOUNCED, L_TAKER, MAX_SEATS,
-                     OUTCOME_ALL_PASSED, PUB_BIDS, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DUMMY, PUB_ECART_T,
-                     PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEN, PUB_MISERE_KINDS, PUB_POIGNEE_T, PUB_SLAM,
-                     PUB_TAKER, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_WON_HP, U_LEN)
+                     OUTCOME_ALL_PASSED, PUB_BIDS, PUB_CALLED, PUB_CHIEN_S, PUB_CHIEN_T, PUB_CONTRACT, PUB_DEALER,
+                     PUB_DUMMY, PUB_ECART_T,
+                     PUB_H_CARDS, PUB_H_LEADER, PUB_HIGHEST, PUB_LEADER, PUB_LEN, PUB_MISERE_KINDS, PUB_POIGNEE_T,
+                     PUB_SLAM, PUB_TAKER, PUB_TRICK, PUB_TRICK_CARDS, PUB_TRICKS_WON, PUB_WON_HP, U_LEN)
 from .masks import SW_KINGS, TW_T2_T20, card_bits
 from .play import build_name
 from .random_player import ecart_needed, random_bid, random_call, random_card_bits, random_ecart
-from .steps import (add_to_trick, annul_petit_sec, callable_cards, close_trick, count_points, deal_cards,
+from .seats import next_seat
+from .steps import (add_to_trick, after_card_played, annul_petit_sec, callable_cards, close_trick, count_points, deal_cards,
                     declare, declare_misere, ecart_pick_mask, led_of, misere_eligible, new_bots_view, new_deal,
                     open_trick, playable, poignee_levels, score_deal, seating, set_called, set_sides, show_poignee,
                     shown_by_play, top_of, track_trick)
@@ -522,6 +524,89 @@ def _fill_obs(rv, buf, log, e, seat, row):
         for j in range(e[E_POS]):
             row[_O_TRICK + 78 * ((s - seat + n) % n) + log[L_CARDS + tr * MAX_SEATS + j]] = 1
             s = ws[WS_NEXT + s]
+
+
+@njit(inline="always")
+def view_observation(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, row):
+    """Write the observation of ``seat`` at its card decision from what a bot sees.
+
+    The same values as :func:`_fill_obs` at a card decision (``K_CARD``) of ``seat``, computed
+    from what a bot inside the deal kernel is given: its hand ``ht``, ``hs``, its own écart
+    ``ecart_t``, ``ecart_s`` (the taker at prise or garde; else 0), the public view ``pub`` with
+    its history (``PUB_H_*``, kept when a seat is a bot) and ``pos``, the cards already in the
+    trick being played. What the environment tracks as the play goes (each seat's cards played,
+    voids and trump ceiling: ``steps.shown_by_play``, R-PLAY-4a to R-PLAY-4d) is replayed from
+    the history, trick by trick, in the order of play."""
+    for k in range(OBS_LEN):
+        row[k] = 0
+    n = rv[RV_N_SEATS]
+    row[_O_TABLE + rv[RV_TABLE]] = 1
+    row[_O_DECISION + K_CARD] = 1
+    row[_O_TO_PLAY] = 1
+    row[_O_DEALER + (pub[PUB_DEALER] - seat + n) % n] = 1
+    dummy = pub[PUB_DUMMY]
+    if dummy >= 0:
+        row[_O_DUMMY + (dummy - seat + n) % n] = 1
+    _set_bits(row, _O_HAND, ht, hs)
+    for s in range(n):
+        bid = pub[PUB_BIDS + s]
+        if bid >= -1:   # -2: the seat did not speak (the 5d dummy)
+            row[_O_BIDS + (1 + N_CONTRACTS) * ((s - seat + n) % n) + bid + 1] = 1
+    taker = pub[PUB_TAKER]
+    contract = pub[PUB_CONTRACT]
+    row[_O_TAKER + (taker - seat + n) % n] = 1
+    row[_O_CONTRACT + contract] = 1
+    if seat == taker:
+        _set_bits(row, _O_ECART, ecart_t, ecart_s)
+    if KERNEL_CHIEN_SHOWN[contract]:
+        _set_bits(row, _O_CHIEN, pub[PUB_CHIEN_T], pub[PUB_CHIEN_S])
+    _set_bits(row, _O_ECART_TRUMPS, pub[PUB_ECART_T], np.int64(0))
+    row[_O_CHELEM] = pub[PUB_SLAM]
+    # the tricks so far in the order of play: who played what, and what each play showed (the
+    # voids and ceilings kept in their slots of ``row`` as the replay goes)
+    for s in range(n):
+        row[_O_CEIL + s] = NO_CEILING
+    called = pub[PUB_CALLED]
+    partner = np.int64(-1)
+    tr_now = pub[PUB_TRICK]
+    for t in range(tr_now + 1):
+        s = pub[PUB_H_LEADER + t] if t < tr_now else pub[PUB_LEADER]
+        led = np.int64(LED_NONE)
+        top = np.int64(0)
+        for j in range(rv[RV_N_ACTIVE] if t < tr_now else pos):
+            c = pub[PUB_H_CARDS + t * MAX_SEATS + j] if t < tr_now else pub[PUB_TRICK_CARDS + j]
+            r = (s - seat + n) % n
+            row[_O_PLAYED + 78 * r + c] = 1
+            if t == tr_now:
+                row[_O_TRICK + 78 * r + c] = 1
+            v = np.int64(0)
+            for k in range(5):
+                v |= np.int64(row[_O_VOIDS + 5 * r + k]) << k
+            v, ceiling = shown_by_play(c, led, top, v, np.int64(row[_O_CEIL + r]))
+            for k in range(5):
+                row[_O_VOIDS + 5 * r + k] = (v >> k) & 1
+            row[_O_CEIL + r] = ceiling
+            led, top = after_card_played(c, led, top)
+            if c == called and s != taker:
+                partner = s
+            s = next_seat(s, n, dummy)
+    # R-CALL-3: the partner is known to himself, and to all once the called card is played
+    if called >= 0 and seat != taker and (hs >> (called - 22)) & 1:
+        partner = seat
+    if called >= 0:
+        row[_O_CALLED + called] = 1
+    if partner >= 0:
+        row[_O_PARTNER + (partner - seat + n) % n] = 1
+    for s in range(n):
+        r = (s - seat + n) % n
+        _set_bits(row, _O_POIGNEES + 22 * r, pub[PUB_POIGNEE_T + s], np.int64(0))
+        kinds = pub[PUB_MISERE_KINDS + s]
+        row[_O_MISERES + 2 * r] = kinds & 1
+        row[_O_MISERES + 2 * r + 1] = (kinds >> 1) & 1
+        row[_O_TRICKS_WON + r] = pub[PUB_TRICKS_WON + s]
+        row[_O_POINTS_WON + r] = pub[PUB_WON_HP + s]
+    row[_O_TRICK_LEADER + (pub[PUB_LEADER] - seat + n) % n] = 1
+    row[_O_TRICK_NUMBER + tr_now] = 1
 
 
 # --- the step kernel, built for the opponents -------------------------------------------------------
