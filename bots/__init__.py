@@ -310,7 +310,10 @@ ALIASES = {a.name: a for a in (
 FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --calibrate FILE`: sets prise, "
                                            "garde, garde_sans and garde_contre (prise2 .. garde_contre2 "
                                            "from a table-2 study)"}}
-FILE_PARAMS["pimc"] = FILE_PARAMS["heuristic"]  # pimc bids as the heuristic does: a file sets its thresholds too
+# pimc bids as the heuristic does: a file sets its thresholds too
+FILE_PARAMS["pimc"] = {**FILE_PARAMS["heuristic"],
+                       "location_model": "FILE from `tarotsim learn train --model locations`: the card-location "
+                                         "model that weighs its worlds (sets locations=1 and location_model)"}
 FILE_PARAMS["learned"] = {"model": "FILE from `tarotsim learn train --model policy`: the policy model it plays "
                                    "(sets model_id)"}
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -400,19 +403,22 @@ def parse_bot(text: str, table: str | None = None) -> tuple[str, np.ndarray]:
     if colon and not rest.split(",")[0].strip():
         raise BotError(f"nothing after ':' in {name.strip() + ':'!r}: give NAME=VALUE")
     spec = get_spec(name)
-    overrides, from_file, source = {}, None, ""
+    overrides, from_file, files, sources = {}, None, {}, {}
     for a in (x.strip() for x in rest.split(",")) if colon else ():
         key, eq, value = (x.strip() for x in a.partition("="))
         if not eq or not key:
             raise BotError(f"bot {spec.name}: {echo.shown(a)} is not NAME=VALUE")
         if key in FILE_PARAMS.get(spec.name, ()):
-            if from_file is not None:
+            if key in files:
                 raise BotError(f"bot {spec.name}: {key} given twice")
             try:
-                from_file = learned.model_file(value) if key == "model" else load_thresholds(value)
+                read = (learned.model_file(value) if key == "model" else
+                        pimc.location_model_file(value) if key == "location_model" else load_thresholds(value))
             except ValueError as e:  # ModelError
                 raise BotError(str(e) if isinstance(e, BotError) else f"bot {spec.name}: {e}") from None
-            source = f"{key}={value}"
+            files[key] = value
+            from_file = {**(from_file or {}), **read}
+            sources.update({k: f"{key}={value}" for k in read})
             continue
         spec.param(key)
         if key in overrides:
@@ -420,7 +426,11 @@ def parse_bot(text: str, table: str | None = None) -> tuple[str, np.ndarray]:
         overrides[key] = value
     given = {**(from_file or {}), **overrides}
     vec = spec.vector(**given)
-    spec.refuse_idle(given, vec, table, {k: source for k in from_file or {} if k not in overrides})
+    spec.refuse_idle(given, vec, table, {k: sources[k] for k in from_file or {} if k not in overrides})
+    values = spec.values(vec)
+    for a, b in getattr(next(m for m in BOTS if m.NAME == spec.name), "EXCLUSIVE", ()):
+        if values[a] and values[b]:
+            raise BotError(f"bot {spec.name}: {a} and {b} do not play together: leave one out")
     return spec.name, vec
 
 

@@ -69,8 +69,8 @@ from tarotsim._kernels.masks import SW_KINGS, SW_SUITS, TW_T2_T20, TW_TRUMPS, ca
 from tarotsim._kernels.steps import (add_to_trick, callable_cards, misere_eligible, new_bots_view, playable,
                                      poignee_levels, seating, set_called, track_trick)
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
-from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, STAGE_AUCTION,
-                                      STAGE_ECART)
+from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, N_LOC,
+                                      STAGE_AUCTION, STAGE_ECART)
 from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_MISERE, RV_N_ACTIVE, RV_TABLE, TABLE_2, TABLE_5
 
 from .dispatch import policies_bid, policies_call, policies_card, policies_chelem, policies_ecart, policies_poignee
@@ -123,7 +123,11 @@ N_ESS_BINS = 13
 ST_PROPOSED = ST_ESS_HIST + N_ESS_BINS
 ST_ACCEPTED = ST_PROPOSED + 1
 N_STATS = ST_ACCEPTED + 1
-INFER_LEN = IW_STATS + N_STATS
+#: With the card-location model (``pimc:locations``): float64 per card and location code
+#: (``c * N_LOC + loc``), the log of the model's probability of that place; then the switch.
+IW_LOGQ = IW_STATS + N_STATS
+IW_LOC_ON = IW_LOGQ + 78 * N_LOC
+INFER_LEN = IW_LOC_ON + 1
 
 #: log weight of a world ruled out (an observed card not legal in it)
 IMPOSSIBLE = -np.inf
@@ -508,6 +512,29 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, trust
     if playing:
         _weigh_play(rv, seat, pub, pos, n_cand, iw, logw)
     _mix_seats(logw, logws, n_cand, trust)
+    if iw[IW_LOC_ON]:
+        _add_locations(worlds, n_cand, iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64), logw)
+
+
+@njit(inline="always")
+def _add_locations(worlds, n_cand, logq, logw):
+    """Add the card-location model's log probability of each world's places to its log weight.
+
+    ``logq[c * N_LOC + loc]``: the log of the model's probability that card ``c`` is at location
+    code ``loc`` (0 where the seat knows the place); a world's term is the sum over its cards
+    (the law ``prod_c q(c, w_c)`` over the possible worlds, ``tarotsim.learn.weighted_worlds``).
+    It is the seat's own belief, not a model of another seat's play: ``trust`` does not mix it.
+    A world ruled out stays so."""
+    for w in range(n_cand):
+        if logw[w] == IMPOSSIBLE:
+            continue
+        row = worlds[w]
+        total = 0.0
+        for c in range(78):
+            loc = row[c]
+            if loc >= 0:
+                total += logq[c * N_LOC + loc]
+        logw[w] += total
 
 
 @njit(inline="always")

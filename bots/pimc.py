@@ -108,6 +108,12 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     # sequential halving (bots/search.py): the worlds in rounds, the weaker half of the cards dropped after each
     ("halving", False, bool, "play the worlds out in rounds and drop the weaker half of the cards after each: "
                              "the last two cards see every world, the others fewer, so a decision costs less"),
+    # the card-location model (tarotsim.learn): the worlds weighed by where it finds each card likely
+    ("locations", False, bool, "with infer, weigh each world also by the card-location model: the product over "
+                               "the cards the seat cannot place of the model's probability of the world's place "
+                               "(docs/learn.md); with epsilon=1,card_epsilon=1 the model alone weighs"),
+    ("location_model", 0, int, "the card-location model: 0 the shipped one; location_model=FILE reads a model "
+                               "file of `tarotsim learn train --model locations`"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -126,19 +132,33 @@ P_BID_WORLDS = _IX["bid_worlds"]
 P_ECART_WORLDS = _IX["ecart_worlds"]
 P_ECART_CANDIDATES = _IX["ecart_candidates"]
 P_HALVING = _IX["halving"]
+P_LOCATIONS = _IX["locations"]
+P_LOCATION_MODEL = _IX["location_model"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
           "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0), "bid_worlds": (1, MAX_WORLDS),
-          "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS)}
+          "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS), "location_model": (0, None)}
 #: The parameters that act only under a condition (``bots.BotSpec.refuse_idle`` refuses them given
 #: where it fails): at the tables the search reads (not table 2, where it decides as the heuristic
 #: but for its cards), with the switch they belong to, and ``candidates`` no fewer than ``worlds``
 AT_TABLES = {**heuristic.AT_TABLES, **{n: tuple(t for t in TABLES if t != "2")
-                                       for n in ("exact_from", "infer", "bid_search")}}
-NEEDS = {**{n: ("infer", 1.0) for n in ("candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust")},
+                                       for n in ("exact_from", "infer", "bid_search", "locations",
+                                                 "location_model")}}
+NEEDS = {**{n: ("infer", 1.0) for n in ("candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust",
+                                         "locations")},
+         "location_model": ("locations", 1.0),
          **{n: ("bid_search", 1.0) for n in ("bid_worlds", "ecart_worlds", "ecart_candidates")},
          "rollouts": ("policy", float(POLICIES["random"]))}
 AT_LEAST = {"candidates": "worlds"}
+#: Switches that do not play together: the bid search's builds hand the card search no model.
+EXCLUSIVE = (("locations", "bid_search"),)
+
+
+def location_model_file(path: str) -> dict:
+    """The parameters of ``location_model=FILE``: the model read, its id, and the switch on (one-line ``ModelError``)."""
+    from tarotsim.learn.models import register
+
+    return {"location_model": register(path, "locations"), "locations": True}
 

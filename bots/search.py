@@ -62,11 +62,18 @@ from tarotsim.rules import (KERNEL_CHIEN_TO_ATTACK, KERNEL_ECART_MADE, KERNEL_N_
                             KERNEL_POIGNEE_BONUS, PILE_DEPTH, RV_N_ACTIVE, RV_N_SEATS, RV_TABLE, TABLE_2)
 
 from . import greedy, heuristic, pimc
-from .inference import INFER_LEN, IW_COUNT, move_worlds, resample, weigh_worlds
+from tarotsim._kernels.env import view_observation
+from tarotsim._kernels.worlds import C_ALLOWED, N_LOC
+from tarotsim.learn.features import N_LOCATIONS, PILE
+from tarotsim.learn.forward import has_model, locations_core, unpack
+from tarotsim.observations import OBS_LEN
+
+from .inference import INFER_LEN, IW_COUNT, IW_LOC_ON, IW_LOGQ, move_worlds, resample, weigh_worlds
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
-                   P_EXACT_FROM, P_HALVING, P_INFER, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
+                   P_EXACT_FROM, P_HALVING, P_INFER, P_LOCATIONS, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS,
+                   P_TRUST, P_WORLDS)
 
 #: the highest rollout policy's code (a seat's ``policy`` parameter is clamped to ``0..POLICY_MAX``)
 POLICY_MAX = max(pimc.POLICIES.values())
@@ -104,7 +111,12 @@ PW_SOLVE_TT = PW_SOLVE_GEN + 1
 #: entries of the transposition table of ``exact_from`` (the last tricks need few)
 SOLVE_TT_ENTRIES = 1 << 14
 PW_INFER = PW_SOLVE_TT + SOLVE_TT_ENTRIES * SV.TT_LEN  # with infer: the weighing's scratch (``inference.IW_*``)
-PIMC_LEN = PW_INFER + INFER_LEN
+# ``locations``: the seat's observation (uint8, 8 a word) and per card the relative places it allows
+PW_OBS = PW_INFER + INFER_LEN
+PW_ALLOWED = PW_OBS + (OBS_LEN + 7) // 8
+#: The search's scratch; a card-location model packed after it (``tarotsim.learn.forward.pack``),
+#: when a seat reads one.
+PIMC_LEN = PW_ALLOWED + 78
 
 # Table 2 (R-VAR-TWO): the piles as both players see them, int64[PILES_LEN]: per seat and pile
 # (``seat * N_PILES + pile``, the deal's pile order) its height at ``PILE_HEIGHT``, and its face-up top
@@ -463,6 +475,44 @@ def needs_full_build(kinds, params) -> bool:
 
 
 @njit(inline="always")
+def location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, wsp):
+    """The card-location model's log probabilities of the seat's decision into ``IW_LOGQ`` (``locations``).
+
+    The seat's observation rebuilt from its view (``env.view_observation``), the places its
+    knowledge allows each card (``cons``, relative to it as the model reads them), the model's
+    forward pass (``learn.forward.locations_core``, the model packed at ``wsp[PIMC_LEN:]``), then
+    per card and location code the log of its probability there: 0 for a card whose place the seat
+    knows, and at least log 1e-30 at an allowed place, so that the model never rules a world out."""
+    n = rv[RV_N_SEATS]
+    obs = wsp[PW_OBS:PW_ALLOWED].view(np.uint8)[:OBS_LEN]
+    allowed = wsp[PW_ALLOWED:PW_ALLOWED + 78]
+    for c in range(78):
+        a = cons[C_ALLOWED + c]
+        r = np.int64(0)
+        for s in range(n):
+            if (a >> s) & 1:
+                r |= np.int64(1) << ((s - seat + n) % n)
+        if (a >> LOC_PILE) & 1:
+            r |= np.int64(1) << PILE
+        allowed[c] = r
+    view_observation(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, obs)
+    scale, w0, b0, w1, b1, w2, b2, work, out = unpack(wsp[PIMC_LEN:])
+    q = out.reshape((78, N_LOCATIONS))
+    locations_core(obs, allowed, scale, w0, b0, w1, b1, w2, b2, work, q)
+    iw = wsp[PW_INFER:PW_INFER + INFER_LEN]
+    logq = iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64)
+    for c in range(78):
+        a = cons[C_ALLOWED + c]
+        several = popcount(a) > 1
+        for loc in range(N_LOC):
+            logq[c * N_LOC + loc] = 0.0
+            if several and (a >> loc) & 1:
+                col = PILE if loc == LOC_PILE else (loc - seat + n) % n
+                logq[c * N_LOC + loc] = np.log(max(np.float64(q[c, col]), 1e-30))
+    iw[IW_LOC_ON] = 1
+
+
+@njit(inline="always")
 def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st):
     """Weigh the ``n_draw`` drawn worlds and keep ``n_worlds`` draws of them by weight (``infer``).
 
@@ -588,8 +638,9 @@ def make_search(rollout, EXACT=False, INFER=False):
             the moves' draws), then world by world (at table 2 first the shuffle of its
             face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
             it (whatever the hidden cards); a single legal card draws nothing.
-        wsp : int64[PIMC_LEN]
-            The search's scratch (``PW_*``).
+        wsp : int64[>= PIMC_LEN]
+            The search's scratch (``PW_*``), then, when a seat reads one (``locations``), the
+            card-location model packed (``tarotsim.learn.forward.pack``).
         """
         nt = popcount(lt)
         n_legal = nt + popcount(ls)
@@ -630,6 +681,9 @@ def make_search(rollout, EXACT=False, INFER=False):
             mult[w] = 1
         if INFER:
             if infer:
+                iw[IW_LOC_ON] = 0
+                if params[seat, P_LOCATIONS] != 0 and has_model(wsp[PIMC_LEN:]):
+                    location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, wsp)
                 n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st)
         # the rollout seats: every one plays the policy, with its default parameters
         kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]

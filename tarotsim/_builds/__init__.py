@@ -30,10 +30,13 @@ def sources() -> list[Path]:
     """The source files a build inlines, for its cache guard.
 
     The sources a build inlines, for its cache guard (``tarotsim._kernels._cache``): the
-    engine's, the bots' and this package's."""
+    engine's, the bots', this package's and the models' forward passes (the search reads a
+    card-location model) with what they read."""
     import bots
 
     from .._kernels._cache import engine_sources
 
     here = Path(__file__).resolve().parent
-    return engine_sources() + sorted(Path(bots.__file__).resolve().parent.glob("*.py")) + sorted(here.glob("*.py"))
+    learn = [here.parent / "learn" / n for n in ("features.py", "forward.py")]
+    return (engine_sources() + sorted(Path(bots.__file__).resolve().parent.glob("*.py")) + sorted(here.glob("*.py"))
+            + learn + [here.parent / n for n in ("actions.py", "observations.py")])

@@ -15,7 +15,6 @@ arguments of the batch kernels, one model for every ``learned`` seat of a run.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -114,6 +113,4 @@ def weights(kinds, params, forced_seat: int = -1, pol=None) -> tuple:
     return (INPUT_SCALE, *registered(int(params[kinds.index(LEARNED), MODEL_ID])).arrays())
 
 
-guard_cache("builds-learned", (run_facts_learned, run_aggregate_learned, run_logs_learned),
-            sources() + [Path(__file__).resolve().parent.parent / "learn" / n for n in ("features.py", "forward.py")]
-            + [Path(__file__).resolve().parent.parent / n for n in ("actions.py", "observations.py")])
+guard_cache("builds-learned", (run_facts_learned, run_aggregate_learned, run_logs_learned), sources())

@@ -31,8 +31,10 @@ from tarotsim.rules import RV_N_SEATS
 
 from bots import BOT_KINDS
 from bots.dispatch import DISPATCH, bot_card_bits
-from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_INFER, PW_PILES, PW_STATS, make_search,
-                         needs_full_build, own_ecart, public_piles)
+from bots.inference import IW_LOGQ
+from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_CONS, PW_INFER, PW_KNOW, PW_PILES, PW_STATS,
+                         location_log_probs, make_search, needs_full_build, own_ecart, public_piles, seat_knowledge)
+from tarotsim._kernels.worlds import C_LEN, K_LEN, derive
 
 from . import sources
 from .deal import BOTS_PARTS
@@ -66,7 +68,7 @@ def _make_build(EXACT, INFER):
         or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
         if kind == PIMC:
             et, es = own_ecart(seat, pub, log)
-            wsp = buf[BUF_LEN:BUF_LEN + PIMC_LEN]
+            wsp = buf[BUF_LEN:]  # the search's scratch, then the location model when a seat reads one
             piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
             public_piles(rv, buf[0:WS_LEN], pub, piles)
             c, st = search(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
@@ -84,7 +86,6 @@ pimc_card, card_pimc, _play_pimc = _make_build(False, False)
 #: (``infer``), for the runs in which a seat asks for them (``bots.search.needs_full_build``).
 pimc_card_full, card_pimc_full, _play_pimc_full = _make_build(True, True)
 _logs = make_loops(_play_pimc, new_pimc_buffer).logs
-_logs_full = make_loops(_play_pimc_full, new_pimc_buffer).logs
 
 
 # --- the one batch kernel of each pimc build ------------------------------------------------------
@@ -111,10 +112,22 @@ def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params
     _add_stats(_logs(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
 
 
+@njit(inline="always")
+def _buffer_with(model):
+    """A deal buffer, the search's scratch after it, then ``model`` (int64[k], a packed location model or empty)."""
+    buf = np.zeros(BUF_LEN + PIMC_LEN + model.size, dtype=np.int64)
+    for k in range(model.size):
+        buf[BUF_LEN + PIMC_LEN + k] = model[k]
+    return buf
+
+
 @njit(cache=True, nogil=True)
-def run_logs_pimc_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats):
-    """:func:`run_logs_pimc` on the full pimc build."""
-    _add_stats(_logs_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs), stats)
+def run_logs_pimc_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats, model):
+    """:func:`run_logs_pimc` on the full pimc build; ``model``: the seats' card-location model, packed (or empty)."""
+    buf = _buffer_with(model)
+    for i in range(indices.shape[0]):
+        _play_pimc_full(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
+    _add_stats(buf, stats)
 
 
 #: Deals per call of a build's logs kernel when a run asks for facts or an aggregate.
@@ -132,9 +145,20 @@ class Build:
         Its search as one compiled call, for the slow path (:func:`decide_pimc_card`).
     """
 
-    def __init__(self, logs_kernel, decide_card):
+    def __init__(self, logs_kernel, decide_card, reads_models=False):
         self.kernel = logs_kernel
         self.decide_card = decide_card
+        self.reads_models = reads_models
+
+    def _model(self, kinds, params):
+        """The extra argument of a build that reads models: the seats' location model, packed."""
+        return (location_words(kinds, params),) if self.reads_models else ()
+
+    def decide(self, rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
+        """One card decision of ``seat`` on the slow path (:func:`decide_pimc_card`): ``(card, state)``."""
+        kinds = np.full(len(params), PIMC, dtype=np.int64)
+        return self.decide_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st,
+                                *self._model(kinds[seat:seat + 1], np.asarray(params)[seat:seat + 1]))
 
     def _chunks(self, start, count):
         for a in range(0, count, LOG_CHUNK):
@@ -143,7 +167,7 @@ class Build:
     def run_logs(self, rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats=None):
         """Full logs of the deals ``indices`` into ``logs[i, :]``; the search's counters into ``stats``."""
         self.kernel(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs,
-                    np.zeros(3, dtype=np.int64) if stats is None else stats)
+                    np.zeros(3, dtype=np.int64) if stats is None else stats, *self._model(kinds, params))
 
     def run_facts(self, rv, seed, start, forced_seat, forced_contract, kinds, params, pol, out):
         """Deals ``start .. start + len(out) - 1`` into the facts rows ``out``, as ``deal.run_facts_bots``."""
@@ -176,15 +200,60 @@ def decide_pimc_card(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, po
 
 
 @njit(cache=True, nogil=True)
-def decide_pimc_card_full(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
-    """:func:`decide_pimc_card` on the full pimc build."""
-    wsp = np.zeros(PIMC_LEN, dtype=np.int64)
+def decide_pimc_card_full(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, model):
+    """:func:`decide_pimc_card` on the full pimc build; ``model`` as :func:`run_logs_pimc_full`'s."""
+    wsp = _buffer_with(model)[BUF_LEN:]
     return pimc_card_full(rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st, wsp)
+
+
+@njit(cache=True, nogil=True)
+def view_location_probabilities(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, model, out):
+    """The card-location model's probabilities as the search reads them at a card decision, into ``out``.
+
+    ``out[c, loc]`` (float64[78, N_LOC], location codes): the probability the search's weighing
+    gives card ``c`` at ``loc`` (``bots.search.location_log_probs``: the seat's knowledge, its
+    observation rebuilt from its view, the packed ``model``), 1 where the seat knows the place;
+    for the tests, which check it against ``tarotsim.learn.locations``."""
+    wsp = _buffer_with(model)[BUF_LEN:]
+    know = wsp[PW_KNOW:PW_KNOW + K_LEN]
+    cons = wsp[PW_CONS:PW_CONS + C_LEN]
+    seat_knowledge(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, wsp[PW_PILES:PW_PILES + PILES_LEN], know)
+    derive(rv, know, cons)
+    location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, wsp)
+    logq = wsp[PW_INFER + IW_LOGQ:PW_INFER + IW_LOGQ + out.size].view(np.float64)
+    for c in range(out.shape[0]):
+        for loc in range(out.shape[1]):
+            out[c, loc] = np.exp(logq[c * out.shape[1] + loc])
+
+
+_PACKED: dict[int, np.ndarray] = {}
+
+
+def location_words(kinds, params) -> np.ndarray:
+    """The card-location model of the ``pimc`` seats with ``locations`` on, packed for the kernels (empty: none).
+
+    One model a run: a ``ValueError`` when two seats read different ones (``location_model``)."""
+    from bots.pimc import P_LOCATION_MODEL, P_LOCATIONS
+    from tarotsim.learn.features import INPUT_SCALE
+    from tarotsim.learn.forward import pack
+    from tarotsim.learn.models import registered
+
+    ids = {int(params[s][P_LOCATION_MODEL]) for s, k in enumerate(kinds)
+           if int(k) == PIMC and params[s][P_LOCATIONS] != 0}
+    if not ids:
+        return np.zeros(0, dtype=np.int64)
+    if len(ids) > 1:
+        raise ValueError("every pimc seat with locations=1 of a run reads one model: give the same location_model")
+    (model_id,) = ids
+    if model_id not in _PACKED:
+        _PACKED[model_id] = pack(registered(model_id, "locations"), INPUT_SCALE)
+    return _PACKED[model_id]
 
 
 #: The pimc builds by name: ``pimc`` (the search alone) and ``pimc_full`` (with the exact solver
 #: and the weighing).
-BUILDS = {"pimc": Build(run_logs_pimc, decide_pimc_card), "pimc_full": Build(run_logs_pimc_full, decide_pimc_card_full)}
+BUILDS = {"pimc": Build(run_logs_pimc, decide_pimc_card),
+          "pimc_full": Build(run_logs_pimc_full, decide_pimc_card_full, reads_models=True)}
 
 
 def build_for(kinds, params) -> str:
@@ -202,4 +271,4 @@ def build_for(kinds, params) -> str:
 
 # the cache guard (``tarotsim._kernels._cache``): these kernels inline the engine and the policies
 guard_cache("builds-pimc", (new_pimc_buffer, run_logs_pimc, decide_pimc_card, run_logs_pimc_full,
-                            decide_pimc_card_full), sources())
+                            decide_pimc_card_full, view_location_probabilities), sources())

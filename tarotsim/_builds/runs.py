@@ -137,7 +137,7 @@ def pimc_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st):
 
     seat_params = np.asarray(params)[int(seat)][None, :]
     build = pimc.BUILDS[pimc.build_for(np.array([BOT_KINDS["pimc"]]), seat_params)]
-    return build.decide_card(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st)
+    return build.decide(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st)
 
 
 def new_bid_search_scratch():

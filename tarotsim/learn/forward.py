@@ -129,6 +129,77 @@ def policy_best(obs, mask, scale, w0, b0, w1, b1, w2, b2, work):
     return best
 
 
+# --- a model inside another kernel's int64 scratch -----------------------------------------------
+# A search that reads a model inside the deal kernel gets it as int64 words after its own scratch
+# (``bots.search``): a header, then the float32 arrays, each from a word boundary, then the
+# forward pass's scratch and its output. :func:`pack` writes them; :func:`unpack` views them.
+
+#: The first word of a packed model (a scratch that holds no model never starts with it).
+PACK_MAGIC = 0x6C6F63617469306E
+#: Header words: the magic, then the input, the two hidden sizes and the output size.
+PACK_HEADER = 5
+
+
+@njit(inline="always")
+def _words(n_floats):
+    """Words holding ``n_floats`` float32 values (two a word)."""
+    return (n_floats + 1) // 2
+
+
+@njit(inline="always")
+def pack_offsets(n_in, h0, h1, n_out):
+    """The word offsets of a packed model's arrays: ``scale, w0, b0, w1, b1, w2, b2, work, out``, then its length."""
+    o_scale = PACK_HEADER
+    o_w0 = o_scale + _words(n_in)
+    o_b0 = o_w0 + _words(n_in * h0)
+    o_w1 = o_b0 + _words(h0)
+    o_b1 = o_w1 + _words(h0 * h1)
+    o_w2 = o_b1 + _words(h1)
+    o_b2 = o_w2 + _words(h1 * n_out)
+    o_work = o_b2 + _words(n_out)
+    o_out = o_work + _words(h0 + h1 + n_out)
+    end = o_out + _words(n_out)
+    return o_scale, o_w0, o_b0, o_w1, o_b1, o_w2, o_b2, o_work, o_out, end
+
+
+def pack(model, scale) -> np.ndarray:
+    """The int64 words of ``model`` (``Model``) and the input scale ``scale`` (float32[n_in]), for :func:`unpack`."""
+    w0, b0, w1, b1, w2, b2 = model.arrays()
+    n_in, h0 = w0.shape
+    h1 = w1.shape[1]
+    n_out = w2.shape[1]
+    offs = pack_offsets.py_func(n_in, h0, h1, n_out)
+    words = np.zeros(offs[-1], dtype=np.int64)
+    words[:PACK_HEADER] = (PACK_MAGIC, n_in, h0, h1, n_out)
+    floats = words.view(np.float32)
+    for at, a in zip(offs[:7], (scale, w0, b0, w1, b1, w2, b2)):
+        floats[2 * at:2 * at + a.size] = np.asarray(a, dtype=np.float32).ravel()
+    return words
+
+
+@njit(inline="always")
+def has_model(words):
+    """Whether ``words`` (int64[:]) starts with a packed model (:func:`pack`)."""
+    return words.size > PACK_HEADER and words[0] == PACK_MAGIC
+
+
+@njit(inline="always")
+def unpack(words):
+    """Views of a packed model: ``(scale, w0, b0, w1, b1, w2, b2, work, out)``, float32, ``out`` of ``n_out`` entries."""
+    n_in, h0, h1, n_out = words[1], words[2], words[3], words[4]
+    o_scale, o_w0, o_b0, o_w1, o_b1, o_w2, o_b2, o_work, o_out, end = pack_offsets(n_in, h0, h1, n_out)
+    scale = words[o_scale:o_w0].view(np.float32)[:n_in]
+    w0 = words[o_w0:o_b0].view(np.float32)[:n_in * h0].reshape((n_in, h0))
+    b0 = words[o_b0:o_w1].view(np.float32)[:h0]
+    w1 = words[o_w1:o_b1].view(np.float32)[:h0 * h1].reshape((h0, h1))
+    b1 = words[o_b1:o_w2].view(np.float32)[:h1]
+    w2 = words[o_w2:o_b2].view(np.float32)[:h1 * n_out].reshape((h1, n_out))
+    b2 = words[o_b2:o_work].view(np.float32)[:n_out]
+    work = words[o_work:o_out].view(np.float32)[:h0 + h1 + n_out]
+    out = words[o_out:end].view(np.float32)[:n_out]
+    return scale, w0, b0, w1, b1, w2, b2, work, out
+
+
 @njit(cache=True, nogil=True)
 def location_probabilities(obs, allowed, scale, w0, b0, w1, b1, w2, b2, work, out):
     """``out[i]`` (float32[78, N_LOCATIONS]): :func:`locations_core` of position ``i`` (``obs[i]``, ``allowed[i]``)."""

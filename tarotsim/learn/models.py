@@ -135,30 +135,33 @@ def load_model(path, kind: str | None = None) -> Model:
 # ---------------------------------------------------------------------------------------------
 # the models the bots of this process play (``learned:model=FILE`` -> an id in the bot's parameters)
 
-#: id - 1 -> a policy model read from a file; id 0 is the shipped policy model.
-_REGISTERED: list[tuple[str, Model]] = []
+#: per kind, id - 1 -> a model read from a file; id 0 is the shipped model of the kind.
+_REGISTERED: dict[str, list[tuple[str, Model]]] = {kind: [] for kind in KINDS}
 _SHIPPED: dict[str, Model] = {}
 
 
-def register(path) -> int:
-    """Read the policy model of ``path`` (:func:`load_model`) and return its id for a bot's parameters (1, 2, ...)."""
+def register(path, kind: str = "policy") -> int:
+    """Read the model of ``kind`` in ``path`` (:func:`load_model`) and return its id for a bot's parameters (1, 2, ...)."""
     key = str(Path(path).resolve())
-    for i, (k, _) in enumerate(_REGISTERED):
+    models = _REGISTERED[kind]
+    for i, (k, _) in enumerate(models):
         if k == key:
             return i + 1
-    _REGISTERED.append((key, load_model(path, "policy")))
-    return len(_REGISTERED)
+    models.append((key, load_model(path, kind)))
+    return len(models)
 
 
-def registered(model_id: int) -> Model:
-    """The policy model of an id from :func:`register` (0: the shipped one)."""
+def registered(model_id: int, kind: str = "policy") -> Model:
+    """The model of ``kind`` of an id from :func:`register` (0: the shipped one)."""
     if model_id == 0:
-        if "policy" not in _SHIPPED:
-            _SHIPPED["policy"] = load_model(shipped("policy"), "policy")
-        return _SHIPPED["policy"]
-    if not 1 <= model_id <= len(_REGISTERED):
-        raise ModelError(f"no policy model has id {model_id} in this process (give the file: learned:model=FILE)")
-    return _REGISTERED[model_id - 1][1]
+        if kind not in _SHIPPED:
+            _SHIPPED[kind] = load_model(shipped(kind), kind)
+        return _SHIPPED[kind]
+    models = _REGISTERED[kind]
+    if not 1 <= model_id <= len(models):
+        how = "learned:model=FILE" if kind == "policy" else "pimc:location_model=FILE"
+        raise ModelError(f"no {kind} model has id {model_id} in this process (give the file: {how})")
+    return models[model_id - 1][1]
 
 
 #: The bots a ``learned`` seat plays beside: its build plays the others through the environment's

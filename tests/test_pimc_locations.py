@@ -1,0 +1,145 @@
+"""``pimc:infer=1,locations=1``: the search's worlds weighed by the card-location model.
+
+* The parameters: ``locations`` needs ``infer``, ``location_model=FILE`` reads a model (a clear
+  one-line error for a missing or mismatched file), not with ``bid_search``, not at table 2.
+* The probabilities the search weighs by equal ``tarotsim.learn.locations`` on the same position
+  (the facade's observation and model against the kernel's observation rebuilt from the view
+  and its packed model).
+* The deals obey the rules at every table, the fast path equals the slow path, the results do
+  not depend on the threads, and a decision depends only on what the seat saw (hidden-card swap).
+"""
+
+import random
+
+import numpy as np
+import pytest
+
+from test_kernels import check_record
+from helpers_deals import hidden_twins
+from bots import BotError, parse_bots
+from tarotsim import record, rng
+from tarotsim._builds.pimc import location_words, view_location_probabilities
+from tarotsim._kernels.worlds import LOC_PILE, N_LOC
+from tarotsim.adapters import FastBotAdapter, public_view
+from tarotsim.cards import masks_of
+from tarotsim.engine import Game, play_game
+from tarotsim.learn import allowed, locations
+from tarotsim.rules import CONTRACT_OF, CONTRACTS, ENV_TABLES, Rules
+from tarotsim.runs import simulate
+
+LOC = "pimc:worlds=3,infer=1,candidates=12,min_ess=2,locations=1"
+LOC_PARAMS = {"worlds": 3, "infer": True, "candidates": 12, "min_ess": 2, "locations": True}
+
+
+def test_locations_is_a_pimc_parameter_with_its_conditions(tmp_path):
+    v = parse_bots(LOC, 4)[0][1]
+    assert location_words(np.array([4]), v[None, :]).size > 0
+    assert location_words(np.array([4]), parse_bots("pimc:infer=1", 4)[0][1][None, :]).size == 0
+    for bad, why in (("pimc:locations=1", "locations does nothing without infer=1"),
+                     ("pimc:infer=1,location_model=nope.npz", "model file nope.npz does not exist"),
+                     ("pimc:infer=1,locations=1,bid_search=1", "locations and bid_search do not play together"),
+                     ("pimc:infer=1,location_model=tarotsim/learn/shipped/policy-4.npz",
+                      "is a policy model, not a locations model")):
+        with pytest.raises(BotError, match=why):
+            parse_bots(bad, 4)
+    with pytest.raises(BotError, match="does nothing at table 2"):
+        parse_bots("pimc:locations=1", 2, "2")
+    truncated = tmp_path / "cut.npz"
+    truncated.write_bytes(open("tarotsim/learn/shipped/locations-4.npz", "rb").read()[:5000])
+    with pytest.raises(BotError, match="cut.npz"):
+        parse_bots(f"pimc:infer=1,location_model={truncated}", 4)
+    given = parse_bots("pimc:infer=1,location_model=tarotsim/learn/shipped/locations-4.npz", 4)[0][1]
+    assert location_words(np.array([4]), given[None, :]).size > 0
+
+
+def _card_positions(table, n_deals):
+    """Card decisions of heuristic deals with more than one legal card: ``(game, seat)``."""
+    r = Rules(table=table)
+    bot = FastBotAdapter("heuristic")
+    for index in range(n_deals):
+        game = Game(r, seed=21, index=index)
+        k = 0
+        while (d := game.decision) is not None:
+            legal = game.legal_actions()
+            if d.kind == "card" and len(legal) > 1 and k % 7 == index % 7:
+                yield game, d.seat
+            k += d.kind == "card"
+            game.apply(bot.choose(game.view(d.seat), legal, rng.Rng(0)))
+
+
+@pytest.mark.parametrize("table", ENV_TABLES)
+def test_the_searchs_location_probabilities_equal_the_librarys(table):
+    words = location_words(np.array([4]), parse_bots(LOC, 4)[0][1][None, :])
+    r = Rules(table=table)
+    n = r.n_seats
+    rv = r.to_vector()
+    checked = 0
+    for game, seat in _card_positions(table, 6):
+        view = game.view(seat)
+        ht, hs = masks_of(view.hand)
+        et = es = 0
+        if view.ecart is not None and CONTRACT_OF[view.contract].ecart_made:
+            et, es = masks_of(view.ecart)
+        out = np.zeros((78, N_LOC))
+        view_location_probabilities(rv, np.int64(seat), np.int64(ht), np.int64(hs), public_view(view, r),
+                                    np.int64(et), np.int64(es), np.int64(len(view.trick)), words, out)
+        p = locations(game, seat)
+        a = allowed(game, seat)
+        for c in range(78):
+            if bin(a[c]).count("1") < 2:
+                assert np.all(out[c] == 1.0)  # a place the seat knows weighs nothing
+                continue
+            for loc in range(n):
+                if a[c] >> ((loc - seat) % n) & 1:
+                    assert out[c, loc] == pytest.approx(p[c, loc], abs=1e-5)
+            if a[c] >> 5 & 1:
+                assert out[c, LOC_PILE] == pytest.approx(p[c, n], abs=1e-5)
+        checked += 1
+    assert checked >= 8
+
+
+def _mix(table, bot=LOC):
+    n = Rules(table=table).n_seats
+    return [bot, "heuristic", "pimc:worlds=3", "random", "greedy"][:n]
+
+
+@pytest.mark.parametrize("table", ENV_TABLES)
+def test_locations_deals_obey_the_rules_and_fast_path_equals_slow_path(table):
+    r = Rules.from_options(table, {"misere": True})
+    bots = _mix(table)
+    recs = simulate.records(r, 5, range(6), bots=bots)
+    for rec in recs:
+        check_record(rec, r)
+        record.verify(rec)
+    assert sum(rec["outcome"] == "played" for rec in recs) >= 3
+    for i, rec in zip(range(2), recs):
+        adapters = [FastBotAdapter("pimc", LOC_PARAMS) if b == LOC else
+                    FastBotAdapter("pimc", {"worlds": 3}) if b.startswith("pimc") else FastBotAdapter(b) for b in bots]
+        assert play_game(Game(r, 5, i), adapters).record() == rec
+
+
+def test_locations_change_the_cards_and_not_with_the_threads():
+    r = Rules(table="4")
+    bots = [LOC, "heuristic", "heuristic", "heuristic"]
+    a = simulate.facts(r, 3, 0, 24, bots=bots, threads=1)
+    b = simulate.facts(r, 3, 0, 24, bots=bots, threads=2, chunk_size=5)
+    assert np.array_equal(a, b)
+    plain = simulate.facts(r, 3, 0, 24, bots=["pimc:worlds=3,infer=1,candidates=12,min_ess=2"] + bots[1:], threads=1)
+    assert not np.array_equal(a, plain)  # the model moves the weights, so some card differs
+
+
+def test_hidden_cards_never_change_a_locations_decision():
+    rnd = random.Random(5)
+    n_cards = 0
+    bot = FastBotAdapter("pimc", {**LOC_PARAMS, "candidates": 10})
+    for table in ENV_TABLES:
+        r = Rules(table=table)
+        for index in range(2):
+            forced = (1, CONTRACTS[index % 4]) if table != "5d" else None
+            for tw in hidden_twins(r, index, forced, lambda seat, view, legal, stream: bot.choose(view, legal, stream),
+                                   lambda d, legal: d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5, rnd):
+                s2 = rng.Rng(tw.state)
+                assert bot.choose(tw.twin.view(tw.decision.seat), tw.twin.legal_actions(), s2) == tw.choice
+                assert s2.state == tw.after
+                n_cards += 1
+    assert n_cards >= 10
