@@ -183,6 +183,8 @@ def measure(table: str, settings: list[Setting], deals: int, speed_deals: int, s
 
 def _family(setting: str) -> str:
     """The series of the figure a setting's point belongs to."""
+    if "locations=1" in setting:
+        return "pimc:locations=1"
     if "infer=1" in setting:
         return "pimc:infer=1"
     if "bid_search=1" in setting:
@@ -191,14 +193,18 @@ def _family(setting: str) -> str:
 
 
 def label(setting: str) -> str:
-    """A setting's label in the figure: its text without the bot's name and ``worlds=``, ``pimc`` alone as is."""
-    short = setting.removeprefix("pimc:").replace("worlds=", "")
+    """A setting's label in the figure: its text without the bot's name and ``worlds=``, ``pimc`` alone as is.
+
+    The location model alone (:data:`LOCATIONS_ALONE`) reads ``locations=1``."""
+    short = setting.removeprefix("pimc:").replace("worlds=", "").replace(LOCATIONS_ALONE, "locations=1")
     return short if short else setting
 
 
 #: Where a series' labels go beside its points (points to the right and up), so that they overlap less.
 _LABEL_OFFSETS = {"pimc, by worlds": (5, -11), "pimc:infer=1": (-6, 6), "pimc:bid_search=1": (6, 4),
-                  "other bots": (5, -11)}
+                  "pimc:locations=1": (-6, 8), "other bots": (5, -11)}
+#: The parameters of the search on the location model's worlds alone (no model of the other seats).
+LOCATIONS_ALONE = "infer=1,epsilon=1,card_epsilon=1,locations=1"
 
 
 def figure(result: dict, limit_ms: float | None = None, marked: dict | None = None):

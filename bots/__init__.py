@@ -313,7 +313,7 @@ FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --
 # pimc bids as the heuristic does: a file sets its thresholds too
 FILE_PARAMS["pimc"] = {**FILE_PARAMS["heuristic"],
                        "location_model": "FILE from `tarotsim learn train --model locations`: the card-location "
-                                         "model that weighs its worlds (sets locations=1 and location_model)"}
+                                         "model that weighs its worlds (sets locations=1 and location_model_id)"}
 FILE_PARAMS["learned"] = {"model": "FILE from `tarotsim learn train --model policy`: the policy model it plays "
                                    "(sets model_id)"}
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")

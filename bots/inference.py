@@ -513,11 +513,11 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, trust
         _weigh_play(rv, seat, pub, pos, n_cand, iw, logw)
     _mix_seats(logw, logws, n_cand, trust)
     if iw[IW_LOC_ON]:
-        _add_locations(worlds, n_cand, iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64), logw)
+        add_locations(worlds, n_cand, iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64), logw)
 
 
 @njit(inline="always")
-def _add_locations(worlds, n_cand, logq, logw):
+def add_locations(worlds, n_cand, logq, logw):
     """Add the card-location model's log probability of each world's places to its log weight.
 
     ``logq[c * N_LOC + loc]``: the log of the model's probability that card ``c`` is at location
@@ -772,6 +772,65 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
                     parts[i, c] = prop[j, c]
                 ll[i] = logw[j]
                 stats[ST_ACCEPTED] += 1
+    return _merge_rows(worlds, parts, n_worlds, count), st
+
+
+@njit(nogil=True, _nrt=False)
+def move_by_locations(cons, worlds, kept, n_worlds, n_moves, power, iw, st):
+    """:func:`move_worlds` when the card-location model alone weighs the worlds (no opponent model).
+
+    The same resample-move, towards the law ``exp(power * sum_c logq[c, w_c])`` (``IW_LOGQ``, the
+    model's log probabilities of the decision): a swap of two uncertain cards (:func:`_propose`'s,
+    done in place and undone if refused) changes a world's log weight by the four terms of the two
+    cards, so a move costs no replay of the deal. Returns ``(distinct worlds, state)``."""
+    count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
+    hidden = iw[IW_HIDDEN:IW_HIDDEN + 78]
+    logq = iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64)
+    parts = iw[IW_PART:IW_PART + ROWS_LEN].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
+    stats = iw[IW_STATS:IW_STATS + N_STATS]
+    r = 0
+    for w in range(kept):
+        for _ in range(count[w]):
+            for c in range(78):
+                parts[r, c] = worlds[w, c]
+            r += 1
+    n_hidden = np.int64(0)
+    for c in range(78):
+        a = cons[C_ALLOWED + c]
+        if a & (a - 1):
+            hidden[n_hidden] = c
+            n_hidden += 1
+    for i in range(n_worlds if n_hidden >= 2 else 0):
+        row = parts[i]
+        for _ in range(n_moves):
+            ja, st = below(st, n_hidden)
+            jb, st = below(st, n_hidden - 1)
+            if jb >= ja:
+                jb += 1
+            a = hidden[ja]
+            b = hidden[jb]
+            la = row[a]
+            lb = row[b]
+            if la == lb or (cons[C_ALLOWED + a] >> lb) & 1 == 0 or (cons[C_ALLOWED + b] >> la) & 1 == 0:
+                continue
+            stats[ST_PROPOSED] += 1
+            delta = logq[a * N_LOC + lb] + logq[b * N_LOC + la] - logq[a * N_LOC + la] - logq[b * N_LOC + lb]
+            u, st = next_u64(st)
+            if np.log((np.float64(u >> np.uint64(11)) + 1.0) * (1.0 / 9007199254740992.0)) >= power * delta:
+                continue
+            row[a] = lb
+            row[b] = la
+            if (a < 22 or b < 22) and (_deals_petit_sec(cons, row, la) or _deals_petit_sec(cons, row, lb)):
+                row[a] = la   # R-DEAL-4: no world deals a petit sec
+                row[b] = lb
+                continue
+            stats[ST_ACCEPTED] += 1
+    return _merge_rows(worlds, parts, n_worlds, count), st
+
+
+@njit(inline="always")
+def _merge_rows(worlds, parts, n_worlds, count):
+    """The rows ``parts`` back into ``worlds``, identical neighbours merged with their counts; returns how many."""
     kept = 0
     for i in range(n_worlds):
         same = kept > 0
@@ -787,7 +846,7 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
                 worlds[kept, c] = parts[i, c]
             count[kept] = 1
             kept += 1
-    return kept, st
+    return kept
 
 
 # --- a compiled entry point for Python (``tarotsim.inference``) ----------------------------------

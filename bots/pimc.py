@@ -22,6 +22,12 @@ weigh with their own ε, ``card_epsilon``; ``trust`` is the prior that a seat pl
 at all. The defaults were chosen by duplicate tournaments against pimc on seed 1, with
 heuristic and with greedy seats beside, and measured on seed 2 (docs/explanation/strength.md).
 
+With ``locations`` as well, each world also weighs by the card-location model
+(``tarotsim.learn``, docs/learn.md): the product over the cards the seat cannot place of the
+model's probability of the world's place, raised to ``location_power``; ``location_model=FILE``
+reads another model. With ``epsilon=1,card_epsilon=1`` the model alone weighs the worlds, and its
+``moves`` are swaps whose weight changes by two cards' terms, so a move replays nothing.
+
 Its first parameters are the heuristic's, in the same order (they drive its bidding and
 declarations), with lower bidding thresholds (:data:`BIDDING`); then ``worlds``, ``rollouts`` and
 ``policy``, ``exact_from``; then ``infer``, ``candidates``, ``epsilon``, ``min_ess``, ``moves``,
@@ -112,8 +118,10 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
     ("locations", False, bool, "with infer, weigh each world also by the card-location model: the product over "
                                "the cards the seat cannot place of the model's probability of the world's place "
                                "(docs/learn.md); with epsilon=1,card_epsilon=1 the model alone weighs"),
-    ("location_model", 0, int, "the card-location model: 0 the shipped one; location_model=FILE reads a model "
-                               "file of `tarotsim learn train --model locations`"),
+    ("location_model_id", 0, int, "the card-location model: 0 the shipped one; location_model=FILE sets it to "
+                                  "that file's (a model of `tarotsim learn train --model locations`)"),
+    ("location_power", 0.35, float, "the power the model's product of probabilities is raised to (0..1): the "
+                                    "product counts what the seat saw once per card, so 1 is overconfident"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -133,22 +141,24 @@ P_ECART_WORLDS = _IX["ecart_worlds"]
 P_ECART_CANDIDATES = _IX["ecart_candidates"]
 P_HALVING = _IX["halving"]
 P_LOCATIONS = _IX["locations"]
-P_LOCATION_MODEL = _IX["location_model"]
+P_LOCATION_MODEL = _IX["location_model_id"]
+P_LOCATION_POWER = _IX["location_power"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
           "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0), "bid_worlds": (1, MAX_WORLDS),
-          "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS), "location_model": (0, None)}
+          "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS), "location_model_id": (0, None),
+          "location_power": (0.0, 1.0)}
 #: The parameters that act only under a condition (``bots.BotSpec.refuse_idle`` refuses them given
 #: where it fails): at the tables the search reads (not table 2, where it decides as the heuristic
 #: but for its cards), with the switch they belong to, and ``candidates`` no fewer than ``worlds``
 AT_TABLES = {**heuristic.AT_TABLES, **{n: tuple(t for t in TABLES if t != "2")
                                        for n in ("exact_from", "infer", "bid_search", "locations",
-                                                 "location_model")}}
+                                                 "location_model_id", "location_power")}}
 NEEDS = {**{n: ("infer", 1.0) for n in ("candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust",
                                          "locations")},
-         "location_model": ("locations", 1.0),
+         "location_model_id": ("locations", 1.0), "location_power": ("locations", 1.0),
          **{n: ("bid_search", 1.0) for n in ("bid_worlds", "ecart_worlds", "ecart_candidates")},
          "rollouts": ("policy", float(POLICIES["random"]))}
 AT_LEAST = {"candidates": "worlds"}
@@ -160,5 +170,5 @@ def location_model_file(path: str) -> dict:
     """The parameters of ``location_model=FILE``: the model read, its id, and the switch on (one-line ``ModelError``)."""
     from tarotsim.learn.models import register
 
-    return {"location_model": register(path, "locations"), "locations": True}
+    return {"location_model_id": register(path, "locations"), "locations": True}
 

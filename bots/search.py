@@ -12,7 +12,9 @@ At a card decision of a ``pimc`` seat with more than one legal card (``pimc_card
    ``infer``, ``candidates`` worlds are drawn, weighed by the other seats' decisions
    (``inference.weigh_worlds``) and ``worlds`` of them kept by weight (``inference.resample``,
    one more draw): each distinct world is played out once and its scores count as many times as
-   it was drawn;
+   it was drawn; with ``locations`` the card-location model's log probabilities of each world's
+   places join its log weight (:func:`location_log_probs`: the seat's observation rebuilt from
+   its view, the model packed after the scratch);
 3. in each world the deal so far is set up in a scratch workspace (hands from the world; the
    sides: the taker and, at table 5, the holder of the called card in that world; the attack's
    pile, Excuse payments and tricks won by re-running ``steps.close_trick`` over the finished
@@ -68,12 +70,13 @@ from tarotsim.learn.features import N_LOCATIONS, PILE
 from tarotsim.learn.forward import has_model, locations_core, unpack
 from tarotsim.observations import OBS_LEN
 
-from .inference import INFER_LEN, IW_COUNT, IW_LOC_ON, IW_LOGQ, move_worlds, resample, weigh_worlds
+from .inference import (INFER_LEN, IW_COUNT, IW_LOC_ON, IW_LOGQ, IW_LOGW, add_locations, move_by_locations,
+                        move_worlds, resample, weigh_worlds)
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
-                   P_EXACT_FROM, P_HALVING, P_INFER, P_LOCATIONS, P_MIN_ESS, P_MOVES, P_POLICY, P_ROLLOUTS,
-                   P_TRUST, P_WORLDS)
+                   P_EXACT_FROM, P_HALVING, P_INFER, P_LOCATION_POWER, P_LOCATIONS, P_MIN_ESS, P_MOVES, P_POLICY,
+                   P_ROLLOUTS, P_TRUST, P_WORLDS)
 
 #: the highest rollout policy's code (a seat's ``policy`` parameter is clamped to ``0..POLICY_MAX``)
 POLICY_MAX = max(pimc.POLICIES.values())
@@ -475,14 +478,15 @@ def needs_full_build(kinds, params) -> bool:
 
 
 @njit(inline="always")
-def location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, wsp):
+def location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, power, wsp):
     """The card-location model's log probabilities of the seat's decision into ``IW_LOGQ`` (``locations``).
 
     The seat's observation rebuilt from its view (``env.view_observation``), the places its
     knowledge allows each card (``cons``, relative to it as the model reads them), the model's
     forward pass (``learn.forward.locations_core``, the model packed at ``wsp[PIMC_LEN:]``), then
-    per card and location code the log of its probability there: 0 for a card whose place the seat
-    knows, and at least log 1e-30 at an allowed place, so that the model never rules a world out."""
+    per card and location code the log of its probability there times ``power``: 0 for a card whose
+    place the seat knows, and at least ``power`` log 1e-30 at an allowed place, so that the model
+    never rules a world out."""
     n = rv[RV_N_SEATS]
     obs = wsp[PW_OBS:PW_ALLOWED].view(np.uint8)[:OBS_LEN]
     allowed = wsp[PW_ALLOWED:PW_ALLOWED + 78]
@@ -508,7 +512,7 @@ def location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, wsp):
             logq[c * N_LOC + loc] = 0.0
             if several and (a >> loc) & 1:
                 col = PILE if loc == LOC_PILE else (loc - seat + n) % n
-                logq[c * N_LOC + loc] = np.log(max(np.float64(q[c, col]), 1e-30))
+                logq[c * N_LOC + loc] = power * np.log(max(np.float64(q[c, col]), 1e-30))
     iw[IW_LOC_ON] = 1
 
 
@@ -523,10 +527,22 @@ def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worl
     eps = min(max(params[seat, P_EPSILON], EPSILON_MIN), 1.0)
     card_eps = min(max(params[seat, P_CARD_EPSILON], EPSILON_MIN), 1.0)
     trust = min(max(params[seat, P_TRUST], 0.0), 1.0)
-    weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, trust, iw)
+    if eps >= 1.0 and card_eps >= 1.0:
+        # no model of the other seats: every decision weighs 1, and every card they played is legal
+        # in every world the exact sampler draws (its voids and ceilings come from those plays)
+        logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
+        for w in range(n_draw):
+            logw[w] = 0.0
+        if iw[IW_LOC_ON]:
+            add_locations(worlds, n_draw, iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64), logw)
+    else:
+        weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, trust, iw)
     kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
     n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
-    if n_moves > 0:
+    if n_moves > 0 and eps >= 1.0 and card_eps >= 1.0:
+        if iw[IW_LOC_ON]:  # the location model alone: moves that replay nothing
+            kept, st = move_by_locations(cons, worlds, kept, n_worlds, n_moves, power, iw, st)
+    elif n_moves > 0:
         kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds, n_moves,
                                power, eps, card_eps, trust, iw, st)
     return kept, st
@@ -683,7 +699,8 @@ def make_search(rollout, EXACT=False, INFER=False):
             if infer:
                 iw[IW_LOC_ON] = 0
                 if params[seat, P_LOCATIONS] != 0 and has_model(wsp[PIMC_LEN:]):
-                    location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, wsp)
+                    power = min(max(params[seat, P_LOCATION_POWER], 0.0), 1.0)
+                    location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, power, wsp)
                 n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st)
         # the rollout seats: every one plays the policy, with its default parameters
         kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]

@@ -107,3 +107,19 @@ def test_c_baseline_plays_the_kernels_deals_and_times_both(capsys, tmp_path):
     assert "## Beside hand-written C" not in suite.markdown(saved)  # a run saved before the C baseline
     md = suite.markdown(dict(saved, cbaseline=dict(res, command="python -m benchmarks.cbaseline --deals 300")))
     assert f"| {res['kernel_deals_per_s']:,.0f} | {res['c_deals_per_s']:,.0f} | {res['ratio']:.3f}x |" in md
+
+
+def test_location_power_benchmark_measures_every_power(tmp_path):
+    """``benchmarks.location_power``: one entry per power, power 0 the uniform worlds (every world weighs the same)."""
+    import json
+
+    from benchmarks.location_power import POWERS, main
+
+    out = tmp_path / "power.json"
+    main(["--deals", "3", "--worlds", "50", "--seed", "2", "--out", str(out)])
+    run = json.loads(out.read_text())
+    assert [p["power"] for p in run["powers"]] == list(POWERS)
+    assert run["powers"][0]["median_ess"] == pytest.approx(50)
+    assert run["positions"] >= 3 and run["hidden_cards"] > 50
+    assert all(p["bits"] > 0 for p in run["powers"]) and run["model_bits"] > 0
+    assert run["powers"][-1]["median_ess"] < run["powers"][0]["median_ess"]

@@ -153,7 +153,8 @@ def test_the_conditional_parameters_are_the_ones_the_bots_document():
         "garde_contre2"} < pimc
     assert pimc - {n for b, n in CONDITIONAL if b == "heuristic"} == {
         "rollouts", "exact_from", "infer", "candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust",
-        "bid_search", "bid_worlds", "ecart_worlds", "ecart_candidates"}
+        "bid_search", "bid_worlds", "ecart_worlds", "ecart_candidates", "locations", "location_model_id",
+        "location_power"}
 
 
 @pytest.mark.parametrize("bot,name", CONDITIONAL)
@@ -166,7 +167,10 @@ def test_a_parameter_given_where_it_does_nothing_is_refused_with_one_line(bot, n
         parse_bots(text, n, table)
     assert str(e.value) == message
     p = REGISTRY[bot].param(name)
-    fine, fine_table = text + (f",{p.needs[0]}={p.needs[1]:g}" if p.needs else ""), p.tables[0] if p.tables else "4"
+    fine, fine_table, q = text, p.tables[0] if p.tables else "4", p
+    while q.needs:  # the parameters it needs, and those they need
+        fine += f",{q.needs[0]}={q.needs[1]:g}"
+        q = REGISTRY[bot].param(q.needs[0])
     parse_bots(fine, Rules(table=fine_table).n_seats, fine_table)
 
 

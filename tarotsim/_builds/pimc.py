@@ -219,7 +219,7 @@ def view_location_probabilities(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, mo
     cons = wsp[PW_CONS:PW_CONS + C_LEN]
     seat_knowledge(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, wsp[PW_PILES:PW_PILES + PILES_LEN], know)
     derive(rv, know, cons)
-    location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, wsp)
+    location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, 1.0, wsp)
     logq = wsp[PW_INFER + IW_LOGQ:PW_INFER + IW_LOGQ + out.size].view(np.float64)
     for c in range(out.shape[0]):
         for loc in range(out.shape[1]):
@@ -243,7 +243,7 @@ def location_words(kinds, params) -> np.ndarray:
     if not ids:
         return np.zeros(0, dtype=np.int64)
     if len(ids) > 1:
-        raise ValueError("every pimc seat with locations=1 of a run reads one model: give the same location_model")
+        raise ValueError("every pimc seat with locations=1 of a run reads one model: give the same location_model=FILE")
     (model_id,) = ids
     if model_id not in _PACKED:
         _PACKED[model_id] = pack(registered(model_id, "locations"), INPUT_SCALE)
