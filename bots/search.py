@@ -74,6 +74,8 @@ from .inference import (INFER_LEN, IW_COUNT, IW_LOC_ON, IW_LOGQ, IW_LOGW, add_lo
                         move_worlds, resample, weigh_worlds)
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
+# the location model's switch and scratch, for the builds, which pack the model (``tarotsim._builds.pimc``)
+from .pimc import P_LOCATION_MODEL  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
                    P_EXACT_FROM, P_HALVING, P_INFER, P_LOCATION_POWER, P_LOCATIONS, P_MIN_ESS, P_MOVES, P_POLICY,
                    P_ROLLOUTS, P_TRUST, P_WORLDS)

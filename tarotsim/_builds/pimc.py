@@ -31,8 +31,7 @@ from tarotsim.rules import RV_N_SEATS
 
 from bots import BOT_KINDS
 from bots.dispatch import DISPATCH, bot_card_bits
-from bots.inference import IW_LOGQ
-from bots.search import (IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_CONS, PW_INFER, PW_KNOW, PW_PILES, PW_STATS,
+from bots.search import (IW_LOGQ, IW_STATS, N_STATS, PILES_LEN, PIMC_LEN, PW_CONS, PW_INFER, PW_KNOW, PW_PILES, PW_STATS,
                          location_log_probs, make_search, needs_full_build, own_ecart, public_piles, seat_knowledge)
 from tarotsim._kernels.worlds import C_LEN, K_LEN, derive
 
@@ -233,7 +232,7 @@ def location_words(kinds, params) -> np.ndarray:
     """The card-location model of the ``pimc`` seats with ``locations`` on, packed for the kernels (empty: none).
 
     One model a run: a ``ValueError`` when two seats read different ones (``location_model``)."""
-    from bots.pimc import P_LOCATION_MODEL, P_LOCATIONS
+    from bots.search import P_LOCATION_MODEL, P_LOCATIONS
     from tarotsim.learn.features import INPUT_SCALE
     from tarotsim.learn.forward import pack
     from tarotsim.learn.models import registered
