@@ -690,13 +690,11 @@ def _deals_petit_sec(cons, row, s):
 
 
 @njit(inline="always")
-def _propose(cons, hidden, n_hidden, row, out, st):
-    """Propose a swap of two uncertain cards of world ``row`` into ``out``.
+def _pick_swap(cons, hidden, n_hidden, row, st):
+    """Two of the ``hidden`` cards drawn uniformly: ``(valid, a, b, place of a, place of b, state)``.
 
-    A swap of two uncertain cards of world ``row`` into ``out``: two of the ``hidden`` cards drawn
-    uniformly, in different places, each allowed in the other's (``C_ALLOWED``), and no petit sec
-    dealt after it. Returns ``(valid, state)``; an invalid proposal leaves the world as it is (the
-    proposal is symmetric, so the move keeps the law it targets)."""
+    Valid when they lie in different places of world ``row`` and each is allowed in the other's
+    (``C_ALLOWED``); the petit-sec rule is the caller's to check after the swap."""
     ja, st = below(st, n_hidden)
     jb, st = below(st, n_hidden - 1)
     if jb >= ja:
@@ -705,7 +703,43 @@ def _propose(cons, hidden, n_hidden, row, out, st):
     b = hidden[jb]
     la = row[a]
     lb = row[b]
-    if la == lb or (cons[C_ALLOWED + a] >> lb) & 1 == 0 or (cons[C_ALLOWED + b] >> la) & 1 == 0:
+    ok = la != lb and (cons[C_ALLOWED + a] >> lb) & 1 == 1 and (cons[C_ALLOWED + b] >> la) & 1 == 1
+    return ok, a, b, la, lb, st
+
+
+@njit(inline="always")
+def _rows_of_draws(worlds, kept, count, parts):
+    """One row of ``parts`` per draw: each of the ``kept`` distinct worlds as many times as its count."""
+    r = 0
+    for w in range(kept):
+        for _ in range(count[w]):
+            for c in range(78):
+                parts[r, c] = worlds[w, c]
+            r += 1
+
+
+@njit(inline="always")
+def _uncertain_cards(cons, hidden):
+    """The cards of more than one allowed place into ``hidden``; returns how many."""
+    n_hidden = np.int64(0)
+    for c in range(78):
+        a = cons[C_ALLOWED + c]
+        if a & (a - 1):
+            hidden[n_hidden] = c
+            n_hidden += 1
+    return n_hidden
+
+
+@njit(inline="always")
+def _propose(cons, hidden, n_hidden, row, out, st):
+    """Propose a swap of two uncertain cards of world ``row`` into ``out``.
+
+    A swap of two uncertain cards of world ``row`` into ``out``: two of the ``hidden`` cards drawn
+    uniformly, in different places, each allowed in the other's (``C_ALLOWED``), and no petit sec
+    dealt after it. Returns ``(valid, state)``; an invalid proposal leaves the world as it is (the
+    proposal is symmetric, so the move keeps the law it targets)."""
+    ok, a, b, la, lb, st = _pick_swap(cons, hidden, n_hidden, row, st)
+    if not ok:
         return False, st
     for c in range(78):
         out[c] = row[c]
@@ -737,19 +771,13 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
     parts = iw[IW_PART:IW_PART + ROWS_LEN].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
     prop = iw[IW_PROP:IW_PROP + ROWS_LEN].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
     stats = iw[IW_STATS:IW_STATS + N_STATS]
+    _rows_of_draws(worlds, kept, count, parts)
     r = 0
     for w in range(kept):
         for _ in range(count[w]):
-            for c in range(78):
-                parts[r, c] = worlds[w, c]
             ll[r] = logw[w]
             r += 1
-    n_hidden = np.int64(0)
-    for c in range(78):
-        a = cons[C_ALLOWED + c]
-        if a & (a - 1):
-            hidden[n_hidden] = c
-            n_hidden += 1
+    n_hidden = _uncertain_cards(cons, hidden)
     for _ in range(n_moves if n_hidden >= 2 else 0):
         # np.int64: with a literal 0 numba's type inference would also compile the weighing for it
         k = np.int64(0)
@@ -788,30 +816,13 @@ def move_by_locations(cons, worlds, kept, n_worlds, n_moves, power, iw, st):
     logq = iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64)
     parts = iw[IW_PART:IW_PART + ROWS_LEN].view(np.int8)[:n_worlds * 78].reshape((n_worlds, 78))
     stats = iw[IW_STATS:IW_STATS + N_STATS]
-    r = 0
-    for w in range(kept):
-        for _ in range(count[w]):
-            for c in range(78):
-                parts[r, c] = worlds[w, c]
-            r += 1
-    n_hidden = np.int64(0)
-    for c in range(78):
-        a = cons[C_ALLOWED + c]
-        if a & (a - 1):
-            hidden[n_hidden] = c
-            n_hidden += 1
+    _rows_of_draws(worlds, kept, count, parts)
+    n_hidden = _uncertain_cards(cons, hidden)
     for i in range(n_worlds if n_hidden >= 2 else 0):
         row = parts[i]
         for _ in range(n_moves):
-            ja, st = below(st, n_hidden)
-            jb, st = below(st, n_hidden - 1)
-            if jb >= ja:
-                jb += 1
-            a = hidden[ja]
-            b = hidden[jb]
-            la = row[a]
-            lb = row[b]
-            if la == lb or (cons[C_ALLOWED + a] >> lb) & 1 == 0 or (cons[C_ALLOWED + b] >> la) & 1 == 0:
+            ok, a, b, la, lb, st = _pick_swap(cons, hidden, n_hidden, row, st)
+            if not ok:
                 continue
             stats[ST_PROPOSED] += 1
             delta = logq[a * N_LOC + lb] + logq[b * N_LOC + la] - logq[a * N_LOC + la] - logq[b * N_LOC + lb]
