@@ -157,3 +157,24 @@ def hidden_twins(rules, index, forced, choose, want, rnd):
                     assert g2.view(d.seat) == view
                     yield Twin(game, g2, d, view, legal, state, stream.state, choice)
         game.apply(choice)
+
+
+def card_twins(bot, tables, n_deals, rnd):
+    """About half the card decisions with a choice of deals played by ``bot``, each checked on its twin.
+
+    Deals ``0 .. n_deals - 1`` of each table (the second seat to speak forced to take, a contract
+    per deal, but at 5d), played by ``bot`` (a :class:`FastBotAdapter`); at each decision
+    :func:`hidden_twins` picks, the bot on the twin deal plays the same card and leaves the bots
+    stream in the same state. Yields each twin (for more checks on it)."""
+    from tarotsim.rules import CONTRACTS, Rules
+
+    for table in tables:
+        r = Rules(table=table)
+        for index in range(n_deals):
+            forced = (1, CONTRACTS[index % 4]) if table != "5d" else None
+            for tw in hidden_twins(r, index, forced, lambda seat, view, legal, stream: bot.choose(view, legal, stream),
+                                   lambda d, legal: d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5, rnd):
+                s2 = rng.Rng(tw.state)
+                assert bot.choose(tw.twin.view(tw.decision.seat), tw.twin.legal_actions(), s2) == tw.choice
+                assert s2.state == tw.after
+                yield tw

@@ -20,7 +20,7 @@ import random
 import numpy as np
 import pytest
 
-from helpers_deals import hidden_twins
+from helpers_deals import card_twins
 from helpers_inference import twin_log_weight, twin_log_weights
 from test_kernels import check_record
 from bots import REGISTRY, BotError, parse_bots
@@ -31,7 +31,7 @@ from tarotsim import worlds as W
 from tarotsim.adapters import FastBotAdapter, public_view
 from tarotsim.engine import Game, play_game
 from tarotsim.inference import draw, weighted_sample
-from tarotsim.rules import CONTRACTS, Rules
+from tarotsim.rules import Rules
 from tarotsim.worlds import WorldsError, sample
 
 TABLES = ("3", "4", "5", "5d")
@@ -374,23 +374,14 @@ def test_infer_same_results_for_any_thread_count_and_chunk_size():
 
 def test_hidden_cards_never_change_an_infer_decision():
     """Two deals the seat cannot tell apart give it the same weighted worlds and the same card."""
-    rnd = random.Random(11)
     n_cards = 0
     bot = FastBotAdapter("pimc", {"worlds": 3, "infer": True, "candidates": 10})
-    for table in TABLES:
-        r = Rules(table=table)
-        for index in range(3):
-            forced = (1, CONTRACTS[index % 4]) if table != "5d" else None
-            for tw in hidden_twins(r, index, forced, lambda seat, view, legal, stream: bot.choose(view, legal, stream),
-                                   lambda d, legal: d.kind == "card" and len(legal) > 1 and rnd.random() < 0.5, rnd):
-                s2 = rng.Rng(tw.state)
-                assert bot.choose(tw.twin.view(tw.decision.seat), tw.twin.legal_actions(), s2) == tw.choice
-                assert s2.state == tw.after
-                seat = tw.decision.seat
-                a = weighted_sample(tw.game, seat, 16, tw.state, epsilon=0.2)
-                b = weighted_sample(tw.twin, seat, 16, tw.state, epsilon=0.2)
-                assert np.array_equal(a.locations, b.locations) and np.array_equal(a.weights, b.weights)
-                n_cards += 1
+    for tw in card_twins(bot, TABLES, 3, random.Random(11)):
+        seat = tw.decision.seat
+        a = weighted_sample(tw.game, seat, 16, tw.state, epsilon=0.2)
+        b = weighted_sample(tw.twin, seat, 16, tw.state, epsilon=0.2)
+        assert np.array_equal(a.locations, b.locations) and np.array_equal(a.weights, b.weights)
+        n_cards += 1
     assert n_cards >= 15
 
 
