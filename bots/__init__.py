@@ -313,7 +313,9 @@ FILE_PARAMS = {"heuristic": {"thresholds": "FILE from `tarotsim study bidding --
 # pimc bids as the heuristic does: a file sets its thresholds too
 FILE_PARAMS["pimc"] = {**FILE_PARAMS["heuristic"],
                        "location_model": "FILE from `tarotsim learn train --model locations`: the card-location "
-                                         "model that weighs its worlds (sets locations=1 and location_model_id)"}
+                                         "model that weighs its worlds (sets locations=1 and location_model_id)",
+                       "opponent_model": "FILE from `tarotsim learn train --model policy`: the policy that models "
+                                         "the other seats' cards (sets learned_opponent=1 and opponent_model_id)"}
 FILE_PARAMS["learned"] = {"model": "FILE from `tarotsim learn train --model policy`: the policy model it plays "
                                    "(sets model_id)"}
 THRESHOLD_PARAMS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -413,7 +415,8 @@ def parse_bot(text: str, table: str | None = None) -> tuple[str, np.ndarray]:
                 raise BotError(f"bot {spec.name}: {key} given twice")
             try:
                 read = (learned.model_file(value) if key == "model" else
-                        pimc.location_model_file(value) if key == "location_model" else load_thresholds(value))
+                        pimc.location_model_file(value) if key == "location_model" else
+                        pimc.opponent_model_file(value) if key == "opponent_model" else load_thresholds(value))
             except ValueError as e:  # ModelError
                 raise BotError(str(e) if isinstance(e, BotError) else f"bot {spec.name}: {e}") from None
             files[key] = value

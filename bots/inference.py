@@ -71,6 +71,9 @@ from tarotsim._kernels.steps import (add_to_trick, callable_cards, misere_eligib
 from tarotsim._kernels.workspace import CHIEN_SIZE, POIGNEE_SIZES, WS_ECART_T, WS_LEN, WS_NEXT, WS_TAKER
 from tarotsim._kernels.worlds import (C_ALLOWED, C_PSEC_ADD, C_PSEC_DEL, C_PSEC_ON, LOC_PILE, N_LOC,
                                       STAGE_AUCTION, STAGE_ECART)
+from tarotsim._kernels.env import view_observation
+from tarotsim.learn.forward import add_cards, card_probability, first_layer, has_model, unpack
+from tarotsim.observations import OBS_AT, OBS_LEN
 from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_MISERE, RV_N_ACTIVE, RV_TABLE, TABLE_2, TABLE_5
 
 from .dispatch import policies_bid, policies_call, policies_card, policies_chelem, policies_ecart, policies_poignee
@@ -127,7 +130,15 @@ N_STATS = ST_ACCEPTED + 1
 #: (``c * N_LOC + loc``), the log of the model's probability of that place; then the switch.
 IW_LOGQ = IW_STATS + N_STATS
 IW_LOC_ON = IW_LOGQ + 78 * N_LOC
-INFER_LEN = IW_LOC_ON + 1
+#: With the learned opponent model (``pimc:learned_opponent``): the deciding seat's observation
+#: without its hand (uint8[OBS_LEN]), the policy's first layer on it (float32, at most
+#: ``MAX_OPPONENT_HIDDEN``), and each world's hidden pile (trump word, suit word).
+MAX_OPPONENT_HIDDEN = 1024
+IW_OBS = IW_LOC_ON + 1
+IW_BASE = IW_OBS + (OBS_LEN + 7) // 8
+IW_PILE_T = IW_BASE + MAX_OPPONENT_HIDDEN // 2
+IW_PILE_S = IW_PILE_T + MAX_WORLDS
+INFER_LEN = IW_PILE_S + MAX_WORLDS
 
 #: log weight of a world ruled out (an observed card not legal in it)
 IMPOSSIBLE = -np.inf
@@ -350,13 +361,57 @@ def _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw):
     ipub[PUB_MISERE_KINDS + s] = pub[PUB_MISERE_KINDS + s]
 
 
+#: The entries of a seat's observation that its cards decide: its hand, its écart, itself as the partner
+_O_HAND, _O_ECART, _O_PARTNER = OBS_AT["hand"], OBS_AT["ecart"], OBS_AT["partner"]
+
+
+@njit(inline="always")
+def _opponent_base(rv, s, ipub, pos, model, iw):
+    """The learned policy's first layer on seat ``s``'s observation at its card, its hand left out, into ``IW_BASE``.
+
+    What every world shares of seat ``s``'s observation at its card (``env.view_observation`` on
+    the public view replayed so far, with an empty hand), once per decision: each world then adds
+    what its cards decide (:func:`_opponent_probability`)."""
+    obs = iw[IW_OBS:IW_BASE].view(np.uint8)[:OBS_LEN]
+    zero = np.int64(0)
+    view_observation(rv, s, zero, zero, zero, zero, ipub, pos, obs)
+    scale, w0, b0, _, _, _, _, _, _ = unpack(model)
+    first_layer(obs, scale, w0, b0, iw[IW_BASE:IW_PILE_T].view(np.float32)[:b0.size])
+
+
+@njit(inline="always")
+def _opponent_probability(s, w, ht, hs, c, lt, ls, ipub, model, iw):
+    """The learned policy's probability that seat ``s`` plays ``c`` of its legal cards ``(lt, ls)`` in world ``w``.
+
+    Seat ``s``'s observation in world ``w``: the shared one (:func:`_opponent_base`) and what the
+    world decides: its hand ``(ht, hs)``; its écart when it is the taker at prise or garde (the
+    world's hidden pile, R-CHIEN-2); that it is the partner when it holds the called card (R-CALL-3)."""
+    scale, w0, b0, w1, b1, w2, b2, work, _ = unpack(model)
+    n0 = b0.size
+    h0 = work[:n0]
+    base = iw[IW_BASE:IW_PILE_T].view(np.float32)
+    for j in range(n0):
+        h0[j] = base[j]
+    add_cards(ht, hs, _O_HAND, scale, w0, h0)
+    taker = ipub[PUB_TAKER]
+    if s == taker and KERNEL_ECART_MADE[ipub[PUB_CONTRACT]]:
+        add_cards(iw[IW_PILE_T + w], iw[IW_PILE_S + w], _O_ECART, scale, w0, h0)
+    called = ipub[PUB_CALLED]
+    if called >= 22 and s != taker and (hs >> (called - 22)) & 1:
+        for j in range(n0):
+            h0[j] += scale[_O_PARTNER] * w0[_O_PARTNER, j]
+    return card_probability(h0, c, lt, ls, w1, b1, w2, b2, work[n0:])
+
+
 @njit(nogil=True, _nrt=False)
-def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, logw):
+def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, model, iw, logw):
     """Weigh seat ``s``'s card ``c``, world by world.
 
     Seat ``s``'s card ``c`` at position ``pos`` of a trick, world by world: illegal in a world
     (R-PLAY-3, R-PLAY-4a to R-PLAY-4e, R-EXC-1; R-CALL-4 in trick 1, ``first``) rules it out, else
-    the model explains it or not; then ``c`` leaves ``s``'s hand in every world."""
+    the model explains it or not; then ``c`` leaves ``s``'s hand in every world. With a policy
+    ``model`` (packed; empty: the heuristic) the card weighs ``n (1 - ε) p + ε``, ``p`` the
+    policy's probability of ``c`` among the ``n`` legal cards of ``s`` in the world."""
     logws = iw[IW_LOGWS:IW_LOGWS + MAX_WORLDS * MAX_SEATS].view(np.float64)
     ipub = iw[IW_PUB:IW_PUB + PUB_LEN]
     ws = iw[IW_WS:IW_WS + WS_LEN]
@@ -366,6 +421,10 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
     ihs = iw[IW_HS:IW_HS + MAX_WORLDS * MAX_SEATS]
     bt, bs = card_bits(c)
     soft = logf[LOGF_MISS] != 0.0   # at ε = 1 a card weighs by its legality alone: no model to ask
+    learned = soft and s != seat and has_model(model)
+    eps = np.exp(logf[LOGF_MISS])
+    if learned:
+        _opponent_base(rv, s, ipub, pos, model, iw)
     for w in range(n_cand):
         k = w * MAX_SEATS + s
         ht = iht[k]
@@ -379,10 +438,13 @@ def _weigh_card(rv, seat, s, c, first, pos, fixed, fmask, amask, n_cand, iw, log
             logw[w] = IMPOSSIBLE
             continue
         n = popcount(lt) + popcount(ls)
-        if n > 1 and soft:
-            model = policies_card(np.int64(HEURISTIC), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask,
-                                   amask, pos)
-            _observe(logws, k, model == c, n, logf)
+        if n > 1 and learned:
+            p = _opponent_probability(s, w, ht, hs, c, lt, ls, ipub, model, iw)
+            logws[k] += np.log(n * (1.0 - eps) * np.float64(p) + eps)
+        elif n > 1 and soft:
+            chosen = policies_card(np.int64(HEURISTIC), mp, s, ht, hs, ipub, lt, ls, np.int64(fixed), fmask, amask,
+                                   pos)
+            _observe(logws, k, chosen == c, n, logf)
 
 
 @njit(inline="always")
@@ -410,7 +472,7 @@ def _replay_view(rv, pub, ipub, ws, log):
 
 
 @njit(nogil=True, _nrt=False)
-def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
+def _weigh_play(rv, seat, pub, pos, n_cand, model, iw, logw):
     """Weigh the tricks so far, card by card, world by world.
 
     The tricks so far, card by card (and the declarations at each seat's first turn), with the
@@ -435,7 +497,7 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
             s, fixed, fmask, amask = trick[0], trick[1], trick[2], trick[3]
             if tr == 0 and not two:
                 _weigh_first_turn(rv, seat, s, pub, n_cand, iw, logw)
-            _weigh_card(rv, seat, s, c, tr == 0, np.int64(j), fixed, fmask, amask, n_cand, iw, logw)
+            _weigh_card(rv, seat, s, c, tr == 0, np.int64(j), fixed, fmask, amask, n_cand, model, iw, logw)
             ipub[PUB_TRICK_CARDS + j] = c
             log[L_CARDS + tr * MAX_SEATS + j] = c
             bt, bs = card_bits(c)
@@ -451,7 +513,7 @@ def _weigh_play(rv, seat, pub, pos, n_cand, iw, logw):
 
 
 @njit(nogil=True, _nrt=False)
-def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, trust, iw):
+def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, trust, model, iw):
     """The log weight of each candidate world into ``iw[IW_LOGW:]`` (float64[n_cand]; -inf: ruled out).
 
     Parameters
@@ -476,6 +538,9 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, trust
     trust : float
         The prior probability, in [0, 1], that a seat plays as the model (:func:`_mix_seats`; 1:
         every seat does, 0: no decision weighs anything beyond its legality).
+    model : int64[k]
+        The opponent model of the cards played: a policy packed by ``tarotsim.learn.forward.pack``
+        (the ``learned`` bot's network, ``pimc:learned_opponent``), or empty: the heuristic.
     iw : int64[INFER_LEN]
         Scratch (``IW_*``).
     """
@@ -507,10 +572,10 @@ def weigh_worlds(rv, seat, stage, pub, pos, worlds, n_cand, eps, card_eps, trust
     iht = iw[IW_HT:IW_HT + MAX_WORLDS * MAX_SEATS]
     ihs = iw[IW_HS:IW_HS + MAX_WORLDS * MAX_SEATS]
     for w in range(n_cand):
-        _world_hands(worlds[w], w, played, iht, ihs)
+        iw[IW_PILE_T + w], iw[IW_PILE_S + w] = _world_hands(worlds[w], w, played, iht, ihs)
     _weigh_auction(rv, seat, stage, pub, worlds, n_cand, eps, iw, logw)
     if playing:
-        _weigh_play(rv, seat, pub, pos, n_cand, iw, logw)
+        _weigh_play(rv, seat, pub, pos, n_cand, model, iw, logw)
     _mix_seats(logw, logws, n_cand, trust)
     if iw[IW_LOC_ON]:
         add_locations(worlds, n_cand, iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64), logw)
@@ -751,8 +816,8 @@ def _propose(cons, hidden, n_hidden, row, out, st):
 
 
 @njit(nogil=True, _nrt=False)
-def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves, power, eps, card_eps, trust, iw,
-                st):
+def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves, power, eps, card_eps, trust, model,
+                iw, st):
     """Move the resampled worlds by Metropolis-Hastings swaps towards the weighted law.
 
     Resample-move: the ``n_worlds`` draws of :func:`resample` (the ``kept`` distinct worlds of
@@ -789,7 +854,7 @@ def move_worlds(rv, seat, stage, pub, pos, cons, worlds, kept, n_worlds, n_moves
         stats[ST_PROPOSED] += k
         if k == 0:
             continue
-        weigh_worlds(rv, seat, stage, pub, pos, prop, k, eps, card_eps, trust, iw)
+        weigh_worlds(rv, seat, stage, pub, pos, prop, k, eps, card_eps, trust, model, iw)
         for j in range(k):
             if logw[j] == IMPOSSIBLE:
                 continue
@@ -863,14 +928,15 @@ def _merge_rows(worlds, parts, n_worlds, count):
 # --- a compiled entry point for Python (``tarotsim.inference``) ----------------------------------
 
 @njit(cache=True, nogil=True)
-def log_weights(rv, seat, stage, pub, pos, worlds, eps, card_eps, trust, out):
+def log_weights(rv, seat, stage, pub, pos, worlds, eps, card_eps, trust, model, out):
     """The log weights of every row of ``worlds``, for the library.
 
-    :func:`weigh_worlds` over every row of ``worlds`` (at most ``MAX_WORLDS``), the log weights
-    into ``out`` (float64[len(worlds)])."""
+    :func:`weigh_worlds` over every row of ``worlds`` (at most ``MAX_WORLDS``) with the opponent
+    model ``model`` (a packed policy, or empty: the heuristic), the log weights into ``out``
+    (float64[len(worlds)])."""
     iw = np.zeros(INFER_LEN, dtype=np.int64)
     n = worlds.shape[0]
-    weigh_worlds(rv, seat, stage, pub, pos, worlds, n, eps, card_eps, trust, iw)
+    weigh_worlds(rv, seat, stage, pub, pos, worlds, n, eps, card_eps, trust, model, iw)
     logw = iw[IW_LOGW:IW_LOGW + MAX_WORLDS].view(np.float64)
     for w in range(n):
         out[w] = logw[w]
@@ -887,11 +953,11 @@ def draw_worlds(rv, seat, stage, pub, pos, cons, cand, n_worlds, eps, card_eps, 
     into ``counts``. Returns ``(distinct worlds, ESS of the candidates' weights, state)``."""
     iw = np.zeros(INFER_LEN, dtype=np.int64)
     n_cand = cand.shape[0]
-    weigh_worlds(rv, seat, stage, pub, pos, cand, n_cand, eps, card_eps, trust, iw)
+    weigh_worlds(rv, seat, stage, pub, pos, cand, n_cand, eps, card_eps, trust, iw[:0], iw)
     kept, ess, power, st = resample(cand, n_cand, n_worlds, min_ess, iw, st)
     if n_moves > 0:
         kept, st = move_worlds(rv, seat, stage, pub, pos, cons, cand, kept, n_worlds, n_moves, power, eps, card_eps,
-                               trust, iw, st)
+                               trust, iw[:0], iw, st)
     count = iw[IW_COUNT:IW_COUNT + MAX_WORLDS]
     for w in range(kept):
         for c in range(78):

@@ -122,6 +122,13 @@ PARAMS = tuple((n, BIDDING.get(n, d), k, h) for n, d, k, h in heuristic.PARAMS) 
                                   "that file's (a model of `tarotsim learn train --model locations`)"),
     ("location_power", 0.35, float, "the power the model's product of probabilities is raised to (0..1): the "
                                     "product counts what the seat saw once per card, so 1 is overconfident"),
+    # the learned policy (tarotsim.learn) as the opponent model of the cards played
+    ("learned_opponent", False, bool, "with infer, the learned policy (docs/learn.md) as the opponent model of the "
+                                      "cards played: a card weighs n (1 - card_epsilon) p + card_epsilon, p the "
+                                      "policy's probability of it among the n legal ones in the world (the bids and "
+                                      "declarations keep the heuristic's, by epsilon)"),
+    ("opponent_model_id", 0, int, "the policy of learned_opponent: 0 the shipped one; opponent_model=FILE sets it to "
+                                  "that file's (a model of `tarotsim learn train --model policy`)"),
 )
 _IX = {p[0]: i for i, p in enumerate(PARAMS)}
 P_WORLDS = _IX["worlds"]
@@ -143,27 +150,31 @@ P_HALVING = _IX["halving"]
 P_LOCATIONS = _IX["locations"]
 P_LOCATION_MODEL = _IX["location_model_id"]
 P_LOCATION_POWER = _IX["location_power"]
+P_LEARNED_OPPONENT = _IX["learned_opponent"]
+P_OPPONENT_MODEL = _IX["opponent_model_id"]
 #: valid ranges (checked by ``bots.BotSpec.vector``)
 RANGES = {"worlds": (1, MAX_WORLDS), "rollouts": (1, MAX_ROLLOUTS),
           "policy": (min(POLICIES.values()), max(POLICIES.values())), "exact_from": (0, MAX_EXACT_FROM),
           "candidates": (1, MAX_WORLDS), "epsilon": (EPSILON_MIN, 1.0), "card_epsilon": (EPSILON_MIN, 1.0),
           "min_ess": (0, MAX_WORLDS), "moves": (0, MAX_MOVES), "trust": (0.0, 1.0), "bid_worlds": (1, MAX_WORLDS),
           "ecart_worlds": (1, MAX_WORLDS), "ecart_candidates": (1, MAX_ECARTS), "location_model_id": (0, None),
-          "location_power": (0.0, 1.0)}
+          "location_power": (0.0, 1.0), "opponent_model_id": (0, None)}
 #: The parameters that act only under a condition (``bots.BotSpec.refuse_idle`` refuses them given
 #: where it fails): at the tables the search reads (not table 2, where it decides as the heuristic
 #: but for its cards), with the switch they belong to, and ``candidates`` no fewer than ``worlds``
 AT_TABLES = {**heuristic.AT_TABLES, **{n: tuple(t for t in TABLES if t != "2")
                                        for n in ("exact_from", "infer", "bid_search", "locations",
-                                                 "location_model_id", "location_power")}}
+                                                 "location_model_id", "location_power", "learned_opponent",
+                                                 "opponent_model_id")}}
 NEEDS = {**{n: ("infer", 1.0) for n in ("candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust",
-                                         "locations")},
+                                         "locations", "learned_opponent")},
          "location_model_id": ("locations", 1.0), "location_power": ("locations", 1.0),
+         "opponent_model_id": ("learned_opponent", 1.0),
          **{n: ("bid_search", 1.0) for n in ("bid_worlds", "ecart_worlds", "ecart_candidates")},
          "rollouts": ("policy", float(POLICIES["random"]))}
 AT_LEAST = {"candidates": "worlds"}
 #: Switches that do not play together: the bid search's builds hand the card search no model.
-EXCLUSIVE = (("locations", "bid_search"),)
+EXCLUSIVE = (("locations", "bid_search"), ("learned_opponent", "bid_search"))
 
 
 def location_model_file(path: str) -> dict:
@@ -171,4 +182,16 @@ def location_model_file(path: str) -> dict:
     from tarotsim.learn.models import register
 
     return {"location_model_id": register(path, "locations"), "locations": True}
+
+
+def opponent_model_file(path: str) -> dict:
+    """The parameters of ``opponent_model=FILE``: the policy read, its id, and the switch on (one-line ``ModelError``)."""
+    from tarotsim.learn.models import ModelError, register, registered
+    from .inference import MAX_OPPONENT_HIDDEN
+
+    model_id = register(path, "policy")
+    if registered(model_id, "policy").hidden[0] > MAX_OPPONENT_HIDDEN:
+        raise ModelError(f"model file {path}: a first layer of more than {MAX_OPPONENT_HIDDEN} units is too wide "
+                         f"for the opponent model")
+    return {"opponent_model_id": model_id, "learned_opponent": True}
 

@@ -67,18 +67,19 @@ from . import greedy, heuristic, pimc
 from tarotsim._kernels.env import view_observation
 from tarotsim._kernels.worlds import C_ALLOWED, N_LOC
 from tarotsim.learn.features import N_LOCATIONS, PILE
-from tarotsim.learn.forward import has_model, locations_core, unpack
+from tarotsim.actions import N_ACTIONS
+from tarotsim.learn.forward import has_model, locations_core, packed_model, unpack
 from tarotsim.observations import OBS_LEN
 
 from .inference import (INFER_LEN, IW_COUNT, IW_LOC_ON, IW_LOGQ, IW_LOGW, add_locations, move_by_locations,
                         move_worlds, resample, weigh_worlds)
 # the weighing's entry points and counters, for the library (it reaches the bots' kernels through here)
 from .inference import IW_STATS, N_STATS, draw_worlds, log_weights, tempering_power  # noqa: F401
-# the location model's switch and scratch, for the builds, which pack the model (``tarotsim._builds.pimc``)
-from .pimc import P_LOCATION_MODEL  # noqa: F401
+# the models' switches, for the builds, which pack the models (``tarotsim._builds.pimc``)
+from .pimc import P_LOCATION_MODEL, P_OPPONENT_MODEL  # noqa: F401
 from .pimc import (EPSILON_MIN, MAX_MOVES, MAX_ROLLOUTS, MAX_WORLDS, P_CANDIDATES, P_CARD_EPSILON, P_EPSILON,
-                   P_EXACT_FROM, P_HALVING, P_INFER, P_LOCATION_POWER, P_LOCATIONS, P_MIN_ESS, P_MOVES, P_POLICY,
-                   P_ROLLOUTS, P_TRUST, P_WORLDS)
+                   P_EXACT_FROM, P_HALVING, P_INFER, P_LEARNED_OPPONENT, P_LOCATION_POWER, P_LOCATIONS, P_MIN_ESS,
+                   P_MOVES, P_POLICY, P_ROLLOUTS, P_TRUST, P_WORLDS)
 
 #: the highest rollout policy's code (a seat's ``policy`` parameter is clamped to ``0..POLICY_MAX``)
 POLICY_MAX = max(pimc.POLICIES.values())
@@ -502,7 +503,7 @@ def location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, power
             r |= np.int64(1) << PILE
         allowed[c] = r
     view_observation(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, obs)
-    scale, w0, b0, w1, b1, w2, b2, work, out = unpack(wsp[PIMC_LEN:])
+    scale, w0, b0, w1, b1, w2, b2, work, out = unpack(packed_model(wsp[PIMC_LEN:], 78 * N_LOCATIONS))
     q = out.reshape((78, N_LOCATIONS))
     locations_core(obs, allowed, scale, w0, b0, w1, b1, w2, b2, work, q)
     iw = wsp[PW_INFER:PW_INFER + INFER_LEN]
@@ -519,7 +520,7 @@ def location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, power
 
 
 @njit(inline="always")
-def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st):
+def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, opponent, iw, st):
     """Weigh the ``n_draw`` drawn worlds and keep ``n_worlds`` draws of them by weight (``infer``).
 
     The other seats' decisions weigh each world (``inference.weigh_worlds``), ``n_worlds`` of them
@@ -538,7 +539,7 @@ def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worl
         if iw[IW_LOC_ON]:
             add_locations(worlds, n_draw, iw[IW_LOGQ:IW_LOGQ + 78 * N_LOC].view(np.float64), logw)
     else:
-        weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, trust, iw)
+        weigh_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, worlds, n_draw, eps, card_eps, trust, opponent, iw)
     kept, _, power, st = resample(worlds, n_draw, n_worlds, np.int64(params[seat, P_MIN_ESS]), iw, st)
     n_moves = min(max(np.int64(params[seat, P_MOVES]), 0), MAX_MOVES)
     if n_moves > 0 and eps >= 1.0 and card_eps >= 1.0:
@@ -546,7 +547,7 @@ def _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worl
             kept, st = move_by_locations(cons, worlds, kept, n_worlds, n_moves, power, iw, st)
     elif n_moves > 0:
         kept, st = move_worlds(rv, seat, np.int64(STAGE_PLAY), pub, pos, cons, worlds, kept, n_worlds, n_moves,
-                               power, eps, card_eps, trust, iw, st)
+                               power, eps, card_eps, trust, opponent, iw, st)
     return kept, st
 
 
@@ -657,8 +658,9 @@ def make_search(rollout, EXACT=False, INFER=False):
             face-down pile cards, :func:`_deal_under`) one rollout stream per rollout, are drawn from
             it (whatever the hidden cards); a single legal card draws nothing.
         wsp : int64[>= PIMC_LEN]
-            The search's scratch (``PW_*``), then, when a seat reads one (``locations``), the
-            card-location model packed (``tarotsim.learn.forward.pack``).
+            The search's scratch (``PW_*``), then the models the seats read, packed one after
+            another (``tarotsim.learn.forward.pack``): the card-location model (``locations``),
+            the policy (``learned_opponent``).
         """
         nt = popcount(lt)
         n_legal = nt + popcount(ls)
@@ -700,10 +702,13 @@ def make_search(rollout, EXACT=False, INFER=False):
         if INFER:
             if infer:
                 iw[IW_LOC_ON] = 0
-                if params[seat, P_LOCATIONS] != 0 and has_model(wsp[PIMC_LEN:]):
+                if params[seat, P_LOCATIONS] != 0 and has_model(packed_model(wsp[PIMC_LEN:], 78 * N_LOCATIONS)):
                     power = min(max(params[seat, P_LOCATION_POWER], 0.0), 1.0)
                     location_log_probs(rv, seat, ht, hs, ecart_t, ecart_s, pub, pos, cons, power, wsp)
-                n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds, iw, st)
+                # the opponent model of the cards: the learned policy packed after the scratch, or the heuristic
+                opponent = packed_model(wsp[PIMC_LEN:], N_ACTIONS if params[seat, P_LEARNED_OPPONENT] != 0 else -1)
+                n_worlds, st = _weigh_and_resample(rv, params, seat, pub, pos, cons, worlds, n_draw, n_worlds,
+                                                   opponent, iw, st)
         # the rollout seats: every one plays the policy, with its default parameters
         kinds = wsp[PW_KINDS:PW_KINDS + MAX_SEATS]
         rparams = wsp[PW_PARAMS:PW_PARAMS + MAX_SEATS * N_BOT_PARAMS].view(np.float64).reshape(

@@ -18,6 +18,7 @@ Like :func:`tarotsim.worlds.sample`, it reads the game only through ``game.view(
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,8 +139,25 @@ def _kernel_view(game, seat):
     return view, game.rules.to_vector(), stage, public_view(view, game.rules), pos
 
 
+def _opponent_words(opponent) -> np.ndarray:
+    """The packed policy of ``opponent`` ("heuristic": none, empty; "learned": the shipped one; else a policy file)."""
+    if isinstance(opponent, str) and opponent == "heuristic":
+        return np.zeros(0, dtype=np.int64)
+    from .learn.features import INPUT_SCALE
+    from .learn.forward import pack
+    from .learn.models import ModelError, load_model, registered
+
+    if not isinstance(opponent, (str, os.PathLike)):
+        raise WorldsError(f"opponent must be 'heuristic', 'learned' or a policy model file, not {echo.shown(opponent)}")
+    try:
+        model = registered(0, "policy") if opponent == "learned" else load_model(opponent, "policy")
+    except ModelError as e:
+        raise WorldsError(str(e)) from None
+    return pack(model, INPUT_SCALE)
+
+
 def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1, min_ess: int = 0,
-                    card_epsilon: float | None = None, trust: float = 1.0) -> WeightedWorlds:
+                    card_epsilon: float | None = None, trust: float = 1.0, opponent="heuristic") -> WeightedWorlds:
     """``n`` worlds of ``seat``, each weighed by how the opponent model explains the table.
 
     They are drawn as :func:`tarotsim.worlds.sample` draws them; each weight says how well the
@@ -168,6 +186,11 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
         The prior probability, in 0 .. 1, that a seat plays as the model rather than uniformly:
         a world's weight is the product over the seats of ``trust * (the seat's weight) + 1 - trust``,
         so a seat the model explains badly stops moving the weights. 1: every seat as the model.
+    opponent : str or path
+        The model of the cards played: ``"heuristic"``, ``"learned"`` (the shipped policy of the
+        ``learned`` bot, ``docs/learn.md``: a card weighs ``n (1 - card_epsilon) p + card_epsilon``,
+        ``p`` the policy's probability of it among the ``n`` legal ones) or a policy model file
+        (``tarotsim learn train --model policy``), as ``pimc:learned_opponent=1`` weighs them.
 
     Raises
     ------
@@ -179,11 +202,12 @@ def weighted_sample(game, seat: int, n: int, seed: int, *, epsilon: float = 0.1,
     _check(n, epsilon, min_ess)
     card_epsilon = _card_epsilon(card_epsilon, epsilon)
     trust = _trust(trust)
+    words = _opponent_words(opponent)
     worlds = sample(game, seat, n, seed)
     _, rv, stage, pub, pos = _kernel_view(game, worlds.seat)
     logw = np.empty(len(worlds), dtype=np.float64)
     K.log_weights(rv, np.int64(worlds.seat), np.int64(stage), pub, np.int64(pos), worlds.locations,
-                  float(epsilon), card_epsilon, trust, logw)
+                  float(epsilon), card_epsilon, trust, words, logw)
     if not np.isfinite(logw.max()):
         raise WorldsError(f"seat {worlds.seat}: no world drawn agrees with the observed plays")
     power = K.tempering_power(logw, np.int64(min_ess)) if min_ess > 1 else 1.0

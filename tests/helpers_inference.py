@@ -19,6 +19,7 @@ import numpy as np
 from tarotsim.adapters import FastBotAdapter
 from tarotsim.cards import DECK, parse_cards
 from tarotsim.engine import Game
+from tarotsim.learn import action_probabilities
 from tarotsim.rng import Rng
 
 PILE = 5
@@ -80,7 +81,7 @@ def _cards_played(view) -> list:
     return [c for _, plays, _ in view.tricks for _, c in plays] + [c for _, c in view.trick]
 
 
-def twin_log_weight(game, seat, row, eps, card_eps=None, trust=1.0) -> float:
+def twin_log_weight(game, seat, row, eps, card_eps=None, trust=1.0, policy=None) -> float:
     """The log weight of world ``row`` (int8[78] locations) for ``seat`` at ``game``'s decision.
 
     ``-inf`` when an observed decision is not legal in it.
@@ -88,7 +89,9 @@ def twin_log_weight(game, seat, row, eps, card_eps=None, trust=1.0) -> float:
     Only the seat's view is read: the world's deal is played on from the deal, each decision the
     new game asks taken from what the seat saw (the bids, the call, the declarations, the cards in
     order; the écart: the world's), until the new game reaches the seat's decision. The cards
-    weigh with ``card_eps`` (default ``eps``); each seat plays as the model with prior ``trust``."""
+    weigh with ``card_eps`` (default ``eps``); each seat plays as the model with prior ``trust``.
+    With a ``policy`` (a policy Model) the cards' model is it: a card weighs ``n (1 - ε) p + ε``,
+    ``p`` the policy's probability of it on the world's game (``tarotsim.learn.action_probabilities``)."""
     card_eps = eps if card_eps is None else card_eps
     view = game.view(seat)
     rules = game.rules
@@ -131,7 +134,11 @@ def twin_log_weight(game, seat, row, eps, card_eps=None, trust=1.0) -> float:
                 n_played += 1
                 if s != seat and obs not in legal:
                     return -math.inf
-            if s != seat:
+            if s != seat and d.kind == "card" and policy is not None:
+                if len(legal) > 1:
+                    p = float(action_probabilities(g, s, policy)[obs.id])
+                    per_seat[s] += math.log(len(legal) * (1 - card_eps) * p + card_eps)
+            elif s != seat:
                 model = _HEURISTIC.choose(g.view(s), legal, rng)
                 e = card_eps if d.kind == "card" else eps
                 per_seat[s] += _factor(model == (obs if d.kind != "poignee" or obs is None else obs[0]), len(legal), e)
@@ -147,5 +154,5 @@ def twin_log_weight(game, seat, row, eps, card_eps=None, trust=1.0) -> float:
     return sum(x if trust == 1 else math.log(trust * math.exp(x) + 1 - trust) for x in per_seat)
 
 
-def twin_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0) -> np.ndarray:
-    return np.array([twin_log_weight(game, seat, row, eps, card_eps, trust) for row in locations])
+def twin_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0, policy=None) -> np.ndarray:
+    return np.array([twin_log_weight(game, seat, row, eps, card_eps, trust, policy) for row in locations])

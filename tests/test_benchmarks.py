@@ -123,3 +123,20 @@ def test_location_power_benchmark_measures_every_power(tmp_path):
     assert run["positions"] >= 3 and run["hidden_cards"] > 50
     assert all(p["bits"] > 0 for p in run["powers"]) and run["model_bits"] > 0
     assert run["powers"][-1]["median_ess"] < run["powers"][0]["median_ess"]
+
+
+def test_opponent_worlds_benchmark_measures_every_setting(tmp_path):
+    """``benchmarks.opponent_worlds``: one entry per setting, ``uniform`` the exact sampler's law (equal weights)."""
+    import json
+
+    from benchmarks.opponent_worlds import SETTINGS, main
+
+    out = tmp_path / "opponent.json"
+    main(["--deals", "3", "--worlds", "40", "--seed", "2", "--out", str(out)])
+    run = json.loads(out.read_text())
+    assert [s["setting"] for s in run["settings"]] == [s for s, _ in SETTINGS]
+    uniform = run["settings"][0]
+    assert uniform["median_ess"] == pytest.approx(40) and uniform["gain_over_uniform"] == 0
+    assert run["positions"] >= 3 and run["hidden_cards"] > 50
+    assert all(s["bits"] > 0 for s in run["settings"])
+    assert all(s["median_ess"] < 40 for s in run["settings"][1:])   # every model moves the weights

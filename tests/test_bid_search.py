@@ -59,7 +59,7 @@ def _adapters(rules, bots):
 def test_bid_search_is_a_pimc_parameter_off_by_default():
     spec = REGISTRY["pimc"]
     names = [p.name for p in spec.params]
-    assert names[-8:-4] == ["bid_search", "bid_worlds", "ecart_worlds", "ecart_candidates"]
+    assert names[-10:-6] == ["bid_search", "bid_worlds", "ecart_worlds", "ecart_candidates"]
     assert spec.values(spec.vector())["bid_search"] is False
     v = parse_bots("pimc:bid_search=1,bid_worlds=64", 4)[0][1]
     assert spec.values(v)["bid_search"] is True and spec.values(v)["bid_worlds"] == 64

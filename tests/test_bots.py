@@ -154,7 +154,7 @@ def test_the_conditional_parameters_are_the_ones_the_bots_document():
     assert pimc - {n for b, n in CONDITIONAL if b == "heuristic"} == {
         "rollouts", "exact_from", "infer", "candidates", "epsilon", "min_ess", "moves", "card_epsilon", "trust",
         "bid_search", "bid_worlds", "ecart_worlds", "ecart_candidates", "locations", "location_model_id",
-        "location_power"}
+        "location_power", "learned_opponent", "opponent_model_id"}
 
 
 @pytest.mark.parametrize("bot,name", CONDITIONAL)

@@ -58,9 +58,10 @@ def positions(table, mix, indices, p, seed=3, options=None):
             game.apply(bots[d.seat].choose(game.view(d.seat), game.legal_actions(), stream))
 
 
-def kernel_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0):
+def kernel_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0, model=None):
     """``bots.inference.log_weights`` on the seat's view, as ``tarotsim.inference`` calls it (the
-    cards' ε ``card_eps``, default ``eps``; the prior ``trust`` that a seat plays as the model)."""
+    cards' ε ``card_eps``, default ``eps``; the prior ``trust`` that a seat plays as the model;
+    ``model``: a packed policy as the opponent model of the cards, default the heuristic)."""
     view = game.view(seat)
     know = W.knowledge(view, game.rules)
     stage = int(know[W._kernels().K_STAGE])
@@ -68,7 +69,8 @@ def kernel_log_weights(game, seat, locations, eps, card_eps=None, trust=1.0):
     K.log_weights(game.rules.to_vector(), np.int64(seat), np.int64(stage), public_view(view, game.rules),
                   np.int64(len(view.trick) if stage == W._kernels().STAGE_PLAY else 0),
                   np.ascontiguousarray(locations, dtype=np.int8), float(eps),
-                  float(eps if card_eps is None else card_eps), float(trust), out)
+                  float(eps if card_eps is None else card_eps), float(trust),
+                  np.zeros(0, dtype=np.int64) if model is None else model, out)
     return out
 
 
@@ -506,7 +508,8 @@ def test_moves_keep_the_weighted_law():
             iw[K.IW_LOGW:K.IW_LOGW + n].view(np.float64)[:] = lw[pick]
             kept, _ = K.move_worlds(rules.to_vector(), np.int64(seat), np.int64(W._kernels().STAGE_PLAY),
                                     public_view(view, rules), np.int64(len(view.trick)), cons, worlds, np.int64(n),
-                                    np.int64(n), np.int64(4), 1.0, eps, eps, 1.0, iw, np.uint64(9))
+                                    np.int64(n), np.int64(4), 1.0, eps, eps, 1.0, iw[:0], iw,
+                                    np.uint64(9))
             counts = iw[K.IW_COUNT:K.IW_COUNT + kept]
             rows = worlds[:kept]
             assert counts.sum() == n and FastChecker(rules, view).check(rows).all()

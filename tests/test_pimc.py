@@ -62,9 +62,10 @@ def test_pimc_is_registered_with_the_heuristics_parameters_and_its_own():
     assert spec.code == pimc.CODE
     names = [p.name for p in spec.params]
     assert names[:len(REGISTRY["heuristic"].params)] == [p.name for p in REGISTRY["heuristic"].params]
-    assert names[-19:-8] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
+    assert names[-21:-10] == ["worlds", "rollouts", "policy", "exact_from", "infer", "candidates", "epsilon",
                              "min_ess", "moves", "card_epsilon", "trust"]  # then the bid search's (test_bid_search.py)
-    assert names[-4:] == ["halving", "locations", "location_model_id", "location_power"]
+    assert names[-6:] == ["halving", "locations", "location_model_id", "location_power", "learned_opponent",
+                          "opponent_model_id"]
     v = parse_bots("pimc:worlds=64,rollouts=2,policy=0", 4)[0][1]
     assert spec.values(v)["worlds"] == 64 and spec.values(v)["rollouts"] == 2 and spec.values(v)["policy"] == 0
     for bad, why in (("worlds=0", "takes a value in 1..4096, not '0'"), ("worlds=5000", "1..4096"),

@@ -22,7 +22,7 @@ from helpers_deals import card_twins
 from bots import BotError, parse_bots
 from bots.inference import INFER_LEN, IW_COUNT, IW_LOGQ, add_locations, move_by_locations
 from tarotsim import record, rng
-from tarotsim._builds.pimc import location_words, view_location_probabilities
+from tarotsim._builds.pimc import model_words, view_location_probabilities
 from tarotsim._kernels.worlds import LOC_PILE, N_LOC
 from tarotsim.adapters import FastBotAdapter, public_view
 from tarotsim.cards import masks_of
@@ -41,8 +41,8 @@ MOVED_PARAMS = {"worlds": 4, "infer": True, "candidates": 4, "epsilon": 1.0, "ca
 
 def test_locations_is_a_pimc_parameter_with_its_conditions(tmp_path):
     v = parse_bots(LOC, 4)[0][1]
-    assert location_words(np.array([4]), v[None, :]).size > 0
-    assert location_words(np.array([4]), parse_bots("pimc:infer=1", 4)[0][1][None, :]).size == 0
+    assert model_words(np.array([4]), v[None, :]).size > 0
+    assert model_words(np.array([4]), parse_bots("pimc:infer=1", 4)[0][1][None, :]).size == 0
     for bad, why in (("pimc:locations=1", "locations does nothing without infer=1"),
                      ("pimc:infer=1,location_model=nope.npz", "model file nope.npz does not exist"),
                      ("pimc:infer=1,locations=1,bid_search=1", "locations and bid_search do not play together"),
@@ -57,7 +57,7 @@ def test_locations_is_a_pimc_parameter_with_its_conditions(tmp_path):
     with pytest.raises(BotError, match="cut.npz"):
         parse_bots(f"pimc:infer=1,location_model={truncated}", 4)
     given = parse_bots("pimc:infer=1,location_model=tarotsim/learn/shipped/locations-4.npz", 4)[0][1]
-    assert location_words(np.array([4]), given[None, :]).size > 0
+    assert model_words(np.array([4]), given[None, :]).size > 0
 
 
 def _card_positions(table, n_deals):
@@ -77,7 +77,7 @@ def _card_positions(table, n_deals):
 
 @pytest.mark.parametrize("table", ENV_TABLES)
 def test_the_searchs_location_probabilities_equal_the_librarys(table):
-    words = location_words(np.array([4]), parse_bots(LOC, 4)[0][1][None, :])
+    words = model_words(np.array([4]), parse_bots(LOC, 4)[0][1][None, :])
     r = Rules(table=table)
     n = r.n_seats
     rv = r.to_vector()
@@ -186,7 +186,7 @@ def test_the_moves_by_locations_reach_the_brute_force_law_on_late_positions():
     from tarotsim.worlds import PILE as WORLDS_PILE, knowledge, sample
 
     r = Rules("4")
-    words = location_words(np.array([4]), parse_bots(LOC, 4)[0][1][None, :])
+    words = model_words(np.array([4]), parse_bots(LOC, 4)[0][1][None, :])
     checked, moved = 0, 0.0
     for index in range(12):
         g = _late_position(index)

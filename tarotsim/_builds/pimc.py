@@ -67,7 +67,7 @@ def _make_build(EXACT, INFER):
         or garde), ``bots.dispatch.bot_card_bits`` otherwise."""
         if kind == PIMC:
             et, es = own_ecart(seat, pub, log)
-            wsp = buf[BUF_LEN:]  # the search's scratch, then the location model when a seat reads one
+            wsp = buf[BUF_LEN:]  # the search's scratch, then the models the seats read (model_words)
             piles = wsp[PW_PILES:PW_PILES + PILES_LEN]
             public_piles(rv, buf[0:WS_LEN], pub, piles)
             c, st = search(rv, params, seat, ht, hs, pub, et, es, lt, ls, pos, piles, st, wsp)
@@ -113,7 +113,7 @@ def run_logs_pimc(rv, seed, indices, forced_seat, forced_contract, kinds, params
 
 @njit(inline="always")
 def _buffer_with(model):
-    """A deal buffer, the search's scratch after it, then ``model`` (int64[k], a packed location model or empty)."""
+    """A deal buffer, the search's scratch after it, then ``model`` (int64[k], :func:`model_words`; may be empty)."""
     buf = np.zeros(BUF_LEN + PIMC_LEN + model.size, dtype=np.int64)
     for k in range(model.size):
         buf[BUF_LEN + PIMC_LEN + k] = model[k]
@@ -122,7 +122,7 @@ def _buffer_with(model):
 
 @njit(cache=True, nogil=True)
 def run_logs_pimc_full(rv, seed, indices, forced_seat, forced_contract, kinds, params, pol, logs, stats, model):
-    """:func:`run_logs_pimc` on the full pimc build; ``model``: the seats' card-location model, packed (or empty)."""
+    """:func:`run_logs_pimc` on the full pimc build; ``model``: the seats' models, packed (:func:`model_words`)."""
     buf = _buffer_with(model)
     for i in range(indices.shape[0]):
         _play_pimc_full(rv, seed, indices[i], forced_seat, forced_contract, kinds, params, pol, logs[i], buf)
@@ -150,8 +150,8 @@ class Build:
         self.reads_models = reads_models
 
     def _model(self, kinds, params):
-        """The extra argument of a build that reads models: the seats' location model, packed."""
-        return (location_words(kinds, params),) if self.reads_models else ()
+        """The extra argument of a build that reads models: the seats' models, packed (:func:`model_words`)."""
+        return (model_words(kinds, params),) if self.reads_models else ()
 
     def decide(self, rv, params, seat, ht, hs, pub, ecart_t, ecart_s, lt, ls, pos, piles, st):
         """One card decision of ``seat`` on the slow path (:func:`decide_pimc_card`): ``(card, state)``."""
@@ -225,28 +225,38 @@ def view_location_probabilities(rv, seat, ht, hs, pub, ecart_t, ecart_s, pos, mo
             out[c, loc] = np.exp(logq[c * out.shape[1] + loc])
 
 
-_PACKED: dict[int, np.ndarray] = {}
+_PACKED: dict[tuple[str, int], np.ndarray] = {}
 
 
-def location_words(kinds, params) -> np.ndarray:
-    """The card-location model of the ``pimc`` seats with ``locations`` on, packed for the kernels (empty: none).
-
-    One model a run: a ``ValueError`` when two seats read different ones (``location_model``)."""
-    from bots.search import P_LOCATION_MODEL, P_LOCATIONS
+def _seats_model(kinds, params, kind: str, switch: int, id_param: int, given: str) -> np.ndarray:
+    """The model of ``kind`` that the ``pimc`` seats with parameter ``switch`` on read, packed (empty: none)."""
     from tarotsim.learn.features import INPUT_SCALE
     from tarotsim.learn.forward import pack
     from tarotsim.learn.models import registered
 
-    ids = {int(params[s][P_LOCATION_MODEL]) for s, k in enumerate(kinds)
-           if int(k) == PIMC and params[s][P_LOCATIONS] != 0}
+    ids = {int(params[s][id_param]) for s, k in enumerate(kinds) if int(k) == PIMC and params[s][switch] != 0}
     if not ids:
         return np.zeros(0, dtype=np.int64)
     if len(ids) > 1:
-        raise ValueError("every pimc seat with locations=1 of a run reads one model: give the same location_model=FILE")
+        raise ValueError(f"every pimc seat of a run reads one {kind} model: give the same {given}=FILE")
     (model_id,) = ids
-    if model_id not in _PACKED:
-        _PACKED[model_id] = pack(registered(model_id, "locations"), INPUT_SCALE)
-    return _PACKED[model_id]
+    if (kind, model_id) not in _PACKED:
+        _PACKED[kind, model_id] = pack(registered(model_id, kind), INPUT_SCALE)
+    return _PACKED[kind, model_id]
+
+
+def model_words(kinds, params) -> np.ndarray:
+    """The models the ``pimc`` seats read, packed one after another for the kernels (empty: none).
+
+    The card-location model of the seats with ``locations`` on, then the policy of those with
+    ``learned_opponent`` on (the search finds each by its output size:
+    ``learn.forward.packed_model``). One model of each kind a run: a ``ValueError`` when two seats
+    read different ones (``location_model``, ``opponent_model``)."""
+    from bots.search import P_LEARNED_OPPONENT, P_LOCATION_MODEL, P_LOCATIONS, P_OPPONENT_MODEL
+
+    return np.concatenate([_seats_model(kinds, params, "locations", P_LOCATIONS, P_LOCATION_MODEL, "location_model"),
+                           _seats_model(kinds, params, "policy", P_LEARNED_OPPONENT, P_OPPONENT_MODEL,
+                                        "opponent_model")])
 
 
 #: The pimc builds by name: ``pimc`` (the search alone) and ``pimc_full`` (with the exact solver

@@ -156,7 +156,7 @@ DECL_POIGNEE, DECL_CHELEM, DECL_MISERE_ATOUT, DECL_MISERE_TETE = range(4)
 DECL_NAMES = ("poignee", "chelem", "misere_atout", "misere_tete")
 
 #: Width of each seat's float64 parameter row.
-N_BOT_PARAMS = 40
+N_BOT_PARAMS = 48
 N_DECISIONS = len(BOT_DECISIONS)
 #: The user scratch (int64[U_LEN]) of the deal kernel: the bots-stream state handed to a policy
 #: (``rng``), the écart it writes (``out``), and the first forbidden choice (decision + 1, seat).

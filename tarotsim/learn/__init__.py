@@ -28,7 +28,7 @@ import numpy as np
 if TYPE_CHECKING:
     from ..worlds import Worlds
 
-__all__ = ["LearnError", "WeightedWorlds", "allowed", "best_action", "locations",
+__all__ = ["LearnError", "WeightedWorlds", "action_probabilities", "allowed", "best_action", "locations",
            "weighted_worlds"]
 
 
@@ -128,6 +128,30 @@ def best_action(game, seat: int | None = None, model=None) -> int:
     policy_actions(observation(game, seat)[None, :], mask, INPUT_SCALE, *m.arrays(),
                    np.zeros(work_size(m), dtype=np.float32), out)
     return int(out[0])
+
+
+def action_probabilities(game, seat: int | None = None, model=None) -> np.ndarray:
+    """The policy's probability of each action id at the game's decision: float32[N_ACTIONS], 0 where illegal.
+
+    What the policy the ``learned`` bot plays (its best action, :func:`best_action`) and the
+    ``pimc:learned_opponent`` search's opponent model (a card's probability) read from the seat's
+    observation. ``seat``: the seat to decide (checked), ``model``: a policy model file or Model
+    (default: the shipped one)."""
+    from ..actions import N_ACTIONS
+    from ..observations import observation
+    from .features import INPUT_SCALE
+    from .forward import policy_probabilities, work_size
+
+    seat = _check(game, game.to_move if seat is None else seat)
+    if seat != game.to_move:
+        raise LearnError(f"seat {seat} is not to decide (seat {game.to_move} is)")
+    m = _model(model, "policy")
+    mask = np.zeros((1, N_ACTIONS), dtype=np.bool_)
+    mask[0, game.legal_action_ids()] = True
+    out = np.zeros((1, N_ACTIONS), dtype=np.float32)
+    policy_probabilities(observation(game, seat)[None, :], mask, INPUT_SCALE, *m.arrays(),
+                         np.zeros(work_size(m), dtype=np.float32), out)
+    return out[0]
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from .._kernels._bits import tzcnt
 from .._kernels._cache import guard_cache
 from .features import N_LOCATIONS
 
@@ -42,6 +43,42 @@ def _set(src, dst):
 
 
 @njit(inline="always")
+def first_layer(obs, scale, w0, b0, h0):
+    """``h0 = b0 + sum_i obs[i] scale[i] w0[i]`` over the entries of ``obs`` that are not 0: the first
+    layer before its ReLU (float32[hidden[0]])."""
+    _set(b0, h0)
+    for i in range(obs.size):
+        v = obs[i]
+        if v != 0:
+            _add_scaled(np.float32(v) * scale[i], w0[i], h0)
+
+
+@njit(inline="always")
+def add_cards(t, s, at, scale, w0, h0):
+    """``h0 += scale[i] w0[i]`` for the input entries ``i = at + id`` of the cards of the words ``(t, s)``.
+
+    The first layer's share of card flags (hand, écart: entries of value 1) added to a sum
+    :func:`first_layer` began, so that positions that differ in those cards only share the rest."""
+    while t:
+        i = at + tzcnt(t)
+        _add_scaled(scale[i], w0[i], h0)
+        t &= t - 1
+    while s:
+        i = at + 22 + tzcnt(s)
+        _add_scaled(scale[i], w0[i], h0)
+        s &= s - 1
+
+
+@njit(inline="always")
+def _hidden_layer(h0, w1, b1, h1):
+    """``h1 = b1 + sum_j relu(h0[j]) w1[j]``: the second layer before its ReLU."""
+    _set(b1, h1)
+    for j in range(h0.size):
+        if h0[j] > 0:
+            _add_scaled(h0[j], w1[j], h1)
+
+
+@njit(inline="always")
 def _layers(obs, scale, w0, b0, w1, b1, w2, b2, work):
     """The network on one observation: writes the head's outputs (logits) at ``work[h0 + h1:]``; returns that offset.
 
@@ -53,20 +90,47 @@ def _layers(obs, scale, w0, b0, w1, b1, w2, b2, work):
     h0 = work[:n0]
     h1 = work[n0:n0 + n1]
     logits = work[n0 + n1:n0 + n1 + n2]
-    _set(b0, h0)
-    for i in range(obs.size):
-        v = obs[i]
-        if v != 0:
-            _add_scaled(np.float32(v) * scale[i], w0[i], h0)
-    _set(b1, h1)
-    for j in range(n0):
-        if h0[j] > 0:
-            _add_scaled(h0[j], w1[j], h1)
+    first_layer(obs, scale, w0, b0, h0)
+    _hidden_layer(h0, w1, b1, h1)
     _set(b2, logits)
     for j in range(n1):
         if h1[j] > 0:
             _add_scaled(h1[j], w2[j], logits)
     return n0 + n1
+
+
+@njit(inline="always")
+def card_probability(h0, c, lt, ls, w1, b1, w2, b2, work):
+    """The policy's probability of card ``c`` among the legal cards ``(lt, ls)``, from its first layer ``h0``.
+
+    ``h0``: the first layer before its ReLU (:func:`first_layer`, :func:`add_cards`); the head is
+    computed for the legal cards only (a card's action id is its card id), a softmax over them.
+    ``work``: float32[>= hidden[1] + 78] scratch."""
+    n1 = b1.size
+    h1 = work[:n1]
+    logits = work[n1:n1 + 78]
+    _hidden_layer(h0, w1, b1, h1)
+    top = np.float32(-np.inf)
+    for word in range(2):
+        m = lt if word == 0 else ls
+        while m:
+            a = tzcnt(m) + 22 * word
+            m &= m - 1
+            z = b2[a]
+            for j in range(n1):
+                if h1[j] > 0:
+                    z += h1[j] * w2[j, a]
+            logits[a] = z
+            if z > top:
+                top = z
+    total = np.float32(0)
+    for word in range(2):
+        m = lt if word == 0 else ls
+        while m:
+            a = tzcnt(m) + 22 * word
+            m &= m - 1
+            total += np.exp(logits[a] - top)
+    return np.exp(logits[c] - top) / total
 
 
 @njit(inline="always")
@@ -198,6 +262,21 @@ def unpack(words):
     work = words[o_work:o_out].view(np.float32)[:h0 + h1 + n_out]
     out = words[o_out:end].view(np.float32)[:n_out]
     return scale, w0, b0, w1, b1, w2, b2, work, out
+
+
+@njit(inline="always")
+def packed_model(words, n_out):
+    """The words of the first model with ``n_out`` outputs among the models packed one after another in ``words``.
+
+    A search that reads several models finds each by its output size (:func:`pack`); empty when
+    none has it."""
+    at = np.int64(0)
+    while words.size - at > PACK_HEADER and words[at] == PACK_MAGIC:
+        end = at + pack_offsets(words[at + 1], words[at + 2], words[at + 3], words[at + 4])[-1]
+        if words[at + 4] == n_out:
+            return words[at:end]
+        at = end
+    return words[:0]
 
 
 @njit(cache=True, nogil=True)
