@@ -78,7 +78,7 @@ from tarotsim.rules import KERNEL_ECART_MADE, N_CONTRACTS, RV_MISERE, RV_N_ACTIV
 
 from .dispatch import policies_bid, policies_call, policies_card, policies_chelem, policies_ecart, policies_poignee
 from . import heuristic
-from .pimc import MAX_WORLDS
+from .pimc import MAX_OPPONENT_HIDDEN, MAX_WORLDS
 
 #: The model's kind: the heuristic bot's.
 HEURISTIC = heuristic.CODE
@@ -132,8 +132,7 @@ IW_LOGQ = IW_STATS + N_STATS
 IW_LOC_ON = IW_LOGQ + 78 * N_LOC
 #: With the learned opponent model (``pimc:learned_opponent``): the deciding seat's observation
 #: without its hand (uint8[OBS_LEN]), the policy's first layer on it (float32, at most
-#: ``MAX_OPPONENT_HIDDEN``), and each world's hidden pile (trump word, suit word).
-MAX_OPPONENT_HIDDEN = 1024
+#: ``pimc.MAX_OPPONENT_HIDDEN``), and each world's hidden pile (trump word, suit word).
 IW_OBS = IW_LOC_ON + 1
 IW_BASE = IW_OBS + (OBS_LEN + 7) // 8
 IW_PILE_T = IW_BASE + MAX_OPPONENT_HIDDEN // 2

@@ -62,6 +62,8 @@ MAX_MOVES = 64
 MAX_ROLLOUTS = 64
 #: Most écarts in the bid search's shortlist (``ecart_candidates``).
 MAX_ECARTS = 16
+#: The widest first layer of a policy the search reads as its opponent model (``learned_opponent``).
+MAX_OPPONENT_HIDDEN = 1024
 #: The smallest ε of the opponent model (``infer``): a legal choice is never impossible.
 EPSILON_MIN = 0.001
 #: Most tricks before the end from which ``exact_from`` solves the worlds (the solver's cost grows
@@ -187,7 +189,6 @@ def location_model_file(path: str) -> dict:
 def opponent_model_file(path: str) -> dict:
     """The parameters of ``opponent_model=FILE``: the policy read, its id, and the switch on (one-line ``ModelError``)."""
     from tarotsim.learn.models import ModelError, register, registered
-    from .inference import MAX_OPPONENT_HIDDEN
 
     model_id = register(path, "policy")
     if registered(model_id, "policy").hidden[0] > MAX_OPPONENT_HIDDEN:

@@ -267,6 +267,22 @@ class _Unclosable(io.BufferedIOBase):
         super().close()
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP back for the block: one that comes meanwhile acts after it."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 @contextlib.contextmanager
 def open_outputs(paths: Mapping[str, str | None]) -> Iterator[dict[str, Output]]:
     """Open the outputs of one run, by flag; on success all are committed, on any failure all aborted.
@@ -280,7 +296,8 @@ def open_outputs(paths: Mapping[str, str | None]) -> Iterator[dict[str, Output]]
     with signals_raise():
         try:
             for t in targets:
-                pending.append(Output(t))
+                with _signals_deferred():  # a stop between creating a temporary file and listing it would leave it
+                    pending.append(Output(t))
             yield {o.target.flag: o for o in pending}
             while pending:
                 pending[0].commit()

@@ -44,8 +44,9 @@ def _set(src, dst):
 
 @njit(inline="always")
 def first_layer(obs, scale, w0, b0, h0):
-    """``h0 = b0 + sum_i obs[i] scale[i] w0[i]`` over the entries of ``obs`` that are not 0: the first
-    layer before its ReLU (float32[hidden[0]])."""
+    """The first layer before its ReLU into ``h0`` (float32[hidden[0]]).
+
+    ``h0 = b0 + sum_i obs[i] scale[i] w0[i]`` over the entries of ``obs`` that are not 0."""
     _set(b0, h0)
     for i in range(obs.size):
         v = obs[i]
