@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "data" / "examples.jsonl"
 #: the frontier run the strength page shows (``python -m benchmarks.frontier``, its command inside)
 FRONTIER = ROOT / "benchmarks" / "frontier-4.json"
+#: the self-play run the learned-models page shows (``tarotsim learn selfplay``, its command inside)
+SELFPLAY = ROOT / "benchmarks" / "selfplay-4.json"
 #: the site folder of the figures (no such folder is in docs/)
 FOLDER = "figures"
 EMBED = re.compile(r"^<!-- embed: ([^\s#]+)(#\S*)? -->$", re.M)
@@ -122,6 +124,16 @@ def frontier(path: Path = FRONTIER) -> str:
     return _svg(lambda: figure(result, strong.budget_ms, {strong.setting: strong.name}))
 
 
+def selfplay_curve(path: Path = SELFPLAY) -> str:
+    """The self-play learning curve (points a deal over the heuristic as the deals go), from the run stored at ``path``."""
+    _library()
+    import json
+
+    from tarotsim.learn.selfplay import curve_figure
+
+    return _svg(lambda: curve_figure(json.loads(path.read_text(encoding="utf-8"))))
+
+
 def locations_curve() -> str:
     return learning_curve("locations")
 
@@ -141,6 +153,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     f"{FOLDER}/locations-4.svg": locations_curve,
     f"{FOLDER}/policy-4.svg": policy_curve,
     f"{FOLDER}/frontier-4.svg": frontier,
+    f"{FOLDER}/selfplay-4.svg": selfplay_curve,
 }
 
 

@@ -59,6 +59,7 @@ def learn():
     tarotsim learn data          every decision of chosen seats, its features and labels
     tarotsim learn train         a card-location or policy model trained on them (torch)
     tarotsim learn calibration   how well a card-location model places the hidden cards
+    tarotsim learn selfplay      a policy improved past imitation by playing
     """
 
 
@@ -256,3 +257,126 @@ def calibration_command(model_path, table, bots, seed, start, deals, tricks, wor
     except ValueError as e:  # ModelError, BotError, DealIdError
         raise _one_line(e) from None
     click.echo(json.dumps(d) if as_json else format_calibration(d))
+
+
+@learn.command(name="selfplay")
+@click.option("--model", "model_path", metavar="FILE.npz",
+              help="The policy to start from (`tarotsim learn train --model policy`) [default: the shipped one].")
+@click.option("--table", "tables", type=click.Choice(ENV_TABLES), multiple=True, default=("4",), show_default=True,
+              help="Table type; repeatable: the tables' deals in turn (--deals at each), measured at the first.")
+@click.option("--against", default="heuristic", show_default=True, metavar="BOT|self",
+              help="The other seats while it learns: random, greedy or heuristic, one for every other seat or "
+                   "one per seat separated by commas; or self (the policy being trained at every seat).")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Deals played at each table.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), default=1, show_default=True,
+              help="The deals' seed, and the explorations'.")
+@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.05, show_default=True,
+              help="The share of decisions taken at random among the legal actions (they teach it).")
+@click.option("--lr", type=click.FloatRange(min=0, min_open=True, max=1, max_open=True), default=2e-5,
+              show_default=True, help="Adam's first learning rate (it decays to 0 along a cosine over the deals).")
+@click.option("--advantage-scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="What a gap of one between two of the policy's outputs is worth, in hundreds of points.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=2048, show_default=True,
+              help="Decisions of finished deals per update.")
+@click.option("--num-envs", type=click.IntRange(1, 65536), default=256, show_default=True,
+              help="Deals in play at once.")
+@click.option("--out", "out", required=True, metavar="FILE.npz", help="The policy file to write.")
+@click.option("--curve", "curve", metavar="FILE.png",
+              help="Also draw the learning curve: points a deal over the heuristic as the deals go (plot extra).")
+@click.option("--measure-every", type=click.IntRange(min=0), default=None,
+              help="Measure the policy every this many deals [default: a quarter of --deals with --curve, else never].")
+@click.option("--measure-deals", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Duplicate deals of each measure (the policy at one seat, the heuristic at the others).")
+@click.option("--measure-seed", type=click.IntRange(0, MAX_CLI_SEED), default=3, show_default=True,
+              help="The measures' seed (the same deals at every measure).")
+def selfplay_command(model_path, tables, against, deals, seed, epsilon, lr, advantage_scale,
+                     batch_size, num_envs, out, curve, measure_every, measure_deals, measure_seed):
+    """Improve a policy past imitation by playing (deep Monte-Carlo; docs/learn.md).
+
+    Each decision's target is the deciding seat's final score; the policy's best legal
+    action is played (with probability EPSILON a random legal one), and the returns of the
+    actions explored move the policy by how much better or worse than expected they did.
+    Needs the learn extra (pip install 'tarotsim[learn]'). The policy file holds this command;
+    play it with --bots learned:model=FILE.
+
+    \b
+    Example:
+      tarotsim learn selfplay --deals 100000 --out policy-sp.npz --curve policy-sp.png
+    """
+    import tempfile
+    from pathlib import Path
+
+    from ..learn.selfplay import curve_figure, selfplay, strength
+    from ..learn.train import require_torch
+
+    if curve is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--curve needs matplotlib: pip install 'tarotsim[plot]'") from None
+        if not curve.lower().endswith(".png"):
+            raise click.UsageError(f"--curve: a .png file, not {curve!r}")
+    for flag, path in (("--out", out), ("--curve", curve)):
+        if path is not None and not Path(path).resolve().parent.is_dir():
+            raise click.UsageError(f"{flag}: no folder {Path(path).parent} to write {path} in")
+    try:
+        require_torch()
+    except ImportError as e:
+        raise click.UsageError(str(e)) from None
+    every = measure_every if measure_every is not None else (max(1, deals * len(tables) // 4) if curve else 0)
+    opponents = None if against == "self" else against
+    start = model_path
+    points: list[dict] = []
+    bar = _LazyBar("self-play")
+
+    def measure(at: int, path) -> None:
+        p = strength(path, tables[0], measure_deals, measure_seed)
+        p["at"] = at
+        points.append(p)
+        bar.line(f"{at} deals: {p['mean']:+.2f} [{p['ci_low']:+.2f}, {p['ci_high']:+.2f}] points a deal over the "
+                 f"heuristic at table {tables[0]}, takes {100 * p['take_rate']:.1f}%")
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="tarotsim-selfplay-") as tmp:
+            from ..learn.models import save_model, shipped
+
+            def checkpoint(done: int, arrays) -> None:
+                path = Path(tmp) / f"at-{done}.npz"
+                save_model(path, "policy", arrays, {"deals": done})
+                measure(done, path)
+
+            if every:
+                measure(0, start or shipped("policy"))
+            result = selfplay(start, table=list(tables), deals=deals, num_envs=num_envs, epsilon=epsilon, lr=lr,
+                              batch_size=batch_size, seed=seed, opponents=opponents,
+                              advantage_scale=advantage_scale,
+                              progress=bar.update, checkpoint=checkpoint if every else None, checkpoint_every=every)
+    except ValueError as e:  # ModelError, DataError, BotError, PlayersError
+        raise _one_line(e) from None
+    finally:
+        bar.close()
+    parts = ["tarotsim learn selfplay"] + [f"--table {t}" for t in tables]
+    parts += [f"--model {model_path}"] if model_path else []
+    parts += [f"--against {against}", f"--deals {deals}", f"--seed {seed}", f"--epsilon {epsilon}", f"--lr {lr}",
+              f"--advantage-scale {advantage_scale}",
+              f"--batch-size {batch_size}", f"--num-envs {num_envs}", f"--out {out}"]
+    parts += [f"--curve {curve}"] if curve else []
+    parts += [f"--measure-every {measure_every}"] if measure_every is not None else []
+    parts += [f"--measure-deals {measure_deals}", f"--measure-seed {measure_seed}"] if every else []
+    result.meta["command"] = " ".join(parts)
+    result.meta["curve"] = points
+    try:
+        result.save(out)
+        if curve is not None:
+            tmp_curve = Path(curve).with_name(f".{Path(curve).name}.tmp")
+            try:
+                curve_figure(result.meta).savefig(tmp_curve, format="png")
+                tmp_curve.replace(curve)
+            except BaseException:
+                tmp_curve.unlink(missing_ok=True)
+                raise
+    except OSError as e:
+        raise click.UsageError(f"cannot write {e.filename or out}: {e.strerror or e}") from None
+    last = f": {points[-1]['mean']:+.2f} points a deal over the heuristic at table {tables[0]}" if points else ""
+    click.echo(f"policy written to {out}{last}" + (f", curve {curve}" if curve else ""))
