@@ -330,13 +330,13 @@ def _take(pending: list, rows: int):
 
 
 def strength(model, table: str = "4", deals: int = 5000, seed: int = 3, against: str = "heuristic",
-             threads: int | None = 1) -> dict:
+             threads: int | None = None) -> dict:
     """Points a deal of a policy (``learned:model=FILE``) at one seat over ``against`` at the others.
 
     A duplicate tournament (``tarotsim.runs.tournament``, every seat rotation) of the policy file
     ``model`` against three (or two, or four) ``against`` bots: returns ``{"mean", "ci_low",
     "ci_high", "take_rate", "made_rate", "deals", "seed"}``, the pair's difference in points a
-    deal and its 95% interval."""
+    deal and its 95% interval (the same for any ``threads``: None, every core)."""
     from ..runs import tournament
     from ..runs.players import parse_players
 
