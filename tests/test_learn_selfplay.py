@@ -116,6 +116,17 @@ def test_several_tables_are_played_in_turn_and_each_plays_its_deals(start):
     assert list(sp._in_turn(streams)) == [("a", 1), ("b", 1), ("c", 1), ("a", 2), ("c", 2), ("a", 3)]
 
 
+def test_the_other_seats_are_one_bot_for_all_or_one_each():
+    from tarotsim.rules import Rules
+
+    assert sp._other_seats(Rules("4"), "heuristic") == "heuristic"
+    assert sp._other_seats(Rules("4"), "greedy,random,heuristic") == "greedy,greedy,random,heuristic"
+    assert sp._other_seats(Rules("4"), None) is None
+    env = VecEnv("3", num_envs=2, seed=1, opponents=sp._other_seats(Rules("3"), "random,greedy"))
+    assert env.agent_seat == 0
+    env.close()
+
+
 def test_take_splits_the_pending_deals_into_batches_in_order():
     deals = [tuple(np.arange(a, b) for _ in range(4)) for a, b in ((0, 3), (3, 8), (8, 9))]
     got, pending, left = sp._take(deals, 4)
@@ -148,6 +159,7 @@ def test_the_command_writes_a_policy_the_kernels_play_with_its_command_and_curve
 
 @pytest.mark.parametrize("args, line", [
     (["--against", "pimc"], "opponents play random, greedy or heuristic"),
+    (["--against", "heuristic,greedy"], "against: table 4 has 3 other seats; give one bot for all of them or 3"),
     (["--model", "nowhere.npz"], "model file nowhere.npz does not exist"),
     (["--table", "2"], "Invalid value for '--table'"),
     (["--curve", "c.svg"], "--curve: a .png file"),

@@ -265,8 +265,8 @@ def calibration_command(model_path, table, bots, seed, start, deals, tricks, wor
 @click.option("--table", "tables", type=click.Choice(ENV_TABLES), multiple=True, default=("4",), show_default=True,
               help="Table type; repeatable: the tables' deals in turn (--deals at each), measured at the first.")
 @click.option("--against", default="heuristic", show_default=True, metavar="BOT|self",
-              help="The other seats while it learns: random, greedy or heuristic, one for every other seat or "
-                   "one per seat separated by commas; or self (the policy being trained at every seat).")
+              help="The other seats while it learns: random, greedy or heuristic, one for all of them or one "
+                   "per other seat separated by commas; or self (the policy being trained at every seat).")
 @click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Deals played at each table.")
 @click.option("--seed", type=click.IntRange(0, MAX_CLI_SEED), default=1, show_default=True,

@@ -141,8 +141,9 @@ def selfplay(model=None, *, table: str = "4", deals: int = 100_000, num_envs: in
     seed : int
         The deals' seed, and the explorations'.
     opponents : None or str
-        None: self-play, the network at every seat; else the bots of the other seats (as
-        :class:`tarotsim.VecEnv` takes them), the network at seat 0.
+        None: self-play, the network at every seat; else the bots of the other seats, one for all
+        of them or one per other seat separated by commas (random, greedy or heuristic), the
+        network at seat 0.
     advantage_scale : float
         ``c``: what a gap of one between two of the policy's outputs is worth, in hundreds of points
         (larger: the returns move the policy less).
@@ -211,7 +212,7 @@ def selfplay(model=None, *, table: str = "4", deals: int = 100_000, num_envs: in
         result.deals_done.append(done)
 
     total = deals * len(rules)
-    envs = [VecEnv(r, num_envs=min(num_envs, deals), seed=seed, opponents=opponents) for r in rules]
+    envs = [VecEnv(r, num_envs=min(num_envs, deals), seed=seed, opponents=_other_seats(r, opponents)) for r in rules]
     try:
         for _, obs, masks, acts, _, scores in _in_turn([finished_deals(e, choose, deals) for e in envs]):
             pending.append((obs, masks, acts, scores / SCORE_SCALE))
@@ -299,6 +300,18 @@ def finished_deals(env, choose, deals: int):
                 started += 1
             else:
                 active[i] = False  # the slot's next deal is not part of the run
+
+
+def _other_seats(r: Rules, opponents):
+    """``VecEnv``'s opponents (one bot per seat) from one bot for every other seat or one per other seat."""
+    if opponents is None or "," not in str(opponents):
+        return opponents
+    names = [t.strip() for t in str(opponents).split(",")]
+    others = r.n_seats - 1
+    if len(names) != others:
+        raise DataError(f"against: table {r.table} has {others} other seats; give one bot for all of them or "
+                        f"{others} separated by commas, not {len(names)}")
+    return ",".join([names[0]] + names)  # seat 0 is the policy's: the environment does not play its entry
 
 
 def _in_turn(streams: list):
