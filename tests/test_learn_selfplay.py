@@ -59,13 +59,19 @@ def test_each_decision_is_kept_with_the_final_score_of_the_seat_that_took_it(tab
     assert kept == 12
 
 
+def _batch(torch, rows: int, seed: int):
+    """Random inputs and legal masks (every row with at least one legal action)."""
+    rng = np.random.default_rng(seed)
+    x = torch.from_numpy(rng.random((rows, OBS_LEN)).astype(np.float32))
+    legal = torch.from_numpy(rng.random((rows, N_ACTIONS)) < 0.3)
+    legal[:, seed % N_ACTIONS] = True
+    return rng, x, legal
+
+
 def test_the_action_the_policy_plays_has_the_value_as_its_q_and_moves_nothing(start):
     torch = require_torch()
     net = sp._network(torch, load_model(start).arrays(), 1.0)
-    rng = np.random.default_rng(2)
-    x = torch.from_numpy(rng.random((64, OBS_LEN)).astype(np.float32))
-    legal = torch.from_numpy(rng.random((64, N_ACTIONS)) < 0.3)
-    legal[:, 0] = True
+    _, x, legal = _batch(torch, 64, 2)
     logits, value = net(x)
     best = logits.masked_fill(~legal, -1e30).argmax(dim=-1)
     q = sp.q_values(torch, net, x, legal, best)
@@ -92,10 +98,7 @@ def test_one_seed_gives_one_policy_and_exploring_moves_it(start):
 def test_an_update_lowers_the_squared_error_on_its_batch(start):
     torch = require_torch()
     net = sp._network(torch, load_model(start).arrays(), 1.0)
-    rng = np.random.default_rng(3)
-    x = torch.from_numpy(rng.random((256, OBS_LEN)).astype(np.float32))
-    legal = torch.from_numpy(rng.random((256, N_ACTIONS)) < 0.3)
-    legal[:, 1] = True
+    rng, x, legal = _batch(torch, 256, 3)
     acts = torch.from_numpy(np.array([rng.choice(np.flatnonzero(r)) for r in legal.numpy()]))
     target = torch.from_numpy(rng.normal(0, 1, 256).astype(np.float32))
     opt = torch.optim.Adam(net.parameters(), lr=1e-2)

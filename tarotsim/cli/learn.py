@@ -42,6 +42,18 @@ def _one_line(e: BaseException) -> click.UsageError:
     return click.UsageError(" ".join(str(e).split()))
 
 
+def _check_curve(curve: str | None) -> None:
+    """A learning curve's file: a PNG, with matplotlib there to draw it (the plot extra)."""
+    if curve is None:
+        return
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.UsageError("--curve needs matplotlib: pip install 'tarotsim[plot]'") from None
+    if not curve.lower().endswith(".png"):
+        raise click.UsageError(f"--curve: a .png file, not {curve!r}")
+
+
 def _seats(text: str | None) -> list[int] | None:
     if text is None:
         return None
@@ -155,13 +167,7 @@ def train_command(folders, kind, out, curve, epochs, hidden, batch_size, lr, see
     """
     from ..learn.train import require_torch, train
 
-    if curve is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise click.UsageError("--curve needs matplotlib: pip install 'tarotsim[plot]'") from None
-        if not curve.lower().endswith(".png"):
-            raise click.UsageError(f"--curve: a .png file, not {curve!r}")
+    _check_curve(curve)
     try:
         require_torch()  # the learn extra, checked before any data is read
     except ImportError as e:
@@ -310,13 +316,7 @@ def selfplay_command(model_path, tables, against, deals, seed, epsilon, lr, adva
     from ..learn.selfplay import curve_figure, selfplay, strength
     from ..learn.train import require_torch
 
-    if curve is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise click.UsageError("--curve needs matplotlib: pip install 'tarotsim[plot]'") from None
-        if not curve.lower().endswith(".png"):
-            raise click.UsageError(f"--curve: a .png file, not {curve!r}")
+    _check_curve(curve)
     for flag, path in (("--out", out), ("--curve", curve)):
         if path is not None and not Path(path).resolve().parent.is_dir():
             raise click.UsageError(f"{flag}: no folder {Path(path).parent} to write {path} in")
