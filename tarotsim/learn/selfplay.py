@@ -1,10 +1,10 @@
 """Self-play past imitation: a policy improved on its own deals by Monte-Carlo returns.
 
-DouZero's deep Monte-Carlo (Zha et al., 2021) on the batched environment: every seat of every deal
-is played by the network being trained (:class:`tarotsim.VecEnv` self-play), each decision's target
-is the deciding seat's final score, and the network learns ``Q(s, a)``, the score the seat ends
-with when it takes ``a`` in ``s`` and play goes on as it plays, by the squared error to that
-return. The action taken is the legal action of the largest ``Q`` (with probability ``epsilon`` a
+DouZero's deep Monte-Carlo (Zha et al., 2021) on the batched environment (:class:`tarotsim.VecEnv`):
+the network being trained plays one seat against bots at the others, or every seat (``opponents``),
+each decision's target is the deciding seat's final score, and the network learns ``Q(s, a)``, the
+score the seat ends with when it takes ``a`` in ``s`` and play goes on as it plays, by the squared
+error to that return. The action taken is the legal action of the largest ``Q`` (with probability ``epsilon`` a
 uniformly random legal one, which explores).
 
 The network starts from a policy (the shipped one by default, trained to imitate a bot) and keeps
@@ -42,12 +42,12 @@ from .data import DataError
 from .features import INPUT_SCALE
 from .models import load_model, save_model, shipped
 
-__all__ = ["SCORE_SCALE", "SelfPlayResult", "selfplay"]
+__all__ = ["SCORE_SCALE", "SelfPlayResult", "curve_figure", "finished_deals", "q_values", "selfplay", "strength"]
 
 #: Returns are read in hundreds of points: a deal's score for a seat is mostly within a few hundred.
 SCORE_SCALE = 100.0
-#: Most decisions of one seat set in one deal, over every seat (bids, call, écart picks,
-#: declarations, cards), with room to spare.
+#: Most decisions kept of one deal, over every seat (bids, call, écart picks, declarations,
+#: cards), with room to spare.
 _MAX_DECISIONS = 128
 
 
