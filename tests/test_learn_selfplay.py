@@ -82,14 +82,15 @@ def test_the_action_the_policy_plays_has_the_value_as_its_q_and_moves_nothing(st
 
 
 def test_without_exploration_the_policy_stays_as_it_was(start):
-    run = sp.selfplay(start, deals=24, num_envs=8, epsilon=0.0, lr=1e-2, batch_size=64, seed=3)
-    assert len(run.losses) >= 3
+    run = sp.selfplay(start, deals=24, num_envs=8, epsilon=0.0, lr=1e-2, batch_size=64, seed=3, opponents=None)
+    assert len(run.losses) >= 3 and run.meta["against"] == "self"
     assert _same(run.arrays, load_model(start).arrays())
 
 
 def test_one_seed_gives_one_policy_and_exploring_moves_it(start):
     runs = [sp.selfplay(start, deals=30, num_envs=8, epsilon=0.3, lr=1e-2, batch_size=64, seed=s) for s in (5, 5, 6)]
     a, b, c = runs
+    assert a.meta["against"] == "heuristic"  # the library's default is the command's
     assert _same(a.arrays, b.arrays) and a.losses == b.losses
     assert not _same(a.arrays, c.arrays)
     assert not _same(a.arrays, load_model(start).arrays())

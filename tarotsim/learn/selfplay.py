@@ -117,7 +117,7 @@ def _choose(logits: np.ndarray, masks: np.ndarray, explore: np.ndarray, rng) -> 
 
 def selfplay(model=None, *, table: str = "4", deals: int = 100_000, num_envs: int = 256, epsilon: float = 0.05,
              lr: float = 2e-5, batch_size: int = 2048, seed: int = 1, progress=None, log=None,
-             opponents=None, advantage_scale: float = 1.0, checkpoint=None,
+             opponents="heuristic", advantage_scale: float = 1.0, checkpoint=None,
              checkpoint_every: int = 0) -> SelfPlayResult:
     """Improve a policy by deep Monte-Carlo self-play (see the module docstring).
 
@@ -140,10 +140,10 @@ def selfplay(model=None, *, table: str = "4", deals: int = 100_000, num_envs: in
         Decisions of finished deals per update.
     seed : int
         The deals' seed, and the explorations'.
-    opponents : None or str
-        None: self-play, the network at every seat; else the bots of the other seats, one for all
-        of them or one per other seat separated by commas (random, greedy or heuristic), the
-        network at seat 0.
+    opponents : str or None
+        The bots of the other seats, the network at seat 0: one for all of them or one per other
+        seat separated by commas (random, greedy or heuristic); None: the network at every seat
+        (which does worse: docs/learn.md).
     advantage_scale : float
         ``c``: what a gap of one between two of the policy's outputs is worth, in hundreds of points
         (larger: the returns move the policy less).
